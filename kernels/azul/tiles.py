@@ -1,0 +1,30 @@
+"""Tile sets packed as byte lanes (one count per colour) plus a marker bit."""
+from numba import njit
+
+from kernels.azul.layout import LANE_BITS, LANE_MASK, LANES_ALL, LANES_ONE, MARKER_BIT
+
+
+@njit(cache=True, inline="always")
+def count_of(tiles, colour):
+    return (tiles >> (LANE_BITS * colour)) & LANE_MASK
+
+
+@njit(cache=True, inline="always")
+def without_colour(tiles, colour):
+    return tiles & ~(LANE_MASK << (LANE_BITS * colour))
+
+
+@njit(cache=True, inline="always")
+def one_of(colour):
+    return 1 << (LANE_BITS * colour)
+
+
+@njit(cache=True, inline="always")
+def total(tiles):
+    """Tiles in the set, marker excluded: byte 4 of the product sums the lanes."""
+    return (((tiles & LANES_ALL) * LANES_ONE) >> 32) & LANE_MASK
+
+
+@njit(cache=True, inline="always")
+def has_marker(tiles):
+    return (tiles & MARKER_BIT) != 0

@@ -1,0 +1,104 @@
+"""Wall geometry and scoring on 25-bit masks (bit 5*row + column)."""
+import numpy as np
+from numba import njit
+
+from kernels.azul.layout import (
+    COLOUR_BONUS, COLUMN_BONUS, FLOOR_PENALTY, FLOOR_SLOTS, NCOLOURS, P_WALL, ROW_BONUS,
+)
+from kernels.bits import popcount
+
+ROW_MASK = 0x1F
+COLUMN_MASK = 0x108421          # column 0: bits 0, 5, 10, 15, 20
+_FLOOR_PENALTY = np.array(FLOOR_PENALTY, dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def occupancy(state, base):
+    """All filled wall cells of the player whose block starts at ``base``."""
+    w = base + P_WALL
+    return state[w] | state[w + 1] | state[w + 2] | state[w + 3] | state[w + 4]
+
+
+@njit(cache=True, inline="always")
+def row_has_colour(colour_mask, row):
+    return ((colour_mask >> (5 * row)) & ROW_MASK) != 0
+
+
+@njit(cache=True, inline="always")
+def columns_used(colour_mask):
+    """5-bit mask of the columns where this colour already is."""
+    m = colour_mask | (colour_mask >> 5) | (colour_mask >> 10) | (colour_mask >> 15) | (colour_mask >> 20)
+    return m & ROW_MASK
+
+
+@njit(cache=True)
+def free_columns(occ, colour_mask, row):
+    """Gray wall: columns where a tile of this colour may go in this row."""
+    return ~((occ >> (5 * row)) | columns_used(colour_mask)) & ROW_MASK
+
+
+@njit(cache=True)
+def placement_points(occ, cell):
+    """Points for the tile just placed at ``cell``; ``occ`` already includes it."""
+    row = cell // 5
+    col = cell % 5
+    horizontal = 1
+    c = col - 1
+    while c >= 0 and (occ >> (row * 5 + c)) & 1:
+        horizontal += 1
+        c -= 1
+    c = col + 1
+    while c < 5 and (occ >> (row * 5 + c)) & 1:
+        horizontal += 1
+        c += 1
+    vertical = 1
+    r = row - 1
+    while r >= 0 and (occ >> (r * 5 + col)) & 1:
+        vertical += 1
+        r -= 1
+    r = row + 1
+    while r < 5 and (occ >> (r * 5 + col)) & 1:
+        vertical += 1
+        r += 1
+    if horizontal == 1 and vertical == 1:
+        return 1
+    points = 0
+    if horizontal > 1:
+        points += horizontal
+    if vertical > 1:
+        points += vertical
+    return points
+
+
+@njit(cache=True)
+def floor_penalty(slots):
+    return _FLOOR_PENALTY[min(slots, FLOOR_SLOTS)]
+
+
+@njit(cache=True)
+def complete_rows(occ):
+    n = 0
+    for row in range(5):
+        if ((occ >> (5 * row)) & ROW_MASK) == ROW_MASK:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def complete_columns(occ):
+    n = 0
+    for col in range(5):
+        if ((occ >> col) & COLUMN_MASK) == COLUMN_MASK:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def end_bonus(state, base):
+    """Row, column and colour bonuses for one player's wall."""
+    occ = occupancy(state, base)
+    colours = 0
+    for c in range(NCOLOURS):
+        if popcount(state[base + P_WALL + c]) == 5:
+            colours += 1
+    return ROW_BONUS * complete_rows(occ) + COLUMN_BONUS * complete_columns(occ) + COLOUR_BONUS * colours

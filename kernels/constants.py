@@ -1,0 +1,8 @@
+"""Values shared by every game's kernels."""
+
+# ``to_move`` returns a player index (0-based), or one of these.
+CHANCE = -1
+TERMINAL = -2
+
+# Game ids: word 0 of every state array.
+AZUL = 1

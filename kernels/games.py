@@ -1,0 +1,84 @@
+"""The common game interface: every function dispatches on the game id in word 0.
+
+Search, playouts and perft are written once against these functions. Dispatching
+on an integer (rather than passing jitted functions around) keeps every caller
+cacheable by numba; the branch costs next to nothing.
+
+Interface, for a state array ``state``:
+- ``to_move(state)``: the player index, ``CHANCE`` or ``TERMINAL``;
+- ``legal_moves(state, moves)``: the moves of whoever acts, written into ``moves``
+  (at least ``MAX_MOVES`` long); returns the count;
+- ``chance_outcomes(state, moves, probs)``: chance moves and their probabilities;
+- ``sample_chance(state, rng)``: one chance move drawn with those probabilities;
+- ``apply_move(state, move)``: play a legal move in place;
+- ``players(state)``, ``scores(state, out)``, ``payoffs(state, out)`` (winners share 1);
+- ``position_hash(state)``: a stable 64-bit hash (``kernels.hashing``).
+"""
+from numba import njit
+
+from kernels import azul
+from kernels.constants import AZUL, CHANCE, TERMINAL  # noqa: F401  (re-exported)
+from kernels.hashing import position_hash  # noqa: F401  (re-exported)
+from kernels.rng import next_u64
+import numpy as np
+
+MAX_MOVES = azul.MAX_MOVES
+
+
+@njit(cache=True)
+def to_move(state):
+    if state[0] == AZUL:
+        return azul.to_move(state)
+    return TERMINAL
+
+
+@njit(cache=True)
+def legal_moves(state, moves):
+    if state[0] == AZUL:
+        return azul.legal_moves(state, moves)
+    return 0
+
+
+@njit(cache=True)
+def chance_outcomes(state, moves, probs):
+    if state[0] == AZUL:
+        return azul.chance_outcomes(state, moves, probs)
+    return 0
+
+
+@njit(cache=True)
+def apply_move(state, move):
+    if state[0] == AZUL:
+        azul.apply_move(state, move)
+
+
+@njit(cache=True)
+def players(state):
+    if state[0] == AZUL:
+        return azul.players(state)
+    return 0
+
+
+@njit(cache=True)
+def scores(state, out):
+    if state[0] == AZUL:
+        azul.scores(state, out)
+
+
+@njit(cache=True)
+def payoffs(state, out):
+    if state[0] == AZUL:
+        azul.payoffs(state, out)
+
+
+@njit(cache=True)
+def sample_chance(state, rng, moves, probs):
+    """A chance move drawn with its probability (``moves``/``probs`` are scratch space)."""
+    n = chance_outcomes(state, moves, probs)
+    u = (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    acc = 0.0
+    for i in range(n - 1):
+        acc += probs[i]
+        if u < acc:
+            return moves[i]
+    return moves[n - 1]
