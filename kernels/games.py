@@ -10,6 +10,8 @@ Interface, for a state array ``state``:
   (at least ``MAX_MOVES`` long); returns the count;
 - ``chance_outcomes(state, moves, probs)``: chance moves and their probabilities;
 - ``sample_chance(state, rng)``: one chance move drawn with those probabilities;
+- ``resolve_chance(state, rng)``: chance moves at random until a player acts;
+- ``random_move(state, rng, moves)``: a uniformly random legal move of the player;
 - ``apply_move(state, move)``: play a legal move in place;
 - ``players(state)``, ``scores(state, out)``, ``payoffs(state, out)`` (winners share 1);
 - ``position_hash(state)``: a stable 64-bit hash (``kernels.hashing``).
@@ -19,8 +21,6 @@ from numba import njit
 from kernels import azul
 from kernels.constants import AZUL, CHANCE, TERMINAL  # noqa: F401  (re-exported)
 from kernels.hashing import position_hash  # noqa: F401  (re-exported)
-from kernels.rng import next_u64
-import numpy as np
 
 MAX_MOVES = azul.MAX_MOVES
 
@@ -72,13 +72,26 @@ def payoffs(state, out):
 
 
 @njit(cache=True)
-def sample_chance(state, rng, moves, probs):
-    """A chance move drawn with its probability (``moves``/``probs`` are scratch space)."""
-    n = chance_outcomes(state, moves, probs)
-    u = (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-    acc = 0.0
-    for i in range(n - 1):
-        acc += probs[i]
-        if u < acc:
-            return moves[i]
-    return moves[n - 1]
+def sample_chance(state, rng):
+    """A chance move drawn with its probability."""
+    if state[0] == AZUL:
+        return azul.sample_chance(state, rng)
+    return -1
+
+
+@njit(cache=True)
+def resolve_chance(state, rng):
+    """Play chance moves at random until a player acts or the game ends.
+
+    Draws exactly what repeated ``sample_chance`` + ``apply_move`` would, only faster.
+    """
+    if state[0] == AZUL:
+        azul.random_refill(state, rng)
+
+
+@njit(cache=True)
+def random_move(state, rng, moves):
+    """A uniformly random legal move of the player to act (``moves`` is scratch space)."""
+    if state[0] == AZUL:
+        return azul.random_move(state, rng, moves)
+    return -1

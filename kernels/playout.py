@@ -4,11 +4,11 @@ from numba import njit, prange
 
 from kernels import games
 from kernels.constants import CHANCE, TERMINAL
-from kernels.rng import below, make_rng
+from kernels.rng import make_rng
 
 
 @njit(cache=True)
-def random_playout(state, rng, moves, probs):
+def random_playout(state, rng, moves):
     """Play ``state`` to the end in place; return the number of player moves made."""
     made = 0
     while True:
@@ -16,20 +16,10 @@ def random_playout(state, rng, moves, probs):
         if who == TERMINAL:
             return made
         if who == CHANCE:
-            move = games.sample_chance(state, rng, moves, probs)
+            games.resolve_chance(state, rng)
         else:
-            move = moves[below(rng, games.legal_moves(state, moves))]
+            games.apply_move(state, games.random_move(state, rng, moves))
             made += 1
-        games.apply_move(state, move)
-
-
-@njit(cache=True)
-def resolve_chance(state, rng):
-    """Sample chance moves until a player (or nobody) acts."""
-    moves = np.empty(games.MAX_MOVES, np.int64)
-    probs = np.empty(games.MAX_MOVES, np.float64)
-    while games.to_move(state) == CHANCE:
-        games.apply_move(state, games.sample_chance(state, rng, moves, probs))
 
 
 @njit(cache=True)
@@ -39,13 +29,12 @@ def playouts(start, seed, n_games, final_scores):
     Writes each game's scores into ``final_scores[i]``; returns the total player moves.
     """
     moves = np.empty(games.MAX_MOVES, np.int64)
-    probs = np.empty(games.MAX_MOVES, np.float64)
     state = np.empty_like(start)
     total = 0
     for i in range(n_games):
         state[:] = start
         rng = make_rng(seed * 1000003 + i)
-        total += random_playout(state, rng, moves, probs)
+        total += random_playout(state, rng, moves)
         games.scores(state, final_scores[i])
     return total
 
@@ -55,8 +44,7 @@ def playouts_parallel(start, seed, n_games, final_scores, made):
     """As ``playouts``, spread over threads; game ``i`` gives the same result as there."""
     for i in prange(n_games):
         moves = np.empty(games.MAX_MOVES, np.int64)
-        probs = np.empty(games.MAX_MOVES, np.float64)
         state = start.copy()
         rng = make_rng(seed * 1000003 + i)
-        made[i] = random_playout(state, rng, moves, probs)
+        made[i] = random_playout(state, rng, moves)
         games.scores(state, final_scores[i])

@@ -7,7 +7,7 @@ from kernels.azul.layout import (
     PHASE_TILING, SOURCE_CENTRE, TILE_MOVE_BASE, VARIANT_GRAY, W_BAG, W_CENTRE, W_FACTORY,
     W_LID, W_PHASE, W_PLAYERS, W_ROUND, W_STARTER, W_TO_MOVE, W_VARIANT,
 )
-from kernels.azul.moves import pending_line, player_base, tiling_columns
+from kernels.azul.moves import pending_line, player_base, sample_chance, tiling_columns
 from kernels.azul.tiles import count_of, has_marker, one_of, total, without_colour
 from kernels.azul.wall import (
     complete_rows, end_bonus, floor_penalty, occupancy, placement_points,
@@ -201,18 +201,30 @@ def draw_tile(state, colour):
         state[W_BAG] = state[W_LID]
         state[W_LID] = 0
     state[W_BAG] -= one_of(colour)
-    state[W_FACTORY + next_factory(state)] += one_of(colour)
-    check_refill_done(state)
+    factory = next_factory(state)
+    state[W_FACTORY + factory] += one_of(colour)
+    last_filled = factory == 2 * state[W_PLAYERS] and total(state[W_FACTORY + factory]) == FACTORY_SIZE
+    if last_filled or total(state[W_BAG] + state[W_LID]) == 0:
+        start_draft(state)
+
+
+@njit(cache=True)
+def random_refill(state, rng):
+    """The rest of the refill drawn at random: the same draws as repeated ``sample_chance``."""
+    while state[W_PHASE] == PHASE_REFILL:
+        draw_tile(state, sample_chance(state, rng) - CHANCE_MOVE_BASE)
 
 
 @njit(cache=True)
 def check_refill_done(state):
-    """End the refill when the factories are full or no tile is left to draw.
+    """At the start of a refill: go straight to drafting when no tile is left to draw."""
+    if total(state[W_BAG] + state[W_LID]) == 0:
+        start_draft(state)
 
-    A refill that leaves the table empty ends the game (nobody could move again).
-    """
-    if next_factory(state) >= 0 and total(state[W_BAG]) + total(state[W_LID]) > 0:
-        return
+
+@njit(cache=True)
+def start_draft(state):
+    """Drafting begins; a refill that left the table empty ends the game (nobody could move)."""
     state[W_PHASE] = PHASE_DRAFT
     if table_empty(state):
         finish_game(state)

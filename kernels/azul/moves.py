@@ -2,12 +2,14 @@
 from numba import njit
 
 from kernels.azul.layout import (
-    CHANCE_MOVE_BASE, DEST_FLOOR, NCOLOURS, NDESTS, P_LINES, P_WALL, PHASE_DRAFT, PHASE_REFILL,
+    CHANCE_MOVE_BASE, DEST_FLOOR, LANES_ALL, LANES_ONE, NCOLOURS, NDESTS, P_LINES, P_WALL, PHASE_DRAFT, PHASE_REFILL,
     PHASE_TILING, PLAYER_BASE, PLAYER_WORDS, SOURCE_CENTRE, TILE_MOVE_BASE, W_BAG, W_CENTRE,
     W_FACTORY, W_LID, W_PHASE, W_PLAYERS, W_TO_MOVE,
 )
 from kernels.azul.tiles import count_of, total
-from kernels.azul.wall import free_columns, occupancy, row_has_colour
+from kernels.azul.wall import COLUMN_MASK, free_columns, occupancy
+from kernels.bits import popcount
+from kernels.rng import below
 
 
 @njit(cache=True, inline="always")
@@ -16,17 +18,33 @@ def player_base(state, player):
 
 
 @njit(cache=True)
-def destinations(state, base, colour):
-    """6-bit mask of where ``colour`` may go: lines 0-4 (bits 0-4) and the floor (bit 5)."""
+def destination_masks(state, base):
+    """Where each colour may go: 6 bits per colour, lines 0-4 then the floor (bit 5).
+
+    Built as a 5x5 bit matrix (bit 5*line + colour) of what each line accepts, less
+    the colours already on that wall row, then read out per colour.
+    """
     lines = state[base + P_LINES]
-    wall = state[base + P_WALL + colour]
-    mask = 1 << DEST_FLOOR
+    accepts = 0
     for i in range(5):
         line = (lines >> (8 * i)) & 0xFF
         count = line & 0xF
-        if count <= i and (count == 0 or (line >> 4) == colour) and not row_has_colour(wall, i):
-            mask |= 1 << i
-    return mask
+        if count == 0:
+            accepts |= 0x1F << (5 * i)
+        elif count <= i:
+            accepts |= 1 << (5 * i + (line >> 4))
+    on_wall_rows = 0
+    for c in range(NCOLOURS):
+        wall = state[base + P_WALL + c]
+        folded = wall | (wall >> 1) | (wall >> 2) | (wall >> 3) | (wall >> 4)
+        on_wall_rows |= (folded & COLUMN_MASK) << c
+    accepts &= ~on_wall_rows
+    masks = 0
+    for c in range(NCOLOURS):
+        # Gather bits c, c+5, ..., c+20 into bits 0-4: the multiplier puts bit 5k at 20+k.
+        lines_for_c = ((((accepts >> c) & COLUMN_MASK) * 0x111110) >> 20) & 0x1F
+        masks |= (lines_for_c | (1 << DEST_FLOOR)) << (NDESTS * c)
+    return masks
 
 
 @njit(cache=True)
@@ -72,9 +90,7 @@ def source_moves(tiles, source, dest_masks, moves, n):
 @njit(cache=True)
 def draft_moves(state, moves):
     base = player_base(state, state[W_TO_MOVE])
-    dest_masks = 0                      # 6 bits per colour
-    for c in range(NCOLOURS):
-        dest_masks |= destinations(state, base, c) << (NDESTS * c)
+    dest_masks = destination_masks(state, base)
     n = 0
     for f in range(2 * state[W_PLAYERS] + 1):
         n = source_moves(state[W_FACTORY + f], f, dest_masks, moves, n)
@@ -122,3 +138,73 @@ def chance_outcomes(state, moves, probs):
             probs[n] = k / size
             n += 1
     return n
+
+
+@njit(cache=True)
+def random_draft_move(state, rng):
+    """A uniformly random draft move, found by counting instead of listing every move.
+
+    With ``S_c`` sources holding colour ``c`` and ``D_c`` destinations for it, the
+    moves are the ``sum S_c * D_c`` triples; index ``k`` picks one of them.
+    """
+    base = player_base(state, state[W_TO_MOVE])
+    dest_masks = destination_masks(state, base)
+    nfactories = 2 * state[W_PLAYERS] + 1
+    sources_with = present(state[W_CENTRE])   # per colour lane: sources holding it
+    for f in range(nfactories):
+        sources_with += present(state[W_FACTORY + f])
+    n = 0
+    for c in range(NCOLOURS):
+        n += count_of(sources_with, c) * popcount((dest_masks >> (NDESTS * c)) & 0x3F)
+    k = below(rng, n)
+    for c in range(NCOLOURS):
+        dests = (dest_masks >> (NDESTS * c)) & 0x3F
+        ndests = popcount(dests)
+        here = count_of(sources_with, c) * ndests
+        if k >= here:
+            k -= here
+            continue
+        for s in range(nfactories + 1):
+            tiles = state[W_CENTRE] if s == nfactories else state[W_FACTORY + s]
+            if count_of(tiles, c) == 0:
+                continue
+            if k >= ndests:
+                k -= ndests
+                continue
+            for _ in range(k):
+                dests &= dests - 1
+            source = SOURCE_CENTRE if s == nfactories else s
+            return (source * NCOLOURS + c) * NDESTS + lowest_bit_index(dests)
+    return -1
+
+
+@njit(cache=True, inline="always")
+def present(tiles):
+    """1 in each colour lane that holds a tile (lanes hold at most 31)."""
+    t = tiles & LANES_ALL
+    return (t | (t >> 1) | (t >> 2) | (t >> 3) | (t >> 4)) & LANES_ONE
+
+
+@njit(cache=True, inline="always")
+def lowest_bit_index(x):
+    return popcount((x & -x) - 1)
+
+
+@njit(cache=True)
+def random_move(state, rng, moves):
+    """A uniformly random legal move of the player to act."""
+    if state[W_PHASE] == PHASE_DRAFT:
+        return random_draft_move(state, rng)
+    return moves[below(rng, legal_moves(state, moves))]
+
+
+@njit(cache=True)
+def sample_chance(state, rng):
+    """The next tile drawn: colour ``c`` with probability count / total of the pool."""
+    pool = draw_pool(state)
+    k = below(rng, total(pool))
+    for c in range(NCOLOURS):
+        k -= count_of(pool, c)
+        if k < 0:
+            return CHANCE_MOVE_BASE + c
+    return -1
