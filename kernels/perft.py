@@ -27,7 +27,14 @@ def perft(state, depth):
 
 @njit(cache=True)
 def perft_divide(state, depth, counts):
-    """Perft per root move: ``counts[i]`` for the i-th legal move; returns the move count."""
+    """Perft per root move: ``counts[i]`` for the i-th legal move; returns the move count.
+
+    Only a player's moves are divided: at depth 0, a chance step or the end of the
+    game there is nothing to divide, and the count is 0.
+    """
+    who = games.to_move(state)
+    if depth < 1 or who == CHANCE or who == TERMINAL:
+        return 0
     states, moves = _stacks(state, depth)
     n = games.legal_moves(state, moves[depth])
     for i in range(n):

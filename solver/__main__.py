@@ -1,0 +1,4 @@
+"""``python -m solver`` runs the ``tessera`` command line."""
+from solver.cli import main
+
+main()
