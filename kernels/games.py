@@ -14,6 +14,7 @@ Interface, for a state array ``state``:
 - ``random_move(state, rng, moves)``: a uniformly random legal move of the player;
 - ``apply_move(state, move)``: play a legal move in place;
 - ``players(state)``, ``scores(state, out)``, ``payoffs(state, out)`` (winners share 1);
+- ``evaluate(state, out)``: a cheap per-player estimate in score points;
 - ``position_hash(state)``: a stable 64-bit hash (``kernels.hashing``).
 """
 from numba import njit
@@ -69,6 +70,13 @@ def scores(state, out):
 def payoffs(state, out):
     if state[0] == AZUL:
         azul.payoffs(state, out)
+
+
+@njit(cache=True)
+def evaluate(state, out):
+    """A cheap per-player value estimate in score points (each game documents its own)."""
+    if state[0] == AZUL:
+        azul.evaluate(state, out)
 
 
 @njit(cache=True)

@@ -1,0 +1,1 @@
+"""Game-independent search kernels: they speak only through ``kernels.games``."""

@@ -1,0 +1,1 @@
+"""Search: MCTS, alpha-beta and exact solving, with one result shape for all."""

@@ -1,0 +1,57 @@
+"""What a search returns: a root summary and one line per root move.
+
+Every search method (MCTS, alpha-beta, solve) fills the same shape, so the CLI,
+the agents and the JSON output treat them alike. Values are from the point of
+view of the player to move at the root.
+"""
+from dataclasses import dataclass, field
+from typing import Optional
+
+
+@dataclass
+class ExactValue:
+    """A proven value: the score margin at the horizon, and the result if the game ends there.
+
+    ``margin`` is the root player's score minus the best other score; ``horizon`` is
+    ``"game"`` when the game ends within the searched line (then ``result`` is
+    ``"win"``, ``"draw"`` or ``"loss"``) or ``"round"`` when the value is to the end
+    of the current round (``result`` is None).
+    """
+    margin: float
+    horizon: str
+    result: Optional[str] = None
+
+
+@dataclass
+class MoveLine:
+    move: int                    # engine move code
+    visits: int                  # simulations through it (MCTS) or nodes below it (alpha-beta)
+    win_rate: Optional[float]    # mean payoff for the root player, 0..1 (None: not estimated)
+    margin: float                # mean (MCTS) or searched (alpha-beta) score margin
+    lcb: Optional[float]         # lower 95% confidence bound of win_rate
+    prior: Optional[float]       # the move heuristic's prior (None when unused)
+    pv: list = field(default_factory=list)      # principal variation, starting with ``move``
+    exact: Optional[ExactValue] = None
+
+
+@dataclass
+class SearchResult:
+    algo: str
+    player: int                  # root player to move, 0-based
+    position_hash: int
+    visits: int                  # total simulations (MCTS) or nodes (alpha-beta)
+    seconds: float
+    value: Optional[float]       # root win rate estimate, 0..1
+    margin: float                # root score margin estimate
+    moves: list                  # MoveLine, best first
+    exact: Optional[ExactValue] = None
+    depth: Optional[int] = None  # alpha-beta: the deepest completed iteration
+    tt_hit_rate: Optional[float] = None
+
+    @property
+    def nodes_per_second(self):
+        return self.visits / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def best(self):
+        return self.moves[0] if self.moves else None
