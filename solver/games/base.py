@@ -79,7 +79,7 @@ def game_of_position(text):
             raise PositionError("game", "JSON position needs a 'game' key")
         game = _game_named(obj["game"])
         return game, game.position_from_json(obj)
-    game = _game_named(stripped.split()[0])
+    game = _game_named(stripped.replace(";", " ").split()[0])
     return game, game.parse_position(stripped)
 
 

@@ -1,0 +1,63 @@
+"""The fixed positions of ``tessera bench``, built the same way on every machine.
+
+Each position is a seeded start (``Game.new``) followed by a number of random
+player moves; the moves and any refill they reach are drawn with the kernels'
+splitmix generator, so the list depends only on the seeds, on move generation and
+on the kernels' chance sampling. At a fixed depth the total perft count over the
+list is the bench signature.
+"""
+from typing import NamedTuple
+
+BENCH_DEPTH = 4
+
+
+class BenchPosition(NamedTuple):
+    game: str
+    options: dict
+    seed: int
+    plies: int          # random player moves played after the start
+
+    @property
+    def label(self):
+        options = " ".join(f"{name}={value}" for name, value in self.options.items())
+        return f"{self.game} {options} seed={self.seed} plies={self.plies}"
+
+
+BENCH_POSITIONS = (
+    BenchPosition("azul", {"players": 2, "variant": "colour"}, seed=1, plies=0),
+    BenchPosition("azul", {"players": 3, "variant": "colour"}, seed=2, plies=0),
+    BenchPosition("azul", {"players": 4, "variant": "colour"}, seed=3, plies=0),
+    BenchPosition("azul", {"players": 2, "variant": "gray"}, seed=4, plies=0),
+    BenchPosition("azul", {"players": 3, "variant": "gray"}, seed=5, plies=0),
+    BenchPosition("azul", {"players": 4, "variant": "gray"}, seed=6, plies=0),
+    # Mid-round, late in a round, a gray-wall tiling choice, and later rounds.
+    BenchPosition("azul", {"players": 2, "variant": "colour"}, seed=7, plies=4),
+    BenchPosition("azul", {"players": 3, "variant": "colour"}, seed=9, plies=8),
+    BenchPosition("azul", {"players": 2, "variant": "gray"}, seed=8, plies=10),
+    BenchPosition("azul", {"players": 4, "variant": "gray"}, seed=10, plies=9),
+    BenchPosition("azul", {"players": 2, "variant": "colour"}, seed=11, plies=25),
+    BenchPosition("azul", {"players": 3, "variant": "gray"}, seed=12, plies=40),
+)
+
+
+def build(position):
+    """The state of a bench position."""
+    import numpy as np
+    from kernels import games
+    from kernels.rng import below, make_rng
+    from solver.games import get_game
+
+    state = get_game(position.game).new(position.seed, **position.options)
+    rng = make_rng(position.seed)
+    moves = np.empty(games.MAX_MOVES, np.int64)
+    for _ in range(position.plies):
+        if games.to_move(state) == games.TERMINAL:
+            break
+        games.apply_move(state, moves[below(rng, games.legal_moves(state, moves))])
+        games.resolve_chance(state, rng)
+    return state
+
+
+def bench_states():
+    """(label, state) for every bench position, in order."""
+    return [(position.label, build(position)) for position in BENCH_POSITIONS]

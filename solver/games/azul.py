@@ -1,0 +1,65 @@
+"""Azul as a ``Game``: its options, a seeded start position, notation and drawing.
+
+Notation and kernels are imported on first use: they load numba, which help
+pages and option errors do not need.
+"""
+from solver.errors import OptionError
+from solver.games.base import Game, register
+
+PLAYER_COUNTS = (2, 3, 4)
+VARIANTS = ("colour", "gray")
+MAX_SEED = 2**63 - 1            # the generator takes a non-negative int64
+
+
+def _notation():
+    from solver.notation import azul
+    return azul
+
+
+class AzulGame(Game):
+    name = "azul"
+    options = {
+        "players": (int, 2, "number of players, 2 to 4"),
+        "variant": (VARIANTS, "colour", "the wall: colour (printed) or gray (free columns)"),
+    }
+
+    def new(self, seed, players=2, variant="colour"):
+        """Round 1 with its factories filled by draws seeded with ``seed``."""
+        if type(players) is not int or players not in PLAYER_COUNTS:
+            raise OptionError(f"players must be 2, 3 or 4, not {players!r}")
+        if variant not in VARIANTS:
+            raise OptionError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
+        if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+            raise OptionError(f"seed must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
+        from kernels import azul, games
+        from kernels.azul.layout import VARIANT_COLOUR, VARIANT_GRAY
+        from kernels.rng import make_rng
+        code = {"colour": VARIANT_COLOUR, "gray": VARIANT_GRAY}[variant]
+        state = azul.new_game(players, code)
+        games.resolve_chance(state, make_rng(seed))
+        return state
+
+    def parse_position(self, text):
+        return _notation().parse_position(text)
+
+    def format_position(self, state):
+        return _notation().format_position(state)
+
+    def position_to_json(self, state):
+        return _notation().position_to_json(state)
+
+    def position_from_json(self, obj):
+        return _notation().position_from_json(obj)
+
+    def parse_move(self, state, text):
+        return _notation().parse_move(state, text)
+
+    def format_move(self, state, move):
+        return _notation().format_move(state, move)
+
+    def render(self, state):
+        from solver.render.azul import render_position
+        return render_position(state)
+
+
+register(AzulGame())
