@@ -15,6 +15,7 @@ Interface, for a state array ``state``:
 - ``apply_move(state, move)``: play a legal move in place;
 - ``players(state)``, ``scores(state, out)``, ``payoffs(state, out)`` (winners share 1);
 - ``evaluate(state, out)``: a cheap per-player estimate in score points;
+- ``move_heuristic(state, move)``: a cheap score of one move, higher is better;
 - ``position_hash(state)``: a stable 64-bit hash (``kernels.hashing``).
 """
 from numba import njit
@@ -77,6 +78,14 @@ def evaluate(state, out):
     """A cheap per-player value estimate in score points (each game documents its own)."""
     if state[0] == AZUL:
         azul.evaluate(state, out)
+
+
+@njit(cache=True)
+def move_heuristic(state, move):
+    """A cheap score of a player's move (higher is better), for priors and greedy rollouts."""
+    if state[0] == AZUL:
+        return azul.move_heuristic(state, move)
+    return 0.0
 
 
 @njit(cache=True)

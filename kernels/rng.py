@@ -36,3 +36,9 @@ def next_u64(rng):
 def below(rng, n):
     """A uniform integer in [0, n) (n > 0), by multiply-shift on the top 32 bits."""
     return np.int64(((next_u64(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def reseed(rng, seed):
+    """Point an existing generator at ``seed``: the stream of ``make_rng(seed)``, no allocation."""
+    rng[0] = mix64(np.uint64(seed) + _GAMMA)

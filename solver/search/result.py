@@ -47,6 +47,9 @@ class SearchResult:
     exact: Optional[ExactValue] = None
     depth: Optional[int] = None  # alpha-beta: the deepest completed iteration
     tt_hit_rate: Optional[float] = None
+    tree_nodes: Optional[int] = None     # MCTS: nodes in the tree(s)
+    threads: int = 1
+    reused_visits: int = 0               # MCTS: root visits kept from the previous search
 
     @property
     def nodes_per_second(self):

@@ -1,0 +1,349 @@
+"""Monte Carlo tree search in numba, for any game of ``kernels.games``.
+
+A tree is two preallocated arrays (``new_tree``): ``nodes`` (int64 columns
+``VISITS``, ``FIRST``, ``COUNT``, ``CAPACITY``, ``MOVE``) and ``stats`` (float64:
+``PRIOR``, then per-player payoff sums from ``WIN`` and margin sums from
+``MARGIN``), plus ``size``, the nodes in use. Node 0 is the root; a node is the
+position reached by the moves on its path. Children of a node are one contiguous
+block of ``CAPACITY`` slots from ``FIRST``, ``COUNT`` of them in use.
+
+- Player nodes: every legal move gets a child when the node is expanded, which
+  happens on its second visit. Selection is UCT or PUCT from the point of view
+  of the player to move (max-n: each player maximises its own value), so 3 and 4
+  players work the same way as 2.
+- Chance nodes (a refill): chance nodes with sampled children. A chance node
+  keeps up to ``chance_width`` children; each child is a whole chance outcome,
+  stored as the seed that draws it, so it is replayed exactly on every visit.
+  While there is room a visit samples a new outcome; after that it picks one of
+  the stored outcomes uniformly, each being an equally likely sample.
+- Every simulation ends with a rollout to the end of the game (uniform random or
+  epsilon-greedy on the game's move heuristic) and backs up, for every player,
+  the payoff (winners share 1) and the score margin (own score minus the best
+  other score).
+- When the node arrays are full the tree stops growing and simulations roll out
+  from the leaf they reach (the memory bound).
+"""
+import numpy as np
+from numba import njit, prange
+
+from kernels import games
+from kernels.constants import CHANCE, TERMINAL
+from kernels.playout import random_playout
+from kernels.rng import below, make_rng, next_u64, reseed
+
+MAX_PLAYERS = 4
+UNEXPANDED = -1
+
+# nodes[:, column]
+VISITS = 0
+FIRST = 1
+COUNT = 2
+CAPACITY = 3
+MOVE = 4             # the move from the parent; below a chance node, the outcome's seed
+NODE_COLUMNS = 5
+# stats[:, column]
+PRIOR = 0
+WIN = 1              # WIN + p: payoff sum of player p
+MARGIN = WIN + MAX_PLAYERS
+STAT_COLUMNS = MARGIN + MAX_PLAYERS
+
+# Values a selection maximises.
+VALUE_WIN = 0        # mean payoff
+VALUE_MARGIN = 1     # mean score margin, squashed into 0..1
+VALUE_BLEND = 2      # the average of the two
+MARGIN_SCALE = 10.0  # tanh scale: a 10-point mean margin counts as 0.88
+
+SELECT_UCT = 0
+SELECT_PUCT = 1
+
+ROLLOUT_RANDOM = 0
+ROLLOUT_GREEDY = 1
+GREEDY_EPSILON = 0.1  # greedy rollouts still play a random move this often
+
+# Search parameters, one float64 array so the kernels take a single argument.
+P_EXPLORATION = 0
+P_VALUE = 1
+P_SELECT = 2
+P_ROLLOUT = 3
+P_CHANCE_WIDTH = 4
+P_PRIOR_TEMPERATURE = 5
+N_PARAMS = 6
+
+
+def new_tree(max_nodes, trees=1):
+    """``(nodes, stats, size)`` for ``trees`` independent trees of ``max_nodes`` nodes."""
+    nodes = np.zeros((trees, max_nodes, NODE_COLUMNS), np.int64)
+    nodes[:, 0, FIRST] = UNEXPANDED
+    return nodes, np.zeros((trees, max_nodes, STAT_COLUMNS), np.float64), np.ones(trees, np.int64)
+
+
+def params(exploration=1.4, value=VALUE_WIN, select=SELECT_UCT, rollout=ROLLOUT_RANDOM,
+           chance_width=8, prior_temperature=2.0):
+    p = np.zeros(N_PARAMS, np.float64)
+    p[P_EXPLORATION] = exploration
+    p[P_VALUE] = value
+    p[P_SELECT] = select
+    p[P_ROLLOUT] = rollout
+    p[P_CHANCE_WIDTH] = chance_width
+    p[P_PRIOR_TEMPERATURE] = prior_temperature
+    return p
+
+
+@njit(cache=True, inline="always")
+def node_value(nodes, stats, node, player, mode):
+    n = nodes[node, VISITS]
+    win = stats[node, WIN + player] / n
+    if mode == VALUE_WIN:
+        return win
+    margin = 0.5 + 0.5 * np.tanh(stats[node, MARGIN + player] / n / MARGIN_SCALE)
+    if mode == VALUE_MARGIN:
+        return margin
+    return 0.5 * (win + margin)
+
+
+@njit(cache=True, inline="always")
+def init_node(nodes, stats, node, move, prior):
+    nodes[node, VISITS] = 0
+    nodes[node, FIRST] = UNEXPANDED
+    nodes[node, COUNT] = 0
+    nodes[node, CAPACITY] = 0
+    nodes[node, MOVE] = move
+    stats[node, :] = 0.0
+    stats[node, PRIOR] = prior
+
+
+@njit(cache=True)
+def select_child(nodes, stats, node, player, prm, rng):
+    """The child the player to move picks: unvisited children first, then UCT or PUCT."""
+    start = nodes[node, FIRST]
+    puct = prm[P_SELECT] == SELECT_PUCT
+    c = prm[P_EXPLORATION]
+    mode = int(prm[P_VALUE])
+    parent_visits = max(nodes[node, VISITS], 1)
+    log_n = np.log(parent_visits)
+    sqrt_n = np.sqrt(parent_visits)
+    best = start
+    best_score = -np.inf
+    for child in range(start, start + nodes[node, COUNT]):
+        v = nodes[child, VISITS]
+        if puct:
+            q = node_value(nodes, stats, child, player, mode) if v > 0 else 0.5
+            score = q + c * stats[child, PRIOR] * sqrt_n / (1 + v)
+        elif v == 0:
+            # Unvisited first, in random order so the move list's order does not matter.
+            score = 1e9 + float(next_u64(rng) >> np.uint64(40))
+        else:
+            score = node_value(nodes, stats, child, player, mode) + c * np.sqrt(log_n / v)
+        if score > best_score:
+            best_score = score
+            best = child
+    return best
+
+
+@njit(cache=True)
+def expand(nodes, stats, size, node, state, moves, prm):
+    """Give a player node one child per legal move; False when the arrays are full."""
+    n = games.legal_moves(state, moves)
+    start = size[0]
+    if start + n > nodes.shape[0]:
+        return False
+    size[0] = start + n
+    nodes[node, FIRST] = start
+    nodes[node, COUNT] = n
+    nodes[node, CAPACITY] = n
+    for i in range(n):
+        init_node(nodes, stats, start + i, moves[i], 1.0 / n)
+    if prm[P_SELECT] == SELECT_PUCT:
+        set_priors(stats, state, start, n, moves, prm[P_PRIOR_TEMPERATURE])
+    return True
+
+
+@njit(cache=True)
+def set_priors(stats, state, start, n, moves, temperature):
+    """Softmax of the game's move heuristic."""
+    top = -np.inf
+    for i in range(n):
+        h = games.move_heuristic(state, moves[i])
+        stats[start + i, PRIOR] = h
+        top = max(top, h)
+    total = 0.0
+    for i in range(n):
+        p = np.exp((stats[start + i, PRIOR] - top) / temperature)
+        stats[start + i, PRIOR] = p
+        total += p
+    for i in range(n):
+        stats[start + i, PRIOR] /= total
+
+
+@njit(cache=True)
+def chance_child(nodes, stats, size, node, width, rng):
+    """A sampled outcome below a chance node (a new one while there is room); -1 if full."""
+    if nodes[node, FIRST] == UNEXPANDED:
+        start = size[0]
+        if start + width > nodes.shape[0]:
+            return -1
+        size[0] = start + width
+        nodes[node, FIRST] = start
+        nodes[node, CAPACITY] = width
+    used = nodes[node, COUNT]
+    if used < width:
+        child = nodes[node, FIRST] + used
+        nodes[node, COUNT] = used + 1
+        init_node(nodes, stats, child, np.int64(next_u64(rng) >> np.uint64(1)), 1.0 / width)
+        return child
+    return nodes[node, FIRST] + below(rng, used)
+
+
+@njit(cache=True)
+def greedy_rollout(state, rng, moves):
+    """Epsilon-greedy on the move heuristic; ties go to the first best move."""
+    while True:
+        who = games.to_move(state)
+        if who == TERMINAL:
+            return
+        if who == CHANCE:
+            games.resolve_chance(state, rng)
+            continue
+        n = games.legal_moves(state, moves)
+        if (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < GREEDY_EPSILON:
+            pick = moves[below(rng, n)]
+        else:
+            pick = moves[0]
+            best = games.move_heuristic(state, pick)
+            for i in range(1, n):
+                h = games.move_heuristic(state, moves[i])
+                if h > best:
+                    best = h
+                    pick = moves[i]
+        games.apply_move(state, pick)
+
+
+@njit(cache=True)
+def outcome(state, payoff, margin, score):
+    """Per player: the payoff and the score margin over the best other player."""
+    n = games.players(state)
+    games.payoffs(state, payoff)
+    games.scores(state, score)
+    for p in range(n):
+        best_other = -1e18
+        for q in range(n):
+            if q != p and score[q] > best_other:
+                best_other = score[q]
+        margin[p] = score[p] - best_other
+
+
+@njit(cache=True)
+def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, path, payoff,
+             margin, score):
+    """One iteration: select, expand, roll out, back up."""
+    state = scratch
+    state[:] = root
+    node = 0
+    depth = 0
+    path[0] = 0
+    width = int(prm[P_CHANCE_WIDTH])
+    while True:
+        who = games.to_move(state)
+        if who == TERMINAL:
+            break
+        if who == CHANCE:
+            child = chance_child(nodes, stats, size, node, width, rng)
+            if child < 0:
+                break                                        # tree full
+            reseed(chance_rng, nodes[child, MOVE])
+            games.resolve_chance(state, chance_rng)
+        else:
+            if nodes[node, FIRST] == UNEXPANDED:
+                if nodes[node, VISITS] == 0 and node != 0:
+                    break                                    # a new leaf: roll out
+                if not expand(nodes, stats, size, node, state, moves, prm):
+                    break                                    # tree full
+            child = select_child(nodes, stats, node, who, prm, rng)
+            games.apply_move(state, nodes[child, MOVE])
+        node = child
+        depth += 1
+        path[depth] = node
+    if prm[P_ROLLOUT] == ROLLOUT_GREEDY:
+        greedy_rollout(state, rng, moves)
+    else:
+        random_playout(state, rng, moves)
+    outcome(state, payoff, margin, score)
+    for i in range(depth + 1):
+        n = path[i]
+        nodes[n, VISITS] += 1
+        for p in range(MAX_PLAYERS):
+            stats[n, WIN + p] += payoff[p]
+            stats[n, MARGIN + p] += margin[p]
+
+
+@njit(cache=True)
+def run_tree(nodes, stats, size, root, iterations, prm, rng):
+    """``iterations`` simulations on one tree; ``rng`` carries on between calls."""
+    scratch = root.copy()
+    chance_rng = make_rng(0)
+    moves = np.empty(games.MAX_MOVES, np.int64)
+    path = np.empty(1024, np.int64)
+    payoff = np.zeros(MAX_PLAYERS, np.float64)
+    margin = np.zeros(MAX_PLAYERS, np.float64)
+    score = np.zeros(MAX_PLAYERS, np.int64)
+    for _ in range(iterations):
+        simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, path, payoff,
+                 margin, score)
+
+
+@njit(cache=True, parallel=True)
+def run_trees(nodes, stats, size, root, iterations, prm, rngs):
+    """Root parallelism: tree ``t`` on its own thread with its own generator ``rngs[t]``."""
+    for t in prange(nodes.shape[0]):
+        run_tree(nodes[t], stats[t], size[t:t + 1], root, iterations, prm, rngs[t])
+
+
+@njit(cache=True)
+def principal_variation(nodes, node, out):
+    """Moves from ``node`` down the most visited children (``node``'s own move first)."""
+    n = 1
+    out[0] = nodes[node, MOVE]
+    while nodes[node, FIRST] != UNEXPANDED and n < out.size:
+        best = -1
+        best_visits = 0
+        start = nodes[node, FIRST]
+        for child in range(start, start + nodes[node, COUNT]):
+            if nodes[child, VISITS] > best_visits:
+                best_visits = nodes[child, VISITS]
+                best = child
+        if best < 0:
+            break
+        out[n] = nodes[best, MOVE]
+        n += 1
+        node = best
+    return n
+
+
+@njit(cache=True)
+def copy_subtree(nodes, stats, new_root, dst_nodes, dst_stats):
+    """Copy the subtree under ``new_root`` into ``dst``, ``new_root`` becoming node 0.
+
+    Breadth first, so every block of children stays contiguous. Returns the nodes used.
+    """
+    queue_src = np.empty(nodes.shape[0], np.int64)
+    queue_dst = np.empty(nodes.shape[0], np.int64)
+    head = 0
+    tail = 1
+    queue_src[0] = new_root
+    queue_dst[0] = 0
+    used = 1
+    while head < tail:
+        src = queue_src[head]
+        dst = queue_dst[head]
+        head += 1
+        dst_nodes[dst, :] = nodes[src, :]
+        dst_stats[dst, :] = stats[src, :]
+        if nodes[src, FIRST] == UNEXPANDED:
+            continue
+        dst_nodes[dst, FIRST] = used
+        for i in range(nodes[src, COUNT]):
+            queue_src[tail] = nodes[src, FIRST] + i
+            queue_dst[tail] = used + i
+            tail += 1
+        used += nodes[src, CAPACITY]   # a chance node keeps room for its later outcomes
+    return used

@@ -1,0 +1,189 @@
+"""MCTS from Python: options, time and iteration budgets, threads, tree reuse, results.
+
+The simulations run in numba (``kernels.search.mcts``) in batches; between
+batches Python checks the clock, reports progress and lets Ctrl-C through.
+With ``threads > 1`` each thread grows its own tree (root parallelism) and the
+root statistics are summed.
+"""
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernels import games
+from kernels.rng import make_rng
+from kernels.search import mcts as kernel
+from solver.errors import OptionError, TesseraError
+from solver.search.result import MoveLine, SearchResult
+
+VALUES = {"win": kernel.VALUE_WIN, "margin": kernel.VALUE_MARGIN, "blend": kernel.VALUE_BLEND}
+SELECTIONS = {"uct": kernel.SELECT_UCT, "puct": kernel.SELECT_PUCT}
+ROLLOUTS = {"random": kernel.ROLLOUT_RANDOM, "greedy": kernel.ROLLOUT_GREEDY}
+Z95 = 1.96
+FIRST_BATCH = 64
+BATCH_SECONDS = 0.1        # aim of each numba call, so the clock is checked often
+
+
+@dataclass
+class MctsOptions:
+    iterations: int = None          # None: until time_limit
+    time_limit: float = None        # seconds; None: until iterations
+    threads: int = 1
+    seed: int = 0
+    value: str = "win"              # win | margin | blend
+    select: str = "uct"             # uct | puct
+    rollout: str = "random"         # random | greedy
+    exploration: float = 1.4
+    chance_width: int = 8
+    max_nodes: int = 2_000_000      # per thread
+    reuse: bool = True
+
+    def check(self):
+        if self.iterations is None and self.time_limit is None:
+            raise OptionError("MCTS needs --iterations or --time")
+        if self.iterations is not None and self.iterations < 1:
+            raise OptionError(f"iterations must be at least 1, not {self.iterations}")
+        if self.time_limit is not None and not self.time_limit > 0:
+            raise OptionError(f"time must be more than 0 seconds, not {self.time_limit}")
+        if self.threads < 1:
+            raise OptionError(f"threads must be at least 1, not {self.threads}")
+        for name, value, known in (("value", self.value, VALUES), ("select", self.select, SELECTIONS),
+                                   ("rollout", self.rollout, ROLLOUTS)):
+            if value not in known:
+                raise OptionError(f"unknown {name} '{value}' (known: {', '.join(known)})")
+        if not self.exploration >= 0:
+            raise OptionError(f"exploration must be 0 or more, not {self.exploration}")
+        if self.chance_width < 1:
+            raise OptionError(f"chance width must be at least 1, not {self.chance_width}")
+        if self.max_nodes < 1000:
+            raise OptionError(f"max nodes must be at least 1000, not {self.max_nodes}")
+
+    def kernel_params(self):
+        return kernel.params(self.exploration, VALUES[self.value], SELECTIONS[self.select],
+                             ROLLOUTS[self.rollout], self.chance_width)
+
+
+class Mcts:
+    """An MCTS searcher that keeps its trees between searches for reuse."""
+
+    def __init__(self, options):
+        options.check()
+        self.options = options
+        self.root = None
+        self.root_nodes = None
+        self.tree = None
+        self.rngs = np.stack([make_rng(options.seed * 1_000_003 + t) for t in range(options.threads)])
+
+    def search(self, state, progress=None):
+        """Search ``state`` and rank its moves; ``progress(done, total, seconds)`` per batch."""
+        player = games.to_move(state)
+        if player == games.TERMINAL:
+            raise TesseraError("the game is over: there is no move to search")
+        if player == games.CHANCE:
+            raise TesseraError("chance acts in this position (a refill): there is no move to choose")
+        self._prepare_tree(state)
+        nodes, stats, size = self.tree
+        prm = self.options.kernel_params()
+        reused = int(nodes[:, 0, kernel.VISITS].sum())
+        done, batch = 0, FIRST_BATCH
+        budget = self.options.iterations
+        started = time.perf_counter()
+        while budget is None or done < budget:
+            step = batch if budget is None else min(batch, budget - done)
+            t0 = time.perf_counter()
+            if self.options.threads == 1:
+                kernel.run_tree(nodes[0], stats[0], size[0:1], self.root, step, prm, self.rngs[0])
+            else:
+                kernel.run_trees(nodes, stats, size, self.root, step, prm, self.rngs)
+            done += step
+            elapsed = time.perf_counter() - started
+            if progress is not None:
+                progress(done, budget, elapsed)
+            if self.options.time_limit is not None and elapsed >= self.options.time_limit:
+                break
+            batch = _next_batch(step, time.perf_counter() - t0)
+        seconds = time.perf_counter() - started
+        return self._result(player, seconds, reused)
+
+    # ---- tree reuse -------------------------------------------------------------------
+
+    def play(self, move):
+        """Follow a move made in the game, keeping the subtree below it for the next search.
+
+        Moves the tree has not seen, and chance, drop the tree.
+        """
+        if self.tree is None or games.to_move(self.root) < 0:
+            self.tree = None
+            return
+        nodes = self.tree[0]
+        for t in range(self.options.threads):
+            node = self.root_nodes[t]
+            start = nodes[t, node, kernel.FIRST]
+            children = range(start, start + nodes[t, node, kernel.COUNT]) if start >= 0 else ()
+            match = [c for c in children if nodes[t, c, kernel.MOVE] == move]
+            if not match:
+                self.tree = None
+                return
+            self.root_nodes[t] = match[0]
+        games.apply_move(self.root, move)
+
+    def _prepare_tree(self, state):
+        """Reuse the tree when ``state`` is where the played moves led; else start afresh."""
+        reusable = (self.options.reuse and self.tree is not None
+                    and np.array_equal(self.root, state))
+        if reusable and any(self.root_nodes):
+            nodes, stats, _ = self.tree
+            fresh = kernel.new_tree(self.options.max_nodes, self.options.threads)
+            for t, node in enumerate(self.root_nodes):
+                fresh[2][t] = kernel.copy_subtree(nodes[t], stats[t], node, fresh[0][t], fresh[1][t])
+            self.tree = fresh
+        elif not reusable:
+            self.tree = kernel.new_tree(self.options.max_nodes, self.options.threads)
+        self.root = state.copy()
+        self.root_nodes = [0] * self.options.threads
+
+    # ---- results ----------------------------------------------------------------------
+
+    def _result(self, player, seconds, reused):
+        nodes, stats, _ = self.tree
+        threads = self.options.threads
+        first = nodes[0, 0, kernel.FIRST]
+        count = int(nodes[0, 0, kernel.COUNT])
+        lines = []
+        pv = np.zeros(256, np.int64)
+        for i in range(count):
+            child = first + i
+            visits = int(nodes[:, child, kernel.VISITS].sum())
+            wins = float(stats[:, child, kernel.WIN + player].sum())
+            margins = float(stats[:, child, kernel.MARGIN + player].sum())
+            richest = int(np.argmax(nodes[:, child, kernel.VISITS]))
+            n = kernel.principal_variation(nodes[richest], child, pv)
+            win_rate = wins / visits if visits else None
+            lines.append(MoveLine(
+                move=int(nodes[0, child, kernel.MOVE]), visits=visits, win_rate=win_rate,
+                margin=margins / visits if visits else 0.0, lcb=_lower_bound(win_rate, visits),
+                prior=float(stats[0, child, kernel.PRIOR]), pv=[int(m) for m in pv[:n]]))
+        lines.sort(key=lambda line: (-line.visits, -(line.win_rate or 0.0)))
+        root_visits = int(nodes[:, 0, kernel.VISITS].sum())
+        return SearchResult(
+            algo="mcts", player=int(player), position_hash=int(games.position_hash(self.root)),
+            visits=root_visits - reused, seconds=seconds,
+            value=float(stats[:, 0, kernel.WIN + player].sum()) / root_visits,
+            margin=float(stats[:, 0, kernel.MARGIN + player].sum()) / root_visits,
+            moves=lines, tree_nodes=int(self.tree[2].sum()), threads=threads,
+            reused_visits=reused)
+
+
+def _lower_bound(rate, n):
+    """Normal-approximation lower 95% bound of a mean payoff in 0..1."""
+    if not n:
+        return None
+    return max(0.0, rate - Z95 * math.sqrt(max(rate * (1 - rate), 0.0) / n))
+
+
+def _next_batch(step, seconds):
+    """Grow or shrink the batch so one numba call takes about BATCH_SECONDS."""
+    if seconds <= 0:
+        return step * 4
+    return max(1, min(int(step * BATCH_SECONDS / seconds), step * 4))
