@@ -311,3 +311,36 @@ def test_gray_wall_line_with_no_column_goes_to_the_floor():
     assert after[player_word(0, P_WALL + 4)] == mask((1, 4))
     assert score(after, 0) == 10 - 1                 # one tile on the floor
     assert count_of(after[W_LID], 4) == 1
+
+
+BLOCKED_GRAY_WALL = "KRWY./RY.WB/W.KBY/.BYRW/YWRK."   # each row's missing colour is in its column
+
+
+def test_gray_game_ends_when_no_row_can_be_completed():
+    used = [2 * BLOCKED_GRAY_WALL.count(letter) for letter in "BYRKW"]
+    used[3] += 4                                          # the black tiles on factory 1
+    bag = "/".join(str(20 - n) for n in used)
+    state = position(
+        "azul players 2 wall gray round 9 phase draft turn 1 starter 1",
+        "factories KKKK - - - -", "centre 1", f"bag {bag}", "lid 0/0/0/0/0",
+        "player 1 " + board(30, BLOCKED_GRAY_WALL), "player 2 " + board(30, BLOCKED_GRAY_WALL),
+    )
+    after = play(state, "F1 black floor")
+    assert after[W_PHASE] == PHASE_OVER
+    # Bonuses: column 4 (Y W B R K) 7, all five whites 10, all five yellows 10.
+    # Player 1 also lost 6 for four floor tiles.
+    assert score(after, 0) == 30 - 6 + 27
+    assert score(after, 1) == 30 + 27
+
+
+def test_gray_game_goes_on_while_one_row_can_be_completed():
+    open_wall = BLOCKED_GRAY_WALL.replace("KRWY.", ".....")   # row 1: B R W Y K fits
+    used = [BLOCKED_GRAY_WALL.count(x) + open_wall.count(x) for x in "BYRKW"]
+    used[3] += 4
+    bag = "/".join(str(20 - n) for n in used)
+    state = position(
+        "azul players 2 wall gray round 9 phase draft turn 1 starter 1",
+        "factories KKKK - - - -", "centre 1", f"bag {bag}", "lid 0/0/0/0/0",
+        "player 1 " + board(30, BLOCKED_GRAY_WALL), "player 2 " + board(30, open_wall),
+    )
+    assert play(state, "F1 black floor")[W_PHASE] != PHASE_OVER

@@ -10,7 +10,8 @@ from kernels.azul.layout import (
 from kernels.azul.moves import pending_line, player_base, sample_chance, tiling_columns
 from kernels.azul.tiles import count_of, has_marker, one_of, total, without_colour
 from kernels.azul.wall import (
-    complete_rows, end_bonus, floor_penalty, occupancy, placement_points,
+    any_row_can_be_completed, complete_rows, end_bonus, floor_penalty, occupancy,
+    placement_points,
 )
 from kernels.bits import popcount
 
@@ -167,6 +168,8 @@ def end_round(state):
         if complete_rows(occupancy(state, base)) > 0:
             game_over = True
     state[W_CENTRE] |= MARKER_BIT
+    if not game_over and state[W_VARIANT] == VARIANT_GRAY:
+        game_over = no_row_can_be_completed(state)
     if game_over:
         finish_game(state)
         return
@@ -175,6 +178,15 @@ def end_round(state):
     state[W_TO_MOVE] = next_starter
     state[W_PHASE] = PHASE_REFILL
     check_refill_done(state)
+
+
+@njit(cache=True)
+def no_row_can_be_completed(state):
+    """Gray wall: every row of every wall is blocked, so the game could never end."""
+    for player in range(state[W_PLAYERS]):
+        if any_row_can_be_completed(state, player_base(state, player)):
+            return False
+    return True
 
 
 @njit(cache=True)

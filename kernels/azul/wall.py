@@ -71,6 +71,48 @@ def placement_points(occ, cell):
 
 
 @njit(cache=True)
+def row_can_be_completed(state, base, row):
+    """Gray wall: can the row's empty cells still take its missing colours?
+
+    Each missing colour needs an empty cell of the row whose column lacks that
+    colour, every cell taking one colour: a perfect matching, found by a DP over
+    the subsets of colours used so far (bit S of ``reachable``).
+    """
+    occ = occupancy(state, base)
+    empty = ~(occ >> (5 * row)) & ROW_MASK
+    missing = 0
+    for colour in range(NCOLOURS):
+        if not row_has_colour(state[base + P_WALL + colour], row):
+            missing |= 1 << colour
+    reachable = 1
+    for col in range(5):
+        if not (empty >> col) & 1:
+            continue
+        allowed = 0
+        for colour in range(NCOLOURS):
+            if (missing >> colour) & 1 and not (columns_used(state[base + P_WALL + colour]) >> col) & 1:
+                allowed |= 1 << colour
+        extended = 0
+        for subset in range(32):
+            if (reachable >> subset) & 1:
+                for colour in range(NCOLOURS):
+                    if (allowed >> colour) & 1 and not (subset >> colour) & 1:
+                        extended |= 1 << (subset | (1 << colour))
+        reachable = extended
+        if reachable == 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def any_row_can_be_completed(state, base):
+    for row in range(5):
+        if row_can_be_completed(state, base, row):
+            return True
+    return False
+
+
+@njit(cache=True)
 def floor_penalty(slots):
     return _FLOOR_PENALTY[min(slots, FLOOR_SLOTS)]
 

@@ -692,8 +692,14 @@ def _free_columns(board, line):
     return ~(board.occupancy() >> (5 * line) | used_columns) & ROW_CELLS
 
 
+def _gray_walls_blocked(state):
+    """The gray-wall ending of docs/azul.md: no row of any wall can be completed."""
+    from kernels.azul.apply import no_row_can_be_completed
+    return state[W_VARIANT] == VARIANT_GRAY and no_row_can_be_completed(state)
+
+
 def _check_over(state, boards):
-    """After the last wall-tiling: table, lines and floors cleared, a row complete."""
+    """After the last wall-tiling: table, lines and floors cleared, and a reason to end."""
     _check_table_empty(state, "over")
     _check_no_full_lines(boards, "over")
     for p, board in enumerate(boards):
@@ -701,8 +707,10 @@ def _check_over(state, boards):
             raise PositionError(f"player {p + 1} floor", "not empty in phase over (floors are"
                                                          " scored at the end of a round)")
     out_of_tiles = not _tiles(state[W_BAG]) + _tiles(state[W_LID])
-    if not out_of_tiles and not any(board.complete_rows() for board in boards):
-        raise PositionError("phase", "over, but no wall has a complete row and tiles are left")
+    if not (out_of_tiles or any(board.complete_rows() for board in boards)
+            or _gray_walls_blocked(state)):
+        raise PositionError("phase", "over, but no wall has a complete row, tiles are left and"
+                                     " some row can still be completed")
 
 
 _PHASE_CHECKS = {
