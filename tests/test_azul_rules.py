@@ -5,7 +5,7 @@ import pytest
 from kernels import azul, games
 from kernels.azul.layout import (
     P_LINES, P_SCORE, P_WALL, PHASE_DRAFT, PHASE_OVER, PHASE_TILING, W_BAG, W_CENTRE,
-    W_FACTORY, W_LID, W_PHASE, W_ROUND, W_STARTER, W_TO_MOVE, player_word,
+    W_FACTORY, W_LID, W_PHASE, W_ROUND, W_STALLED, W_STARTER, W_TO_MOVE, player_word,
 )
 from kernels.azul.tiles import count_of, total
 from kernels.azul.wall import end_bonus, floor_penalty, placement_points
@@ -344,3 +344,30 @@ def test_gray_game_goes_on_while_one_row_can_be_completed():
         "player 1 " + board(30, BLOCKED_GRAY_WALL), "player 2 " + board(30, open_wall),
     )
     assert play(state, "F1 black floor")[W_PHASE] != PHASE_OVER
+
+
+def stalled_position(stalled, lines=EMPTY_LINES):
+    return position(
+        f"azul players 2 wall colour round 6 phase draft turn 1 starter 1 stalled {stalled}",
+        "factories KKKK - - - -", "centre 1",
+        f"bag 20/20/20/{16 - lines.count('K')}/20", "lid 0/0/0/0/0",
+        "player 1 " + board(0, lines=lines), "player 2 " + board(),
+    )
+
+
+def test_fifth_stalled_round_in_a_row_ends_the_game():
+    after = play(stalled_position(4), "F1 black 5")      # no line is full: nothing tiles
+    assert after[W_PHASE] == PHASE_OVER
+    assert after[W_STALLED] == 5
+
+
+def test_stalled_count_grows_and_resets():
+    assert play(stalled_position(3), "F1 black 5")[W_STALLED] == 4
+    tiled = play(stalled_position(4, "K/../.../..../....."), "F1 black 5")
+    assert tiled[W_PHASE] != PHASE_OVER and tiled[W_STALLED] == 0
+
+
+def test_stalled_count_is_in_the_text_only_when_not_zero():
+    from solver.notation.azul import format_position
+    assert "stalled 3" in format_position(stalled_position(3))
+    assert "stalled" not in format_position(stalled_position(0))

@@ -4,8 +4,8 @@ from numba import njit
 from kernels.azul.layout import (
     CHANCE_MOVE_BASE, DEST_FLOOR, FACTORY_SIZE, FLOOR_SLOTS, LANES_ALL, MARKER_BIT, NCOLOURS,
     NDESTS, P_FLOOR, P_LINES, P_SCORE, P_WALL, PHASE_DRAFT, PHASE_OVER, PHASE_REFILL,
-    PHASE_TILING, SOURCE_CENTRE, TILE_MOVE_BASE, VARIANT_GRAY, W_BAG, W_CENTRE, W_FACTORY,
-    W_LID, W_PHASE, W_PLAYERS, W_ROUND, W_STARTER, W_TO_MOVE, W_VARIANT,
+    PHASE_TILING, SOURCE_CENTRE, STALL_LIMIT, TILE_MOVE_BASE, VARIANT_GRAY, W_BAG, W_CENTRE,
+    W_FACTORY, W_LID, W_PHASE, W_PLAYERS, W_ROUND, W_STALLED, W_STARTER, W_TO_MOVE, W_VARIANT,
 )
 from kernels.azul.moves import pending_line, player_base, sample_chance, tiling_columns
 from kernels.azul.tiles import count_of, has_marker, one_of, total, without_colour
@@ -104,6 +104,8 @@ def place_on_wall(state, base, line, colour, column):
 
 @njit(cache=True)
 def start_tiling(state):
+    """Drafting is over: count a stalled round, then tile the walls."""
+    state[W_STALLED] = 0 if some_tile_reaches_a_wall(state) else state[W_STALLED] + 1
     if state[W_VARIANT] == VARIANT_GRAY:
         continue_tiling(state, 0)
         return
@@ -115,6 +117,24 @@ def start_tiling(state):
                 colour = (lines >> (8 * line + 4)) & 0x7
                 place_on_wall(state, base, line, colour, (colour + line) % 5)
     end_round(state)
+
+
+@njit(cache=True)
+def some_tile_reaches_a_wall(state):
+    """Will this round's wall-tiling place a tile? Known before it starts.
+
+    A full line places its tile unless (gray wall) it has no open column; a line
+    whose open columns an earlier line takes away follows a placement anyway.
+    """
+    gray = state[W_VARIANT] == VARIANT_GRAY
+    for player in range(state[W_PLAYERS]):
+        base = player_base(state, player)
+        for line in range(5):
+            if ((state[base + P_LINES] >> (8 * line)) & 0xF) != line + 1:
+                continue
+            if not gray or tiling_columns(state, base, line) != 0:
+                return True
+    return False
 
 
 @njit(cache=True)
@@ -168,8 +188,9 @@ def end_round(state):
         if complete_rows(occupancy(state, base)) > 0:
             game_over = True
     state[W_CENTRE] |= MARKER_BIT
-    if not game_over and state[W_VARIANT] == VARIANT_GRAY:
-        game_over = no_row_can_be_completed(state)
+    if not game_over:
+        game_over = state[W_STALLED] >= STALL_LIMIT or (
+            state[W_VARIANT] == VARIANT_GRAY and no_row_can_be_completed(state))
     if game_over:
         finish_game(state)
         return

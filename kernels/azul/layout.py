@@ -49,7 +49,8 @@ W_STARTER = 6      # the player who started the current round
 W_CENTRE = 7
 W_BAG = 8
 W_LID = 9
-W_FACTORY = 10     # W_FACTORY + f for factory f in 0..8
+W_STALLED = 10     # rounds in a row in which no tile reached a wall (docs/azul.md)
+W_FACTORY = 11     # W_FACTORY + f for factory f in 0..8
 PLAYER_BASE = W_FACTORY + MAX_FACTORIES
 
 # Player words, at PLAYER_BASE + p * PLAYER_WORDS + offset.
@@ -81,6 +82,8 @@ NDESTS = 6
 TILE_MOVE_BASE = 300
 CHANCE_MOVE_BASE = 400
 MAX_MOVES = (MAX_FACTORIES + 1) * NCOLOURS * NDESTS
+
+STALL_LIMIT = 5    # that many stalled rounds in a row end the game
 
 ROW_BONUS = 2
 COLUMN_BONUS = 7

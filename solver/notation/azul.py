@@ -15,9 +15,10 @@ from kernels.azul.layout import (
     FACTORY_SIZE, FLOOR_SLOTS, GAME_ID, LANE_BITS, LANE_MASK, LANES_ALL, LINE_COLOUR_SHIFT,
     LINE_COUNT_MASK, MARKER_BIT, MAX_FACTORIES, MAX_MOVES, MAX_PLAYERS, NCOLOURS, NDESTS,
     P_FLOOR, P_LINES, P_SCORE, P_WALL, PHASE_DRAFT, PHASE_OVER, PHASE_REFILL, PHASE_TILING,
-    PLAYER_WORDS, ROW_BONUS, SOURCE_CENTRE, STATE_SIZE, TILE_MOVE_BASE, TILES_PER_COLOUR,
-    VARIANT_COLOUR, VARIANT_GRAY, W_BAG, W_CENTRE, W_FACTORY, W_GAME, W_LID, W_PHASE,
-    W_PLAYERS, W_ROUND, W_STARTER, W_TO_MOVE, W_VARIANT, draft_move, factories_for,
+    PLAYER_WORDS, ROW_BONUS, SOURCE_CENTRE, STALL_LIMIT, STATE_SIZE, TILE_MOVE_BASE,
+    TILES_PER_COLOUR, VARIANT_COLOUR, VARIANT_GRAY, W_BAG, W_CENTRE, W_FACTORY, W_GAME, W_LID,
+    W_PHASE, W_PLAYERS, W_ROUND, W_STALLED, W_STARTER, W_TO_MOVE, W_VARIANT, draft_move,
+    factories_for,
     player_word, split_draft_move, wall_column,
 )
 from solver.errors import MoveError, PositionError
@@ -33,10 +34,11 @@ WALL_SIZE = 5
 MAX_NUMBER = 2**31 - 1            # keeps every word far inside int64
 MAX_PLACEMENT_POINTS = 10         # a new tile links at most 5 in its row and 5 in its column
 
-JSON_KEYS = ("game", "players", "wall", "round", "phase", "turn", "starter",
+JSON_KEYS = ("game", "players", "wall", "round", "phase", "turn", "starter", "stalled",
              "factories", "centre", "bag", "lid", "boards")
+OPTIONAL_KEYS = ("stalled",)      # 0 when left out; text output leaves out a 0
 HEADER_KEYS = JSON_KEYS[1:-1]     # the text header: everything but game and boards
-NUMBER_KEYS = ("players", "round", "turn", "starter")
+NUMBER_KEYS = ("players", "round", "turn", "starter", "stalled")
 COUNT_KEYS = ("bag", "lid")
 BOARD_KEYS = ("score", "wall", "lines", "floor")
 ALL_TEXT_KEYS = set(HEADER_KEYS + BOARD_KEYS + ("player",))
@@ -66,8 +68,9 @@ def parse_position(text):
 def format_position(state):
     """The canonical text of a position: a header line, the table, one line per player."""
     obj = position_to_json(state)
-    header = " ".join(f"{key} {obj[key]}" for key in ("players", "wall", "round", "phase",
-                                                      "turn", "starter"))
+    keys = ("players", "wall", "round", "phase", "turn", "starter", "stalled")
+    header = " ".join(f"{key} {obj[key]}" for key in keys
+                      if not (key in OPTIONAL_KEYS and obj[key] == 0))
     lines = [
         f"azul {header}",
         "factories " + " ".join(obj["factories"]),
@@ -179,6 +182,7 @@ def position_from_json(obj):
     state[W_ROUND] = _whole_number("round", obj["round"])
     state[W_TO_MOVE] = _whole_number("turn", obj["turn"]) - 1
     state[W_STARTER] = _whole_number("starter", obj["starter"]) - 1
+    state[W_STALLED] = _whole_number("stalled", obj.get("stalled", 0))
     factories = _list_of("factories", obj["factories"], factories_for(players),
                          f"factories (a {players}-player game has {factories_for(players)})")
     for f, text in enumerate(factories):
@@ -203,6 +207,7 @@ def position_to_json(state):
         "phase": PHASES[int(state[W_PHASE])],
         "turn": int(state[W_TO_MOVE]) + 1,
         "starter": int(state[W_STARTER]) + 1,
+        "stalled": int(state[W_STALLED]),
         "factories": [_tile_set_text(state[W_FACTORY + f]) for f in range(factories_for(players))],
         "centre": _tile_set_text(state[W_CENTRE]),
         "bag": _counts_json(state[W_BAG]),
@@ -229,7 +234,7 @@ def _check_keys(obj, keys, prefix=""):
         if key not in keys:
             raise PositionError(owner, f"unknown key {key!r}")
     for key in keys:
-        if key not in obj:
+        if key not in obj and key not in OPTIONAL_KEYS:
             raise PositionError(prefix + key, "missing")
 
 
@@ -481,6 +486,12 @@ def _check_header(state):
             raise PositionError(field, f"no player {state[word] + 1} in a {players}-player game")
     if state[W_ROUND] == 1 and state[W_STARTER] != 0:
         raise PositionError("starter", "player 1 starts round 1")
+    # Counted as a round's drafting ends: in tiling and over the round itself counts.
+    this_round_counted = state[W_PHASE] in (PHASE_TILING, PHASE_OVER)
+    limit = STALL_LIMIT if this_round_counted else STALL_LIMIT - 1
+    if not 0 <= state[W_STALLED] <= min(limit, state[W_ROUND] - 1 + this_round_counted):
+        raise PositionError("stalled", f"{state[W_STALLED]} stalled rounds in round"
+                                       f" {state[W_ROUND]} (the game ends at {STALL_LIMIT})")
 
 
 def _check_unused_words(state):

@@ -48,6 +48,7 @@ FLOOR_SPACES = 7
 TILES_PER_COLOUR = 20
 FACTORY_TILES = 4
 ROW_BONUS, COLUMN_BONUS, COLOUR_BONUS = 2, 7, 10
+STALL_LIMIT = 5           # docs/azul.md: five stalled rounds in a row end the game
 
 # Conventions the oracle had to pick because docs/azul.md leaves them open (the kernels
 # agree with all of them as of this writing).
@@ -123,6 +124,7 @@ class State:
     actor: int          # player acting in draft / tiling; CHANCE in refill; TERMINAL when over
     round: int
     starter: int
+    stalled: int        # rounds in a row whose wall-tiling placed no tile
     factories: list     # factories_for(players) lists of 5 counts
     centre: list        # 5 counts
     centre_marker: bool
@@ -132,7 +134,7 @@ class State:
 
     def copy(self) -> "State":
         return State(self.players, self.variant, self.phase, self.actor, self.round, self.starter,
-                     [f[:] for f in self.factories], self.centre[:], self.centre_marker,
+                     self.stalled, [f[:] for f in self.factories], self.centre[:], self.centre_marker,
                      self.bag[:], self.lid[:], [b.copy() for b in self.boards])
 
     def table_empty(self) -> bool:
@@ -152,7 +154,7 @@ def new_game(players: int, variant: int = COLOUR_VARIANT) -> State:
     """Round 1 before its refill: 100 tiles in the bag, marker in the centre, player 1 starts."""
     if players not in (2, 3, 4):
         raise ValueError("Azul is for 2 to 4 players")
-    return State(players, variant, REFILL, CHANCE, 1, 0,
+    return State(players, variant, REFILL, CHANCE, 1, 0, 0,
                  [[0] * NCOL for _ in range(factories_for(players))], [0] * NCOL, True,
                  [TILES_PER_COLOUR] * NCOL, [0] * NCOL, [Board.empty() for _ in range(players)])
 
@@ -358,11 +360,18 @@ def _draft(s: State, move: int) -> None:
         taken -= placed
     _to_floor(s, board, colour, taken)
     if s.table_empty():
+        s.stalled = 0 if _tiling_will_place(s) else s.stalled + 1
         s.phase = TILING
         s.actor = 0
         _tile_onwards(s)
     else:
         s.actor = (s.actor + 1) % s.players
+
+
+def _tiling_will_place(s: State) -> bool:
+    """Some full line has a legal column now, so this round's tiling places a tile."""
+    return any(count == row + 1 and legal_columns(s, board, row, colour)
+               for board in s.boards for row, (colour, count) in enumerate(board.lines))
 
 
 def _place(s: State, board: Board, row: int, col: int) -> None:
@@ -418,7 +427,10 @@ def _end_of_round(s: State) -> None:
         board.floor = []
     if holder is not None:
         s.centre_marker = True
-    if any(b.complete_rows() > 0 for b in s.boards) or _gray_walls_blocked(s):
+    if s.stalled >= STALL_LIMIT:
+        _note("stalled game ends")
+    if (any(b.complete_rows() > 0 for b in s.boards) or s.stalled >= STALL_LIMIT
+            or _gray_walls_blocked(s)):
         _game_over(s)
         return
     s.round += 1
@@ -473,6 +485,7 @@ class Canon(NamedTuple):
     to_move: int
     round: int
     starter: int
+    stalled: int
     factories: tuple
     centre: tuple       # (5 counts, marker present)
     bag: tuple
@@ -487,7 +500,7 @@ def to_canonical(s: State) -> Canon:
                    (tuple(b.floor.count(c) for c in range(NCOL)), MARKER in b.floor),
                    b.score)
         for b in s.boards)
-    return Canon(s.players, s.variant, s.phase, to_move(s), s.round, s.starter,
+    return Canon(s.players, s.variant, s.phase, to_move(s), s.round, s.starter, s.stalled,
                  tuple(map(tuple, s.factories)), (tuple(s.centre), s.centre_marker),
                  tuple(s.bag), tuple(s.lid), boards)
 
@@ -587,7 +600,7 @@ def from_array(state) -> State:
         for c in range(NCOL):
             floor += [c] * counts[c]
         boards.append(Board(wall, lines, floor, w[base + L.P_SCORE]))
-    return State(players, w[L.W_VARIANT], phase, actor, w[L.W_ROUND], w[L.W_STARTER],
+    return State(players, w[L.W_VARIANT], phase, actor, w[L.W_ROUND], w[L.W_STARTER], w[L.W_STALLED],
                  factories, centre, centre_marker, bag, lid, boards)
 
 
@@ -605,6 +618,7 @@ def to_array(s: State, to_move_word: Optional[int] = None) -> np.ndarray:
     a[L.W_TO_MOVE] = s.actor if to_move_word is None else to_move_word
     a[L.W_ROUND] = s.round
     a[L.W_STARTER] = s.starter
+    a[L.W_STALLED] = s.stalled
     a[L.W_CENTRE] = tile_word(s.centre, s.centre_marker)
     a[L.W_BAG] = tile_word(s.bag)
     a[L.W_LID] = tile_word(s.lid)
