@@ -37,7 +37,8 @@ NODES = 0
 UNPROVEN = 1            # heuristic leaves and unproven table cut-offs met
 ABORTED = 2
 NEXT_CLOCK = 3
-COUNTERS = 4
+DEEPEST = 4             # the deepest ply searched
+COUNTERS = 5
 
 # Indices of the float64 ``limits`` array.
 DEADLINE = 0            # time.perf_counter() seconds
@@ -47,7 +48,7 @@ NODE_LIMIT = 1
 HORIZON = 0             # chance or game over: valued exactly
 CUT_OFF = 1             # out of depth: valued by the heuristic
 INNER = 2               # searched further
-DUPLICATE = 3           # same position as an earlier INNER sibling: skipped
+DUPLICATE = 3           # same position as an earlier visited sibling: not searched again
 
 
 def new_work(state, max_ply):
@@ -75,12 +76,16 @@ def _now():
 
 @njit(cache=True)
 def _out_of_budget(counters, limits):
-    """True once the node limit or the deadline has passed (the clock is read sparingly)."""
+    """True once the node limit or the deadline has passed.
+
+    The clock is read sparingly, and never without a deadline: the first read in a
+    process costs a few tenths of a second (numba sets up its object mode).
+    """
     if counters[ABORTED]:
         return True
     if counters[NODES] >= limits[NODE_LIMIT]:
         counters[ABORTED] = 1
-    elif counters[NODES] >= counters[NEXT_CLOCK]:
+    elif limits[DEADLINE] < np.inf and counters[NODES] >= counters[NEXT_CLOCK]:
         counters[NEXT_CLOCK] = counters[NODES] + CLOCK_EVERY
         if _now() > limits[DEADLINE]:
             counters[ABORTED] = 1
@@ -116,3 +121,256 @@ def heuristic_value(state, root, scratch):
     return SCALE * _margin(scratch, root)
 
 
+@njit(cache=True)
+def _expand(state, ply, depth, root, tt_move, work):
+    """Make the children of ``state`` at ``ply``, value them statically and order them.
+
+    ``order[ply, :n]`` lists them best first for the player to move: the table's
+    move, then by static value (the root player's highest, the others' lowest).
+    Returns n.
+    """
+    children, moves, _, static, kinds, order, scratch = work
+    n = games.legal_moves(state, moves[ply])
+    for i in range(n):
+        child = children[ply, i]
+        child[:] = state
+        games.apply_move(child, moves[ply, i])
+        who = games.to_move(child)
+        if who == CHANCE or who == TERMINAL:
+            kinds[ply, i] = HORIZON
+            static[ply, i] = horizon_value(child, root, scratch)
+        else:
+            inner = depth > 1 and ply + 1 < children.shape[0]
+            kinds[ply, i] = INNER if inner else CUT_OFF
+            static[ply, i] = heuristic_value(child, root, scratch)
+        order[ply, i] = i
+    _sort_children(ply, n, games.to_move(state) == root, tt_move, moves, static, order)
+    return n
+
+
+@njit(cache=True)
+def _sort_children(ply, count, maximising, tt_move, moves, static, order):
+    """Insertion sort of ``order[ply, :count]``, best first (a few dozen children)."""
+    for k in range(1, count):
+        i = order[ply, k]
+        rank = _rank(moves[ply, i], static[ply, i], maximising, tt_move)
+        j = k
+        while j > 0:
+            prev = order[ply, j - 1]
+            if _rank(moves[ply, prev], static[ply, prev], maximising, tt_move) >= rank:
+                break
+            order[ply, j] = prev
+            j -= 1
+        order[ply, j] = i
+
+
+@njit(cache=True, inline="always")
+def _rank(move, value, maximising, tt_move):
+    if move == tt_move:
+        return INFINITY
+    return value if maximising else -value
+
+
+@njit(cache=True)
+def _hash_unless_duplicate(ply, k, work):
+    """Hash the k-th child in order, an INNER one; return the earlier twin's index or -1.
+
+    Hashing waits until a child is visited, so pruned children cost no hash. A child
+    whose hash equals an earlier visited sibling's is the same position: it is
+    marked DUPLICATE and not searched again.
+    """
+    children, _, hashes, _, kinds, order, _ = work
+    i = order[ply, k]
+    key = games.position_hash(children[ply, i])
+    hashes[ply, i] = key
+    for m in range(k):
+        j = order[ply, m]
+        if kinds[ply, j] == INNER and hashes[ply, j] == key:
+            kinds[ply, i] = DUPLICATE
+            return j
+    return -1
+
+
+@njit(cache=True)
+def _search(state, key, ply, depth, alpha, beta, root, work, table, counters, limits):
+    """Fail-soft alpha-beta value of ``state``, a position with a player to move and depth >= 1.
+
+    Returns 0.0 once out of budget (``counters[ABORTED]`` set); callers discard it.
+    """
+    if _out_of_budget(counters, limits):
+        return 0.0
+    counters[NODES] += 1
+    counters[DEEPEST] = max(counters[DEEPEST], ply)
+    _, values, bounds, depths, best_moves, _ = table
+    tt_move = -1
+    slot = ttable.probe(table, key)
+    if slot >= 0:
+        tt_move = best_moves[slot]
+        if depths[slot] >= depth:
+            value = values[slot]
+            bound = bounds[slot]
+            if (bound == ttable.EXACT or (bound == ttable.LOWER and value >= beta)
+                    or (bound == ttable.UPPER and value <= alpha)):
+                if depths[slot] != ttable.PROVEN:
+                    counters[UNPROVEN] += 1
+                return value
+
+    children, moves, hashes, static, kinds, order, _ = work
+    unproven_before = counters[UNPROVEN]
+    maximising = games.to_move(state) == root
+    count = _expand(state, ply, depth, root, tt_move, work)
+    best = -INFINITY if maximising else INFINITY
+    best_move = -1
+    a, b = alpha, beta
+    for k in range(count):
+        i = order[ply, k]
+        if kinds[ply, i] == INNER:
+            if _hash_unless_duplicate(ply, k, work) >= 0:
+                continue
+            child, child_key = children[ply, i], hashes[ply, i]
+            if best_move < 0:
+                value = _search(child, child_key, ply + 1, depth - 1, a, b, root, work, table,
+                                counters, limits)
+            elif maximising:
+                # Principal variation search: after the first child, test a sibling with
+                # a null window and search it fully only if it beats the best so far.
+                value = _search(child, child_key, ply + 1, depth - 1, a, a + TOLERANCE, root,
+                                work, table, counters, limits)
+                if a < value < b:
+                    value = _search(child, child_key, ply + 1, depth - 1, value, b, root, work,
+                                    table, counters, limits)
+            else:
+                value = _search(child, child_key, ply + 1, depth - 1, b - TOLERANCE, b, root,
+                                work, table, counters, limits)
+                if a < value < b:
+                    value = _search(child, child_key, ply + 1, depth - 1, a, value, root, work,
+                                    table, counters, limits)
+            if counters[ABORTED]:
+                return 0.0
+        else:
+            counters[NODES] += 1
+            if kinds[ply, i] == CUT_OFF:
+                counters[UNPROVEN] += 1
+            value = static[ply, i]
+        if maximising:
+            if value > best:
+                best, best_move = value, moves[ply, i]
+                a = max(a, best)
+        elif value < best:
+            best, best_move = value, moves[ply, i]
+            b = min(b, best)
+        if a >= b:
+            break
+
+    if best <= alpha:
+        bound = ttable.UPPER
+    elif best >= beta:
+        bound = ttable.LOWER
+    else:
+        bound = ttable.EXACT
+    proven = counters[UNPROVEN] == unproven_before
+    ttable.store(table, key, best, bound, ttable.PROVEN if proven else depth, best_move)
+    return best
+
+
+@njit(cache=True)
+def search_root(state, depth, work, table, counters, limits, values, nodes, proven):
+    """Search every root move with a full window; return the number of root moves.
+
+    The moves are ``work[1][0, :n]``; for each, ``values``, ``nodes`` (the nodes
+    of its subtree) and ``proven`` are filled. A move whose child equals an earlier
+    move's child gets that move's figures. Stops early when out of budget
+    (``counters[ABORTED]``); the figures are then incomplete.
+    """
+    children, moves, hashes, static, kinds, order, _ = work
+    root = games.to_move(state)
+    counters[NEXT_CLOCK] = counters[NODES]        # look at the clock at the first node
+    n = _expand(state, 0, depth, root, -1, work)
+    for k in range(n):
+        i = order[0, k]
+        if kinds[0, i] == INNER:
+            twin = _hash_unless_duplicate(0, k, work)
+            if twin >= 0:
+                values[i], nodes[i], proven[i] = values[twin], nodes[twin], proven[twin]
+                continue
+        nodes_before, unproven_before = counters[NODES], counters[UNPROVEN]
+        if kinds[0, i] == INNER:
+            # np.int64: a literal 1 would compile a second specialisation of the recursive
+            # _search, which numba cannot load back from its cache (numba issue 6061).
+            values[i] = _search(children[0, i], hashes[0, i], np.int64(1), depth - 1, -INFINITY,
+                                INFINITY, root, work, table, counters, limits)
+            if counters[ABORTED]:
+                break
+        else:
+            counters[NODES] += 1
+            if kinds[0, i] == CUT_OFF:
+                counters[UNPROVEN] += 1
+            values[i] = static[0, i]
+        nodes[i] = counters[NODES] - nodes_before
+        proven[i] = counters[UNPROVEN] == unproven_before
+    return n
+
+
+@njit(cache=True)
+def principal_variation(state, value, depth, ply, root, work, table, counters, limits, pv):
+    """Moves from ``state`` (searched to ``depth`` at ``ply``) that keep its ``value``.
+
+    At each step the first child whose value equals the target (by a search with a
+    window just around it, answered mostly by the table) is followed, until the
+    horizon, the depth limit, or no child matches (an unproven search may not be
+    reproducible). Writes into ``pv``; returns the length.
+    """
+    moves = np.empty(games.MAX_MOVES, np.int64)
+    scratch = np.empty(work[6].size, np.float64)
+    current = state.copy()
+    child = np.empty_like(state)
+    length = 0
+    while length < pv.size and depth > 0 and ply < work[0].shape[0]:
+        who = games.to_move(current)
+        if who == CHANCE or who == TERMINAL:
+            break
+        n = games.legal_moves(current, moves)
+        _table_move_first(current, moves, n, table)
+        found = False
+        for i in range(n):
+            child[:] = current
+            games.apply_move(child, moves[i])
+            child_value = _plain_child_value(child, ply + 1, depth - 1, value, root, work,
+                                             table, counters, limits, scratch)
+            if counters[ABORTED]:
+                return length
+            if abs(child_value - value) <= TOLERANCE:
+                pv[length] = moves[i]
+                length += 1
+                current[:] = child
+                found = True
+                break
+        if not found:
+            break
+        ply += 1
+        depth -= 1
+    return length
+
+
+@njit(cache=True)
+def _plain_child_value(child, ply, depth, target, root, work, table, counters, limits, scratch):
+    """A child's value as the search sees it, searched with a window around ``target``."""
+    who = games.to_move(child)
+    if who == CHANCE or who == TERMINAL:
+        return horizon_value(child, root, scratch)
+    if depth <= 0 or ply >= work[0].shape[0]:
+        return heuristic_value(child, root, scratch)
+    return _search(child, games.position_hash(child), ply, depth, target - TOLERANCE,
+                   target + TOLERANCE, root, work, table, counters, limits)
+
+
+@njit(cache=True)
+def _table_move_first(state, moves, n, table):
+    best_moves = table[4]
+    slot = ttable.probe(table, games.position_hash(state))
+    if slot < 0:
+        return
+    for i in range(n):
+        if moves[i] == best_moves[slot]:
+            moves[0], moves[i] = moves[i], moves[0]
+            return

@@ -1,12 +1,9 @@
 """MCTS from Python: options, time and iteration budgets, threads, tree reuse, results.
 
-The simulations run in numba (``kernels.search.mcts``) in batches; between
-batches Python checks the clock, reports progress and lets Ctrl-C through.
-With ``threads > 1`` each thread grows its own tree (root parallelism) and the
-root statistics are summed.
+The simulations run in numba (``kernels.search.mcts``) in batches
+(``solver.search.batches``). With ``threads > 1`` each thread grows its own
+tree (root parallelism) and the root statistics are summed.
 """
-import math
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,14 +12,12 @@ from kernels import games
 from kernels.rng import make_rng
 from kernels.search import mcts as kernel
 from solver.errors import OptionError, TesseraError
+from solver.search.batches import lower_bound, run_batches
 from solver.search.result import MoveLine, SearchResult
 
 VALUES = {"win": kernel.VALUE_WIN, "margin": kernel.VALUE_MARGIN, "blend": kernel.VALUE_BLEND}
 SELECTIONS = {"uct": kernel.SELECT_UCT, "puct": kernel.SELECT_PUCT}
 ROLLOUTS = {"random": kernel.ROLLOUT_RANDOM, "greedy": kernel.ROLLOUT_GREEDY}
-Z95 = 1.96
-FIRST_BATCH = 64
-BATCH_SECONDS = 0.1        # aim of each numba call, so the clock is checked often
 
 
 @dataclass
@@ -31,9 +26,10 @@ class MctsOptions:
     time_limit: float = None        # seconds; None: until iterations
     threads: int = 1
     seed: int = 0
-    value: str = "win"              # win | margin | blend
-    select: str = "uct"             # uct | puct
-    rollout: str = "random"         # random | greedy
+    # The defaults play far better per simulation than uct/random/win (docs/search.md).
+    value: str = "margin"           # win | margin | blend
+    select: str = "puct"            # uct | puct
+    rollout: str = "greedy"         # random | greedy
     exploration: float = 1.4
     chance_width: int = 8
     max_nodes: int = 2_000_000      # per thread
@@ -82,29 +78,25 @@ class Mcts:
             raise TesseraError("the game is over: there is no move to search")
         if player == games.CHANCE:
             raise TesseraError("chance acts in this position (a refill): there is no move to choose")
+        if not games.is_complete(state):
+            raise TesseraError("this position is a player's view with hidden parts: "
+                               "search it with information-set MCTS")
         self._prepare_tree(state)
         nodes, stats, size = self.tree
         prm = self.options.kernel_params()
         reused = int(nodes[:, 0, kernel.VISITS].sum())
-        done, batch = 0, FIRST_BATCH
-        budget = self.options.iterations
-        started = time.perf_counter()
-        while budget is None or done < budget:
-            step = batch if budget is None else min(batch, budget - done)
-            t0 = time.perf_counter()
+
+        def run(step):
             if self.options.threads == 1:
                 kernel.run_tree(nodes[0], stats[0], size[0:1], self.root, step, prm, self.rngs[0])
             else:
                 kernel.run_trees(nodes, stats, size, self.root, step, prm, self.rngs)
-            done += step
-            elapsed = time.perf_counter() - started
-            if progress is not None:
-                progress(done, budget, elapsed)
-            if self.options.time_limit is not None and elapsed >= self.options.time_limit:
-                break
-            batch = _next_batch(step, time.perf_counter() - t0)
-        seconds = time.perf_counter() - started
-        return self._result(player, seconds, reused)
+
+        seconds, interrupted = run_batches(run, self.options.iterations,
+                                           self.options.time_limit, progress)
+        result = self._result(player, seconds, reused)
+        result.interrupted = interrupted
+        return result
 
     # ---- tree reuse -------------------------------------------------------------------
 
@@ -152,6 +144,7 @@ class Mcts:
         count = int(nodes[0, 0, kernel.COUNT])
         lines = []
         pv = np.zeros(256, np.int64)
+        uses_priors = self.options.select == "puct"
         for i in range(count):
             child = first + i
             visits = int(nodes[:, child, kernel.VISITS].sum())
@@ -162,8 +155,9 @@ class Mcts:
             win_rate = wins / visits if visits else None
             lines.append(MoveLine(
                 move=int(nodes[0, child, kernel.MOVE]), visits=visits, win_rate=win_rate,
-                margin=margins / visits if visits else 0.0, lcb=_lower_bound(win_rate, visits),
-                prior=float(stats[0, child, kernel.PRIOR]), pv=[int(m) for m in pv[:n]]))
+                margin=margins / visits if visits else 0.0, lcb=lower_bound(win_rate, visits),
+                prior=float(stats[0, child, kernel.PRIOR]) if uses_priors else None,
+                pv=[int(m) for m in pv[:n]]))
         lines.sort(key=lambda line: (-line.visits, -(line.win_rate or 0.0)))
         root_visits = int(nodes[:, 0, kernel.VISITS].sum())
         return SearchResult(
@@ -173,17 +167,3 @@ class Mcts:
             margin=float(stats[:, 0, kernel.MARGIN + player].sum()) / root_visits,
             moves=lines, tree_nodes=int(self.tree[2].sum()), threads=threads,
             reused_visits=reused)
-
-
-def _lower_bound(rate, n):
-    """Normal-approximation lower 95% bound of a mean payoff in 0..1."""
-    if not n:
-        return None
-    return max(0.0, rate - Z95 * math.sqrt(max(rate * (1 - rate), 0.0) / n))
-
-
-def _next_batch(step, seconds):
-    """Grow or shrink the batch so one numba call takes about BATCH_SECONDS."""
-    if seconds <= 0:
-        return step * 4
-    return max(1, min(int(step * BATCH_SECONDS / seconds), step * 4))

@@ -50,6 +50,7 @@ class SearchResult:
     tree_nodes: Optional[int] = None     # MCTS: nodes in the tree(s)
     threads: int = 1
     reused_visits: int = 0               # MCTS: root visits kept from the previous search
+    interrupted: bool = False            # stopped early by Ctrl-C (the figures so far)
 
     @property
     def nodes_per_second(self):

@@ -1,0 +1,266 @@
+"""Information-set MCTS in numba: single-observer IS-MCTS (Cowling, Powley & Whitehouse 2012).
+
+The root may be a player's view (``kernels.games``): every iteration draws a
+determinization of it with ``games.determinize`` for the player to move at the
+root (the observer) and plays one simulation in that complete state. The tree
+is shared by all determinizations: a node is the sequence of player moves from
+the root, whatever the hidden cards and chance outcomes were, so it stands for
+what the observer knows there (an information set), and its statistics average
+over the determinizations that reached it.
+
+- Children: the moves legal in one determinization may be missing in another,
+  so children are a linked list (``FIRST`` child, ``NEXT`` sibling) that grows
+  as moves show up. With UCT a node gains one child per visit: when some move
+  legal in this determinization has no child, one of them is picked at random
+  and the simulation rolls out from it. With PUCT every legal move missing a
+  child gets one at once, prior from the softmax of the move heuristic over
+  this determinization's moves.
+- Selection (ISUCT) runs over the children whose move is legal in this
+  determinization. Each such child counts one ``AVAIL`` (availability) per
+  selection it took part in, and replaces the parent's visits in the
+  exploration term: ``value + c * sqrt(ln AVAIL / VISITS)`` (PUCT:
+  ``q + c * prior * sqrt(AVAIL) / (1 + VISITS)``). A move that is rarely legal
+  is not starved by the many visits its parent had without it.
+- Chance is open loop: chance acts inside the determinization with the
+  iteration's generator and is not part of the tree, so the children below a
+  node are simply the player moves that follow, whatever chance did.
+- Every simulation rolls out to the end (uniform random or epsilon-greedy) and
+  backs up, for every player, the payoff and the score margin, as in
+  ``kernels.search.mcts``, whose values, parameters and rollouts are shared.
+- When the node arrays are full the tree stops growing and simulations roll out
+  from the node they reach (the memory bound).
+
+Opponents' nodes average over the observer's uncertainty too, so the tree models
+them as choosing without their own hidden cards (known limits, strategy fusion
+and non-locality: docs/hidden-information.md).
+"""
+import numpy as np
+from numba import njit, prange
+
+from kernels import games
+from kernels.constants import CHANCE, TERMINAL
+from kernels.playout import random_playout
+from kernels.rng import below
+from kernels.search.mcts import (
+    MARGIN, MAX_PLAYERS, P_EXPLORATION, P_PRIOR_TEMPERATURE, P_ROLLOUT, P_SELECT, P_VALUE, PRIOR,
+    ROLLOUT_GREEDY, SELECT_PUCT, STAT_COLUMNS, VISITS, WIN, greedy_rollout, node_value, outcome,
+    set_priors,
+)
+
+NO_NODE = -1
+PATH_LENGTH = 1024
+
+# nodes[:, column]; VISITS is column 0 as in kernels.search.mcts, whose node_value reads it.
+AVAIL = 1            # selections this node was legal in (availability)
+FIRST = 2            # first child, or NO_NODE
+NEXT = 3             # next sibling, or NO_NODE
+MOVE = 4             # the move from the parent
+NODE_COLUMNS = 5
+# stats[:, column]: the layout of kernels.search.mcts (PRIOR, WIN + p, MARGIN + p).
+
+
+def new_tree(max_nodes, trees=1):
+    """``(nodes, stats, size)`` for ``trees`` independent trees of ``max_nodes`` nodes."""
+    nodes = np.zeros((trees, max_nodes, NODE_COLUMNS), np.int64)
+    nodes[:, 0, FIRST] = NO_NODE
+    nodes[:, 0, NEXT] = NO_NODE
+    return nodes, np.zeros((trees, max_nodes, STAT_COLUMNS), np.float64), np.ones(trees, np.int64)
+
+
+@njit(cache=True)
+def add_child(nodes, stats, size, parent, move, prior):
+    """A new first child of ``parent`` for ``move``; NO_NODE when the arrays are full."""
+    child = size[0]
+    if child >= nodes.shape[0]:
+        return NO_NODE
+    size[0] = child + 1
+    nodes[child, VISITS] = 0
+    nodes[child, AVAIL] = 0
+    nodes[child, FIRST] = NO_NODE
+    nodes[child, NEXT] = nodes[parent, FIRST]
+    nodes[child, MOVE] = move
+    stats[child, :] = 0.0
+    stats[child, PRIOR] = prior
+    nodes[parent, FIRST] = child
+    return child
+
+
+@njit(cache=True)
+def match_children(nodes, node, moves, n, slot):
+    """``slot[i]``: the child of ``node`` for ``moves[i]`` (sorted), or NO_NODE; returns how many lack one."""
+    slot[:n] = NO_NODE
+    missing = n
+    child = nodes[node, FIRST]
+    while child != NO_NODE:
+        move = nodes[child, MOVE]
+        i = np.searchsorted(moves[:n], move)
+        if i < n and moves[i] == move:
+            slot[i] = child
+            missing -= 1
+        child = nodes[child, NEXT]
+    return missing
+
+
+@njit(cache=True)
+def nth_missing(slot, n, k):
+    """The index of the ``k``-th move without a child."""
+    for i in range(n):
+        if slot[i] == NO_NODE:
+            if k == 0:
+                return i
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def best_available(nodes, stats, slot, n, player, prm):
+    """ISUCT (or PUCT) over the children in ``slot``, with availability for parent visits."""
+    puct = prm[P_SELECT] == SELECT_PUCT
+    c = prm[P_EXPLORATION]
+    mode = int(prm[P_VALUE])
+    best = NO_NODE
+    best_score = -np.inf
+    for i in range(n):
+        child = slot[i]
+        avail = nodes[child, AVAIL]
+        v = nodes[child, VISITS]
+        if puct:
+            q = node_value(nodes, stats, child, player, mode) if v > 0 else 0.5
+            score = q + c * stats[child, PRIOR] * np.sqrt(avail) / (1 + v)
+        else:
+            # With UCT every child got its first visit when it was added.
+            score = node_value(nodes, stats, child, player, mode) + c * np.sqrt(np.log(avail) / v)
+        if score > best_score:
+            best_score = score
+            best = child
+    return best
+
+
+@njit(cache=True)
+def choose(nodes, stats, size, node, state, player, prm, rng, moves, slot, prior_rows):
+    """The child of ``node`` this determinization follows, adding children as needed.
+
+    Counts one availability for every child legal here. Returns NO_NODE when the
+    tree is full; a child with no visits is a new leaf.
+    """
+    n = games.legal_moves(state, moves)
+    moves[:n].sort()
+    missing = match_children(nodes, node, moves, n, slot)
+    if missing > 0 and prm[P_SELECT] != SELECT_PUCT:
+        i = nth_missing(slot, n, below(rng, missing))
+        slot[i] = add_child(nodes, stats, size, node, moves[i], 0.0)
+        if slot[i] == NO_NODE:
+            return NO_NODE
+        count_available(nodes, slot, n)
+        return slot[i]
+    if missing > 0:
+        if size[0] + missing > nodes.shape[0]:
+            return NO_NODE
+        set_priors(prior_rows, state, 0, n, moves, prm[P_PRIOR_TEMPERATURE])
+        for i in range(n):
+            if slot[i] == NO_NODE:
+                slot[i] = add_child(nodes, stats, size, node, moves[i], prior_rows[i, PRIOR])
+    count_available(nodes, slot, n)
+    return best_available(nodes, stats, slot, n, player, prm)
+
+
+@njit(cache=True)
+def count_available(nodes, slot, n):
+    for i in range(n):
+        if slot[i] != NO_NODE:
+            nodes[slot[i], AVAIL] += 1
+
+
+@njit(cache=True)
+def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, slot, prior_rows, path,
+             payoff, margin, score):
+    """One iteration: determinize, select, expand, roll out, back up."""
+    games.determinize(root, observer, rng, state)
+    depth = 0
+    path[0] = 0
+    node = 0
+    while depth + 1 < path.size:
+        who = games.to_move(state)
+        if who == TERMINAL:
+            break
+        if who == CHANCE:
+            games.resolve_chance(state, rng)                 # open loop: not in the tree
+            continue
+        child = choose(nodes, stats, size, node, state, who, prm, rng, moves, slot, prior_rows)
+        if child == NO_NODE:
+            break                                            # tree full
+        games.apply_move(state, nodes[child, MOVE])
+        depth += 1
+        path[depth] = child
+        node = child
+        if nodes[child, VISITS] == 0:
+            break                                            # a new leaf: roll out
+    if prm[P_ROLLOUT] == ROLLOUT_GREEDY:
+        greedy_rollout(state, rng, moves)
+    else:
+        random_playout(state, rng, moves)
+    outcome(state, payoff, margin, score)
+    for i in range(depth + 1):
+        n = path[i]
+        nodes[n, VISITS] += 1
+        for p in range(MAX_PLAYERS):
+            stats[n, WIN + p] += payoff[p]
+            stats[n, MARGIN + p] += margin[p]
+
+
+@njit(cache=True)
+def run_tree(nodes, stats, size, root, iterations, prm, rng):
+    """``iterations`` simulations for the player to move at ``root``; ``rng`` carries on between calls."""
+    observer = games.to_move(root)
+    state = root.copy()
+    moves = np.empty(games.MAX_MOVES, np.int64)
+    slot = np.empty(games.MAX_MOVES, np.int64)
+    prior_rows = np.zeros((games.MAX_MOVES, STAT_COLUMNS), np.float64)  # set_priors' output
+    path = np.empty(PATH_LENGTH, np.int64)
+    payoff = np.zeros(MAX_PLAYERS, np.float64)
+    margin = np.zeros(MAX_PLAYERS, np.float64)
+    score = np.zeros(MAX_PLAYERS, np.int64)
+    for _ in range(iterations):
+        simulate(nodes, stats, size, root, observer, prm, rng, state, moves, slot, prior_rows, path,
+                 payoff, margin, score)
+
+
+@njit(cache=True, parallel=True)
+def run_trees(nodes, stats, size, root, iterations, prm, rngs):
+    """Root parallelism: tree ``t`` on its own thread with its own generator ``rngs[t]``."""
+    for t in prange(nodes.shape[0]):
+        run_tree(nodes[t], stats[t], size[t:t + 1], root, iterations, prm, rngs[t])
+
+
+@njit(cache=True)
+def children(nodes, node, out):
+    """The children of ``node`` into ``out``; the count."""
+    n = 0
+    child = nodes[node, FIRST]
+    while child != NO_NODE:
+        out[n] = child
+        n += 1
+        child = nodes[child, NEXT]
+    return n
+
+
+@njit(cache=True)
+def principal_variation(nodes, node, out):
+    """Moves from ``node`` down the most visited children (``node``'s own move first)."""
+    n = 1
+    out[0] = nodes[node, MOVE]
+    while n < out.size:
+        best = NO_NODE
+        best_visits = 0
+        child = nodes[node, FIRST]
+        while child != NO_NODE:
+            if nodes[child, VISITS] > best_visits:
+                best_visits = nodes[child, VISITS]
+                best = child
+            child = nodes[child, NEXT]
+        if best == NO_NODE:
+            break
+        out[n] = nodes[best, MOVE]
+        n += 1
+        node = best
+    return n

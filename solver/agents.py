@@ -1,0 +1,239 @@
+"""Players for self-play, each built from a short spec string, and one game between them.
+
+Specs (docs/search.md, "Agents"):
+
+- ``random``: a uniformly random legal move;
+- ``greedy``: the best move by a one-ply look at the game's evaluation;
+- ``mcts:iters=N`` or ``mcts:time=S``, with optional ``threads``, ``c``, ``select``,
+  ``rollout``, ``value``, ``width`` (the ``MctsOptions`` of the same meaning);
+- ``alphabeta:depth=D`` and/or ``alphabeta:time=S``.
+
+Every agent takes a seed, so a game between seeded agents is reproducible.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernels import games
+from kernels.rng import below, make_rng
+from solver.errors import OptionError
+from solver.search.mcts import Mcts, MctsOptions
+
+# Keeps the chance stream of ``play_game`` apart from the stream that drew the start.
+CHANCE_SALT = 0x5DEECE66D
+
+
+class Agent:
+    """A player: ``choose`` a move for whoever acts in ``state``; ``observe`` every move played.
+
+    ``choose`` must not change ``state``. ``observe`` is called for each move of the
+    game, the agent's own included, so an agent can follow the game (tree reuse).
+    Give each seat its own agent object.
+    """
+
+    name = ""
+
+    def __init__(self, spec):
+        self.spec = spec
+
+    def choose(self, state):
+        raise NotImplementedError
+
+    def observe(self, move):
+        """Nothing to follow by default."""
+
+
+class RandomAgent(Agent):
+    name = "random"
+
+    def __init__(self, spec, seed):
+        super().__init__(spec)
+        self.rng = make_rng(seed)
+        self.scratch = np.empty(games.MAX_MOVES, np.int64)
+
+    def choose(self, state):
+        return int(games.random_move(state, self.rng, self.scratch))
+
+
+class GreedyAgent(Agent):
+    """The move whose result the game's evaluation rates best for the mover.
+
+    Moves are ranked by the mover's ``games.evaluate`` after the move (for Azul: the
+    score if the round ended now), then by that value less the best other player's;
+    a seeded random choice settles what is still equal.
+    """
+
+    name = "greedy"
+
+    def __init__(self, spec, seed):
+        super().__init__(spec)
+        self.rng = make_rng(seed)
+
+    def choose(self, state):
+        mover = games.to_move(state)
+        moves = np.empty(games.MAX_MOVES, np.int64)
+        count = games.legal_moves(state, moves)
+        values = np.zeros(games.players(state), np.float64)
+        best_key, best_moves = None, []
+        for move in moves[:count]:
+            child = state.copy()
+            games.apply_move(child, move)
+            games.evaluate(child, values)
+            own = values[mover]
+            key = (own, own - max(np.delete(values, mover), default=own))
+            if best_key is None or key > best_key:
+                best_key, best_moves = key, [int(move)]
+            elif key == best_key:
+                best_moves.append(int(move))
+        return best_moves[below(self.rng, len(best_moves))]
+
+
+class MctsAgent(Agent):
+    name = "mcts"
+
+    def __init__(self, spec, options):
+        super().__init__(spec)
+        self.mcts = Mcts(options)
+
+    def choose(self, state):
+        return self.mcts.search(state).best.move
+
+    def observe(self, move):
+        # Keeps the subtree below the move; a move after a refill finds no tree to follow.
+        self.mcts.play(move)
+
+
+class AlphaBetaAgent(Agent):
+    """Alpha-beta to ``depth`` plies and/or for ``time`` seconds; it needs no randomness."""
+
+    name = "alphabeta"
+
+    def __init__(self, spec, depth, time_limit):
+        super().__init__(spec)
+        self.depth = depth
+        self.time_limit = time_limit
+
+    def choose(self, state):
+        from solver.search.alphabeta import search_alphabeta
+        return search_alphabeta(state, depth=self.depth, time_limit=self.time_limit).best.move
+
+
+# ---- specs ---------------------------------------------------------------------------
+
+MCTS_KEYS = {"iters": ("iterations", int), "time": ("time_limit", float),
+             "threads": ("threads", int), "c": ("exploration", float),
+             "select": ("select", str), "rollout": ("rollout", str),
+             "value": ("value", str), "width": ("chance_width", int)}
+ALPHABETA_KEYS = {"depth": int, "time": float}
+NUMBER_NAMES = {int: "a whole number", float: "a number"}
+
+
+def parse_agent(spec, seed=0):
+    """The agent of ``spec`` (see the module docstring); raises OptionError on a bad spec."""
+    try:
+        name, settings = _split_spec(spec)
+        if name in ("random", "greedy"):
+            _only_keys(settings, ())
+            return (RandomAgent if name == "random" else GreedyAgent)(spec, seed)
+        if name == "mcts":
+            return _mcts_agent(spec, settings, seed)
+        if name == "alphabeta":
+            return _alphabeta_agent(spec, settings)
+        raise OptionError(f"unknown agent '{name}' (known: alphabeta, greedy, mcts, random)")
+    except OptionError as err:
+        raise OptionError(f"bad agent spec '{spec}': {err}") from None
+
+
+def _split_spec(spec):
+    """``name:key=value,...`` as (name, {key: text}); keys must be unique."""
+    name, _, rest = spec.strip().partition(":")
+    if not name:
+        raise OptionError("no agent name")
+    settings = {}
+    for item in rest.split(",") if rest else ():
+        key, equals, value = (part.strip() for part in item.partition("="))
+        if not equals or not key or not value:
+            raise OptionError(f"expected key=value, not '{item.strip()}'")
+        if key in settings:
+            raise OptionError(f"'{key}' is given twice")
+        settings[key] = value
+    return name, settings
+
+
+def _only_keys(settings, known):
+    for key in settings:
+        if key not in known:
+            allowed = f"known: {', '.join(known)}" if known else "it takes none"
+            raise OptionError(f"unknown key '{key}' ({allowed})")
+
+
+def _number(key, text, kind):
+    try:
+        return kind(text)
+    except ValueError:
+        raise OptionError(f"{key} must be {NUMBER_NAMES[kind]}, not '{text}'") from None
+
+
+def _mcts_agent(spec, settings, seed):
+    _only_keys(settings, MCTS_KEYS)
+    if "iters" not in settings and "time" not in settings:
+        raise OptionError("mcts needs iters=N or time=S")
+    fields = {}
+    for key, text in settings.items():
+        field, kind = MCTS_KEYS[key]
+        fields[field] = text if kind is str else _number(key, text, kind)
+    return MctsAgent(spec, MctsOptions(seed=seed, **fields))     # MctsOptions checks ranges
+
+
+def _alphabeta_agent(spec, settings):
+    _only_keys(settings, ALPHABETA_KEYS)
+    if not settings:
+        raise OptionError("alphabeta needs depth=D or time=S")
+    depth = _number("depth", settings["depth"], int) if "depth" in settings else None
+    time_limit = _number("time", settings["time"], float) if "time" in settings else None
+    if depth is not None and depth < 1:
+        raise OptionError(f"depth must be at least 1, not {depth}")
+    if time_limit is not None and not time_limit > 0:
+        raise OptionError(f"time must be more than 0 seconds, not {time_limit}")
+    return AlphaBetaAgent(spec, depth, time_limit)
+
+
+# ---- one game ------------------------------------------------------------------------
+
+@dataclass
+class GameRecord:
+    """A finished game. Replaying ``moves`` from ``game.new(seed, **options)``, with chance
+    drawn by ``resolve_chance`` from ``make_rng(seed ^ CHANCE_SALT)``, gives the same game."""
+    game: str
+    options: dict
+    seed: int
+    agents: list        # spec of each seat, in seat order
+    moves: list         # (player, move code) of every player move, in order
+    scores: list        # final scores by seat
+    payoffs: list       # by seat; winners share 1
+
+
+def play_game(game, options, agents, seed):
+    """Play one game of ``game`` (a ``Game``) between ``agents``, seat 1 first."""
+    state = game.new(seed, **options)
+    if games.players(state) != len(agents):
+        raise OptionError(f"{game.name} with these options has {games.players(state)} seats, "
+                          f"not {len(agents)}")
+    chance_rng = make_rng(seed ^ CHANCE_SALT)
+    played = []
+    while (who := games.to_move(state)) != games.TERMINAL:
+        if who == games.CHANCE:
+            games.resolve_chance(state, chance_rng)
+            continue
+        move = int(agents[who].choose(state.copy()))
+        played.append((int(who), move))
+        games.apply_move(state, move)
+        for agent in agents:
+            agent.observe(move)
+    scores = np.zeros(len(agents), np.int64)
+    payoffs = np.zeros(len(agents), np.float64)
+    games.scores(state, scores)
+    games.payoffs(state, payoffs)
+    return GameRecord(game=game.name, options=dict(options), seed=seed,
+                      agents=[agent.spec for agent in agents], moves=played,
+                      scores=scores.tolist(), payoffs=payoffs.tolist())

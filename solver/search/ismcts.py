@@ -1,0 +1,94 @@
+"""Information-set MCTS from Python: the MCTS options, budgets and threads, on views too.
+
+The simulations run in numba (``kernels.search.ismcts``) in batches
+(``solver.search.batches``). The position may be complete or the view of the
+player to move; every simulation searches one determinization of it. With
+``threads > 1`` each thread grows its own tree and the root moves' statistics
+are summed by move.
+
+Options are ``MctsOptions``; two have no effect here: ``chance_width`` (chance is
+open loop, not in the tree) and ``reuse`` (every search starts a fresh tree).
+"""
+import numpy as np
+
+from kernels import games
+from kernels.rng import make_rng
+from kernels.search import ismcts as kernel
+from solver.errors import TesseraError
+from solver.search.batches import lower_bound, run_batches
+from solver.search.mcts import MctsOptions  # noqa: F401  (the options of both searches)
+from solver.search.result import MoveLine, SearchResult
+
+PV_LENGTH = 256
+
+
+class Ismcts:
+    """An IS-MCTS searcher for the player to move in a position or in that player's view."""
+
+    def __init__(self, options):
+        options.check()
+        self.options = options
+        self.rngs = np.stack([make_rng(options.seed * 1_000_003 + t) for t in range(options.threads)])
+
+    def search(self, state, progress=None):
+        """Search ``state`` and rank its moves; ``progress(done, total, seconds)`` per batch."""
+        player = games.to_move(state)
+        if player == games.TERMINAL:
+            raise TesseraError("the game is over: there is no move to search")
+        if player == games.CHANCE:
+            raise TesseraError("chance acts in this position: there is no move to choose")
+        root = state.copy()
+        tree = kernel.new_tree(self.options.max_nodes, self.options.threads)
+        nodes, stats, size = tree
+        prm = self.options.kernel_params()
+
+        def run(step):
+            if self.options.threads == 1:
+                kernel.run_tree(nodes[0], stats[0], size[0:1], root, step, prm, self.rngs[0])
+            else:
+                kernel.run_trees(nodes, stats, size, root, step, prm, self.rngs)
+
+        seconds, interrupted = run_batches(run, self.options.iterations,
+                                           self.options.time_limit, progress)
+        result = self._result(root, tree, player, seconds)
+        result.interrupted = interrupted
+        return result
+
+    def _result(self, root, tree, player, seconds):
+        """Every root move, its statistics summed over the threads' trees by move.
+
+        Child lists differ between trees, so children are matched by move; a legal
+        move no simulation tried is listed with no visits.
+        """
+        nodes, stats, size = tree
+        places = {}                                     # move -> [(tree, child)]
+        buffer = np.empty(games.MAX_MOVES, np.int64)
+        for move in buffer[:games.legal_moves(root, buffer)]:
+            places[int(move)] = []
+        for t in range(self.options.threads):
+            for child in buffer[:kernel.children(nodes[t], 0, buffer)]:
+                places.setdefault(int(nodes[t, child, kernel.MOVE]), []).append((t, int(child)))
+        pv = np.zeros(PV_LENGTH, np.int64)
+        lines = []
+        for move, found in places.items():
+            visits = sum(int(nodes[t, c, kernel.VISITS]) for t, c in found)
+            wins = sum(float(stats[t, c, kernel.WIN + player]) for t, c in found)
+            margins = sum(float(stats[t, c, kernel.MARGIN + player]) for t, c in found)
+            prior, variation = None, [move]
+            if found:
+                t, c = max(found, key=lambda place: nodes[place[0], place[1], kernel.VISITS])
+                variation = [int(m) for m in pv[:kernel.principal_variation(nodes[t], c, pv)]]
+                if self.options.select == "puct":
+                    prior = float(stats[t, c, kernel.PRIOR])
+            win_rate = wins / visits if visits else None
+            lines.append(MoveLine(
+                move=move, visits=visits, win_rate=win_rate, margin=margins / visits if visits else 0.0,
+                lcb=lower_bound(win_rate, visits), prior=prior, pv=variation))
+        lines.sort(key=lambda line: (-line.visits, -(line.win_rate or 0.0)))
+        root_visits = int(nodes[:, 0, kernel.VISITS].sum())
+        return SearchResult(
+            algo="ismcts", player=int(player), position_hash=int(games.position_hash(root)),
+            visits=root_visits, seconds=seconds,
+            value=float(stats[:, 0, kernel.WIN + player].sum()) / root_visits,
+            margin=float(stats[:, 0, kernel.MARGIN + player].sum()) / root_visits,
+            moves=lines, tree_nodes=int(size.sum()), threads=self.options.threads)

@@ -1,0 +1,218 @@
+"""tessera best and tessera solve: the JSON schema, seeds, errors, and MCTS against the solver."""
+import json
+from contextlib import contextmanager
+from pathlib import Path
+
+import jsonschema
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import solver.cli
+from kernels import games
+from kernels.rng import make_rng
+from solver.cli import main
+from solver.games import get_game
+from tests.test_agents import LATE_POSITION
+
+AZUL = get_game("azul")
+SCHEMA = json.loads((Path(__file__).parents[1] / "docs" / "best.schema.json").read_text())
+START = AZUL.format_position(AZUL.new(3))
+TIMINGS = ("seconds", "nodes_per_second")
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(arg) for arg in args])
+
+
+def ok(*args, code=0):
+    result = run(*args)
+    assert result.exit_code == code, result.output
+    return result
+
+
+def document(*args, code=0):
+    """The JSON output of a command, checked against docs/best.schema.json."""
+    report = json.loads(ok(*args, "--json", code=code).stdout)
+    jsonschema.validate(report, SCHEMA, cls=jsonschema.Draft202012Validator)
+    return report
+
+
+def without_timings(report):
+    report = dict(report, root={k: v for k, v in report["root"].items() if k not in TIMINGS})
+    return report
+
+
+def legal_texts(text):
+    state = AZUL.parse_position(text)
+    moves = np.empty(games.MAX_MOVES, np.int64)
+    return {AZUL.format_move(state, m) for m in moves[:games.legal_moves(state, moves)]}
+
+
+# ---- JSON ----------------------------------------------------------------------------
+
+def test_the_schema_is_valid():
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+
+
+@pytest.mark.parametrize("pos, args", [
+    (START, ["-n", 300, "--seed", 1]),
+    (START, ["-n", 300, "--threads", 2, "--select", "puct", "--value", "blend"]),
+    (START, ["--algo", "alphabeta", "--depth", 1]),
+    (LATE_POSITION, ["--algo", "alphabeta"]),
+    (LATE_POSITION, ["--algo", "solve"]),
+], ids=["mcts", "mcts-threads-puct-blend", "alphabeta-depth-1", "alphabeta-late", "solve-late"])
+def test_best_json_follows_the_schema(pos, args):
+    report = document("best", pos, *args)
+    assert report["command"] == "best" and report["game"] == "azul" and report["player"] == 1
+    assert {move["move"] for move in report["moves"]} == legal_texts(pos)
+    assert all(move["pv"][0] == move["move"] for move in report["moves"])
+
+
+def test_mcts_json_ranks_by_visits_and_counts_every_simulation():
+    report = document("best", START, "-n", 500, "--seed", 2)
+    visits = [move["visits"] for move in report["moves"]]
+    assert visits == sorted(visits, reverse=True)
+    assert report["root"]["visits"] == 500 and report["settings"]["iterations"] == 500
+    assert report["settings"]["value"] == "margin"       # the documented defaults
+
+
+def test_default_budget_is_documented_and_used():
+    assert f"default: {solver.cli.DEFAULT_ITERATIONS}" in ok("best", "--help").stdout
+    report = document("best", LATE_POSITION, "--seed", 1)
+    assert report["root"]["visits"] == solver.cli.DEFAULT_ITERATIONS
+
+
+def test_solve_json():
+    report = document("solve", LATE_POSITION)
+    assert report["proven"] and report["best_moves"] == ["C blue 4"]
+    assert report["root"]["exact"] == {"margin": 16.0, "horizon": "game", "result": "win"}
+    assert report["pv"][0] == "C blue 4"
+
+
+def test_solve_out_of_time_is_not_proven():
+    report = document("solve", START, "--time", 0.2, code=3)
+    assert not report["proven"] and report["best_moves"] == [] and report["root"]["exact"] is None
+    out = ok("solve", START, "--time", 0.2, code=3).stdout
+    assert "not proven" in out
+
+
+# ---- seeds ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_seed_makes_a_search_reproducible(threads):
+    args = ("best", START, "-n", 400, "--threads", threads, "--seed", 7)
+    first = document(*args)
+    assert without_timings(document(*args)) == without_timings(first)
+    other = document("best", START, "-n", 400, "--threads", threads, "--seed", 8)
+    assert other["moves"] != first["moves"]
+
+
+def test_an_unseeded_search_shows_its_seed():
+    report = document("best", START, "-n", 100)
+    again = document("best", START, "-n", 100, "--seed", report["settings"]["seed"])
+    assert without_timings(again) == without_timings(report)
+
+
+# ---- text ----------------------------------------------------------------------------
+
+def test_best_text_has_the_root_block_and_every_move():
+    out = ok("best", START, "-n", 300, "--seed", 1).stdout
+    report = document("best", START, "-n", 300, "--seed", 1)
+    assert f"position hash {report['position_hash']}" in out
+    assert "algo mcts · threads 1 · seed 1" in out and "nodes/s" in out
+    assert "visits" in out and "win %" in out and "LCB %" in out
+    assert all(move in out for move in legal_texts(START))
+
+
+def test_solve_text():
+    out = ok("solve", LATE_POSITION).stdout
+    assert "exact value: +16, a win (the game ends this round)" in out
+    assert "best move: C blue 4" in out and "line: C blue 4, " in out
+
+
+def test_progress_bar_goes_to_stderr():
+    result = ok("best", LATE_POSITION, "-n", 3000, "--seed", 1, "--progress", "--json")
+    assert json.loads(result.stdout)["root"]["visits"] == 3000
+
+
+def test_ctrl_c_prints_the_search_so_far(monkeypatch):
+    @contextmanager
+    def interrupting_bar(enabled, limited):
+        calls = []
+
+        def show(description, fraction):
+            calls.append(fraction)
+            if len(calls) == 3:
+                raise KeyboardInterrupt
+        yield show
+    monkeypatch.setattr(solver.cli, "_progress_bar", interrupting_bar)
+    report = json.loads(ok("best", START, "-n", 10**6, "--seed", 1, "--json").stdout)
+    jsonschema.validate(report, SCHEMA, cls=jsonschema.Draft202012Validator)
+    assert report["interrupted"]
+    assert 0 < report["root"]["visits"] < 10**6
+    assert sum(move["visits"] for move in report["moves"]) == report["root"]["visits"]
+
+
+# ---- MCTS against the solver ---------------------------------------------------------
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_mcts_picks_a_move_the_solver_rates_optimal(seed):
+    exact = {move["move"]: move["exact"]["margin"]
+             for move in document("best", LATE_POSITION, "--algo", "solve")["moves"]}
+    best_margin = max(exact.values())
+    assert sorted(exact.values()).count(best_margin) < len(exact)    # a wrong pick is possible
+    # The margins differ by a point at most, so PUCT needs some thousands of visits.
+    report = document("best", LATE_POSITION, "-n", 20000, "--seed", seed)
+    assert exact[report["moves"][0]["move"]] == best_margin
+
+
+# ---- user errors ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, names", [
+    (["best", START, "--algo", "minimax"], "unknown --algo 'minimax'"),
+    (["best", START, "-n", 0], "--iterations must be at least 1"),
+    (["best", START, "--time", 0], "--time must be more than 0"),
+    (["best", START, "--threads", 0], "--threads must be at least 1"),
+    (["best", START, "--seed", -1], "--seed must be from 0"),
+    (["best", START, "--depth", 3], "--depth is an alpha-beta option"),
+    (["best", START, "--algo", "alphabeta", "--depth", 0], "--depth must be at least 1"),
+    (["best", START, "--algo", "alphabeta", "-n", 100], "--iterations is an MCTS option"),
+    (["best", START, "--algo", "solve", "--seed", 1], "--seed is an MCTS option"),
+    (["best", START, "--value", "score"], "unknown value 'score'"),
+    (["best", START, "--rollout", "smart"], "unknown rollout 'smart'"),
+    (["best", START, "-c", -1], "exploration must be 0 or more"),
+    (["best", "azul players 2"], "bad position"),
+    (["best", "no-such-file.pos"], "no-such-file.pos"),
+    (["solve", START, "--time", -1], "--time must be more than 0"),
+    (["solve", '{"game": "chess"}'], "unknown game 'chess'"),
+])
+def test_bad_input_gives_one_line(args, names):
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert result.stdout == "" and "Traceback" not in result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ")
+    assert names in lines[0]
+
+
+def first_moves_until(phase):
+    """From a start, the first legal move each time (chance seeded) until ``phase``."""
+    state = AZUL.new(1)
+    moves = np.empty(games.MAX_MOVES, np.int64)
+    chance = make_rng(0)
+    while AZUL.position_to_json(state)["phase"] != phase:
+        if games.to_move(state) == games.CHANCE:
+            games.resolve_chance(state, chance)
+        else:
+            games.legal_moves(state, moves)
+            games.apply_move(state, moves[0])
+    return state
+
+
+@pytest.mark.parametrize("command", ["best", "solve"])
+@pytest.mark.parametrize("phase", ["refill", "over"])
+def test_positions_without_a_move_give_one_line(command, phase):
+    result = run(command, AZUL.format_position(first_moves_until(phase)))
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and "there is no move" in result.stderr
