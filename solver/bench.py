@@ -37,6 +37,14 @@ BENCH_POSITIONS = (
     BenchPosition("azul", {"players": 4, "variant": "gray"}, seed=10, plies=9),
     BenchPosition("azul", {"players": 2, "variant": "colour"}, seed=11, plies=25),
     BenchPosition("azul", {"players": 3, "variant": "gray"}, seed=12, plies=40),
+    # Summer Pavilion: openings, placing in rounds 1, 2 and 4, and a keep choice.
+    BenchPosition("pavilion", {"players": 2}, seed=21, plies=0),
+    BenchPosition("pavilion", {"players": 4}, seed=23, plies=0),
+    BenchPosition("pavilion", {"players": 2}, seed=38, plies=31),
+    BenchPosition("pavilion", {"players": 3}, seed=46, plies=12),
+    BenchPosition("pavilion", {"players": 4}, seed=39, plies=16),
+    BenchPosition("pavilion", {"players": 2}, seed=60, plies=76),
+    BenchPosition("pavilion", {"players": 2}, seed=46, plies=13),
 )
 
 

@@ -1,0 +1,68 @@
+"""Creating positions and reading who acts, scores and the result."""
+import numpy as np
+from numba import njit
+
+from kernels.constants import CHANCE, TERMINAL
+from kernels.pavilion.layout import (
+    GAME_ID, NCOLOURS, P_SCORE, PHASE_OVER, PHASE_REFILL, SCORE_START, STATE_SIZE,
+    TILES_PER_COLOUR, TOKEN_IN_CENTRE, W_BAG, W_GAME, W_PHASE, W_PLAYERS, W_ROUND, W_STARTER,
+    W_TO_MOVE, W_TOKEN,
+)
+from kernels.pavilion.moves import is_chance_phase, player_base
+from kernels.pavilion.tiles import one_of
+
+
+@njit(cache=True)
+def new_game(players):
+    """Round 1 before the first refill: all tiles in the bag, player 1 to start."""
+    state = np.zeros(STATE_SIZE, np.int64)
+    state[W_GAME] = GAME_ID
+    state[W_PLAYERS] = players
+    state[W_PHASE] = PHASE_REFILL
+    state[W_ROUND] = 1
+    state[W_STARTER] = 0
+    state[W_TO_MOVE] = 0
+    state[W_TOKEN] = TOKEN_IN_CENTRE
+    for c in range(NCOLOURS):
+        state[W_BAG] += TILES_PER_COLOUR * one_of(c)
+    for p in range(players):
+        state[player_base(p) + P_SCORE] = SCORE_START
+    return state
+
+
+@njit(cache=True)
+def to_move(state):
+    """The player to act, ``CHANCE`` during a refill, or ``TERMINAL`` when the game is over."""
+    phase = state[W_PHASE]
+    if is_chance_phase(phase):
+        return CHANCE
+    if phase == PHASE_OVER:
+        return TERMINAL
+    return state[W_TO_MOVE]
+
+
+@njit(cache=True)
+def players(state):
+    return state[W_PLAYERS]
+
+
+@njit(cache=True)
+def scores(state, out):
+    for p in range(state[W_PLAYERS]):
+        out[p] = state[player_base(p) + P_SCORE]
+
+
+@njit(cache=True)
+def payoffs(state, out):
+    """The highest scores share the win equally (a tie is a shared victory)."""
+    n = state[W_PLAYERS]
+    best = state[player_base(0) + P_SCORE]
+    for p in range(1, n):
+        best = max(best, state[player_base(p) + P_SCORE])
+    winners = 0
+    for p in range(n):
+        won = state[player_base(p) + P_SCORE] == best
+        out[p] = 1.0 if won else 0.0
+        winners += 1 if won else 0
+    for p in range(n):
+        out[p] /= winners

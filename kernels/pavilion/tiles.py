@@ -1,0 +1,41 @@
+"""Tile sets packed as byte lanes (one count per colour), and choices packed as counts."""
+from numba import njit
+
+from kernels.pavilion.layout import (
+    CHOICE_BITS, CHOICE_MASK, LANE_BITS, LANE_MASK, LANES_ALL, LANES_ONE, NCOLOURS, TOTAL_SHIFT,
+)
+
+
+@njit(cache=True, inline="always")
+def count_of(tiles, colour):
+    return (tiles >> (LANE_BITS * colour)) & LANE_MASK
+
+
+@njit(cache=True, inline="always")
+def one_of(colour):
+    return 1 << (LANE_BITS * colour)
+
+
+@njit(cache=True, inline="always")
+def total(tiles):
+    """Tiles in the set: the top lane of the product sums the lanes (at most 255)."""
+    return (((tiles & LANES_ALL) * LANES_ONE) >> TOTAL_SHIFT) & LANE_MASK
+
+
+@njit(cache=True, inline="always")
+def colours_present(tiles):
+    """How many colours the set holds."""
+    n = 0
+    for c in range(NCOLOURS):
+        if count_of(tiles, c):
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def tiles_of_choice(choice):
+    """The tile set of a take or keep choice (CHOICE_BITS bits per colour)."""
+    tiles = 0
+    for c in range(NCOLOURS):
+        tiles |= ((choice >> (CHOICE_BITS * c)) & CHOICE_MASK) << (LANE_BITS * c)
+    return tiles
