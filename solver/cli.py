@@ -1,4 +1,4 @@
-"""The ``tessera`` command line: new, show, moves, play, perft and bench.
+"""The ``tessera`` command line: new, show, moves, play, perft, bench, best and solve.
 
 Every user error ends the same way: one line ``error: ...`` on stderr and exit
 code 2 (``TesseraGroup``); click's own usage errors keep click's message and its
@@ -57,7 +57,7 @@ def _scipy_hidden():
 @click.group(cls=TesseraGroup, context_settings={"help_option_names": ["-h", "--help"]},
              epilog=POSITION_HELP)
 def main():
-    """Tessera: positions, moves and perft for Azul."""
+    """Tessera: positions, moves, perft and search for Azul."""
 
 
 # ---- reading positions ---------------------------------------------------------------
@@ -308,3 +308,490 @@ def bench(depth):
     click.echo(f"time {total_time:.3f} s")
     click.echo(f"nodes/s {_rate(total_nodes, total_time)}")
     click.echo(f"signature {total_nodes}")
+
+
+# ---- best and solve ------------------------------------------------------------------
+
+ALGOS = ("mcts", "alphabeta", "solve")
+DEFAULT_ITERATIONS = 10_000
+MAX_SEARCH_SEED = 2**32 - 1
+NOT_PROVEN = 3                  # exit code of `solve` when its time limit ran out first
+JSON_VERSION = 1                # of the documents in docs/best.schema.json
+HASH_MASK = 2**64 - 1
+
+
+@main.command(epilog=POSITION_HELP)
+@click.argument("pos")
+@click.option("--iterations", "-n", type=int,
+              help=f"MCTS simulations per thread [default: {DEFAULT_ITERATIONS} unless --time"
+                   " is given]")
+@click.option("--time", "-t", "time_limit", type=float,
+              help="seconds to search (with --iterations too: whichever ends first)")
+@click.option("--algo", default="mcts", show_default=True, metavar="[mcts|alphabeta|solve]",
+              help="MCTS, depth-limited alpha-beta, or the exact solver")
+@click.option("--depth", "-d", type=int,
+              help="alpha-beta plies [default: deepen until --time, else to the end of the round]")
+@click.option("--threads", type=int, help="MCTS trees searched in parallel [default: 1]")
+@click.option("--seed", type=int, help="MCTS seed [default: a random one, shown in the output]")
+@click.option("--value", metavar="[win|margin|blend]",
+              help="MCTS: what a node's value is [default: win]")
+@click.option("--select", metavar="[uct|puct]", help="MCTS: the selection rule [default: uct]")
+@click.option("--rollout", metavar="[random|greedy]",
+              help="MCTS: the rollout policy [default: random]")
+@click.option("--exploration", "-c", type=float,
+              help="MCTS: the exploration constant [default: 1.4]")
+@click.option("--progress/--no-progress", default=None,
+              help="a progress bar on stderr [default: when stderr is a terminal]")
+@click.option("--json", "as_json", is_flag=True,
+              help="print the result as JSON (docs/best.schema.json)")
+def best(pos, iterations, time_limit, algo, depth, threads, seed, value, select, rollout,
+         exploration, progress, as_json):
+    """Rank every move of POS by a search: visits, value, bounds, prior and line.
+
+    Values are for the player to move: win rate (winners share 1), mean score
+    margin (own score less the best other), the win rate's lower 95% bound (LCB),
+    and the exact value where a move is proven. Ctrl-C stops an MCTS search and
+    prints what it found so far. docs/search.md describes the searches and the JSON.
+    """
+    mcts_settings = {"threads": threads, "seed": seed, "value": value, "select": select,
+                     "rollout": rollout, "exploration": exploration}
+    _check_search_options(algo, iterations, time_limit, depth, mcts_settings)
+    game, state = load_position(pos)
+    _check_searchable(state)
+    show_progress = _progress_wanted(progress)
+    if algo == "mcts":
+        settings = _mcts_settings(iterations, time_limit, mcts_settings)
+        result, interrupted = _search_mcts(state, settings, show_progress)
+    elif algo == "alphabeta":
+        settings = {"depth": depth, "time": time_limit}
+        result, interrupted = _search_alphabeta(state, depth, time_limit, show_progress), False
+    else:
+        settings = {"time": time_limit}
+        result, interrupted = _solve(state, time_limit, show_progress), False
+    report = _report("best", game, state, result, settings, interrupted)
+    if as_json:
+        click.echo(json.dumps(report))
+    else:
+        _print_best(report)
+
+
+@main.command(epilog=POSITION_HELP)
+@click.argument("pos")
+@click.option("--time", "-t", "time_limit", type=float,
+              help="give up after this many seconds [default: no limit]")
+@click.option("--progress/--no-progress", default=None,
+              help="a progress bar on stderr [default: when stderr is a terminal]")
+@click.option("--json", "as_json", is_flag=True,
+              help="print the result as JSON (docs/best.schema.json)")
+def solve(pos, time_limit, progress, as_json):
+    """The exact value of POS for the player to move, its best moves and line.
+
+    When the game ends in the current round the value is the final score margin
+    (own score less the best other) and the result: win, draw or loss. Otherwise
+    it is the exact margin at the end of the round, by the scores there: this
+    round's scoring counted, nothing for later rounds or the end of the game
+    (docs/search.md). If --time runs out first the value is not proven: the
+    output says so and the exit code is 3.
+    """
+    _check_time(time_limit)
+    game, state = load_position(pos)
+    _check_searchable(state)
+    result = _solve(state, time_limit, _progress_wanted(progress))
+    report = _report("solve", game, state, result, {"time": time_limit}, False)
+    if as_json:
+        click.echo(json.dumps(report))
+    else:
+        _print_solve(report)
+    if not report["proven"]:
+        click.get_current_context().exit(NOT_PROVEN)
+
+
+# ---- checking the options ------------------------------------------------------------
+
+def _check_search_options(algo, iterations, time_limit, depth, mcts_settings):
+    if algo not in ALGOS:
+        raise TesseraError(f"unknown --algo '{algo}' (known: {', '.join(ALGOS)})")
+    if algo != "mcts":
+        given = [name for name, value in mcts_settings.items() if value is not None]
+        if iterations is not None:
+            given.insert(0, "iterations")
+        if given:
+            raise TesseraError(f"--{given[0]} is an MCTS option; --algo {algo} does not take it")
+    if depth is not None and algo != "alphabeta":
+        raise TesseraError(f"--depth is an alpha-beta option; --algo {algo} does not take it")
+    if iterations is not None and iterations < 1:
+        raise TesseraError(f"--iterations must be at least 1, not {iterations}")
+    if depth is not None and depth < 1:
+        raise TesseraError(f"--depth must be at least 1, not {depth}")
+    if mcts_settings["threads"] is not None and mcts_settings["threads"] < 1:
+        raise TesseraError(f"--threads must be at least 1, not {mcts_settings['threads']}")
+    seed = mcts_settings["seed"]
+    if seed is not None and not 0 <= seed <= MAX_SEARCH_SEED:
+        raise TesseraError(f"--seed must be from 0 to {MAX_SEARCH_SEED}, not {seed}")
+    _check_time(time_limit)
+
+
+def _check_time(time_limit):
+    if time_limit is not None and not time_limit > 0:
+        raise TesseraError(f"--time must be more than 0 seconds, not {time_limit}")
+
+
+def _check_searchable(state):
+    from kernels import games
+    who = games.to_move(state)
+    if who == games.TERMINAL:
+        raise TesseraError("the game is over: there is no move to search")
+    if who == games.CHANCE:
+        raise TesseraError("chance acts in this position (a refill): there is no move to choose")
+
+
+def _progress_wanted(flag):
+    return sys.stderr.isatty() if flag is None else flag
+
+
+# ---- running the searches ------------------------------------------------------------
+
+def _mcts_settings(iterations, time_limit, given):
+    """The MCTS options in full, defaults filled in, as they go into the JSON."""
+    from solver.search.mcts import MctsOptions
+    defaults = MctsOptions()
+    settings = {"iterations": iterations, "time": time_limit}
+    if iterations is None and time_limit is None:
+        settings["iterations"] = DEFAULT_ITERATIONS
+    settings["threads"] = given["threads"] or defaults.threads
+    settings["seed"] = secrets.randbelow(2**31) if given["seed"] is None else given["seed"]
+    for name in ("value", "select", "rollout", "exploration"):
+        settings[name] = getattr(defaults, name) if given[name] is None else given[name]
+    return settings
+
+
+def _search_mcts(state, settings, show_progress):
+    """(result, interrupted): Ctrl-C ends the search early with the tree it has grown."""
+    from solver.search.mcts import Mcts, MctsOptions
+    options = MctsOptions(iterations=settings["iterations"], time_limit=settings["time"],
+                          threads=settings["threads"], seed=settings["seed"],
+                          value=settings["value"], select=settings["select"],
+                          rollout=settings["rollout"], exploration=settings["exploration"])
+    with _progress_bar(show_progress, limited=True) as show:
+        report = None if show is None else (lambda done, _, seconds: show(
+            f"MCTS {done:,} simulations",
+            _fraction(done, options.iterations, seconds, options.time_limit)))
+        result = Mcts(options).search(state, report)
+    return result, result.interrupted
+
+
+def _search_alphabeta(state, depth, time_limit, show_progress):
+    from solver.search.alphabeta import search_alphabeta
+    with _progress_bar(show_progress, limited=depth is not None or time_limit is not None) as show:
+        report = None if show is None else (lambda reached, nodes, seconds: show(
+            f"alpha-beta depth {reached}, {nodes:,} nodes",
+            _fraction(reached, depth, seconds, time_limit)))
+        return search_alphabeta(state, depth=depth, time_limit=time_limit, progress=report)
+
+
+def _solve(state, time_limit, show_progress):
+    from solver.search.alphabeta import solve as solve_exactly
+    with _progress_bar(show_progress, limited=time_limit is not None) as show:
+        report = None if show is None else (lambda reached, nodes, seconds: show(
+            f"solving: depth {reached}, {nodes:,} nodes", _fraction(0, None, seconds, time_limit)))
+        return solve_exactly(state, time_limit=time_limit, progress=report)
+
+
+def _fraction(done, budget, seconds, time_limit):
+    """How far a search is through its budget: the larger of its two shares, at most 1."""
+    shares = [done / budget if budget else 0.0, seconds / time_limit if time_limit else 0.0]
+    return min(1.0, max(shares))
+
+
+@contextmanager
+def _progress_bar(enabled, limited):
+    """``show(description, fraction)`` driving a bar on stderr, or None when not wanted.
+
+    Without a budget (``limited`` False) the bar only pulses.
+    """
+    if not enabled:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    with Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("searching", total=1.0 if limited else None)
+
+        def show(description, fraction):
+            bar.update(task, description=description, completed=fraction)
+        yield show
+
+
+# ---- reporting -----------------------------------------------------------------------
+
+def _report(command, game, state, result, settings, interrupted):
+    """The JSON document of docs/best.schema.json for ``result``."""
+    moves = [_move_report(game, state, line) for line in result.moves]
+    report = {
+        "version": JSON_VERSION, "command": command, "game": game.name, "algo": result.algo,
+        "position_hash": f"{result.position_hash & HASH_MASK:016x}",
+        "player": result.player + 1,
+        "settings": settings,
+        "root": {
+            "visits": result.visits, "seconds": result.seconds,
+            "nodes_per_second": result.nodes_per_second,
+            "win_rate": result.value, "margin": result.margin,
+            "exact": _exact_json(result.exact), "depth": result.depth,
+            "tree_nodes": result.tree_nodes, "tt_hit_rate": result.tt_hit_rate,
+            "threads": result.threads,
+        },
+        "interrupted": interrupted,
+        "moves": moves,
+    }
+    if command == "solve":
+        report["proven"] = result.exact is not None
+        report["best_moves"] = [move["move"] for move in moves
+                                if report["proven"] and move["exact"] == report["root"]["exact"]]
+        report["pv"] = moves[0]["pv"] if moves else []
+    return report
+
+
+def _move_report(game, state, line):
+    return {"move": game.format_move(state, line.move), "code": line.move,
+            "visits": line.visits, "win_rate": line.win_rate, "margin": line.margin,
+            "lcb": line.lcb, "prior": line.prior, "pv": _pv_texts(game, state, line.pv),
+            "exact": _exact_json(line.exact)}
+
+
+def _pv_texts(game, state, pv):
+    """The line in notation, each move written in its own position; it stops at chance."""
+    from kernels import games
+    position = state.copy()
+    texts = []
+    for move in pv:
+        if games.to_move(position) < 0:
+            break
+        texts.append(game.format_move(position, move))
+        games.apply_move(position, move)
+    return texts
+
+
+def _exact_json(exact):
+    if exact is None:
+        return None
+    return {"margin": exact.margin, "horizon": exact.horizon, "result": exact.result}
+
+
+def _print_best(report):
+    from rich.console import Console
+    from rich.table import Table
+    root = report["root"]
+    console = Console()
+    console.print(_root_summary(report), highlight=False)
+    moves = report["moves"]
+    table = Table(box=None, pad_edge=False)
+    columns = [("#", "right"), ("move", "left"),
+               ("visits" if report["algo"] == "mcts" else "nodes", "right")]
+    optional = [("win_rate", "win %"), ("margin", "margin"), ("lcb", "LCB %"),
+                ("prior", "prior %"), ("exact", "exact")]
+    shown = [(key, title) for key, title in optional if any(m[key] is not None for m in moves)]
+    for title, justify in columns + [(title, "right") for _, title in shown]:
+        table.add_column(title, justify=justify, no_wrap=True)
+    table.add_column("PV", overflow="fold")
+    for rank, move in enumerate(moves, 1):
+        cells = [str(rank), move["move"], f"{move['visits']:,}"]
+        cells += [_cell(key, move[key]) for key, _ in shown]
+        table.add_row(*cells, ", ".join(move["pv"]))
+    console.print(table, highlight=False)
+    if root["exact"] is not None:
+        console.print("exact value: " + _exact_text(root["exact"]), highlight=False)
+
+
+def _root_summary(report):
+    root, settings = report["root"], report["settings"]
+    value = [f"margin {_signed(root['margin'])}"]
+    if root["win_rate"] is not None:
+        value.insert(0, f"win {100 * root['win_rate']:.1f}%")
+    lines = [
+        f"{report['game']} · player {report['player']} to move · "
+        f"position hash {report['position_hash']}",
+        f"algo {report['algo']} · threads {root['threads']}"
+        + (f" · seed {settings['seed']}" if "seed" in settings else "")
+        + (f" · depth {root['depth']}" if root["depth"] is not None else ""),
+        "value: " + ", ".join(value),
+        f"{_counted(root['visits'], 'visit' if report['algo'] == 'mcts' else 'node')} in "
+        f"{root['seconds']:.2f} s · {root['nodes_per_second']:,.0f} nodes/s",
+    ]
+    if report["interrupted"]:
+        lines.append("interrupted: the figures are those of the search so far")
+    return "\n".join(lines)
+
+
+def _cell(key, value):
+    if value is None:
+        return "-"
+    if key == "margin":
+        return _signed(value)
+    if key == "exact":
+        return _exact_text(value, short=True)
+    return f"{100 * value:.1f}"
+
+
+def _signed(number):
+    return f"{number:+.0f}" if float(number).is_integer() else f"{number:+.2f}"
+
+
+def _exact_text(exact, short=False):
+    margin = _signed(exact["margin"])
+    if exact["horizon"] == "game":
+        return f"{margin} {exact['result']}" if short else \
+            f"{margin}, a {exact['result']} (the game ends this round)"
+    return f"{margin} round" if short else \
+        f"{margin} at the end of the round (the game goes on; docs/search.md)"
+
+
+def _print_solve(report):
+    root = report["root"]
+    lines = [f"{report['game']} · player {report['player']} to move · "
+             f"position hash {report['position_hash']}"]
+    if report["proven"]:
+        best_moves = report["best_moves"]
+        lines.append("exact value: " + _exact_text(root["exact"]))
+        lines.append(("best move: " if len(best_moves) == 1 else "best moves: ")
+                     + ", ".join(best_moves))
+    else:
+        lines.append(f"not proven: the time limit of {report['settings']['time']:g} s ran out"
+                     " before the value was proven")
+        if report["moves"]:
+            lines.append(f"best move found: {report['moves'][0]['move']}, margin "
+                         f"{_signed(report['moves'][0]['margin'])} (not exact)")
+    lines.append("line: " + (", ".join(report["pv"]) or "-"))
+    lines.append(f"{_counted(root['visits'], 'node')} in {root['seconds']:.2f} s · "
+                 f"{root['nodes_per_second']:,.0f} nodes/s")
+    click.echo("\n".join(lines))
+
+
+# ---- selfplay and stats --------------------------------------------------------------
+
+INTERRUPTED = 130               # exit code of `selfplay` stopped by Ctrl-C (128 + SIGINT)
+DEFAULT_CHUNK_SIZE = 250
+
+
+@main.command()
+@click.argument("game_name", metavar="GAME")
+@click.option("--games", "-n", "count", type=int, required=True, help="games in the batch")
+@click.option("--agents", "-a", "agent_list", required=True,
+              help="comma-separated agent specs, e.g. random,greedy,mcts:iters=1000 "
+                   "(a bare key=value continues the spec before it)")
+@click.option("--players", type=int,
+              help="players per game [default: the number of agents; one agent: the game's]")
+@click.option("--variant", help="the game's variant, for a game that has variants")
+@click.option("--seed", type=int, help="batch seed [default: a random one, kept in run.json]")
+@click.option("--workers", "-j", type=int,
+              help="worker processes, here or in --cluster local [default: the cores]")
+@click.option("--cluster", metavar="ADDRESS|local",
+              help="run the chunks on the Dask scheduler at ADDRESS, or on a LocalCluster")
+@click.option("--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE, show_default=True,
+              help="games per chunk: one task, written as one file")
+@click.option("--out", "-o", "out_dir", required=True, help="directory for the records")
+@click.option("--resume", is_flag=True,
+              help="finish the run in --out, playing only what is missing")
+@click.option("--progress/--no-progress", default=None,
+              help="a progress bar on stderr [default: when stderr is a terminal]")
+@click.option("--plots/--no-plots", default=True, show_default=True,
+              help="write the PNG plots into --out at the end")
+def selfplay(game_name, count, agent_list, players, variant, seed, workers, cluster, chunk_size,
+             out_dir, resume, progress, plots):
+    """Play a batch of GAME between agents, seats rotating, records to --out as Parquet.
+
+    Random and greedy games run batched in numba; search agents (mcts, alphabeta)
+    one game at a time in the worker processes. Ctrl-C keeps every finished chunk
+    (exit code 130); --resume completes the batch. At the end the statistics of
+    `tessera stats` are printed. docs/selfplay.md describes records and numbers.
+    """
+    from solver.selfplay.plan import make_plan, split_agents
+    from solver.selfplay.rundir import stored_plan
+    from solver.selfplay.runner import choose_executor, run_selfplay
+    from solver.selfplay.workers import available_cores
+    game = get_game(game_name)
+    agents = split_agents(agent_list)
+    options = {}
+    if players is not None or ("players" in game.options and len(agents) > 1):
+        options["players"] = len(agents) if players is None else players
+    if variant is not None:
+        options["variant"] = variant
+    if workers is not None and workers < 1:
+        raise TesseraError(f"--workers must be at least 1, not {workers}")
+    if workers is not None and cluster not in (None, "local"):
+        raise TesseraError("--workers is for this machine or --cluster local; "
+                           "a Dask scheduler brings its own workers")
+    if seed is None:
+        stored = stored_plan(out_dir) if resume else None
+        seed = stored.seed if stored else secrets.randbelow(2**31)
+    plan = make_plan(game, options, agents, count, seed, chunk_size)
+    executor = choose_executor(workers or available_cores(), cluster)
+    with _selfplay_progress(_progress_wanted(progress), plan.games) as show:
+        result = run_selfplay(plan, out_dir, executor, resume=resume, progress=show)
+    _print_selfplay_stats(out_dir, plan, result.outcomes, as_json=False, plots=plots)
+    rate = result.played_now / result.seconds if result.seconds > 0 else 0.0
+    click.echo(f"{result.played_now:,} games played in {result.seconds:.1f} s "
+               f"({rate:,.0f} games/s); {result.games_done:,} of {plan.games:,} in {out_dir}",
+               err=True)
+    if result.interrupted:
+        click.echo("interrupted: every finished chunk is kept; add --resume to finish", err=True)
+        click.get_current_context().exit(INTERRUPTED)
+
+
+@main.command()
+@click.argument("out_dir", metavar="DIR")
+@click.option("--json", "as_json", is_flag=True, help="print the statistics as JSON")
+@click.option("--plots/--no-plots", default=True, show_default=True,
+              help="write the PNG plots into DIR")
+def stats(out_dir, as_json, plots):
+    """The statistics of the self-play records in DIR (a --out of `tessera selfplay`).
+
+    Wins, draws and losses per agent with Wilson 95% intervals, Bradley–Terry Elo
+    ± 95%, score margins, seat advantage and game lengths; plots go to DIR.
+    """
+    from solver.selfplay.records import read_outcomes
+    from solver.selfplay.rundir import load_plan
+    plan = load_plan(out_dir)
+    _print_selfplay_stats(out_dir, plan, read_outcomes(out_dir, plan.seats), as_json, plots)
+
+
+def _print_selfplay_stats(out_dir, plan, outcomes, as_json, plots):
+    from solver.selfplay.plots import write_plots
+    from solver.selfplay.report import format_report
+    from solver.selfplay.stats import summarize
+    summary = summarize(outcomes, plan.labels())
+    if plots and outcomes.games:
+        write_plots(out_dir, outcomes, plan.labels(), summary)
+    if as_json:
+        click.echo(json.dumps(summary))
+        return
+    options = " ".join(f"{name} {value}" for name, value in plan.options.items())
+    title = (f"{plan.game} {options} · {outcomes.games:,} of {plan.games:,} games · "
+             f"seed {plan.seed} · agents {', '.join(plan.labels())}")
+    click.echo("\n".join(format_report(summary, title)))
+
+
+@contextmanager
+def _selfplay_progress(enabled, total):
+    """``show(done, total, played_now, seconds)`` driving a bar on stderr, or None."""
+    if not enabled:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    with Progress(TextColumn("self-play"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.fields[rate]}"), TextColumn("{task.fields[eta]}"),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("self-play", total=total, rate="", eta="")
+
+        def show(done, total, played_now, seconds):
+            rate = played_now / seconds if seconds > 0 else 0.0
+            eta = f"ETA {_clock((total - done) / rate)}" if rate > 0 else ""
+            bar.update(task, completed=done, rate=f"{rate:,.0f} games/s", eta=eta)
+        yield show
+
+
+def _clock(seconds):
+    minutes, seconds = divmod(int(seconds + 0.5), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}"

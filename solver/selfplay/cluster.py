@@ -1,0 +1,93 @@
+"""Chunks as tasks on a Dask cluster: an existing scheduler, or a LocalCluster started here.
+
+Each chunk is one task, seeded from (seed, chunk) like everywhere else, so where
+it runs changes nothing in its records. A task returns its records to this
+process, which writes them: the workers need no shared disk. When a worker is
+lost, the scheduler gives its tasks to another worker (up to Dask's
+``distributed.scheduler.allowed-failures``): the lost chunk is played again.
+
+Numba threads: a task sets its worker's numba thread count to the host's cores
+divided by the Dask threads all workers on that host run, so the workers of a
+host do not oversubscribe it. Workers load the kernels from numba's cache, which
+the runner fills before the first task (``chunk.warm_up``); a worker on another
+machine compiles once and caches there.
+"""
+import logging
+import uuid
+
+from solver.errors import TesseraError
+from solver.selfplay.chunk import play_chunk
+from solver.selfplay.workers import available_cores, set_numba_threads, sigint_ignored
+
+LOCAL = "local"
+CONNECT_TIMEOUT = "10s"
+
+
+def play_chunk_on_worker(plan, chunk, dask_threads_by_host):
+    """``play_chunk`` as a Dask task, with this worker's share of its host's cores."""
+    from distributed import get_worker
+    from distributed.comm import get_address_host
+    worker = get_worker()
+    sharing = dask_threads_by_host.get(get_address_host(worker.address), worker.state.nthreads)
+    set_numba_threads(available_cores() // max(1, sharing))
+    return play_chunk(plan, chunk)
+
+
+class DaskCluster:
+    """``address``: a scheduler's address, or ``local`` for a LocalCluster of ``workers``
+    single-threaded worker processes."""
+
+    def __init__(self, address, workers):
+        self.address = address
+        self.workers = workers
+        self.cluster = None
+        self.client = None
+        self.futures = []
+
+    def __enter__(self):
+        from distributed import Client, LocalCluster
+        if self.address == LOCAL:
+            with sigint_ignored():
+                self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
+                                            processes=True, dashboard_address=None,
+                                            silence_logs=logging.ERROR)
+            self.client = Client(self.cluster)
+        else:
+            try:
+                self.client = Client(self.address, timeout=CONNECT_TIMEOUT)
+            except (OSError, ValueError, TypeError) as err:
+                raise TesseraError(f"cannot reach the Dask scheduler at '{self.address}': "
+                                   f"{err}") from None
+        return self
+
+    def __exit__(self, exc_type, *exc_info):
+        if exc_type is not None and self.futures:
+            self.client.cancel(self.futures)
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+        return False
+
+    def dask_threads_by_host(self):
+        from distributed.comm import get_address_host
+        by_host = {}
+        for address, info in self.client.scheduler_info(n_workers=-1)["workers"].items():
+            host = get_address_host(address)
+            by_host[host] = by_host.get(host, 0) + info["nthreads"]
+        return by_host
+
+    def run(self, plan, chunks):
+        from distributed import as_completed
+        by_host = self.dask_threads_by_host()
+        run_id = uuid.uuid4().hex[:8]
+        keys = {}
+        for chunk in chunks:
+            future = self.client.submit(play_chunk_on_worker, plan, chunk, by_host, pure=False,
+                                        key=f"tessera-chunk-{chunk}-{run_id}")
+            keys[future.key] = chunk
+            self.futures.append(future)
+        for future in as_completed(self.futures):
+            chunk = keys[future.key]
+            table = future.result()
+            future.release()
+            yield chunk, table

@@ -1,0 +1,113 @@
+"""A self-play run's parameters, and what game ``i`` of it is.
+
+A run is ``games`` games of one game with fixed options between the agents of
+``agents``, cut into chunks of ``chunk_size``: chunk ``k`` is games
+``[k * chunk_size, (k + 1) * chunk_size)``. Game ``i`` is fixed by (``seed``, ``i``)
+alone: its seating (``seating.lineup``), its start position (``Game.new`` with
+``seeds.game_seeds``) and its agents' seeds (``seeds.agent_seeds``). So the
+records do not depend on how many workers play, where, or in what order, and a
+resumed run matches one that was never stopped.
+"""
+from dataclasses import asdict, dataclass, field
+
+from solver.errors import OptionError
+from solver.selfplay import seating
+from solver.selfplay.seeds import agent_seeds, game_seeds
+
+VERSION = 1
+MAX_SEED = 2**63 - 1
+COMPARED = ("game", "options", "agents", "games", "seed", "chunk_size")
+
+
+@dataclass
+class Plan:
+    game: str
+    options: dict
+    agents: list            # specs, in --agents order
+    games: int
+    seed: int
+    chunk_size: int
+    seats: int              # players per game, as the game's options make it
+    version: int = field(default=VERSION)
+
+    @property
+    def chunks(self):
+        return -(-self.games // self.chunk_size)
+
+    def chunk_games(self, chunk):
+        return range(chunk * self.chunk_size, min((chunk + 1) * self.chunk_size, self.games))
+
+    def lineups(self, indices):
+        """[games, seats]: the agent index at each seat of each game."""
+        return seating.lineups(len(self.agents), self.seats, indices)
+
+    def game_seeds(self, indices):
+        return game_seeds(self.seed, indices)
+
+    def agent_seeds(self, seeds):
+        return agent_seeds(seeds, self.seats)
+
+    def labels(self):
+        """A name per agent: its spec, numbered where two agents share one."""
+        return [spec if self.agents.count(spec) == 1 else f"{spec} ({i + 1})"
+                for i, spec in enumerate(self.agents)]
+
+    def to_json(self):
+        return asdict(self)
+
+    @staticmethod
+    def from_json(obj):
+        return Plan(**obj)
+
+    def differences(self, other):
+        """The compared parameters that differ, as 'name: ours vs theirs' texts."""
+        mine, theirs = self.to_json(), other.to_json()
+        return [f"{name} {_shown(mine[name])} there, {_shown(theirs[name])} here"
+                for name in COMPARED if mine[name] != theirs[name]]
+
+
+def _shown(value):
+    if isinstance(value, list):
+        return ",".join(value)
+    if isinstance(value, dict):
+        return " ".join(f"{k}={v}" for k, v in value.items()) or "(none)"
+    return str(value)
+
+
+def split_agents(text):
+    """The specs of ``--agents``: comma-separated, where a piece that is only ``key=value``
+    continues the spec before it (``mcts:iters=500,c=0.7,greedy`` is two agents)."""
+    specs = []
+    for piece in (part.strip() for part in text.split(",")):
+        if specs and "=" in piece and ":" not in piece:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    if any(not spec for spec in specs):
+        raise OptionError(f"--agents '{text}' has an empty agent spec")
+    return specs
+
+
+def make_plan(game, options, agents, games, seed, chunk_size):
+    """A checked ``Plan`` for ``game`` (a ``Game``); raises OptionError naming the fault."""
+    from kernels.games import players
+    from solver.agents import parse_agent
+    if not agents:
+        raise OptionError("--agents needs at least one agent spec")
+    for spec in agents:
+        parse_agent(spec)                           # a bad spec raises its one-line error
+    if games < 1:
+        raise OptionError(f"--games must be at least 1, not {games}")
+    if chunk_size < 1:
+        raise OptionError(f"--chunk-size must be at least 1, not {chunk_size}")
+    if not 0 <= seed <= MAX_SEED:
+        raise OptionError(f"--seed must be from 0 to {MAX_SEED}, not {seed}")
+    for name in options:
+        if name not in game.options:
+            raise OptionError(f"{game.name} has no option '{name}' "
+                              f"(its options: {', '.join(game.options) or 'none'})")
+    options = {name: options.get(name, default)
+               for name, (_, default, _) in game.options.items()}
+    seats = int(players(game.new(0, **options)))      # the game checks its options here
+    return Plan(game=game.name, options=options, agents=list(agents), games=games, seed=seed,
+                chunk_size=chunk_size, seats=seats)

@@ -1,0 +1,92 @@
+"""The run directory: run.json (the plan), chunks/ (the records) and summary.json.
+
+run.json is written once when a run starts; a resume must give the same plan
+(else an error names each difference). summary.json is rewritten, atomically, as
+chunks land (``runner.SUMMARY_INTERVAL``) and at the end.
+"""
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from solver.errors import TesseraError
+from solver.selfplay import records
+from solver.selfplay.plan import Plan
+
+RUN_FILE = "run.json"
+SUMMARY_FILE = "summary.json"
+
+
+def write_json(path, obj):
+    """Write ``obj`` to ``path`` atomically: readers see the old file or the new one."""
+    path = Path(path)
+    partial = path.with_name(path.name + records.PARTIAL)   # one writer: a fixed name will do
+    partial.write_text(json.dumps(obj, indent=2) + "\n", encoding="utf-8")
+    os.replace(partial, path)
+
+
+def stored_plan(out_dir):
+    """The plan in ``out_dir``/run.json, or None when there is none."""
+    path = Path(out_dir) / RUN_FILE
+    if not path.exists():
+        return None
+    try:
+        return Plan.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError) as err:
+        raise TesseraError(f"{path} is not a self-play run file ({err})") from None
+
+
+def load_plan(out_dir):
+    plan = stored_plan(out_dir)
+    if plan is None:
+        raise TesseraError(f"no self-play run in {out_dir} (no {RUN_FILE})")
+    return plan
+
+
+def prepare(out_dir, plan, resume):
+    """Check that ``out_dir`` can take ``plan``; returns {chunk: rows} of the chunks done.
+
+    Raises TesseraError when the directory cannot be written, holds another run,
+    or holds this one without ``resume``. Writes nothing but the directories.
+    """
+    out_dir = Path(out_dir)
+    try:
+        (out_dir / records.CHUNKS).mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out_dir):
+            pass
+    except OSError as err:
+        raise TesseraError(f"cannot write to {out_dir}: {err.strerror or err}") from None
+    stored = stored_plan(out_dir)
+    if stored is None:
+        if records.finished_chunks(out_dir):
+            raise TesseraError(f"{out_dir} holds chunks but no {RUN_FILE}: choose another --out")
+        return {}
+    done = records.finished_chunks(out_dir)
+    if not resume:
+        games = sum(done.values())
+        raise TesseraError(f"{out_dir} already holds a run ({games} of {stored.games} games): "
+                           "add --resume to finish it, or choose another --out")
+    differences = stored.differences(plan)
+    if differences:
+        raise TesseraError(f"cannot resume {out_dir}: it holds a different run "
+                           f"({'; '.join(differences)})")
+    for chunk, rows in done.items():
+        if chunk >= plan.chunks or rows != len(plan.chunk_games(chunk)):
+            raise TesseraError(f"{records.chunk_path(out_dir, chunk)} does not belong to this "
+                               "run: remove it to play that chunk again")
+    return done
+
+
+def start(out_dir, plan):
+    """Record ``plan`` in run.json (once) and clear what a killed run left half-written."""
+    if not (Path(out_dir) / RUN_FILE).exists():
+        write_json(Path(out_dir) / RUN_FILE, plan.to_json())
+    records.remove_partial_chunks(out_dir)
+
+
+def write_summary(out_dir, plan, games_done, chunks_done, stats):
+    write_json(Path(out_dir) / SUMMARY_FILE, {
+        "run": plan.to_json(), "games_done": games_done, "games_total": plan.games,
+        "chunks_done": chunks_done, "chunks_total": plan.chunks,
+        "complete": games_done == plan.games, "stats": stats,
+    })

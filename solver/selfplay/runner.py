@@ -1,0 +1,85 @@
+"""A self-play run from its start, or a resume, to its last chunk.
+
+Chunks still to play go to the executor (``workers`` or ``cluster``); each one
+that lands is written to chunks/ at once, so Ctrl-C (or a kill) loses only the
+chunks in flight, and ``--resume`` plays just the missing ones.
+"""
+import time
+from dataclasses import dataclass
+
+from solver.selfplay import records, rundir
+from solver.selfplay.chunk import warm_up
+from solver.selfplay.cluster import DaskCluster
+from solver.selfplay.stats import Outcomes, summarize
+from solver.selfplay.workers import InProcess, ProcessPool, available_cores, threads_per_worker
+
+SUMMARY_INTERVAL = 2.0      # seconds: summary.json is rewritten at most this often, and at the end
+
+
+@dataclass
+class RunResult:
+    plan: object
+    outcomes: Outcomes          # of every finished game, resumed ones included
+    played_now: int             # games played by this invocation
+    seconds: float
+    interrupted: bool
+
+    @property
+    def games_done(self):
+        return self.outcomes.games
+
+
+def choose_executor(workers, cluster=None):
+    """A Dask cluster when ``cluster`` is given; else this process (one worker, all cores)
+    or a pool of ``workers`` processes sharing the cores."""
+    if cluster:
+        return DaskCluster(cluster, workers)
+    if workers == 1:
+        return InProcess(available_cores())
+    return ProcessPool(workers, threads_per_worker(workers))
+
+
+def run_selfplay(plan, out_dir, executor, resume=False, progress=None):
+    """Play the chunks of ``plan`` not yet in ``out_dir``; ``progress(done, total, played_now,
+    seconds)`` after each chunk. Ctrl-C ends the run early (``interrupted``)."""
+    done = rundir.prepare(out_dir, plan, resume)
+    already = sum(done.values())
+    parts = [records.read_outcomes(out_dir, plan.seats)] if done else []
+    chunks_done = len(done)
+    started = last_summary = time.perf_counter()
+
+    def summary(games):
+        rundir.write_summary(out_dir, plan, games.games, chunks_done,
+                             summarize(games, plan.labels()))
+
+    def report():
+        games = sum(part.games for part in parts)
+        progress(games, plan.games, games - already, time.perf_counter() - started)
+
+    summary(Outcomes.concatenate(parts, plan.seats))
+    if progress:
+        report()
+    todo = [chunk for chunk in range(plan.chunks) if chunk not in done]
+    interrupted = False
+    try:
+        if todo:
+            with executor:          # a cluster that cannot be reached stops the run here
+                rundir.start(out_dir, plan)
+                warm_up(plan)
+                for chunk, table in executor.run(plan, todo):
+                    records.write_chunk(out_dir, chunk, table)
+                    parts.append(records.outcomes_of(table, plan.seats))
+                    chunks_done += 1
+                    if progress:
+                        report()
+                    if time.perf_counter() - last_summary >= SUMMARY_INTERVAL:
+                        summary(Outcomes.concatenate(parts, plan.seats))
+                        last_summary = time.perf_counter()
+    except KeyboardInterrupt:
+        interrupted = True
+    # The files are the truth: Ctrl-C may land between writing a chunk and counting it.
+    chunks_done = len(records.finished_chunks(out_dir))
+    outcomes = records.read_outcomes(out_dir, plan.seats)
+    summary(outcomes)
+    return RunResult(plan, outcomes, outcomes.games - already, time.perf_counter() - started,
+                     interrupted)

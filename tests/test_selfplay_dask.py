@@ -1,0 +1,58 @@
+"""Self-play on a real Dask LocalCluster of two worker processes."""
+import os
+import signal
+
+import pytest
+from click.testing import CliRunner
+from distributed import Client
+
+from solver.cli import main
+from solver.games import get_game
+from solver.selfplay import records
+from solver.selfplay.cluster import DaskCluster
+from solver.selfplay.plan import make_plan
+from solver.selfplay.runner import choose_executor, run_selfplay
+
+AZUL = get_game("azul")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A LocalCluster started as ``--cluster local`` starts it; tests reach it by address."""
+    with DaskCluster("local", 2) as local:
+        yield local.cluster
+
+
+def test_a_batch_on_the_cluster_writes_the_records_of_this_process(tmp_path, cluster):
+    args = ["selfplay", "azul", "--games", "300", "--agents", "random,greedy", "--seed", "21",
+            "--chunk-size", "100", "--no-plots", "--cluster", cluster.scheduler_address]
+    result = CliRunner().invoke(main, args + ["--out", str(tmp_path / "dask")])
+    assert result.exit_code == 0, result.output
+    assert "Score of random vs greedy:" in result.stdout
+    plan = make_plan(AZUL, {"players": 2}, ["random", "greedy"], 300, 21, 100)
+    run_selfplay(plan, tmp_path / "here", choose_executor(1))
+    assert records.read_records(tmp_path / "dask").equals(records.read_records(tmp_path / "here"))
+
+
+def test_workers_share_the_cores_out(cluster):
+    with DaskCluster(cluster.scheduler_address, None) as dask:
+        assert dask.dask_threads_by_host() == {"127.0.0.1": 2}
+
+
+def test_a_lost_worker_costs_only_its_chunk(tmp_path, cluster):
+    plan = make_plan(AZUL, {"players": 4}, ["greedy", "random"], 1200, 5, 100)
+    with Client(cluster) as client:
+        pids = client.run(os.getpid)
+    killed = []
+
+    def kill_a_worker(done, total, played_now, seconds):
+        if done and not killed:
+            pid = next(iter(pids.values()))
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+
+    result = run_selfplay(plan, tmp_path / "dask", DaskCluster(cluster.scheduler_address, None),
+                          progress=kill_a_worker)
+    assert killed and result.games_done == 1200 and not result.interrupted
+    run_selfplay(plan, tmp_path / "here", choose_executor(1))
+    assert records.read_records(tmp_path / "dask").equals(records.read_records(tmp_path / "here"))

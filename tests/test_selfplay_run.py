@@ -1,0 +1,169 @@
+"""Self-play runs: reproducible records, worker counts, interrupts, resumes and lost workers."""
+import json
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver.agents import parse_agent, play_game
+from solver.errors import TesseraError
+from solver.games import get_game
+from solver.selfplay import records
+from solver.selfplay.chunk import play_chunk
+from solver.selfplay.plan import make_plan
+from solver.selfplay.runner import choose_executor, run_selfplay
+
+AZUL = get_game("azul")
+ROOT = Path(__file__).parents[1]
+
+
+def run(plan, out_dir, workers=1, resume=False, progress=None):
+    return run_selfplay(plan, out_dir, choose_executor(workers), resume=resume, progress=progress)
+
+
+def summary(out_dir):
+    return json.loads((Path(out_dir) / "summary.json").read_text())
+
+
+def test_records_are_the_games_play_game_plays(tmp_path):
+    # Greedy against MCTS goes through solver.agents, greedy against random through the
+    # kernel; game i is dealt and seated from (seed, i) alone either way.
+    plan = make_plan(AZUL, {}, ["greedy", "random", "mcts:iters=20"], 8, 4, 3)
+    run(plan, tmp_path)
+    table = records.read_records(tmp_path)
+    assert table.column("game").to_pylist() == list(range(8))
+    for row in table.to_pylist():
+        assert row["agents"] == [plan.agents[a] for a in row["seats"]]
+        agents = [parse_agent(spec, seed=seed) for spec, seed in zip(row["agents"],
+                                                                      row["agent_seeds"])]
+        record = play_game(AZUL, plan.options, agents, row["seed"])
+        assert row["moves"] == [move for _, move in record.moves]
+        assert row["movers"] == [who for who, _ in record.moves]
+        assert row["scores"] == record.scores and row["payoffs"] == record.payoffs
+        assert row["length"] == len(record.moves)
+        winners = [s for s, p in enumerate(record.payoffs) if p == 1]
+        assert row["winner"] == (winners[0] if winners else -1)
+    assert {tuple(row) for row in table.column("seats").to_pylist()[:6]} == \
+        {(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)}
+
+
+def test_one_and_two_workers_write_the_same_records(tmp_path):
+    plan = make_plan(AZUL, {}, ["random", "greedy"], 600, 11, 100)
+    one = run(plan, tmp_path / "one", workers=1)
+    two = run(plan, tmp_path / "two", workers=2)
+    assert one.games_done == two.games_done == 600
+    assert records.read_records(tmp_path / "one").equals(records.read_records(tmp_path / "two"))
+    assert summary(tmp_path / "one")["stats"] == summary(tmp_path / "two")["stats"]
+
+
+def test_an_interrupted_run_resumes_to_the_same_records(tmp_path):
+    plan = make_plan(AZUL, {"players": 3}, ["greedy", "random"], 1000, 3, 100)
+    whole = run(plan, tmp_path / "whole")
+
+    def ctrl_c_after_three_chunks(done, total, played_now, seconds):
+        if done >= 300:
+            raise KeyboardInterrupt
+
+    cut = run(plan, tmp_path / "cut", progress=ctrl_c_after_three_chunks)
+    assert cut.interrupted and cut.games_done == 300
+    assert sorted(records.finished_chunks(tmp_path / "cut")) == [0, 1, 2]
+    assert summary(tmp_path / "cut")["games_done"] == 300
+    assert not summary(tmp_path / "cut")["complete"]
+    resumed = run(plan, tmp_path / "cut", resume=True)
+    assert not resumed.interrupted and resumed.played_now == 700 and resumed.games_done == 1000
+    assert records.read_records(tmp_path / "cut").equals(records.read_records(tmp_path / "whole"))
+    assert summary(tmp_path / "cut")["stats"] == summary(tmp_path / "whole")["stats"]
+    assert summary(tmp_path / "cut")["complete"]
+    again = run(plan, tmp_path / "cut", resume=True)          # nothing left to play
+    assert again.played_now == 0 and again.games_done == whole.games_done
+
+
+def test_resume_checks_the_directory(tmp_path):
+    plan = make_plan(AZUL, {}, ["random", "greedy"], 200, 1, 100)
+    run(plan, tmp_path)
+    with pytest.raises(TesseraError, match="already holds a run .200 of 200 games.: add --resume"):
+        run(plan, tmp_path)
+    other = make_plan(AZUL, {}, ["random", "greedy"], 300, 2, 100)
+    with pytest.raises(TesseraError) as err:
+        run(other, tmp_path, resume=True)
+    assert str(err.value) == (f"cannot resume {tmp_path}: it holds a different run "
+                              "(games 200 there, 300 here; seed 1 there, 2 here)")
+    stray = records.chunk_path(tmp_path, 7)
+    stray.write_bytes(records.chunk_path(tmp_path, 0).read_bytes())
+    with pytest.raises(TesseraError, match="chunk-000007.parquet does not belong to this run"):
+        run(plan, tmp_path, resume=True)
+
+
+def test_a_partial_chunk_left_by_a_kill_is_removed(tmp_path):
+    plan = make_plan(AZUL, {}, ["random", "greedy"], 200, 1, 100)
+    (tmp_path / "chunks").mkdir()
+    (tmp_path / "chunks" / "chunk-000000.parquet.partial").write_text("cut short")
+    run(plan, tmp_path)
+    assert sorted(p.name for p in (tmp_path / "chunks").iterdir()) == \
+        ["chunk-000000.parquet", "chunk-000001.parquet"]
+
+
+def test_a_lost_worker_costs_only_the_chunks_in_flight(tmp_path):
+    plan = make_plan(AZUL, {"players": 4}, ["greedy", "random"], 800, 8, 100)
+    killed = []
+
+    def kill_a_worker(done, total, played_now, seconds):
+        if done and not killed:
+            worker = multiprocessing.active_children()[0]
+            os.kill(worker.pid, signal.SIGKILL)
+            killed.append(worker.pid)
+
+    result = run(plan, tmp_path / "pool", workers=2, progress=kill_a_worker)
+    assert killed and result.games_done == 800 and not result.interrupted
+    expected = records.read_records(tmp_path / "pool")
+    for chunk in (0, 4, 7):
+        assert play_chunk(plan, chunk).equals(
+            expected.slice(chunk * 100, 100).combine_chunks().cast(records.SCHEMA))
+
+
+def test_ctrl_c_keeps_the_finished_chunks(tmp_path):
+    """SIGINT to the whole process group, as a terminal's Ctrl-C sends it."""
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "solver", "selfplay", "azul", "--games", "40000",
+               "--agents", "greedy,random", "--players", "4", "--seed", "9", "--chunk-size", "200",
+               "--workers", "2", "--out", str(out), "--no-plots"]
+    process = subprocess.Popen(command, cwd=ROOT, start_new_session=True, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while not list((out / "chunks").glob("*.parquet")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    assert "interrupted: every finished chunk is kept; add --resume to finish" in stderr
+    done = records.finished_chunks(out)
+    assert done and set(done.values()) == {200} and len(done) < 200
+    assert summary(out)["games_done"] == 200 * len(done)
+    assert f"{200 * len(done):,} of 40,000 games" in stdout
+    assert not list((out / "chunks").glob("*.partial"))
+    plan = make_plan(AZUL, {"players": 4}, ["greedy", "random"], 40000, 9, 200)
+    first = min(done)
+    assert play_chunk(plan, first).equals(
+        records.read_records(out).slice(0, 200).combine_chunks().cast(records.SCHEMA))
+    with pytest.raises(ProcessLookupError):           # no worker outlived the run
+        for _ in range(100):
+            os.killpg(process.pid, 0)
+            time.sleep(0.1)
+
+
+def test_summary_json_follows_the_chunks(tmp_path):
+    plan = make_plan(AZUL, {}, ["random", "greedy"], 250, 1, 100)
+    run(plan, tmp_path)
+    document = summary(tmp_path)
+    assert (document["games_done"], document["games_total"]) == (250, 250)
+    assert (document["chunks_done"], document["chunks_total"]) == (3, 3)
+    assert document["run"] == json.loads((tmp_path / "run.json").read_text())
+    assert [row["games"] for row in document["stats"]["agent_results"]] == [250, 250]
+    assert np.isclose(sum(row["win_share"] for row in document["stats"]["seat_results"]), 1)
