@@ -22,6 +22,9 @@ from kernels.azul.layout import (
     player_word, split_draft_move, wall_column,
 )
 from solver.errors import MoveError, PositionError
+from solver.notation.fields import (
+    check_keys, list_of, player_boards, text_number, text_sections, text_value, whole_number,
+)
 
 VARIANTS = ("colour", "gray")
 PHASES = ("refill", "draft", "tiling", "over")
@@ -31,7 +34,6 @@ NO_TILES = "-"
 EMPTY_CELL = "."
 FILLED_CELL = "x"                 # colour wall only: whatever colour is printed there
 WALL_SIZE = 5
-MAX_NUMBER = 2**31 - 1            # keeps every word far inside int64
 MAX_PLACEMENT_POINTS = 10         # a new tile links at most 5 in its row and 5 in its column
 
 JSON_KEYS = ("game", "players", "wall", "round", "phase", "turn", "starter", "stalled",
@@ -41,7 +43,6 @@ HEADER_KEYS = JSON_KEYS[1:-1]     # the text header: everything but game and boa
 NUMBER_KEYS = ("players", "round", "turn", "starter", "stalled")
 COUNT_KEYS = ("bag", "lid")
 BOARD_KEYS = ("score", "wall", "lines", "floor")
-ALL_TEXT_KEYS = set(HEADER_KEYS + BOARD_KEYS + ("player",))
 
 ROW_CELLS = 0x1F
 COLUMN_CELLS = 0x108421           # column 0: bits 0, 5, 10, 15, 20
@@ -61,7 +62,7 @@ def parse_position(text):
         raise PositionError("position", "empty input")
     if tokens[0] != "azul":
         raise PositionError("game", f"an Azul position starts with 'azul', not '{tokens[0]}'")
-    header, boards = _text_sections(tokens[1:])
+    header, boards = text_sections(tokens[1:], HEADER_KEYS, BOARD_KEYS)
     return position_from_json(_json_from_text(header, boards))
 
 
@@ -84,48 +85,11 @@ def format_position(state):
     return "\n".join(lines)
 
 
-def _text_sections(tokens):
-    """The header's {key: value} and the players' in seat order.
-
-    Every key takes one token, except ``factories``, which takes tokens up to the
-    next key (tile-set tokens never look like keys).
-    """
-    header, boards = {}, []
-    section, prefix, keys = header, "", HEADER_KEYS
-    i = 0
-    while i < len(tokens):
-        key = tokens[i]
-        if key == "player":
-            number = _text_number("player", tokens[i + 1] if i + 1 < len(tokens) else "")
-            if number != len(boards) + 1:
-                raise PositionError(f"player {number}", f"expected player {len(boards) + 1}"
-                                                        " next (players come in seat order)")
-            section, prefix, keys = {}, f"player {number} ", BOARD_KEYS
-            boards.append(section)
-            i += 2
-        elif key not in keys:
-            raise PositionError(prefix.strip() or "position", f"unknown key '{key}'")
-        elif key in section:
-            raise PositionError(prefix + key, "given twice")
-        elif key == "factories":
-            end = i + 1
-            while end < len(tokens) and tokens[end] not in ALL_TEXT_KEYS:
-                end += 1
-            section[key] = tokens[i + 1:end]
-            i = end
-        elif i + 1 == len(tokens) or tokens[i + 1] in ALL_TEXT_KEYS:
-            raise PositionError(prefix + key, "missing value")
-        else:
-            section[key] = tokens[i + 1]
-            i += 2
-    return header, boards
-
-
 def _json_from_text(header, boards):
     obj = {"game": "azul"}
     for key, value in header.items():
         if key in NUMBER_KEYS:
-            obj[key] = _text_number(key, value)
+            obj[key] = text_number(key, value)
         elif key in COUNT_KEYS:
             obj[key] = _text_counts(key, value)
         else:
@@ -138,7 +102,7 @@ def _board_json_from_text(number, board):
     obj = {}
     for key, value in board.items():
         if key == "score":
-            obj[key] = _text_number(f"player {number} score", value)
+            obj[key] = text_number(f"player {number} score", value)
         elif key in ("wall", "lines"):
             obj[key] = value.split("/")
         else:
@@ -146,17 +110,11 @@ def _board_json_from_text(number, board):
     return obj
 
 
-def _text_number(field, token):
-    if not re.fullmatch(r"[0-9]{1,10}", token) or int(token) > MAX_NUMBER:
-        raise PositionError(field, f"expected a whole number, got '{token}'")
-    return int(token)
-
-
 def _text_counts(field, token):
     parts = token.split("/")
     if len(parts) != NCOLOURS:
         raise PositionError(field, f"expected 5 counts B/Y/R/K/W, got '{token}'")
-    return {name: _text_number(field, part) for name, part in zip(COLOUR_NAMES, parts)}
+    return {name: text_number(field, part) for name, part in zip(COLOUR_NAMES, parts)}
 
 
 def _counts_text(counts):
@@ -167,10 +125,10 @@ def _counts_text(counts):
 
 def position_from_json(obj):
     """The state array of a position in JSON form (a dict); raises PositionError."""
-    _check_keys(obj, JSON_KEYS)
+    check_keys(obj, JSON_KEYS, optional=OPTIONAL_KEYS)
     if obj["game"] != "azul":
         raise PositionError("game", f"expected 'azul', got {obj['game']!r}")
-    players = _whole_number("players", obj["players"])
+    players = whole_number("players", obj["players"])
     if not 2 <= players <= MAX_PLAYERS:
         raise PositionError("players", f"Azul has 2 to 4 players, not {players}")
     variant = _choice("wall", obj["wall"], VARIANTS)
@@ -179,18 +137,18 @@ def position_from_json(obj):
     state[W_PLAYERS] = players
     state[W_VARIANT] = variant
     state[W_PHASE] = _choice("phase", obj["phase"], PHASES)
-    state[W_ROUND] = _whole_number("round", obj["round"])
-    state[W_TO_MOVE] = _whole_number("turn", obj["turn"]) - 1
-    state[W_STARTER] = _whole_number("starter", obj["starter"]) - 1
-    state[W_STALLED] = _whole_number("stalled", obj.get("stalled", 0))
-    factories = _list_of("factories", obj["factories"], factories_for(players),
+    state[W_ROUND] = whole_number("round", obj["round"])
+    state[W_TO_MOVE] = whole_number("turn", obj["turn"]) - 1
+    state[W_STARTER] = whole_number("starter", obj["starter"]) - 1
+    state[W_STALLED] = whole_number("stalled", obj.get("stalled", 0))
+    factories = list_of("factories", obj["factories"], factories_for(players),
                          f"factories (a {players}-player game has {factories_for(players)})")
     for f, text in enumerate(factories):
         state[W_FACTORY + f] = _tile_set_word("factories", text)
     state[W_CENTRE] = _tile_set_word("centre", obj["centre"])
     state[W_BAG] = _counts_word("bag", obj["bag"])
     state[W_LID] = _counts_word("lid", obj["lid"])
-    for p, board in enumerate(_boards(obj["boards"], players)):
+    for p, board in enumerate(player_boards(obj["boards"], players)):
         _encode_board(state, p, board, variant)
     validate(state)
     return state
@@ -225,60 +183,16 @@ def _board_json(board):
     }
 
 
-def _check_keys(obj, keys, prefix=""):
-    """Unknown keys name their object; a missing key is named as its own field."""
-    owner = prefix.strip() or "position"
-    if not isinstance(obj, dict):
-        raise PositionError(owner, "expected a JSON object")
-    for key in obj:
-        if key not in keys:
-            raise PositionError(owner, f"unknown key {key!r}")
-    for key in keys:
-        if key not in obj and key not in OPTIONAL_KEYS:
-            raise PositionError(prefix + key, "missing")
-
-
-def _whole_number(field, value):
-    # bool is an int in Python; JSON true is not a number.
-    if type(value) is not int or not 0 <= value <= MAX_NUMBER:
-        raise PositionError(field, f"expected a whole number, got {value!r}")
-    return value
-
-
 def _choice(field, value, names):
     if value not in names:
         raise PositionError(field, f"expected {' or '.join(names)}, got {value!r}")
     return names.index(value)
 
 
-def _text_value(field, value):
-    if not isinstance(value, str):
-        raise PositionError(field, f"expected a string, got {value!r}")
-    return value
-
-
-def _list_of(field, value, length, what):
-    """A list of ``length`` strings."""
-    if not isinstance(value, list) or len(value) != length:
-        got = len(value) if isinstance(value, list) else repr(value)
-        raise PositionError(field, f"expected {length} {what}, got {got}")
-    return [_text_value(field, item) for item in value]
-
-
-def _boards(boards, players):
-    if not isinstance(boards, list):
-        raise PositionError("boards", f"expected a list of player boards, got {boards!r}")
-    if len(boards) < players:
-        raise PositionError(f"player {len(boards) + 1}", "missing")
-    if len(boards) > players:
-        raise PositionError(f"player {players + 1}", f"no such player in a {players}-player game")
-    return boards
-
-
 def _encode_board(state, p, board, variant):
     prefix = f"player {p + 1} "
-    _check_keys(board, BOARD_KEYS, prefix)
-    state[player_word(p, P_SCORE)] = _whole_number(prefix + "score", board["score"])
+    check_keys(board, BOARD_KEYS, prefix)
+    state[player_word(p, P_SCORE)] = whole_number(prefix + "score", board["score"])
     masks = _wall_masks(prefix + "wall", board["wall"], variant)
     for c in range(NCOLOURS):
         state[player_word(p, P_WALL + c)] = masks[c]
@@ -290,7 +204,7 @@ def _encode_board(state, p, board, variant):
 
 def _tile_set_word(field, text):
     """A tile set like ``1BBR`` (``-`` for none) as a byte-lane word."""
-    text = _text_value(field, text)
+    text = text_value(field, text)
     if text == NO_TILES:
         return 0
     unknown = set(text) - set(COLOUR_LETTERS + MARKER)
@@ -321,7 +235,7 @@ def _counts_word(field, counts):
         raise PositionError(field, f"expected counts of {', '.join(COLOUR_NAMES)}, got {counts!r}")
     word = 0
     for c, name in enumerate(COLOUR_NAMES):
-        count = _whole_number(field, counts[name])
+        count = whole_number(field, counts[name])
         if count > TILES_PER_COLOUR:
             raise PositionError(field, f"{count} {name} tiles (20 exist)")
         word += count << (LANE_BITS * c)
@@ -334,7 +248,7 @@ def _counts_json(word):
 
 def _wall_masks(field, rows, variant):
     """Five colour masks from five rows of cells."""
-    rows = _list_of(field, rows, WALL_SIZE, "rows")
+    rows = list_of(field, rows, WALL_SIZE, "rows")
     masks = [0] * NCOLOURS
     for r, row in enumerate(rows):
         if len(row) != WALL_SIZE:
@@ -367,7 +281,7 @@ def _wall_rows(walls):
 
 
 def _lines_word(field, groups):
-    groups = _list_of(field, groups, WALL_SIZE, "lines")
+    groups = list_of(field, groups, WALL_SIZE, "lines")
     return sum(_line_lane(field, i, group) << (LANE_BITS * i) for i, group in enumerate(groups))
 
 

@@ -22,6 +22,9 @@ from kernels.pavilion.layout import (
     split_place_move, wild_of_round,
 )
 from solver.errors import MoveError, PositionError
+from solver.notation.fields import (
+    check_keys, list_of, player_boards, text_number, text_sections, text_value, whole_number,
+)
 
 GAME = "pavilion"
 PHASES = ("refill", "draft", "place", "bonus", "keep", "resupply", "over")
@@ -30,7 +33,6 @@ NO_TILES = "-"
 EMPTY_SPACE = "."
 CENTRE_WORD = "centre"
 WILD_WORD = "wild"
-MAX_NUMBER = 2**31 - 1            # keeps every word far inside int64
 ALL_COLOURS = (1 << NCOLOURS) - 1
 COUNTS_FORM = "/".join(COLOUR_LETTERS)
 
@@ -40,7 +42,6 @@ HEADER_KEYS = JSON_KEYS[1:-1]     # the text header: everything but game and boa
 NUMBER_KEYS = ("players", "round", "turn", "starter", "reward")
 COUNT_KEYS = ("bag", "tower")
 BOARD_KEYS = ("score", "stars", "hand", "kept")
-ALL_TEXT_KEYS = set(HEADER_KEYS + BOARD_KEYS + ("player",))
 TEXT_HEADER_LINE = ("players", "round", "wild", "phase", "turn", "starter", "token", "passed",
                     "reward")
 
@@ -55,7 +56,7 @@ def parse_position(text):
     if tokens[0] != GAME:
         raise PositionError("game", f"a Summer Pavilion position starts with '{GAME}', not"
                                     f" '{tokens[0]}'")
-    header, boards = _text_sections(tokens[1:])
+    header, boards = text_sections(tokens[1:], HEADER_KEYS, BOARD_KEYS)
     return position_from_json(_json_from_text(header, boards))
 
 
@@ -85,54 +86,17 @@ def _header_text(key, value):
     return str(value)
 
 
-def _text_sections(tokens):
-    """The header's {key: value} and the players' in seat order.
-
-    Every key takes one token, except ``factories``, which takes tokens up to the
-    next key (tile-set tokens never look like keys).
-    """
-    header, boards = {}, []
-    section, prefix, keys = header, "", HEADER_KEYS
-    i = 0
-    while i < len(tokens):
-        key = tokens[i]
-        if key == "player":
-            number = _text_number("player", tokens[i + 1] if i + 1 < len(tokens) else "")
-            if number != len(boards) + 1:
-                raise PositionError(f"player {number}", f"expected player {len(boards) + 1}"
-                                                        " next (players come in seat order)")
-            section, prefix, keys = {}, f"player {number} ", BOARD_KEYS
-            boards.append(section)
-            i += 2
-        elif key not in keys:
-            raise PositionError(prefix.strip() or "position", f"unknown key '{key}'")
-        elif key in section:
-            raise PositionError(prefix + key, "given twice")
-        elif key == "factories":
-            end = i + 1
-            while end < len(tokens) and tokens[end] not in ALL_TEXT_KEYS:
-                end += 1
-            section[key] = tokens[i + 1:end]
-            i = end
-        elif i + 1 == len(tokens) or tokens[i + 1] in ALL_TEXT_KEYS:
-            raise PositionError(prefix + key, "missing value")
-        else:
-            section[key] = tokens[i + 1]
-            i += 2
-    return header, boards
-
-
 def _json_from_text(header, boards):
     obj = {"game": GAME}
     for key, value in header.items():
         if key in NUMBER_KEYS:
-            obj[key] = _text_number(key, value)
+            obj[key] = text_number(key, value)
         elif key in COUNT_KEYS:
             obj[key] = _text_counts(key, value)
         elif key == "token":
-            obj[key] = None if value == NO_TILES else _text_number(key, value)
+            obj[key] = None if value == NO_TILES else text_number(key, value)
         elif key == "passed":
-            obj[key] = [] if value == NO_TILES else [_text_number(key, v) for v in value.split(",")]
+            obj[key] = [] if value == NO_TILES else [text_number(key, v) for v in value.split(",")]
         else:
             obj[key] = value
     obj["boards"] = [_board_json_from_text(number, board) for number, board in enumerate(boards, 1)]
@@ -143,7 +107,7 @@ def _board_json_from_text(number, board):
     obj = {}
     for key, value in board.items():
         if key == "score":
-            obj[key] = _text_number(f"player {number} score", value)
+            obj[key] = text_number(f"player {number} score", value)
         elif key == "stars":
             obj[key] = value.split("/")
         else:
@@ -151,17 +115,11 @@ def _board_json_from_text(number, board):
     return obj
 
 
-def _text_number(field, token):
-    if not re.fullmatch(r"[0-9]{1,10}", token) or int(token) > MAX_NUMBER:
-        raise PositionError(field, f"expected a whole number, got '{token}'")
-    return int(token)
-
-
 def _text_counts(field, token):
     parts = token.split("/")
     if len(parts) != NCOLOURS:
         raise PositionError(field, f"expected {NCOLOURS} counts {COUNTS_FORM}, got '{token}'")
-    return {name: _text_number(field, part) for name, part in zip(COLOUR_NAMES, parts)}
+    return {name: text_number(field, part) for name, part in zip(COLOUR_NAMES, parts)}
 
 
 def _counts_text(counts):
@@ -172,13 +130,13 @@ def _counts_text(counts):
 
 def position_from_json(obj):
     """The state array of a position in JSON form (a dict); raises PositionError."""
-    _check_keys(obj, JSON_KEYS)
+    check_keys(obj, JSON_KEYS)
     if obj["game"] != GAME:
         raise PositionError("game", f"expected '{GAME}', got {obj['game']!r}")
-    players = _whole_number("players", obj["players"])
+    players = whole_number("players", obj["players"])
     if players not in PLAYER_COUNTS:
         raise PositionError("players", f"Summer Pavilion has 2 to 4 players, not {players}")
-    round_number = _whole_number("round", obj["round"])
+    round_number = whole_number("round", obj["round"])
     if not 1 <= round_number <= ROUNDS:
         raise PositionError("round", f"rounds are 1 to {ROUNDS}, not {round_number}")
     wild = COLOUR_NAMES[wild_of_round(round_number)]
@@ -196,8 +154,8 @@ def position_from_json(obj):
     state[W_TOKEN] = TOKEN_IN_CENTRE if token is None else \
         _player_number("token", token, players, "null (in the centre) or ") - 1
     state[W_PASSED] = _passed_word(obj["passed"], players)
-    state[W_REWARD] = _whole_number("reward", obj["reward"])
-    factories = _list_of("factories", obj["factories"], factories_for(players),
+    state[W_REWARD] = whole_number("reward", obj["reward"])
+    factories = list_of("factories", obj["factories"], factories_for(players),
                          f"factories (a {players}-player game has {factories_for(players)})")
     for f, text in enumerate(factories):
         state[W_FACTORY + f] = _tile_set_word("factories", text)
@@ -205,7 +163,7 @@ def position_from_json(obj):
     state[W_SUPPLY] = _tile_set_word("supply", obj["supply"])
     state[W_BAG] = _counts_word("bag", obj["bag"])
     state[W_TOWER] = _counts_word("tower", obj["tower"])
-    for p, board in enumerate(_boards(obj["boards"], players)):
+    for p, board in enumerate(player_boards(obj["boards"], players)):
         _encode_board(state, p, board)
     validate(state)
     return state
@@ -246,26 +204,6 @@ def _board_json(state, p):
     }
 
 
-def _check_keys(obj, keys, prefix=""):
-    """Unknown keys name their object; a missing key is named as its own field."""
-    owner = prefix.strip() or "position"
-    if not isinstance(obj, dict):
-        raise PositionError(owner, "expected a JSON object")
-    for key in obj:
-        if key not in keys:
-            raise PositionError(owner, f"unknown key {key!r}")
-    for key in keys:
-        if key not in obj:
-            raise PositionError(prefix + key, "missing")
-
-
-def _whole_number(field, value):
-    # bool is an int in Python; JSON true is not a number.
-    if type(value) is not int or not 0 <= value <= MAX_NUMBER:
-        raise PositionError(field, f"expected a whole number, got {value!r}")
-    return value
-
-
 def _player_number(field, value, players, alternative=""):
     if type(value) is not int or not 1 <= value <= players:
         raise PositionError(field, f"expected {alternative}a player from 1 to {players},"
@@ -291,34 +229,10 @@ def _choice(field, value, names):
     return names.index(value)
 
 
-def _text_value(field, value):
-    if not isinstance(value, str):
-        raise PositionError(field, f"expected a string, got {value!r}")
-    return value
-
-
-def _list_of(field, value, length, what):
-    """A list of ``length`` strings."""
-    if not isinstance(value, list) or len(value) != length:
-        got = len(value) if isinstance(value, list) else repr(value)
-        raise PositionError(field, f"expected {length} {what}, got {got}")
-    return [_text_value(field, item) for item in value]
-
-
-def _boards(boards, players):
-    if not isinstance(boards, list):
-        raise PositionError("boards", f"expected a list of player boards, got {boards!r}")
-    if len(boards) < players:
-        raise PositionError(f"player {len(boards) + 1}", "missing")
-    if len(boards) > players:
-        raise PositionError(f"player {players + 1}", f"no such player in a {players}-player game")
-    return boards
-
-
 def _encode_board(state, p, board):
     prefix = f"player {p + 1} "
-    _check_keys(board, BOARD_KEYS, prefix)
-    state[player_word(p, P_SCORE)] = _whole_number(prefix + "score", board["score"])
+    check_keys(board, BOARD_KEYS, prefix)
+    state[player_word(p, P_SCORE)] = whole_number(prefix + "score", board["score"])
     spaces, colours = _stars_words(prefix + "stars", board["stars"])
     state[player_word(p, P_SPACES)] = spaces
     state[player_word(p, P_CENTRE_COLOURS)] = colours
@@ -330,7 +244,7 @@ def _encode_board(state, p, board):
 
 def _tile_set_word(field, text):
     """A tile set like ``PPGO`` (``-`` for none) as a byte-lane word."""
-    text = _text_value(field, text)
+    text = text_value(field, text)
     if text == NO_TILES:
         return 0
     if not text or set(text) - set(COLOUR_LETTERS):
@@ -356,7 +270,7 @@ def _counts_word(field, counts):
         raise PositionError(field, f"expected counts of {', '.join(COLOUR_NAMES)}, got {counts!r}")
     word = 0
     for c, name in enumerate(COLOUR_NAMES):
-        count = _whole_number(field, counts[name])
+        count = whole_number(field, counts[name])
         if count > TILES_PER_COLOUR:
             raise PositionError(field, f"{count} {name} tiles ({TILES_PER_COLOUR} exist)")
         word += count << (LANE_BITS * c)
@@ -377,7 +291,7 @@ def _tiles(word):
 
 def _stars_words(field, stars):
     """(covered-space mask, centre colour mask) from the seven star strings."""
-    stars = _list_of(field, stars, NSTARS, "stars (the outer stars in colour order, then the"
+    stars = list_of(field, stars, NSTARS, "stars (the outer stars in colour order, then the"
                                            " centre star)")
     spaces = colours = 0
     for star, cells in enumerate(stars):
