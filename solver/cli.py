@@ -65,7 +65,7 @@ def main():
 def load_position(pos):
     """(game, state) of POS: a file path, '-' for stdin, or the position text itself."""
     if pos == "-":
-        return game_of_position(_nonempty(click.get_text_stream("stdin").read(), "stdin"))
+        return game_of_position(_nonempty(sys.stdin.read(), "stdin"))
     if os.path.isdir(pos):
         raise TesseraError(f"{pos} is a directory, not a position")
     if os.path.isfile(pos):
