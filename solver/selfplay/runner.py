@@ -64,8 +64,8 @@ def run_selfplay(plan, out_dir, executor, resume=False, progress=None):
     try:
         if todo:
             with executor:          # a cluster that cannot be reached stops the run here
-                rundir.start(out_dir, plan)
                 warm_up(plan)
+                rundir.start(out_dir, plan)
                 for chunk, table in executor.run(plan, todo):
                     records.write_chunk(out_dir, chunk, table)
                     parts.append(records.outcomes_of(table, plan.seats))
