@@ -89,10 +89,14 @@ def play_batched(starts, chance_seeds, agent_seeds, kinds):
 
 def warm_up(plan):
     """Compile (or load from numba's cache) what the plan's chunks will run, here, once:
-    workers started afterwards on this machine load it from the cache."""
-    kinds = np.array([_batched_kind(spec) for spec in plan.agents], np.int8)
-    if (kinds != NOT_BATCHED).any():
-        start = get_game(plan.game).new(0, **plan.options)
+    workers started afterwards on this machine load it from the cache. A search agent
+    chooses one move of the start position for that (its budget for one move)."""
+    start = get_game(plan.game).new(0, **plan.options)
+    kinds = [_batched_kind(spec) for spec in plan.agents]
+    if any(kind != NOT_BATCHED for kind in kinds):
         cheap = np.full((1, plan.seats), kernel.RANDOM, np.int8)
         play_batched(start[None, :], np.zeros(1, np.int64), np.zeros((1, plan.seats), np.int64),
                      cheap)
+    for spec, kind in zip(plan.agents, kinds):
+        if kind == NOT_BATCHED:
+            parse_agent(spec).choose(start.copy())
