@@ -7,4 +7,5 @@ TERMINAL = -2
 # Game ids: word 0 of every state array.
 AZUL = 1
 PAVILION = 2  # Azul: Summer Pavilion (kernels/pavilion)
+AZURE = 3     # Azure, with the Gifted module and the Cosmos expansion (kernels/azure)
 TOY = 99      # hidden high card (kernels/toy): a test game for hidden-information search
