@@ -138,6 +138,9 @@ def _new_command(game):
         click.Option(["--json", "as_json"], is_flag=True, help="print the position as JSON"),
     ]
     for name, (kind, default, help_text) in game.options.items():
+        if kind is bool:
+            params.append(click.Option([f"--{name}"], is_flag=True, default=default, help=help_text))
+            continue
         # Choices go to the game unchecked, so a bad one gets the game's one-line error.
         metavar = f"[{'|'.join(kind)}]" if isinstance(kind, tuple) else None
         params.append(click.Option([f"--{name}"], type=str if metavar else kind, metavar=metavar,
