@@ -9,6 +9,12 @@ Specs (docs/search.md, "Agents"):
 - ``alphabeta:depth=D`` and/or ``alphabeta:time=S``.
 
 Every agent takes a seed, so a game between seeded agents is reproducible.
+
+In a game with hidden information (Azure) an agent is given the view of the player
+to move, never the complete position: MCTS then runs information-set MCTS; greedy
+and alpha-beta decide on one determinization of the view drawn with their seed
+(alpha-beta on a sample is "perfect-information Monte Carlo" with one sample: it
+plays as if the sampled cards were the true ones).
 """
 from dataclasses import dataclass
 
@@ -17,6 +23,7 @@ import numpy as np
 from kernels import games
 from kernels.rng import below, make_rng
 from solver.errors import OptionError
+from solver.search.ismcts import Ismcts
 from solver.search.mcts import Mcts, MctsOptions
 
 # Keeps the chance stream of ``play_game`` apart from the stream that drew the start.
@@ -71,6 +78,7 @@ class GreedyAgent(Agent):
 
     def choose(self, state):
         mover = games.to_move(state)
+        state = sampled_if_hidden(state, mover, self.rng)
         moves = np.empty(games.MAX_MOVES, np.int64)
         count = games.legal_moves(state, moves)
         values = np.zeros(games.players(state), np.float64)
@@ -89,14 +97,18 @@ class GreedyAgent(Agent):
 
 
 class MctsAgent(Agent):
+    """MCTS on complete positions; on a player's view, information-set MCTS."""
+
     name = "mcts"
 
     def __init__(self, spec, options):
         super().__init__(spec)
         self.mcts = Mcts(options)
+        self.ismcts = Ismcts(options)
 
     def choose(self, state):
-        return self.mcts.search(state).best.move
+        searcher = self.mcts if games.is_complete(state) else self.ismcts
+        return searcher.search(state).best.move
 
     def observe(self, move):
         # Keeps the subtree below the move; a move after a refill finds no tree to follow.
@@ -104,18 +116,29 @@ class MctsAgent(Agent):
 
 
 class AlphaBetaAgent(Agent):
-    """Alpha-beta to ``depth`` plies and/or for ``time`` seconds; it needs no randomness."""
+    """Alpha-beta to ``depth`` plies and/or for ``time`` seconds (randomness only for views)."""
 
     name = "alphabeta"
 
-    def __init__(self, spec, depth, time_limit):
+    def __init__(self, spec, depth, time_limit, seed):
         super().__init__(spec)
+        self.rng = make_rng(seed)
         self.depth = depth
         self.time_limit = time_limit
 
     def choose(self, state):
         from solver.search.alphabeta import search_alphabeta
+        state = sampled_if_hidden(state, games.to_move(state), self.rng)
         return search_alphabeta(state, depth=self.depth, time_limit=self.time_limit).best.move
+
+
+def sampled_if_hidden(state, observer, rng):
+    """``state`` itself when complete, else one determinization of the view drawn with ``rng``."""
+    if games.is_complete(state):
+        return state
+    sample = np.empty_like(state)
+    games.determinize(state, observer, rng, sample)
+    return sample
 
 
 # ---- specs ---------------------------------------------------------------------------
@@ -138,7 +161,7 @@ def parse_agent(spec, seed=0):
         if name == "mcts":
             return _mcts_agent(spec, settings, seed)
         if name == "alphabeta":
-            return _alphabeta_agent(spec, settings)
+            return _alphabeta_agent(spec, settings, seed)
         raise OptionError(f"unknown agent '{name}' (known: alphabeta, greedy, mcts, random)")
     except OptionError as err:
         raise OptionError(f"bad agent spec '{spec}': {err}") from None
@@ -185,7 +208,7 @@ def _mcts_agent(spec, settings, seed):
     return MctsAgent(spec, MctsOptions(seed=seed, **fields))     # MctsOptions checks ranges
 
 
-def _alphabeta_agent(spec, settings):
+def _alphabeta_agent(spec, settings, seed):
     _only_keys(settings, ALPHABETA_KEYS)
     if not settings:
         raise OptionError("alphabeta needs depth=D or time=S")
@@ -195,7 +218,7 @@ def _alphabeta_agent(spec, settings):
         raise OptionError(f"depth must be at least 1, not {depth}")
     if time_limit is not None and not time_limit > 0:
         raise OptionError(f"time must be more than 0 seconds, not {time_limit}")
-    return AlphaBetaAgent(spec, depth, time_limit)
+    return AlphaBetaAgent(spec, depth, time_limit, seed)
 
 
 # ---- one game ------------------------------------------------------------------------
@@ -225,7 +248,7 @@ def play_game(game, options, agents, seed):
         if who == games.CHANCE:
             games.resolve_chance(state, chance_rng)
             continue
-        move = int(agents[who].choose(state.copy()))
+        move = int(agents[who].choose(game.view(state, who)))
         played.append((int(who), move))
         games.apply_move(state, move)
         for agent in agents:

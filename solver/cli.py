@@ -469,7 +469,13 @@ def _mcts_settings(iterations, time_limit, given):
 
 
 def _search_mcts(state, settings, show_progress):
-    """(result, interrupted): Ctrl-C ends the search early with the tree it has grown."""
+    """(result, interrupted): Ctrl-C ends the search early with the tree it has grown.
+
+    A player's view (hidden cards) is searched by information-set MCTS, which
+    samples what the player cannot see (docs/hidden-information.md).
+    """
+    from kernels import games
+    from solver.search.ismcts import Ismcts
     from solver.search.mcts import Mcts, MctsOptions
     options = MctsOptions(iterations=settings["iterations"], time_limit=settings["time"],
                           threads=settings["threads"], seed=settings["seed"],
@@ -479,7 +485,8 @@ def _search_mcts(state, settings, show_progress):
         report = None if show is None else (lambda done, _, seconds: show(
             f"MCTS {done:,} simulations",
             _fraction(done, options.iterations, seconds, options.time_limit)))
-        result = Mcts(options).search(state, report)
+        searcher = Mcts(options) if games.is_complete(state) else Ismcts(options)
+        result = searcher.search(state, report)
     return result, result.interrupted
 
 

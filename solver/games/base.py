@@ -42,6 +42,10 @@ class Game:
         """A rich renderable drawing the position."""
         raise NotImplementedError
 
+    def view(self, state, observer):
+        """What ``observer`` knows of the complete ``state``: a copy, when nothing is hidden."""
+        return state.copy()
+
 
 _GAMES = {}
 
