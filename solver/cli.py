@@ -679,6 +679,35 @@ def _print_solve(report):
 
 # ---- selfplay and stats --------------------------------------------------------------
 
+FLAG_VALUES = {"yes": True, "true": True, "on": True, "1": True,
+               "no": False, "false": False, "off": False, "0": False}
+
+
+def _game_options(game, given):
+    """``NAME=VALUE`` texts as the game's options, each converted as `tessera new` would."""
+    options = {}
+    for text in given:
+        name, sep, value = text.partition("=")
+        if not sep or not name:
+            raise TesseraError(f"--option takes NAME=VALUE, not '{text}'")
+        if name not in game.options:
+            known = ", ".join(game.options) or "none"
+            raise TesseraError(f"{game.name} has no option '{name}' (its options: {known})")
+        kind = game.options[name][0]
+        if kind is bool:
+            if value.lower() not in FLAG_VALUES:
+                raise TesseraError(f"option {name} is yes or no, not '{value}'")
+            options[name] = FLAG_VALUES[value.lower()]
+        elif kind is int:
+            try:
+                options[name] = int(value)
+            except ValueError:
+                raise TesseraError(f"option {name} takes a whole number, not '{value}'") from None
+        else:
+            options[name] = value
+    return options
+
+
 INTERRUPTED = 130               # exit code of `selfplay` stopped by Ctrl-C (128 + SIGINT)
 DEFAULT_CHUNK_SIZE = 250
 
@@ -692,6 +721,8 @@ DEFAULT_CHUNK_SIZE = 250
 @click.option("--players", type=int,
               help="players per game [default: the number of agents; one agent: the game's]")
 @click.option("--variant", help="the game's variant, for a game that has variants")
+@click.option("--option", "game_options", multiple=True, metavar="NAME=VALUE",
+              help="any option of `tessera new GAME`, e.g. gifted=mighty or cosmos=yes (repeatable)")
 @click.option("--seed", type=int, help="batch seed [default: a random one, kept in run.json]")
 @click.option("--workers", "-j", type=int,
               help="worker processes, here or in --cluster local [default: the cores]")
@@ -706,8 +737,8 @@ DEFAULT_CHUNK_SIZE = 250
               help="a progress bar on stderr [default: when stderr is a terminal]")
 @click.option("--plots/--no-plots", default=True, show_default=True,
               help="write the PNG plots into --out at the end")
-def selfplay(game_name, count, agent_list, players, variant, seed, workers, cluster, chunk_size,
-             out_dir, resume, progress, plots):
+def selfplay(game_name, count, agent_list, players, variant, game_options, seed, workers, cluster,
+             chunk_size, out_dir, resume, progress, plots):
     """Play a batch of GAME between agents, seats rotating, records to --out as Parquet.
 
     Random and greedy games run batched in numba; search agents (mcts, alphabeta)
@@ -721,7 +752,7 @@ def selfplay(game_name, count, agent_list, players, variant, seed, workers, clus
     from solver.selfplay.workers import available_cores
     game = get_game(game_name)
     agents = split_agents(agent_list)
-    options = {}
+    options = _game_options(game, game_options)
     if players is not None or ("players" in game.options and len(agents) > 1):
         options["players"] = len(agents) if players is None else players
     if variant is not None:

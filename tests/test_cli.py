@@ -363,3 +363,24 @@ def test_usage_errors_keep_clicks_exit_code(args):
     result = run(*args)
     assert result.exit_code == 2
     assert "Traceback" not in result.output and "Usage:" in result.output
+
+
+@pytest.mark.parametrize("option, message", [
+    ("variant", "--option takes NAME=VALUE, not 'variant'"),
+    ("colour=red", "azul has no option 'colour' (its options: players, variant)"),
+    ("players=two", "option players takes a whole number, not 'two'"),
+    ("variant=purple", "variant"),
+])
+def test_selfplay_game_option_errors(tmp_path, option, message):
+    result = run("selfplay", "azul", "--games", "2", "--agents", "random,random",
+                 "--option", option, "--out", tmp_path / "run")
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
+
+
+def test_selfplay_game_option_sets_the_variant(tmp_path):
+    ok("selfplay", "azul", "--games", "4", "--agents", "random,random", "--option", "variant=gray",
+       "--seed", "3", "--workers", "1", "--no-plots", "--no-progress", "--out", tmp_path / "run")
+    plan = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert plan["options"]["variant"] == "gray"
