@@ -36,11 +36,11 @@ play), using only ``rng``. Information-set MCTS
 """
 from numba import njit
 
-from kernels import azul, pavilion, toy
-from kernels.constants import AZUL, CHANCE, PAVILION, TERMINAL, TOY  # noqa: F401  (re-exported)
+from kernels import azul, azure, pavilion, toy
+from kernels.constants import AZUL, AZURE, CHANCE, PAVILION, TERMINAL, TOY  # noqa: F401  (re-exported)
 from kernels.hashing import position_hash  # noqa: F401  (re-exported)
 
-MAX_MOVES = max(azul.MAX_MOVES, pavilion.MAX_MOVES, toy.MAX_MOVES)
+MAX_MOVES = max(azul.MAX_MOVES, pavilion.MAX_MOVES, azure.MAX_MOVES, toy.MAX_MOVES)
 
 
 @njit(cache=True, inline="always")
@@ -49,6 +49,8 @@ def to_move(state):
         return azul.to_move(state)
     if state[0] == PAVILION:
         return pavilion.to_move(state)
+    if state[0] == AZURE:
+        return azure.to_move(state)
     if state[0] == TOY:
         return toy.to_move(state)
     return TERMINAL
@@ -60,6 +62,8 @@ def legal_moves(state, moves):
         return azul.legal_moves(state, moves)
     if state[0] == PAVILION:
         return pavilion.legal_moves(state, moves)
+    if state[0] == AZURE:
+        return azure.legal_moves(state, moves)
     if state[0] == TOY:
         return toy.legal_moves(state, moves)
     return 0
@@ -71,6 +75,8 @@ def chance_outcomes(state, moves, probs):
         return azul.chance_outcomes(state, moves, probs)
     if state[0] == PAVILION:
         return pavilion.chance_outcomes(state, moves, probs)
+    if state[0] == AZURE:
+        return azure.chance_outcomes(state, moves, probs)
     if state[0] == TOY:
         return toy.chance_outcomes(state, moves, probs)
     return 0
@@ -82,6 +88,8 @@ def apply_move(state, move):
         azul.apply_move(state, move)
     if state[0] == PAVILION:
         pavilion.apply_move(state, move)
+    if state[0] == AZURE:
+        azure.apply_move(state, move)
     if state[0] == TOY:
         toy.apply_move(state, move)
 
@@ -92,6 +100,8 @@ def players(state):
         return azul.players(state)
     if state[0] == PAVILION:
         return pavilion.players(state)
+    if state[0] == AZURE:
+        return azure.players(state)
     if state[0] == TOY:
         return toy.players(state)
     return 0
@@ -103,6 +113,8 @@ def scores(state, out):
         azul.scores(state, out)
     if state[0] == PAVILION:
         pavilion.scores(state, out)
+    if state[0] == AZURE:
+        azure.scores(state, out)
     if state[0] == TOY:
         toy.scores(state, out)
 
@@ -113,6 +125,8 @@ def payoffs(state, out):
         azul.payoffs(state, out)
     if state[0] == PAVILION:
         pavilion.payoffs(state, out)
+    if state[0] == AZURE:
+        azure.payoffs(state, out)
     if state[0] == TOY:
         toy.payoffs(state, out)
 
@@ -124,6 +138,8 @@ def evaluate(state, out):
         azul.evaluate(state, out)
     if state[0] == PAVILION:
         pavilion.evaluate(state, out)
+    if state[0] == AZURE:
+        azure.evaluate(state, out)
     if state[0] == TOY:
         toy.evaluate(state, out)
 
@@ -135,6 +151,8 @@ def move_heuristic(state, move):
         return azul.move_heuristic(state, move)
     if state[0] == PAVILION:
         return pavilion.move_heuristic(state, move)
+    if state[0] == AZURE:
+        return azure.move_heuristic(state, move)
     if state[0] == TOY:
         return toy.move_heuristic(state, move)
     return 0.0
@@ -147,6 +165,8 @@ def sample_chance(state, rng):
         return azul.sample_chance(state, rng)
     if state[0] == PAVILION:
         return pavilion.sample_chance(state, rng)
+    if state[0] == AZURE:
+        return azure.sample_chance(state, rng)
     if state[0] == TOY:
         return toy.sample_chance(state, rng)
     return -1
@@ -162,6 +182,8 @@ def resolve_chance(state, rng):
         azul.random_refill(state, rng)
     if state[0] == PAVILION:
         pavilion.random_refill(state, rng)
+    if state[0] == AZURE:
+        azure.resolve_chance(state, rng)
     if state[0] == TOY:
         toy.resolve_chance(state, rng)
 
@@ -173,6 +195,8 @@ def random_move(state, rng, moves):
         return azul.random_move(state, rng, moves)
     if state[0] == PAVILION:
         return pavilion.random_move(state, rng, moves)
+    if state[0] == AZURE:
+        return azure.random_move(state, rng, moves)
     if state[0] == TOY:
         return toy.random_move(state, rng, moves)
     return -1
@@ -185,6 +209,8 @@ def is_complete(state):
         return True
     if state[0] == PAVILION:
         return True
+    if state[0] == AZURE:
+        return azure.is_complete(state)
     if state[0] == TOY:
         return toy.is_complete(state)
     return True
@@ -200,5 +226,7 @@ def determinize(state, observer, rng, out):
         out[:] = state
     if state[0] == PAVILION:
         out[:] = state
+    if state[0] == AZURE:
+        azure.determinize(state, observer, rng, out)
     if state[0] == TOY:
         toy.determinize(state, observer, rng, out)

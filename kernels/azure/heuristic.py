@@ -1,0 +1,114 @@
+"""A cheap score of one Azure move, read off the position without playing it.
+
+In points, from the mover's side, reading only what the mover knows (their own
+hand, the public realm, the face-up decks and the opponent's hand size), so
+greedy rollouts and priors are not clairvoyant:
+
+- a placement: the wisdom it scores, ``CARD_VALUE`` per qi card it gains less per
+  card it pays, ``DRAGON_STEP_VALUE`` per cosmos step, plus the beasts it would take
+  (Dragon 3, Tiger 2, doubled when taken from the opponent; the Tortoise
+  ``TORTOISE_VALUE``; the Bird two cards, and the cards the opponent gives back when
+  taken from them), and ``WIN_BONUS`` when its wisdom alone reaches 25;
+- Bountiful's boon: a card, a point or a cosmos step;
+- a Cosmos card taken: a card (slightly more for a colour the mover holds few of);
+  a card returned: minus a card (slightly less for a colour held many of); the Bird's
+  pair likewise;
+- chance moves: 0.
+The Tortoise's knock-on effect on the Dragon and Tiger is not looked at.
+"""
+from numba import njit
+
+from kernels.azure.beasts import guard_mask
+from kernels.azure.bits import count
+from kernels.azure.layout import (
+    AZURE, BLACK, BOON_BASE, BOON_QI, BOON_WISDOM, CELL_COSMOS, CELL_COST, CELL_DOMAIN, CELL_QI,
+    CELL_QI_COLOUR, CELL_WISDOM, DRAGON_POINTS, DRAW_BASE, FAVORED, FIRST_GUARDS, GIFTED_BASE,
+    NCOLOURS, NOBODY, P_GIFTED, P_HAND, P_HAND_SIZE, P_SCORE, P_STONES, PAIR_BASE, RETURN_BASE,
+    S_CELL, S_GIFTED, TAKE_BASE, TIGER_POINTS, VERMILLION, W_BIRD_LOSER, W_FACEUP, W_HOLDER, W_TURN, WHITE,
+    WIN_SCORE,
+)
+from kernels.azure.moves import GIFTED_EXTRA, bonds, field
+from kernels.azure.state import player_base
+
+CARD_VALUE = 0.5
+DRAGON_STEP_VALUE = 0.5
+TORTOISE_VALUE = 1.5
+WIN_BONUS = 10.0
+COLOUR_NUDGE = 0.01
+
+
+@njit(cache=True)
+def move_heuristic(state, move):
+    if move < BOON_BASE:
+        return placement_value(state, move % GIFTED_BASE, move >= GIFTED_BASE)
+    if move >= DRAW_BASE:
+        return 0.0
+    player = state[W_TURN]
+    if move >= PAIR_BASE:
+        return pair_value(state, move - PAIR_BASE)
+    if move >= RETURN_BASE:
+        base = player_base(1 - player)
+        return -CARD_VALUE + COLOUR_NUDGE * state[base + P_HAND + move - RETURN_BASE]
+    if move >= TAKE_BASE:
+        base = player_base(player)
+        return CARD_VALUE - COLOUR_NUDGE * state[base + P_HAND + move - TAKE_BASE]
+    kind = move - BOON_BASE
+    if kind == BOON_QI:
+        return CARD_VALUE
+    if kind == BOON_WISDOM:
+        return 1.0
+    return DRAGON_STEP_VALUE
+
+
+@njit(cache=True)
+def pair_value(state, code):
+    base = player_base(state[W_BIRD_LOSER])
+    lo = code // NCOLOURS
+    hi = code % NCOLOURS
+    return -2 * CARD_VALUE + COLOUR_NUDGE * (state[base + P_HAND + lo] + state[base + P_HAND + hi])
+
+
+@njit(cache=True)
+def placement_value(state, cell, gifted):
+    player = state[W_TURN]
+    base = player_base(player)
+    other = player_base(1 - player)
+    card = state[S_GIFTED]
+    packed = state[S_CELL + cell]
+    cost = field(packed, CELL_COST) + (GIFTED_EXTRA[card] if gifted else 0)
+    paid = max(0, cost - bonds(state, base, cell, card))
+    qi = min(field(packed, CELL_QI), state[W_FACEUP + field(packed, CELL_QI_COLOUR)])
+    wisdom = field(packed, CELL_WISDOM)
+    value = wisdom + CARD_VALUE * (qi - paid) + DRAGON_STEP_VALUE * field(packed, CELL_COSMOS)
+    if state[base + P_SCORE] + wisdom >= WIN_SCORE:
+        return value + WIN_BONUS
+    mine = state[base + P_STONES]
+    theirs = state[other + P_STONES]
+    my_gifted = state[base + P_GIFTED]
+    their_gifted = state[other + P_GIFTED]
+    for colour in range(NCOLOURS):
+        mask = guard_mask(state, colour)
+        if not (mask >> cell) & 1:
+            continue
+        holder = state[W_HOLDER + colour]
+        if holder == player:
+            continue
+        g_me = count(mine & mask) + 1
+        g_them = count(theirs & mask)
+        tie_mine = card == FAVORED and (gifted or (my_gifted != NOBODY and (mask >> my_gifted) & 1))
+        tie_theirs = card == FAVORED and their_gifted != NOBODY and (mask >> their_gifted) & 1
+        wins = g_me > g_them or (g_me == g_them and tie_mine and not tie_theirs)
+        if not wins or (holder == NOBODY and g_me < FIRST_GUARDS):
+            continue
+        taken = holder != NOBODY
+        if colour == AZURE:
+            value += DRAGON_POINTS * (2 if taken else 1)
+        elif colour == WHITE:
+            value += TIGER_POINTS * (2 if taken else 1)
+        elif colour == BLACK:
+            value += TORTOISE_VALUE
+        elif colour == VERMILLION:
+            value += 2 * CARD_VALUE
+            if taken:
+                value += CARD_VALUE * min(2, state[other + P_HAND_SIZE])
+    return value
