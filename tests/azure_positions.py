@@ -13,12 +13,11 @@ written ``(row, col)`` on the realm's 8x8 grid.
 
 ``ORACLE`` and ``KERNEL`` play positions (state arrays) the same way: ``legal``,
 ``play`` (new array), ``to_move``, ``chance``. ``KERNEL`` goes through
-``kernels.games``; ``kernel_ready()`` says whether the Azure kernels are there yet.
+``kernels.games``.
 """
 import numpy as np
 
 from kernels.azure import layout as L
-from kernels.azure import realm as R
 from kernels.azure.setup import new_game
 
 try:  # pytest puts tests/ on sys.path (rootdir-relative "prepend" import mode)
@@ -191,7 +190,8 @@ class Oracle:
     def play(self, state, *moves):
         for move in moves:
             s = O.from_state(state)
-            assert move in O.legal_moves(s), f"illegal move {move}; legal {sorted(O.legal_moves(s))}"
+            legal = sorted(O.legal_moves(s))
+            assert move in legal, f"illegal move {move}; legal {legal}"
             state = O.to_state(O.apply(s, move), state)
         return state
 
@@ -241,13 +241,3 @@ class Kernel:
 ORACLE = Oracle()
 KERNEL = Kernel()
 
-
-def kernel_ready():
-    """True once ``kernels.games`` plays Azure (the kernels land during this work)."""
-    try:
-        from kernels import games
-        from kernels.constants import AZURE
-        import inspect
-        return "AZURE" in inspect.getsource(games) and AZURE == L.GAME_ID
-    except Exception:  # noqa: BLE001 - a kernel module mid-edit
-        return False

@@ -4,8 +4,9 @@ Written from ``shared/seeds/azure-rulebook.txt``, ``shared/rulings.md`` (Azure) 
 ``docs/azure.md``. The numba kernels are not consulted: only
 ``kernels/azure/layout.py`` (the state words and the move codes, so that
 ``from_state`` / ``to_state`` and the move numbers agree with the engine),
-``kernels/azure/realm.py`` (the board data loaders, ``rotated`` and the places'
-origins) and ``kernels/azure/setup.py`` (the array of a new game).
+``kernels/azure/realm.py`` (the board data loaders, ``rotated``, the places'
+origins and ``layout_of``). ``new_game`` here is the rulebook's setup on its own;
+the tests check it against ``kernels/azure/setup.py``.
 
 Representation (clarity over speed):
 
@@ -25,7 +26,6 @@ listed in ``OPEN_POINTS``.
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -56,6 +56,9 @@ OPEN_POINTS = (
     "a chance draw with a single possible colour is still a chance node",
     "Bountiful's extra boon offers every kind of symbol the space shows, a qi symbol "
     "whose face-up deck is empty included (the boon then takes nothing)",
+    "an empty hidden deck that could not be rebuilt (every face-up deck empty) stays "
+    "empty: later draws draw nothing, even once face-up cards are back (docs: 'further "
+    "draws draw nothing')",
     "bookkeeping words: W_PLACED is nobody outside a turn's stages; W_BIRD_LOSER is "
     "nobody when no return is pending; W_DRAW_FOR keeps the last receiver; W_STEP is "
     "STEP_END on a placement turn",
@@ -764,7 +767,8 @@ def word_diff(state, s):
         if got != want[word]:
             name = WORD_NAMES.get(word, str(word))
             if "STONES" in name:
-                out.append(f"{name}: kernel {sorted(_cells(got))} != oracle {sorted(_cells(want[word]))}")
+                out.append(f"{name}: kernel {sorted(_cells(got))}"
+                           f" != oracle {sorted(_cells(want[word]))}")
             else:
                 out.append(f"{name}: kernel {got} != oracle {want[word]}")
     return out
@@ -785,7 +789,3 @@ def check_invariants(s, all_stones=True):
     assert {p for p in range(L.PLAYERS) if black in s.players[p].stones} == (
         set() if s.black_stone == NOBODY else {s.black_stone})
 
-
-def moves_of_pairs():
-    """Every pair move code (for tests)."""
-    return {L.pair_move(a, b) for a, b in itertools.combinations_with_replacement(range(NCOL), 2)}
