@@ -12,9 +12,10 @@ from kernels.azure.bits import count
 from kernels.azure.layout import (
     AZURE, BLACK, CARDS_PER_COLOUR, COSMOS_STONES, FAVORED, FIRST_GUARDS, GIFTED_NAMES, GIFTED_NONE,
     NCOLOURS, NOBODY, P_GIFTED, P_HAND, P_HAND_SIZE, P_KNOWN, P_SCORE, P_STONES, P_SUPPLY,
-    PHASE_OVER, PHASE_PLACE, PLAYERS, S_COSMOS, S_DOMAIN, S_GIFTED, S_MOUNTAIN, S_MOUNTAINS,
+    PHASE_BOON, PHASE_DRAW, PHASE_OVER, PHASE_PLACE, PHASE_RETURN, PHASE_RETURN_PAIR, PHASE_TAKE,
+    PLAYERS, S_COSMOS, S_DOMAIN, S_GIFTED, S_MOUNTAIN, S_MOUNTAINS,
     S_SERPENTS, S_SIGHT, S_SPACES, S_TRACK_END, STONES, VERMILLION, W_BLACK_STONE, W_DECK,
-    W_DECK_SIZE, W_DRAGON, W_FACEUP, W_HOLDER, W_PHASE, W_TURN, W_VIEW, W_WINNER, WHITE, WIN_SCORE,
+    W_DECK_SIZE, W_DRAGON, W_DRAWS, W_FACEUP, W_HOLDER, W_PHASE, W_TURN, W_VIEW, W_WINNER, WHITE, WIN_SCORE,
     player_word,
 )
 from kernels.azure.setup import deal_new_game
@@ -102,6 +103,11 @@ def check_azure_invariants(state):
     for p in range(PLAYERS):
         if word(state, p, P_SCORE) == WIN_SCORE:
             assert over and state[W_WINNER] == p
+    if state[W_PHASE] in (PHASE_BOON, PHASE_TAKE, PHASE_RETURN, PHASE_RETURN_PAIR):
+        # A decision with one option is made without a move.
+        assert games.legal_moves(state, np.empty(games.MAX_MOVES, np.int64)) >= 2
+    if state[W_PHASE] == PHASE_DRAW:
+        assert state[W_DRAWS] > 0 and state[W_DECK_SIZE] > 0
     if state[W_PHASE] == PHASE_PLACE:               # between turns the beasts are settled
         for colour in range(NCOLOURS):
             g = [guards(state, p, colour) for p in range(PLAYERS)]

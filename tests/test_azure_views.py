@@ -310,3 +310,29 @@ def test_a_search_from_a_view_ignores_the_opponents_hidden_cards():
     assert result.algo == "ismcts" and result.visits == 1500
     assert {m.move for m in result.moves} == set(MOVES[:games.legal_moves(state, MOVES)].tolist())
     assert np.array_equal(a, view_of(state, 0))               # the search left the view alone
+
+
+def test_the_heuristic_and_evaluation_read_only_what_the_mover_knows():
+    """Deals of the unseen cards that give the mover the same view give every move the
+    same heuristic value and every position the same evaluation."""
+    checked = 0
+    for i, options in enumerate(CONFIGURATIONS):
+        for plies in (5, 19, 33, 47):
+            state = played(options, 7 * i + plies, plies)
+            who = games.to_move(state)
+            if who < 0:
+                continue
+            view = view_of(state, who)
+            n = games.legal_moves(state, MOVES)
+            values = [games.move_heuristic(state, m) for m in MOVES[:n]]
+            ev = np.zeros(2)
+            games.evaluate(state, ev)
+            det = np.empty_like(state)
+            for seed in range(5):
+                games.determinize(view, who, make_rng(seed), det)
+                assert [games.move_heuristic(det, m) for m in MOVES[:n]] == values
+                other = np.zeros(2)
+                games.evaluate(det, other)
+                assert np.array_equal(other, ev)
+            checked += 1
+    assert checked > 10
