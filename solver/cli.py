@@ -1,4 +1,5 @@
-"""The ``tessera`` command line: new, show, moves, play, perft, bench, best and solve.
+"""The ``tessera`` command line: new, show, view, moves, play, perft, bench, best, solve,
+selfplay and stats.
 
 Every user error ends the same way: one line ``error: ...`` on stderr and exit
 code 2 (``TesseraGroup``); click's own usage errors keep click's message and its
@@ -166,6 +167,29 @@ def show(pos):
     from rich.console import Console
     game, state = load_position(pos)
     Console().print(game.render(state))
+
+
+@main.command(epilog=POSITION_HELP)
+@click.argument("pos")
+@click.option("--player", "-p", "observer", type=int, required=True,
+              help="whose view, counted from 1 (player 1 starts)")
+@click.option("--json", "as_json", is_flag=True, help="print the view as JSON")
+def view(pos, observer, as_json):
+    """Print what one player knows of the complete position POS.
+
+    In Azure a view keeps the player's own hand, the opponent's hand size and the
+    cards of it that are public, and the hidden deck's size; `tessera best` on a
+    view searches it with information-set MCTS. In Azul and Summer Pavilion nothing
+    is hidden and the view is the position itself.
+    """
+    from kernels import games
+    game, state = load_position(pos)
+    if not games.is_complete(state):
+        raise TesseraError("POS is already a player's view; a view is made from a complete position")
+    seats = games.players(state)
+    if not 1 <= observer <= seats:
+        raise TesseraError(f"--player must be 1 to {seats}, not {observer}")
+    _echo_position(game, game.view(state, observer - 1), as_json)
 
 
 @main.command(epilog=POSITION_HELP)
