@@ -98,4 +98,5 @@ def _game_named(name):
 def _load_all():
     if not _GAMES:
         import solver.games.azul  # noqa: F401  (registers itself)
+        import solver.games.azure  # noqa: F401  (registers itself)
         import solver.games.pavilion  # noqa: F401  (registers itself)

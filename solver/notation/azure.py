@@ -10,6 +10,7 @@ deck's size. The realm words are never written by hand: the position names the
 layout and the gifted card, and ``kernels.azure.realm.write_realm`` builds them.
 """
 import re
+from functools import lru_cache
 
 import numpy as np
 
@@ -20,7 +21,7 @@ from kernels.azure.layout import (
     GIFTED_NONE, BOUNTIFUL, GRID, HAND_START, HIDDEN, KIND_MOUNTAIN, MAX_MOVES,
     NCOLOURS, NOBODY, P_GIFTED, P_HAND, P_HAND_SIZE, P_KNOWN, P_SCORE, P_STONES, P_SUPPLY,
     PAIR_BASE, PHASE_BOON, PHASE_DRAW, PHASE_OVER, PHASE_PLACE, PHASE_RETURN, PHASE_RETURN_PAIR,
-    PHASE_TAKE, PLACE_NAMES, PLACES, PLAYERS, RETURN_BASE, ROTATIONS, S_CELL, S_COSMOS, S_DOMAIN,
+    PHASE_TAKE, PLACE_NAMES, PLACES, PLAYERS, RETURN_BASE, ROTATIONS, S_ARRANGEMENT, S_CELL, S_COSMOS, S_DOMAIN,
     S_GIFTED, S_MOUNTAIN, S_SERPENTS, S_SIGHT, S_SPACES, S_THRESHOLDS, S_TRACK_END, STATE_SIZE,
     STEP_BIRD_DRAW, STEP_BIRD_RETURN, STEP_BOON, STEP_END, STEP_RETURN, STEP_SETUP,
     STEP_TAKE, STONES, TAKE_BASE, VERMILLION, W_BIRD_LOSER, W_BLACK_STONE, W_DECK, W_DECK_SIZE,
@@ -431,12 +432,7 @@ def _encode_realm(state, obj):
     if type(cosmos) is not bool:
         raise PositionError("cosmos", f"expected true or false, got {cosmos!r}")
     layout = layout_from_json(obj["layout"], cosmos)
-    try:
-        write_realm(state, layout, GIFTED_NAMES.index(gifted))
-    except BoardDataError as err:
-        raise board_data_error(err) from None
-    except ValueError as err:
-        raise PositionError("layout", str(err)) from None
+    state[S_SPACES:] = realm_words(layout, GIFTED_NAMES.index(gifted))
     track = obj["track"]
     if not cosmos:
         if track is not None:
@@ -632,18 +628,32 @@ def _check_realm(state):
         raise PositionError("gifted", f"unknown gifted card {state[S_GIFTED]}")
     if state[S_COSMOS] not in (0, 1):
         raise PositionError("cosmos", f"the Cosmos word is {state[S_COSMOS]}, not 0 or 1")
-    layout = layout_of(state)
-    expected = np.zeros(STATE_SIZE, np.int64)
+    if state[S_ARRANGEMENT] not in (0, 1):
+        raise PositionError("layout", f"the arrangement word is {state[S_ARRANGEMENT]}, not 0 or 1")
+    expected = realm_words(layout_of(state), int(state[S_GIFTED]))
+    if not np.array_equal(expected, state[S_SPACES:]):
+        raise PositionError("layout", "the realm words do not match the layout (they are"
+                                      " built from the board data)")
+
+
+@lru_cache(maxsize=256)
+def _realm_words(layout, gifted):
+    state = np.zeros(STATE_SIZE, np.int64)
     try:
-        check_layout(layout)
-        write_realm(expected, layout, int(state[S_GIFTED]))
+        write_realm(state, layout, gifted)
     except BoardDataError as err:
         raise board_data_error(err) from None
     except ValueError as err:
         raise PositionError("layout", str(err)) from None
-    if not np.array_equal(expected[S_SPACES:], state[S_SPACES:]):
-        raise PositionError("layout", "the realm words do not match the layout (they are"
-                                      " built from the board data)")
+    words = state[S_SPACES:]
+    words.flags.writeable = False
+    return words
+
+
+def realm_words(layout, gifted):
+    """The realm words (``S_SPACES`` on) of a layout and gifted card, from the board data;
+    raises PositionError for a layout the data does not allow."""
+    return _realm_words(layout, gifted)
 
 
 def _check_header(state):
@@ -679,13 +689,14 @@ def _check_turn_words(state):
                                      f" not {phase}")
     if phase == "take" and takes < 1:
         raise PositionError("takes", "phase take needs a card to take (takes 1 or more)")
-    if phase not in ("take", "over") and takes:
-        raise PositionError("takes", f"cards of choice are taken only in phase take, not {phase}")
+    if phase not in ("boon", "take", "over") and takes:
+        raise PositionError("takes", f"cards of choice are taken only in phase take (pending in"
+                                     f" boon), not {phase}")
     if phase == "return" and returns < 1:
         raise PositionError("returns", "phase return needs a card to return (returns 1 or more)")
-    if phase not in ("take", "return", "over") and returns:
-        raise PositionError("returns", f"cards of choice are returned only in phases take"
-                                       f" (pending) and return, not {phase}")
+    if phase not in ("boon", "take", "return", "over") and returns:
+        raise PositionError("returns", f"cards of choice are returned only in phase return"
+                                       f" (pending in boon and take), not {phase}")
     limit = bin(int(state[S_THRESHOLDS])).count("1")
     for field, value in (("takes", takes), ("returns", returns)):
         if value > limit:
@@ -924,7 +935,6 @@ def _check_scores(state):
 def _check_setup(state):
     if state[W_TURN] != 0:
         raise PositionError("turn", "player 1 starts, so the setup is in player 1's turn")
-    total = STONES + (COSMOS_STONES if state[S_COSMOS] else 0)
     for p in range(PLAYERS):
         if state[player_word(p, P_STONES)] or _pword(state, p, P_SCORE):
             raise PositionError(f"player {p + 1} stones", "stones or points before the starting"
@@ -932,8 +942,6 @@ def _check_setup(state):
         if any(_pword(state, p, P_KNOWN, NCOLOURS)):
             raise PositionError(f"player {p + 1} known", "starting cards come from the hidden"
                                                          " deck and are not known")
-        if _pword(state, p, P_SUPPLY) != total:
-            raise PositionError(f"player {p + 1} supply", "stones out of supply in setup")
     if any(int(state[W_HOLDER + c]) != NOBODY for c in range(NCOLOURS)) or state[W_DRAGON]:
         raise PositionError("beasts", "beasts held or the Yellow Dragon moved in setup")
     if _words(state, W_FACEUP) != [CARDS_PER_COLOUR - DECK_PER_COLOUR] * NCOLOURS:
@@ -1016,15 +1024,9 @@ def _check_bird_return(state):
     _check_return_choice(state, loser, 2, "two cards")
 
 
-def _check_setup_draws(state):
-    _check_setup(state)
-    if state[W_DECK_SIZE] < 1:
-        raise PositionError("deck", "the hidden deck is empty, so there is nothing to draw")
-
-
 def _check_draw(state):
     if state[W_STEP] == STEP_SETUP:
-        _check_setup_draws(state)
+        _check_setup(state)         # the deck then holds cards: 9 of each colour are face up
     else:
         _check_bird_draw(state)
 
@@ -1142,7 +1144,7 @@ def _legal_moves(state):
 
 
 def _why_illegal(state):
-    phase = PHASE_OF_WORDS.get((int(state[W_PHASE]), int(state[W_STEP])), "?")
+    phase = phase_name(state)
     turn = int(state[W_TURN]) + 1
     if phase == "over":
         return "the game is over"

@@ -1,0 +1,114 @@
+"""Azure as a ``Game``: its options (the Gifted card, Cosmos, a chosen layout), a seeded
+start position, notation, players' views and drawing.
+
+Notation and kernels are imported on first use: they load numba, which help
+pages and option errors do not need.
+"""
+import re
+
+from solver.errors import OptionError
+from solver.games.base import Game, register
+
+GIFTED_CARDS = ("none", "mighty", "perceptive", "bountiful", "favored")
+MAX_SEED = 2**63 - 1            # the generator takes a non-negative int64
+LAYOUT_HELP = ("the realm: a layout number 0..24575, or four domains 'A1@0 W2@90 V1@180 B2@270'"
+               " (top-left, top-right, bottom-left, bottom-right; * after the two Cosmos large"
+               " domains) [default: dealt with --seed]")
+
+
+def _notation():
+    from solver.notation import azure
+    return azure
+
+
+class AzureGame(Game):
+    name = "azure"
+    options = {
+        "gifted": (GIFTED_CARDS, "none", "the Gifted module's card, or none"),
+        "cosmos": (bool, False, "play with the Cosmos expansion (stand-in boards unless"
+                                " TESSERA_AZURE_COSMOS names the printed ones)"),
+        "layout": (str, None, LAYOUT_HELP),
+    }
+
+    def new(self, seed, gifted="none", cosmos=False, layout=None):
+        """The realm laid (dealt with ``seed`` unless ``layout`` names it), the starting
+        hands drawn with ``seed``: player 1 to place the first stone."""
+        if gifted not in GIFTED_CARDS:
+            raise OptionError(f"unknown gifted card {gifted!r} (known: {', '.join(GIFTED_CARDS)})")
+        if type(cosmos) is not bool:
+            raise OptionError(f"cosmos is yes or no, not {cosmos!r}")
+        if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+            raise OptionError(f"seed must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
+        import random
+
+        from kernels import games
+        from kernels.azure.realm import BoardDataError, deal_layout
+        from kernels.azure.setup import new_game
+        from kernels.rng import make_rng
+        try:
+            if layout is None:
+                chosen = deal_layout(random.Random(seed), cosmos)
+            else:
+                chosen = parse_layout_option(layout, cosmos)
+            state = new_game(chosen, GIFTED_CARDS.index(gifted))
+        except BoardDataError as err:
+            raise OptionError(str(err)) from None
+        games.resolve_chance(state, make_rng(seed))
+        return state
+
+    def parse_position(self, text):
+        return _notation().parse_position(text)
+
+    def format_position(self, state):
+        return _notation().format_position(state)
+
+    def position_to_json(self, state):
+        return _notation().position_to_json(state)
+
+    def position_from_json(self, obj):
+        return _notation().position_from_json(obj)
+
+    def parse_move(self, state, text):
+        return _notation().parse_move(state, text)
+
+    def format_move(self, state, move):
+        return _notation().format_move(state, move)
+
+    def view(self, state, observer):
+        """What ``observer`` knows: own hand, the opponent's known cards and hand size."""
+        import numpy as np
+
+        from kernels import azure
+        out = np.empty_like(state)
+        azure.view(state, observer, out)
+        return out
+
+    def render(self, state):
+        from solver.render.azure import render_position
+        return render_position(state)
+
+
+def parse_layout_option(text, cosmos):
+    """The ``Layout`` of ``--layout``: a base layout number, or four domain tokens."""
+    from kernels.azure.realm import BASE_LAYOUTS, base_layout
+    from solver.errors import PositionError
+    text = text.strip()
+    if re.fullmatch(r"[0-9]+", text):
+        if cosmos:
+            raise OptionError("a layout number names a base layout; with --cosmos name the four"
+                              " domains ('A1@0* V1@90 B2@180 W1@270*')")
+        if int(text) >= BASE_LAYOUTS:
+            raise OptionError(f"layout number {text} is not in 0..{BASE_LAYOUTS - 1}")
+        return base_layout(int(text))
+    notation = _notation()
+    tokens = text.replace(",", " ").split()
+    if len(tokens) != 4:
+        raise OptionError(f"--layout takes a number 0..{BASE_LAYOUTS - 1} or four domains like"
+                          f" 'A1@0 W2@90 V1@180 B2@270', not '{text}'")
+    try:
+        return notation.layout_option(tokens, cosmos)
+    except PositionError as err:
+        raise OptionError(f"--layout: {str(err).removeprefix('bad position: layout: ')}") from None
+
+
+register(AzureGame())
