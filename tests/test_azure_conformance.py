@@ -166,3 +166,12 @@ def test_mountains_are_never_spaces():
         assert {int(state[S_MOUNTAIN + c]) for c in range(NCOLOURS)} == cells(state[S_MOUNTAINS])
         for colour in (AZURE, WHITE):
             assert int(state[S_MOUNTAIN + colour]) not in cells(state[S_SIGHT + state[S_MOUNTAIN + colour]])
+
+
+@pytest.mark.slow
+def test_fuzz_many_random_games_keep_the_invariants():
+    """500 random games per configuration, every position checked (a few minutes)."""
+    for i, options in enumerate(CONFIGURATIONS):
+        for seed in range(500):
+            random_game(GAME, options, 100_000 * (i + 1) + seed,
+                        lambda state, moves: check_azure_invariants(state))

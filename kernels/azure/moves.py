@@ -11,8 +11,8 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from kernels.azure.bits import count
 from kernels.azure.layout import (
     BOON_BASE, BOON_COSMOS, BOON_QI, BOON_WISDOM, CELL_COSMOS, CELL_COST, CELL_DOMAIN, CELL_QI,
-    CELL_WISDOM, DRAW_BASE, FIELD_MASK, GIFTED_BASE, GIFTED_NONE, MIGHTY, NCOLOURS, NOBODY,
-    P_GIFTED, P_HAND, P_HAND_SIZE, P_STONES, P_SUPPLY, PAIR_BASE, PERCEPTIVE, PHASE_BOON,
+    CELL_WISDOM, DRAW_BASE, FIELD_MASK, GIFTED_BASE, GIFTED_COST, GIFTED_NONE, MIGHTY, NCOLOURS, NOBODY,
+    P_GIFTED, P_HAND, P_STONES, P_SUPPLY, PAIR_BASE, PERCEPTIVE, PHASE_BOON,
     PHASE_DRAW, PHASE_PLACE, PHASE_RETURN, PHASE_RETURN_PAIR, PHASE_TAKE, RETURN_BASE, S_CELL,
     S_DIAGONAL, S_GIFTED, S_SIGHT, S_SPACES, TAKE_BASE, W_BIRD_LOSER, W_DECK, W_DECK_SIZE,
     W_FACEUP, W_PHASE, W_PLACED, W_TURN,
@@ -20,7 +20,7 @@ from kernels.azure.layout import (
 from kernels.azure.state import player_base
 from kernels.rng import below
 
-GIFTED_EXTRA = (0, 2, 2, 1, 1)      # layout.GIFTED_COST, as a constant numba can index
+GIFTED_EXTRA = GIFTED_COST          # the gifted stone's extra card cost, by gifted card
 
 
 @njit(cache=True, inline="always")
@@ -206,7 +206,3 @@ def random_move(state, rng, moves):
     """A uniformly random legal move of the player to act."""
     return moves[below(rng, legal_moves(state, moves))]
 
-
-@njit(cache=True, inline="always")
-def hand_size(state, player):
-    return state[player_base(player) + P_HAND_SIZE]
