@@ -96,7 +96,7 @@ def parse_layout_option(text, cosmos):
     if re.fullmatch(r"[0-9]+", text):
         if cosmos:
             raise OptionError("a layout number names a base layout; with --cosmos name the four"
-                              " domains ('A1@0* V1@90 B2@180 W1@270*')")
+                              " domains ('A1@0* W1@90 B1@180 V1@270*')")
         if int(text) >= BASE_LAYOUTS:
             raise OptionError(f"layout number {text} is not in 0..{BASE_LAYOUTS - 1}")
         return base_layout(int(text))
