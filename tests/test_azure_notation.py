@@ -1,6 +1,7 @@
 """Azure notation: the documented examples, round trips over random games and views,
 every validation check, and moves (docs/azure-notation.md)."""
 import json
+import random
 import re
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 from kernels import games
 from kernels.azure import view as kernel_view
 from kernels.azure.layout import (
-    AZURE, BLACK, BOON_BASE, DRAW_BASE, GIFTED_BASE, HIDDEN, NCOLOURS, NOBODY, P_GIFTED, P_HAND, P_HAND_SIZE,
+    AZURE, BLACK, BOON_BASE, DRAW_BASE, DYNAMIC_SIZE, GIFTED_BASE, HIDDEN, NCOLOURS, NOBODY, P_GIFTED, P_HAND, P_HAND_SIZE,
     P_KNOWN, P_SCORE, P_STONES, PAIR_BASE, PHASE_DRAW, PHASE_OVER, PHASE_PLACE, S_CELL,
     S_ARRANGEMENT, S_COSMOS, S_GIFTED, S_MOUNTAIN, S_PLACE, STATE_SIZE, STEP_BOON, STEP_SETUP, W_BIRD_LOSER,
     W_BLACK_STONE, W_DECK, W_DECK_SIZE, W_DRAW_FOR, W_DRAWS, W_FACEUP, W_GAME, W_HOLDER, W_PHASE,
@@ -235,7 +236,8 @@ LINE_ERRORS = [
     (EXAMPLE.replace("phase place", "phase placing"), "phase: expected setup, place"),
     (EXAMPLE.replace("turn 2", "turn 0"), "turn: expected a player, 1 or 2"),
     (EXAMPLE.replace("turn 2", "turn 2 step beasts"), "step: only a game that ended mid-turn"),
-    (OVER.replace("step take", "step end"), "step: expected boon, take, return"),
+    (OVER.replace("step take", "step end"), "step: expected boon, take, beasts; got 'end'"),
+    (OVER.replace("step take", "step return"), "step: expected boon, take, beasts"),
     (EXAMPLE.replace("turn 2", "turn 2 winner 1"), "winner: a winner is named exactly when"),
     (OVER.replace(" winner 1", ""), "winner: a winner is named exactly when"),
     (EXAMPLE.replace("faceup 7/7/8/10", "faceup 7/7/8"), "faceup: expected 4 counts A/W/V/B"),
@@ -368,6 +370,8 @@ POSITION_ERRORS = [
      "player 1 score: 25 points win at once, but the game is not over"),
     # turn words
     (_edited(EXAMPLE, "turn 2", "turn 2 draws 1"), "draws: draws are pending only in phases setup"),
+    (_edited(OVER, "winner 1", "winner 1 draws 2"), "draws: draws are pending only in phases"),
+    (_edited(OVER, "winner 1", "winner 1 bird_loser 2"), "bird_loser: the Bird's loser is pending"),
     (_edited(SETUP, "draws 1", "draws 2"), "draws: the starting hands hold 1 and 0 cards, so 1"),
     (_edited(BIRD_DRAW, "draws 2", "draws 3"), "draws: the Bird's taker draws 1 or 2 more cards"),
     (_edited(TAKE, " takes 1", ""), "takes: phase take needs a card to take"),
@@ -528,6 +532,76 @@ def test_a_parsed_position_is_a_fresh_array_of_the_right_shape():
     state = example()
     assert state.dtype == np.int64 and state.shape == (STATE_SIZE,)
     assert state[P_SCORE + player_word(0, 0)] == 5
+
+
+def test_mangled_texts_give_one_line_errors_never_a_crash():
+    rng = random.Random(1)
+    vocab = ["-", "?", "0", "+1", "-1", "9" * 25, "a1", "h8", "z9", "A1@0*", "player", "1", "2",
+             "3", "yes", "no", "layout", "phase", "beasts", "dragon", "AAA", "A?", "{", "over",
+             "setup", "step", "track", "c5", "b2,b2", "-5", "1e3"]
+    texts = list(PHASE_TEXTS.values()) + [EXAMPLE_VIEW, EXAMPLE_COSMOS]
+    for _ in range(1500):
+        tokens = rng.choice(texts).split()
+        for _ in range(rng.randint(1, 3)):
+            k = rng.randrange(len(tokens))
+            roll = rng.random()
+            if roll < 0.3:
+                del tokens[k]
+            elif roll < 0.6:
+                tokens[k] = rng.choice(vocab)
+            elif roll < 0.8:
+                tokens.insert(k, rng.choice(vocab))
+            else:
+                j = rng.randrange(len(tokens))
+                tokens[k], tokens[j] = tokens[j], tokens[k]
+        try:
+            parse_position(" ".join(tokens))
+        except PositionError as err:
+            assert "\n" not in str(err)
+
+
+def test_mangled_json_gives_one_line_errors_never_a_crash():
+    rng = random.Random(2)
+    values = [None, True, 1.5, -3, 10**30, "x", [], {}, [1], ["x"], [["a"]], {"a": 1}, "A?", 2, 0]
+    bases = [position_to_json(parse_position(t)) for t in PHASE_TEXTS.values()]
+
+    def mangle(obj):
+        key = rng.choice(list(obj) if isinstance(obj, dict) else range(len(obj)))
+        if key != "game" and (rng.random() < 0.5 or not isinstance(obj[key], (dict, list))
+                              or not obj[key]):
+            obj[key] = json.loads(json.dumps(rng.choice(values)))
+        elif key != "game":
+            mangle(obj[key])
+
+    for _ in range(1500):
+        obj = json.loads(json.dumps(rng.choice(bases)))
+        mangle(obj)
+        try:
+            position_from_json(obj)
+        except PositionError as err:
+            assert "\n" not in str(err)
+
+
+def test_an_array_that_validates_formats_back_to_itself():
+    """Words of valid positions changed at random: each array is rejected with one line, or
+    it is a position the notation writes and reads back exactly."""
+    rng = random.Random(3)
+    states = [parse_position(t) for t in list(PHASE_TEXTS.values()) + [EXAMPLE_VIEW]]
+    accepted = 0
+    for _ in range(3000):
+        state = rng.choice(states).copy()
+        for _ in range(rng.randint(1, 2)):
+            word = rng.randrange(DYNAMIC_SIZE + 20)
+            state[word] = rng.choice([-2, -1, 0, 1, 2, 3, 5, 12, 13, 63, 64, 1 << 40, -(1 << 62),
+                                      int(state[word]) + 1, int(state[word]) - 1])
+        try:
+            validate(state)
+        except PositionError as err:
+            assert "\n" not in str(err)
+            continue
+        accepted += 1
+        assert np.array_equal(parse_position(format_position(state)), state)
+    assert 50 < accepted < 1500
 
 
 # ---- moves ---------------------------------------------------------------------------

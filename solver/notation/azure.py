@@ -23,7 +23,7 @@ from kernels.azure.layout import (
     PAIR_BASE, PHASE_BOON, PHASE_DRAW, PHASE_OVER, PHASE_PLACE, PHASE_RETURN, PHASE_RETURN_PAIR,
     PHASE_TAKE, PLACE_NAMES, PLACES, PLAYERS, RETURN_BASE, ROTATIONS, S_ARRANGEMENT, S_CELL, S_COSMOS, S_DOMAIN,
     S_GIFTED, S_MOUNTAIN, S_SERPENTS, S_SIGHT, S_SPACES, S_THRESHOLDS, S_TRACK_END, STATE_SIZE,
-    STEP_BIRD_DRAW, STEP_BIRD_RETURN, STEP_BOON, STEP_END, STEP_RETURN, STEP_SETUP,
+    STEP_BEASTS, STEP_BIRD_DRAW, STEP_BIRD_RETURN, STEP_BOON, STEP_END, STEP_RETURN, STEP_SETUP,
     STEP_TAKE, STONES, TAKE_BASE, VERMILLION, W_BIRD_LOSER, W_BLACK_STONE, W_DECK, W_DECK_SIZE,
     W_DRAGON, W_DRAW_FOR, W_DRAWS, W_FACEUP, W_GAME, W_HOLDER, W_PHASE, W_PLACED, W_RETURNS,
     W_STEP, W_TAKES, W_TURN, W_VIEW, W_WINNER, WHITE, WIN_SCORE, cell_field, player_word,
@@ -31,7 +31,9 @@ from kernels.azure.layout import (
 from kernels.azure.realm import BoardDataError, Layout, check_layout, layout_of, \
     write_realm
 from solver.errors import MoveError, PositionError
-from solver.notation.fields import check_keys, text_number, text_value, whole_number
+from solver.notation.fields import (
+    MAX_NUMBER, check_keys, text_number, text_value, whole_number,
+)
 
 GAME = "azure"
 NONE = "-"                  # no value: no player, no cell, no cards
@@ -59,12 +61,16 @@ PHASES = {
 PHASE_OF_WORDS = {words: name for name, words in PHASES.items()}
 STEP_NAMES = ("boon", "take", "return", "beasts", "bird-draw", "bird-return", "end", "setup")
 MID_TURN = ("boon", "take", "return", "bird-draw", "bird-return")   # a stone was just placed
+# Where a turn can stop with a win: the placement's points or cosmos steps (STEP_END, the
+# step the turn started at), Bountiful's extra boon, a threshold point (both in the boon
+# and take steps), the Dragon's or Tiger's points.
+OVER_STEPS = (STEP_END, STEP_BOON, STEP_TAKE, STEP_BEASTS)
+OVER_STEP_NAMES = tuple(STEP_NAMES[step] for step in OVER_STEPS[1:])
 
 
 def phase_name(state):
     """The notation's phase of a state, or None if its phase and step words fit none."""
-    if state[W_PHASE] == PHASE_OVER and 0 <= state[W_STEP] < len(STEP_NAMES) \
-            and state[W_STEP] != STEP_SETUP:
+    if state[W_PHASE] == PHASE_OVER and state[W_STEP] in OVER_STEPS:
         return "over"
     return PHASE_OF_WORDS.get((int(state[W_PHASE]), int(state[W_STEP])))
 
@@ -125,6 +131,8 @@ def _signed(mask):
 
 
 def _cards_text(counts, unknown=0):
+    if any(not 0 <= n <= NCOLOURS * CARDS_PER_COLOUR for n in list(counts) + [unknown]):
+        return f"counts {'/'.join(map(str, counts))}" + (f" and {unknown} unknown" if unknown else "")
     text = "".join(letter * n for letter, n in zip(COLOUR_LETTERS, counts)) + UNKNOWN * unknown
     return text or NONE
 
@@ -368,7 +376,7 @@ def position_from_json(obj):
     view = _player_or_none("view", obj["view"])
     state[W_VIEW] = view
     phase = obj["phase"]
-    if phase not in PHASES:
+    if not isinstance(phase, str) or phase not in PHASES:
         raise PositionError("phase", f"expected {', '.join(PHASES)}; got {phase!r}")
     state[W_PHASE], state[W_STEP] = PHASES[phase]
     step = obj["step"]
@@ -376,9 +384,8 @@ def position_from_json(obj):
         if phase != "over":
             raise PositionError("step", f"only a game that ended mid-turn names the step it"
                                         f" stopped at, not phase {phase}")
-        if step not in STEP_NAMES or step in ("setup", "end"):
-            raise PositionError("step", f"expected {', '.join(STEP_NAMES[:STEP_END])}; got"
-                                        f" {step!r}")
+        if step not in OVER_STEP_NAMES:
+            raise PositionError("step", f"expected {', '.join(OVER_STEP_NAMES)}; got {step!r}")
         state[W_STEP] = STEP_NAMES.index(step)
     state[W_TURN] = _player("turn", obj["turn"])
     state[W_WINNER] = _player_or_none("winner", obj["winner"])
@@ -438,7 +445,7 @@ def _encode_realm(state, obj):
         if track is not None:
             raise PositionError("track", "no cosmos track without the Cosmos expansion")
         return
-    if type(track) is not int:
+    if type(track) is not int or abs(track) > MAX_NUMBER:
         raise PositionError("track", f"expected the Yellow Dragon's steps from the middle (+"
                                      f" toward player 1), got {track!r}")
     state[W_DRAGON] = track
@@ -509,7 +516,7 @@ def _encode_player(state, p, obj, view, holders):
     if not isinstance(beasts, list):
         raise PositionError(prefix + "beasts", f"expected a list of beasts, got {beasts!r}")
     for name in beasts:
-        if name not in BEAST_OF_NAME:
+        if not isinstance(name, str) or name not in BEAST_OF_NAME:
             raise PositionError(prefix + "beasts", f"{name!r} is not a beast (expected"
                                                    f" {', '.join(BEAST_NAMES)})")
         colour = BEAST_OF_NAME[name]
@@ -675,6 +682,10 @@ def _check_turn_words(state):
     """The words of a turn in progress: each is set exactly in the phases that use it."""
     phase = phase_name(state)
     draws, takes, returns = int(state[W_DRAWS]), int(state[W_TAKES]), int(state[W_RETURNS])
+    for field, value, top in (("draws", draws, max(HAND_START)), ("takes", takes, CELLS),
+                              ("returns", returns, CELLS)):
+        if not 0 <= value <= top:
+            raise PositionError(field, f"{value} is not 0..{top}")
     if phase == "setup":
         size0, size1 = _pword(state, 0, P_HAND_SIZE), _pword(state, 1, P_HAND_SIZE)
         want = HAND_START[0] - size0 if size0 < HAND_START[0] else HAND_START[1] - size1
@@ -684,7 +695,7 @@ def _check_turn_words(state):
     elif phase == "bird-draw":
         if draws not in (1, 2):
             raise PositionError("draws", f"the Bird's taker draws 1 or 2 more cards, not {draws}")
-    elif draws and phase != "over":
+    elif draws:
         raise PositionError("draws", f"draws are pending only in phases setup and bird-draw,"
                                      f" not {phase}")
     if phase == "take" and takes < 1:
@@ -705,7 +716,7 @@ def _check_turn_words(state):
     loser = int(state[W_BIRD_LOSER])
     if phase == "bird-return" and loser == NOBODY:
         raise PositionError("bird_loser", "phase bird-return needs the player who lost the Bird")
-    if phase not in ("bird-draw", "bird-return", "over") and loser != NOBODY:
+    if phase not in ("bird-draw", "bird-return") and loser != NOBODY:
         raise PositionError("bird_loser", f"the Bird's loser is pending only in phases bird-draw"
                                           f" and bird-return, not {phase}")
     placed = int(state[W_PLACED])
