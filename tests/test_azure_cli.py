@@ -18,6 +18,7 @@ from kernels.azure.realm import BASE_LAYOUTS, COSMOS_FILE, base_layout, deal_lay
 from kernels.perft import perft
 from kernels.rng import below, make_rng
 from solver.cli import main
+from solver.errors import OptionError
 from solver.games import game_of_position, get_game
 
 try:  # pytest puts tests/ on sys.path (rootdir-relative "prepend" import mode)
@@ -169,6 +170,15 @@ def test_show_names_the_users_cosmos_board_file(tmp_path):
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.splitlines() == [result.stderr.strip()]
     assert "Azure Cosmos board data not found" in result.stderr
+
+
+def test_game_view_keeps_a_view_of_the_same_player_and_refuses_the_other():
+    view = AZURE.view(AZURE.parse_position(EXAMPLE), 1)
+    assert np.array_equal(AZURE.view(view, 1), view)
+    with pytest.raises(OptionError, match="this is player 2's view"):
+        AZURE.view(view, 0)
+    with pytest.raises(OptionError, match="players 1 and 2, not 3"):
+        AZURE.view(AZURE.parse_position(EXAMPLE), 2)
 
 
 def test_show_and_view_of_a_players_view():

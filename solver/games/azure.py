@@ -79,6 +79,14 @@ class AzureGame(Game):
         import numpy as np
 
         from kernels import azure
+        from kernels.azure.layout import NOBODY, W_VIEW
+        if observer not in (0, 1):
+            raise OptionError(f"Azure has players 1 and 2, not {observer + 1}")
+        if state[W_VIEW] != NOBODY:
+            if state[W_VIEW] != observer:
+                raise OptionError(f"this is player {state[W_VIEW] + 1}'s view, which does not"
+                                  f" show what player {observer + 1} knows")
+            return state.copy()
         out = np.empty_like(state)
         azure.view(state, observer, out)
         return out

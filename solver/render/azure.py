@@ -59,7 +59,8 @@ def render_position(state):
 def _header(obj, state):
     title = "Azure"
     if obj["gifted"] != "none":
-        title += f" · Gifted: {obj['gifted']} (+{GIFTED_COST[int(state[S_GIFTED])]} cards)"
+        cost = GIFTED_COST[int(state[S_GIFTED])]
+        title += f" · Gifted: {obj['gifted']} (+{cost} card{'s' if cost > 1 else ''})"
     if obj["cosmos"]:
         title += " · Cosmos"
     lines = [Text(title, style="bold"), Text(_who_acts(obj))]
