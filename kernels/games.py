@@ -21,6 +21,8 @@ Interface, for a state array ``state``:
 - ``position_hash(state)``: a stable 64-bit hash (``kernels.hashing``);
 - ``is_complete(state)``: True when nothing is hidden (always, in Azul
   and Summer Pavilion);
+- ``view(state, observer, out)``: what ``observer`` knows of a complete state
+  (self-play gives agents views, never the complete position);
 - ``determinize(state, observer, rng, out)``: a complete state consistent with
   what ``observer`` knows, written into ``out`` (a copy when nothing is hidden).
 
@@ -214,6 +216,17 @@ def is_complete(state):
     if state[0] == TOY:
         return toy.is_complete(state)
     return True
+
+
+@njit(cache=True)
+def view(state, observer, out):
+    """Write into ``out`` what ``observer`` knows of the complete ``state`` (a copy when nothing is hidden)."""
+    if state[0] == AZURE:
+        azure.view(state, observer, out)
+    elif state[0] == TOY:
+        toy.view(state, observer, out)
+    else:
+        out[:] = state
 
 
 @njit(cache=True)

@@ -28,6 +28,8 @@ from solver.search.mcts import Mcts, MctsOptions
 
 # Keeps the chance stream of ``play_game`` apart from the stream that drew the start.
 CHANCE_SALT = 0x5DEECE66D
+# Keeps an agent's determinizations of views apart from its tie-breaks.
+SAMPLE_SALT = 0x2545F4914F6CDD1D
 
 
 class Agent:
@@ -75,10 +77,11 @@ class GreedyAgent(Agent):
     def __init__(self, spec, seed):
         super().__init__(spec)
         self.rng = make_rng(seed)
+        self.sample_rng = make_rng(seed ^ SAMPLE_SALT)
 
     def choose(self, state):
         mover = games.to_move(state)
-        state = sampled_if_hidden(state, mover, self.rng)
+        state = sampled_if_hidden(state, mover, self.sample_rng)
         moves = np.empty(games.MAX_MOVES, np.int64)
         count = games.legal_moves(state, moves)
         values = np.zeros(games.players(state), np.float64)
