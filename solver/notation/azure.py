@@ -41,7 +41,6 @@ UNKNOWN = "?"               # a card the reader of a view cannot name
 LARGE_MARK = "*"            # a Cosmos large domain in a layout token
 COLUMNS = "abcdefgh"
 MASK64 = (1 << 64) - 1
-PLACE_SHORT = ("tl", "tr", "bl", "br")
 COLOUR_OF_LETTER = {letter: c for c, letter in enumerate(COLOUR_LETTERS)}
 BEAST_OF_NAME = {name: c for c, name in enumerate(BEAST_NAMES)}
 
