@@ -135,7 +135,7 @@ class NewCommands(click.Group):
 def _new_command(game):
     params = [
         click.Option(["--seed"], type=int,
-                     help="seed for the first refill (default: a random one)"),
+                     help="seed for the chance that sets the game up (default: a random one)"),
         click.Option(["--json", "as_json"], is_flag=True, help="print the position as JSON"),
     ]
     for name, (kind, default, help_text) in game.options.items():
@@ -152,7 +152,7 @@ def _new_command(game):
         _echo_position(game, game.new(seed, **options), as_json)
 
     return click.Command(game.name, params=params, callback=new_position,
-                         help=f"Print a start position of {game.name}, refill drawn with --seed.")
+                         help=f"Print a start position of {game.name}, chance drawn with --seed.")
 
 
 main.add_command(NewCommands("new", help="Print a start position of GAME."))
@@ -203,6 +203,7 @@ def moves(pos, as_json):
     import numpy as np
     from kernels import games
     game, state = load_position(pos)
+    _check_observer_acts(game, state)
     codes = np.empty(games.MAX_MOVES, np.int64)
     probabilities = np.empty(games.MAX_MOVES, np.float64)
     who = games.to_move(state)
@@ -242,6 +243,7 @@ def play(pos, move_texts, as_json):
     """
     from kernels import games
     game, state = load_position(pos)
+    _check_complete(state, "play")
     before = _scores(state)
     played = []
     for i, text in enumerate(move_texts, 1):
@@ -281,6 +283,7 @@ def perft(pos, depth, divide):
     from kernels.perft import perft as count_paths, perft_divide
     _check_depth(depth)
     game, state = load_position(pos)
+    _check_complete(state, "perft")
     dividing = divide and depth > 0 and games.to_move(state) >= 0   # else no root moves
     if dividing:
         counts = np.zeros(games.MAX_MOVES, np.int64)
@@ -470,6 +473,25 @@ def _check_searchable(state):
         raise TesseraError("the game is over: there is no move to search")
     if who == games.CHANCE:
         raise TesseraError("chance acts in this position (a refill): there is no move to choose")
+
+
+def _check_complete(state, command):
+    """The rules play out only on complete positions: a view hides what they need."""
+    from kernels import games
+    if not games.is_complete(state):
+        raise TesseraError(f"{command} needs a complete position; this is a player's view, which "
+                           "hides the opponent's cards and the hidden deck")
+
+
+def _check_observer_acts(game, state):
+    """On a view, only the observer's own moves are known."""
+    from kernels import games
+    observer = game.observer(state)
+    who = games.to_move(state)
+    if observer is not None and who not in (observer, games.TERMINAL):
+        actor = "chance" if who == games.CHANCE else f"player {who + 1}"
+        raise TesseraError(f"in player {observer + 1}'s view {actor} acts: its moves depend on "
+                           "cards the view hides")
 
 
 def _progress_wanted(flag):

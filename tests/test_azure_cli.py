@@ -329,3 +329,24 @@ def test_gifted_moves_read_back():
     assert gifted
     result = ok("play", text(state), AZURE.format_move(state, gifted[0]), "--json")
     assert json.loads(result.stdout)["moves"] == [AZURE.format_move(state, gifted[0])]
+
+
+def test_views_refuse_what_needs_hidden_cards():
+    view_of_player_1 = text(AZURE.view(AZURE.parse_position(EXAMPLE), 0))   # player 2 to move
+    view_of_player_2 = text(AZURE.view(AZURE.parse_position(EXAMPLE), 1))
+    for args, message in [
+        (["moves", view_of_player_1], "in player 1's view player 2 acts"),
+        (["play", view_of_player_2, "place a1"], "play needs a complete position"),
+        (["perft", view_of_player_2, "-d", "1"], "perft needs a complete position"),
+        (["solve", view_of_player_2], "alpha-beta needs a complete position"),
+        (["view", view_of_player_2, "-p", "1"], "already a player's view"),
+    ]:
+        result = run(*args)
+        assert result.exit_code == 2, args
+        lines = result.stderr.splitlines()
+        assert len(lines) == 1 and message in lines[0], (args, lines)
+
+
+def test_a_json_game_name_that_is_not_text_is_one_line():
+    result = run("show", '{"game": [["a"]]}')
+    assert result.exit_code == 2 and "unknown game" in result.stderr

@@ -74,6 +74,10 @@ class AzureGame(Game):
     def format_move(self, state, move):
         return _notation().format_move(state, move)
 
+    def observer(self, state):
+        from kernels.azure.layout import NOBODY, W_VIEW
+        return None if state[W_VIEW] == NOBODY else int(state[W_VIEW])
+
     def view(self, state, observer):
         """What ``observer`` knows: own hand, the opponent's known cards and hand size."""
         import numpy as np

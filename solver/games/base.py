@@ -42,6 +42,10 @@ class Game:
         """A rich renderable drawing the position."""
         raise NotImplementedError
 
+    def observer(self, state):
+        """Whose view ``state`` is, or None for a complete position."""
+        return None
+
     def view(self, state, observer):
         """What ``observer`` knows of the complete ``state``: a copy, when nothing is hidden."""
         return state.copy()
@@ -89,7 +93,7 @@ def game_of_position(text):
 
 def _game_named(name):
     _load_all()
-    if name not in _GAMES:
+    if not isinstance(name, str) or name not in _GAMES:
         known = ", ".join(sorted(_GAMES))
         raise PositionError("game", f"unknown game '{name}' (known: {known})")
     return _GAMES[name]
