@@ -45,6 +45,17 @@ BENCH_POSITIONS = (
     BenchPosition("pavilion", {"players": 4}, seed=39, plies=16),
     BenchPosition("pavilion", {"players": 2}, seed=60, plies=76),
     BenchPosition("pavilion", {"players": 2}, seed=46, plies=13),
+    # Azure: openings, the middle and late game, each Gifted card, Cosmos.
+    BenchPosition("azure", {"gifted": "none", "cosmos": False}, seed=31, plies=0),
+    BenchPosition("azure", {"gifted": "none", "cosmos": False}, seed=32, plies=6),
+    BenchPosition("azure", {"gifted": "none", "cosmos": False}, seed=33, plies=12),
+    BenchPosition("azure", {"gifted": "none", "cosmos": False}, seed=34, plies=20),
+    BenchPosition("azure", {"gifted": "mighty", "cosmos": False}, seed=40, plies=8),
+    BenchPosition("azure", {"gifted": "perceptive", "cosmos": False}, seed=41, plies=8),
+    BenchPosition("azure", {"gifted": "bountiful", "cosmos": False}, seed=42, plies=8),
+    BenchPosition("azure", {"gifted": "favored", "cosmos": False}, seed=43, plies=8),
+    BenchPosition("azure", {"gifted": "none", "cosmos": True}, seed=50, plies=0),
+    BenchPosition("azure", {"gifted": "bountiful", "cosmos": True}, seed=51, plies=10),
 )
 
 

@@ -324,14 +324,16 @@ def bench(depth):
     from kernels.perft import perft as count_paths
     _check_depth(depth)
     total_nodes, total_time = 0, 0.0
-    for i, (label, state) in enumerate(bench_states(), 1):
+    positions = bench_states()
+    width = max(len(label) for label, _ in positions)
+    for i, (label, state) in enumerate(positions, 1):
         count_paths(state, 0)
         start = time.perf_counter()
         nodes = int(count_paths(state, depth))
         elapsed = time.perf_counter() - start
         total_nodes += nodes
         total_time += elapsed
-        click.echo(f"{i:>2} {label:<48} {nodes:>12} nodes {elapsed:>8.3f} s")
+        click.echo(f"{i:>2} {label:<{width}} {nodes:>12} nodes {elapsed:>8.3f} s")
     click.echo()
     click.echo(f"depth {depth}")
     click.echo(f"nodes {total_nodes}")
