@@ -1,24 +1,18 @@
 """Azure as a ``Game``: its options (the Gifted card, Cosmos, a chosen layout), a seeded
 start position, notation, players' views and drawing.
 
-Notation and kernels are imported on first use: they load numba, which help
-pages and option errors do not need.
+Kernels are imported on first use: they load numba, which help pages and option
+errors do not need.
 """
 import re
 
 from solver.errors import OptionError
-from solver.games.base import Game, register
+from solver.games.base import Game, check_seed, register
 
 GIFTED_CARDS = ("none", "mighty", "perceptive", "bountiful", "favored")
-MAX_SEED = 2**63 - 1            # the generator takes a non-negative int64
 LAYOUT_HELP = ("the realm: a layout number 0..24575, or four domains 'A1@0 W2@90 V1@180 B2@270'"
                " (top-left, top-right, bottom-left, bottom-right; * after the two Cosmos large"
                " domains) [default: dealt with --seed]")
-
-
-def _notation():
-    from solver.notation import azure
-    return azure
 
 
 class AzureGame(Game):
@@ -37,8 +31,7 @@ class AzureGame(Game):
             raise OptionError(f"unknown gifted card {gifted!r} (known: {', '.join(GIFTED_CARDS)})")
         if type(cosmos) is not bool:
             raise OptionError(f"cosmos is yes or no, not {cosmos!r}")
-        if type(seed) is not int or not 0 <= seed <= MAX_SEED:
-            raise OptionError(f"seed must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
+        check_seed(seed)
         import random
 
         from kernels import games
@@ -55,24 +48,6 @@ class AzureGame(Game):
             raise OptionError(str(err)) from None
         games.resolve_chance(state, make_rng(seed))
         return state
-
-    def parse_position(self, text):
-        return _notation().parse_position(text)
-
-    def format_position(self, state):
-        return _notation().format_position(state)
-
-    def position_to_json(self, state):
-        return _notation().position_to_json(state)
-
-    def position_from_json(self, obj):
-        return _notation().position_from_json(obj)
-
-    def parse_move(self, state, text):
-        return _notation().parse_move(state, text)
-
-    def format_move(self, state, move):
-        return _notation().format_move(state, move)
 
     def observer(self, state):
         from kernels.azure.layout import NOBODY, W_VIEW
@@ -95,10 +70,6 @@ class AzureGame(Game):
         azure.view(state, observer, out)
         return out
 
-    def render(self, state):
-        from solver.render.azure import render_position
-        return render_position(state)
-
 
 def parse_layout_option(text, cosmos):
     """The ``Layout`` of ``--layout``: a base layout number, or four domain tokens."""
@@ -112,7 +83,7 @@ def parse_layout_option(text, cosmos):
         if int(text) >= BASE_LAYOUTS:
             raise OptionError(f"layout number {text} is not in 0..{BASE_LAYOUTS - 1}")
         return base_layout(int(text))
-    notation = _notation()
+    from solver.notation import azure as notation
     tokens = text.replace(",", " ").split()
     if len(tokens) != 4:
         raise OptionError(f"--layout takes a number 0..{BASE_LAYOUTS - 1} or four domains like"

@@ -4,13 +4,22 @@ The kernels (``kernels.games``) do the rules on int64 arrays; a ``Game`` adds th
 parts people see: options, notation, rendering. Search, self-play, perft and the
 CLI talk to games only through this class and ``kernels.games``.
 """
+import importlib
 import json
 
 from solver.errors import OptionError, PositionError
 
 
+MAX_SEED = 2**63 - 1            # the kernels' generator takes a non-negative int64
+
+
 class Game:
-    """One game's notation and options. Subclasses fill in the methods."""
+    """One game's options, start positions, notation and drawing.
+
+    A subclass names its game and options and writes ``new``; notation and drawing
+    come from ``solver.notation.<name>`` and ``solver.render.<name>``, imported on
+    first use (they load numba, which help pages and option errors do not need).
+    """
 
     name = ""
     # Options of ``tessera new``: {name: (click type or choices tuple, default, help)}.
@@ -20,27 +29,30 @@ class Game:
         """A start position (chance already resolved with ``seed``)."""
         raise NotImplementedError
 
+    def notation(self):
+        return importlib.import_module(f"solver.notation.{self.name}")
+
     def parse_position(self, text):
-        raise NotImplementedError
+        return self.notation().parse_position(text)
 
     def format_position(self, state):
-        raise NotImplementedError
+        return self.notation().format_position(state)
 
     def position_to_json(self, state):
-        raise NotImplementedError
+        return self.notation().position_to_json(state)
 
     def position_from_json(self, obj):
-        raise NotImplementedError
+        return self.notation().position_from_json(obj)
 
     def parse_move(self, state, text):
-        raise NotImplementedError
+        return self.notation().parse_move(state, text)
 
     def format_move(self, state, move):
-        raise NotImplementedError
+        return self.notation().format_move(state, move)
 
     def render(self, state):
         """A rich renderable drawing the position."""
-        raise NotImplementedError
+        return importlib.import_module(f"solver.render.{self.name}").render_position(state)
 
     def observer(self, state):
         """Whose view ``state`` is, or None for a complete position."""
@@ -49,6 +61,11 @@ class Game:
     def view(self, state, observer):
         """What ``observer`` knows of the complete ``state``: a copy, when nothing is hidden."""
         return state.copy()
+
+
+def check_seed(seed):
+    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+        raise OptionError(f"seed must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
 
 
 _GAMES = {}
