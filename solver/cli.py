@@ -15,6 +15,7 @@ from contextlib import contextmanager
 
 import click
 
+from kernels.boarddata import BoardDataError
 from solver.bench import BENCH_DEPTH, bench_states
 from solver.errors import MoveError, TesseraError
 from solver.games import game_of_position, get_game, registered_games
@@ -31,7 +32,7 @@ class TesseraGroup(click.Group):
         try:
             with _scipy_hidden():
                 return super().invoke(ctx)
-        except TesseraError as err:
+        except (TesseraError, BoardDataError) as err:
             click.echo("error: " + " ".join(str(err).split()), err=True)
             ctx.exit(USER_ERROR)
 

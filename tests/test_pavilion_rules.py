@@ -10,6 +10,7 @@ import sys
 import numpy as np
 import pytest
 
+import kernels.boarddata as data_files
 from kernels import games, pavilion
 from kernels.pavilion import board as board_data
 from kernels.pavilion.layout import (
@@ -105,12 +106,12 @@ def test_board_data_comes_from_the_file():
 def test_data_path_honours_tessera_shared(tmp_path, monkeypatch):
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / board_data.BOARD_FILE).write_text("{}")
-    monkeypatch.setenv(board_data.SHARED_ENV, str(tmp_path))
-    path = board_data.shared_data_path(board_data.BOARD_FILE)
+    monkeypatch.setenv(data_files.SHARED_ENV, str(tmp_path))
+    path = data_files.shared_data_path(board_data.BOARD_FILE)
     assert path == tmp_path / "data" / board_data.BOARD_FILE
-    monkeypatch.setenv(board_data.SHARED_ENV, str(tmp_path / "nowhere"))
-    with pytest.raises(board_data.BoardDataError, match="TESSERA_SHARED"):
-        board_data.shared_data_path(board_data.BOARD_FILE)
+    monkeypatch.setenv(data_files.SHARED_ENV, str(tmp_path / "nowhere"))
+    with pytest.raises(data_files.BoardDataError, match="TESSERA_SHARED"):
+        data_files.shared_data_path(board_data.BOARD_FILE)
 
 
 def test_missing_board_file_is_one_clear_error(tmp_path):
@@ -119,6 +120,11 @@ def test_missing_board_file_is_one_clear_error(tmp_path):
                             capture_output=True, text=True, cwd=str(_repo()))
     assert result.returncode != 0
     assert "BoardDataError: Summer Pavilion board data not found" in result.stderr
+    result = subprocess.run([sys.executable, "-m", "solver", "new", "azul"], env=env,
+                            capture_output=True, text=True, cwd=str(_repo()))
+    assert result.returncode == 2
+    assert result.stderr.startswith("error: Summer Pavilion board data not found")
+    assert len(result.stderr.splitlines()) == 1
 
 
 def _repo():

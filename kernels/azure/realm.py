@@ -16,7 +16,6 @@ quarter turns; with Cosmos, two places diagonally opposite hold the large domain
 ``write_realm`` turns a layout into the realm words of a state (kernels/azure/layout.py):
 per-cell symbols and the line-of-sight masks the kernels count bonds and guards with.
 """
-import json
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -24,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kernels.boarddata import BoardDataError, read_json, shared_data_path  # noqa: F401  (re-exported)
 from kernels.azure.layout import (
     CELL_COSMOS, CELL_COST, CELL_DOMAIN, CELL_KIND, CELL_QI, CELL_QI_COLOUR, CELL_SERPENT,
     CELL_WISDOM, CELLS, COLOUR_NAMES, DECK_PER_COLOUR, CARDS_PER_COLOUR, FIELD_MASK, GRID,
@@ -32,7 +32,6 @@ from kernels.azure.layout import (
     S_THRESHOLDS, S_TRACK_END, S_CELL, place_code,
 )
 
-SHARED_ENV = "TESSERA_SHARED"
 COSMOS_ENV = "TESSERA_AZURE_COSMOS"
 DOMAINS_FILE = "azure-domains.json"
 COSMOS_FILE = Path(__file__).resolve().parents[2] / "data" / "azure-cosmos-standin.json"
@@ -47,10 +46,6 @@ BASE_ORIGINS = ((0, 0), (0, 3), (3, 0), (3, 3))
 COSMOS_ORIGINS = (((0, 0), (1, 4), (4, 1), (4, 4)),
                   ((1, 1), (0, 4), (4, 0), (4, 4)))
 LARGE_PLACES = ((0, 3), (1, 2))      # by arrangement
-
-
-class BoardDataError(RuntimeError):
-    """A board data file is missing or does not have the expected shape."""
 
 
 @dataclass(frozen=True)
@@ -99,24 +94,6 @@ class Layout:
 
 # ---- data files ----------------------------------------------------------------------
 
-def shared_data_path(name):
-    override = os.environ.get(SHARED_ENV)
-    shared = Path(override) if override else Path(__file__).resolve().parents[3] / "shared"
-    path = shared / "data" / name
-    if not path.is_file():
-        how = f"${SHARED_ENV}" if override else f"<repo>/../shared (set {SHARED_ENV} to move it)"
-        raise BoardDataError(f"Azure board data not found: {path} (looked in {how})")
-    return path
-
-
-def _read_json(path):
-    try:
-        with open(path, encoding="utf-8") as file:
-            return json.load(file)
-    except (OSError, json.JSONDecodeError) as err:
-        raise BoardDataError(f"cannot read {path}: {err}") from None
-
-
 def _colour(name, where):
     if name not in COLOUR_NAMES:
         raise BoardDataError(f"{where}: unknown colour {name!r}")
@@ -160,8 +137,8 @@ def _side(colour, rows, size, where):
 @lru_cache(maxsize=None)
 def load_domains(path=None):
     """The regular sides: ``{colour: (side 1, side 2)}``."""
-    path = Path(path) if path else shared_data_path(DOMAINS_FILE)
-    data = _read_json(path)
+    path = Path(path) if path else shared_data_path(DOMAINS_FILE, "Azure board data")
+    data = read_json(path)
     try:
         domains = data["domains"]
         found = {_colour(name, f"{path.name}: domains"): sides for name, sides in domains.items()}
@@ -184,7 +161,7 @@ def load_cosmos(path=None):
     path = Path(path or os.environ.get(COSMOS_ENV) or COSMOS_FILE)
     if not path.is_file():
         raise BoardDataError(f"Azure Cosmos board data not found: {path}")
-    data = _read_json(path)
+    data = read_json(path)
     name = path.name
     try:
         boards = data["large_domains"]

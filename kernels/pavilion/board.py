@@ -8,39 +8,13 @@ The file is ``$TESSERA_SHARED/data/summer-pavilion-board.json`` when the environ
 variable ``TESSERA_SHARED`` names the shared folder, else ``<repo>/../shared/data/``.
 Numba's cache does not notice a changed data file: clear the cache after editing it.
 """
-import json
-import os
-from pathlib import Path
-
 import numpy as np
 
-SHARED_ENV = "TESSERA_SHARED"
+from kernels.boarddata import BoardDataError, read_json, shared_data_path
+
 BOARD_FILE = "summer-pavilion-board.json"
 CENTRE_NAME = "center"          # the file's name for the multicoloured centre star
 STAR_SPACES = 6
-
-
-class BoardDataError(RuntimeError):
-    """The board data file is missing or does not have the expected shape."""
-
-
-def shared_data_path(name):
-    """The path of ``name`` in the shared data folder; raises BoardDataError if missing."""
-    override = os.environ.get(SHARED_ENV)
-    shared = Path(override) if override else Path(__file__).resolve().parents[3] / "shared"
-    path = shared / "data" / name
-    if not path.is_file():
-        how = f"${SHARED_ENV}" if override else f"<repo>/../shared (set {SHARED_ENV} to move it)"
-        raise BoardDataError(f"Summer Pavilion board data not found: {path} (looked in {how})")
-    return path
-
-
-def _load(path):
-    try:
-        with open(path, encoding="utf-8") as file:
-            return json.load(file)
-    except (OSError, json.JSONDecodeError) as err:
-        raise BoardDataError(f"cannot read {path}: {err}") from None
 
 
 def _colour_index(names, name, where):
@@ -64,7 +38,7 @@ def _region_mask(names, region, where):
     return mask
 
 
-_DATA = _load(shared_data_path(BOARD_FILE))
+_DATA = read_json(shared_data_path(BOARD_FILE, "Summer Pavilion board data"))
 
 COLOUR_NAMES = tuple(_DATA["colors"])
 NCOLOURS = len(COLOUR_NAMES)

@@ -26,9 +26,10 @@ from typing import NamedTuple
 import numpy as np
 
 from kernels.pavilion import layout as L
-from kernels.pavilion.board import BOARD_FILE, shared_data_path
+from kernels.boarddata import shared_data_path
+from kernels.pavilion.board import BOARD_FILE
 
-with open(shared_data_path(BOARD_FILE), encoding="utf-8") as _file:
+with open(shared_data_path(BOARD_FILE, "Summer Pavilion board data"), encoding="utf-8") as _file:
     DATA = json.load(_file)
 
 COLOURS = DATA["colors"]
