@@ -7,12 +7,10 @@ S + i and the two agents are seeded from it too, so a run is reproducible.
 tests/test_agents.py asserts that the first two pairings win by clear margins.
 """
 import argparse
-import json
-import os
-import platform
 import sys
 import time
 
+from benchreport import machine, write_report
 from solver.agents import parse_agent, play_game
 from solver.games import get_game
 
@@ -49,8 +47,7 @@ def main():
     args = parser.parse_args()
     report = {
         "command": "python bench/agent_strength.py " + " ".join(sys.argv[1:]),
-        "machine": {"cpu_count": os.cpu_count(), "python": platform.python_version(),
-                    "processor": platform.processor() or platform.machine()},
+        "machine": machine(),
         "game": GAME,
         "pairings": [head_to_head(spec, opponent, args.games, args.seed)
                      for spec, opponent in PAIRINGS],
@@ -58,10 +55,7 @@ def main():
     for row in report["pairings"]:
         print(f"{row['agent']} vs {row['opponent']}: {row['wins']:g}/{row['games']} wins, "
               f"mean margin {row['mean_margin']:+}, {row['seconds']} s")
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump(report, f, indent=2)
-            f.write("\n")
+    write_report(args.out, report)
 
 
 if __name__ == "__main__":

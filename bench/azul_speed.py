@@ -6,9 +6,7 @@ Prints a table and writes the figures as JSON. Playouts run on one core unless
 said; the parallel line shows the speed-up on all cores over one.
 """
 import argparse
-import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -17,6 +15,7 @@ import time
 import numba
 import numpy as np
 
+from benchreport import machine, write_report
 from kernels import azul, games, perft, playout
 from kernels.rng import make_rng
 
@@ -99,9 +98,7 @@ def main():
 
     report = {
         "command": "python bench/azul_speed.py " + " ".join(sys.argv[1:]),
-        "machine": {"cpu_count": os.cpu_count(), "python": platform.python_version(),
-                    "numba": numba.__version__, "numpy": np.__version__,
-                    "processor": platform.processor() or platform.machine()},
+        "machine": machine(),
         "playouts_one_core": [playout_rate(p, args.games) for p in (2, 3, 4)]
         + [playout_rate(2, args.games, variant=1)],
         "playouts_all_cores": parallel_rate(args.games),
@@ -127,10 +124,7 @@ def main():
     print(f"tessera moves: cold {st['cold_moves_s']} s, warm {st['warm_moves_s']} s; "
           f"tessera bench: cold {st['cold_bench_s']} s, warm {st['warm_bench_s']} s")
     print(f"bar: {two['games_per_s']} / {ISSUE_BAR_GAMES_PER_S} games/s = {report['bar']['ratio']}x")
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump(report, f, indent=2)
-            f.write("\n")
+    write_report(args.out, report)
 
 
 if __name__ == "__main__":

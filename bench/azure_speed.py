@@ -11,15 +11,12 @@ other work on the machine does not count against the kernels; the load average
 is recorded beside them.
 """
 import argparse
-import json
-import os
-import platform
 import sys
 import time
 
-import numba
 import numpy as np
 
+from benchreport import load_average, machine, write_report
 from kernels import azure, perft, playout
 from solver.games import get_game
 from solver.search.ismcts import Ismcts
@@ -89,7 +86,7 @@ def main():
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
 
-    load_before = os.getloadavg()
+    load_before = load_average()
     playouts = [playout_rate(label, options, args.games) for label, options in CONFIGS]
     perfts = [perft_rate(f"2-player opening, seed 1, {label}", opening(**options), PERFT_DEPTH)
               for label, options in CONFIGS]
@@ -100,11 +97,7 @@ def main():
         "position": "tessera new azure --seed 1 (with the options of each row); IS-MCTS on "
                     "player 1's view of the base opening",
         "timing": "CPU seconds of the process (time.process_time), one thread, best of 3",
-        "machine": {"cpu_count": os.cpu_count(), "python": platform.python_version(),
-                    "numba": numba.__version__, "numpy": np.__version__,
-                    "processor": platform.processor() or platform.machine(),
-                    "load_average_1_5_15_min": {"before": [round(x, 2) for x in load_before],
-                                                "after": [round(x, 2) for x in os.getloadavg()]}},
+        "machine": machine(load_before),
         "playouts_one_core": playouts,
         "perft": perfts,
         "ismcts_one_core": searches,
@@ -122,11 +115,8 @@ def main():
         print(f"ismcts {row['search']:<34} {row['iterations_per_s']:>8} iterations/s "
               f"({row['tree_nodes']} nodes, best {row['best']})")
     print(f"bar: {base['games_per_s']} / {ISSUE_BAR_GAMES_PER_S} games/s = {report['bar']['ratio']}x")
-    print(f"load average before {load_before}, after {os.getloadavg()}")
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump(report, f, indent=2)
-            f.write("\n")
+    print(f"load average before {load_before}, after {load_average()}")
+    write_report(args.out, report)
 
 
 if __name__ == "__main__":

@@ -9,14 +9,11 @@ threads are listed beside it. Times are CPU seconds of this process (wall time
 for threads), so other load on the machine disturbs them less.
 """
 import argparse
-import json
-import os
-import platform
 import sys
 import time
 
-import numba
 
+from benchreport import machine, write_report
 from solver.games import get_game
 from solver.search.mcts import Mcts, MctsOptions
 
@@ -51,18 +48,14 @@ def main():
     report = {
         "command": "python bench/mcts_speed.py " + " ".join(sys.argv[1:]),
         "position": "tessera new azul --seed 1 (2 players, colour wall)",
-        "machine": {"cpu_count": os.cpu_count(), "python": platform.python_version(),
-                    "numba": numba.__version__, "load_average": os.getloadavg()},
+        "machine": machine(),
         "runs": rows,
         "bar": {"simulations_per_s": bar, "target": BAR, "ratio": round(bar / BAR, 2)},
     }
     for label, row in rows.items():
         print(f"{label:45} {row['simulations_per_s']:>8} simulations/s  ({row['tree_nodes']} nodes)")
     print(f"bar: {bar} / {BAR} = {report['bar']['ratio']}x")
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump(report, f, indent=2)
-            f.write("\n")
+    write_report(args.out, report)
 
 
 if __name__ == "__main__":

@@ -7,15 +7,12 @@ Prints a table and writes the figures as JSON. Times are CPU seconds of this pro
 kernels; the load average is recorded beside them.
 """
 import argparse
-import json
-import os
-import platform
 import sys
 import time
 
-import numba
 import numpy as np
 
+from benchreport import load_average, machine, write_report
 from kernels import games, pavilion, perft, playout
 from kernels.rng import make_rng
 
@@ -68,7 +65,7 @@ def main():
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
 
-    load_before = os.getloadavg()
+    load_before = load_average()
     playouts = [playout_rate(p, args.games) for p in (2, 3, 4)]
     perfts = [perft_rate(label, state, PERFT_DEPTH) for label, state in perft_positions()]
     total_nodes = sum(row["nodes"] for row in perfts)
@@ -77,11 +74,7 @@ def main():
     report = {
         "command": "python bench/pavilion_speed.py " + " ".join(sys.argv[1:]),
         "timing": "CPU seconds of the process (time.process_time), one thread",
-        "machine": {"cpu_count": os.cpu_count(), "python": platform.python_version(),
-                    "numba": numba.__version__, "numpy": np.__version__,
-                    "processor": platform.processor() or platform.machine(),
-                    "load_average_1_5_15_min": {"before": [round(x, 2) for x in load_before],
-                                                "after": [round(x, 2) for x in os.getloadavg()]}},
+        "machine": machine(load_before),
         "playouts_one_core": playouts,
         "perft": perfts,
         "perft_total": {"nodes": total_nodes, "nodes_per_s": round(total_nodes / total_seconds)},
@@ -98,11 +91,8 @@ def main():
     print(f"perft total: {total_nodes} nodes, {report['perft_total']['nodes_per_s']} nodes/s")
     print(f"bar: {two['games_per_s']} / {ISSUE_BAR_GAMES_PER_S} games/s"
           f" = {report['bar']['ratio']}x")
-    print(f"load average before {load_before}, after {os.getloadavg()}")
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump(report, f, indent=2)
-            f.write("\n")
+    print(f"load average before {load_before}, after {load_average()}")
+    write_report(args.out, report)
 
 
 if __name__ == "__main__":
