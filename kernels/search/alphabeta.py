@@ -1,13 +1,26 @@
-"""Alpha-beta search to the end of the round, for any game of ``kernels.games``.
+"""Alpha-beta search, for any game of ``kernels.games``, in one of two modes.
 
-A value is the root player's score margin (their score minus the best other
-score), times ``SCALE``, from the root player's side, at the horizon:
+``MODE_ROUND`` (Azul, Summer Pavilion) searches to the end of the round. A value
+is the root player's score margin (their score minus the best other score),
+times ``SCALE``, from the root player's side, at the horizon:
 
 - chance to act (the end of the round): the margin of the current scores;
 - the game over: the final margin, plus a tie-break step of +1 / -1 when the
   payoffs say the root player won / lost outright (0 when the win is shared), so
   that a tie on points still tells win, draw and loss apart;
 - the depth limit: the margin of ``games.evaluate`` (a heuristic cut-off).
+
+``MODE_GAME`` (Azure) searches to the end of the game, through chance: a value is
+the root player's win probability, in [0, 1]:
+
+- the game over: the root player's payoff (1 a win, 0 a loss, 0.5 a shared win);
+- chance to act: the probability-weighted mean of its outcomes' values
+  (expectimax), each outcome searched with a window derived from the node's (Star1,
+  with the value range [0, 1]). Chance steps do not count against the depth;
+- the depth limit: ``1 / (1 + exp(-margin / LOGISTIC_POINTS))`` of the
+  ``games.evaluate`` margin (a heuristic cut-off).
+
+The mode is word ``MODE`` of the ``limits`` array (``new_limits(..., mode=)``).
 
 The root player maximises; every other player minimises (2 players: minimax; 3-4
 players: the paranoid choice). Who maximises is decided by ``to_move`` at each
@@ -32,6 +45,13 @@ UNLIMITED = 10_000      # a depth no round reaches; below ttable.PROVEN
 TOLERANCE = 1e-9        # values are equal within this (they are whole multiples in Azul)
 CLOCK_EVERY = 1024      # nodes between two looks at the clock
 
+# Search modes (word MODE of ``limits``).
+MODE_ROUND = 0          # to the end of the round: score margins, chance is a leaf
+MODE_GAME = 1           # to the end of the game: win probabilities, chance searched through
+LOW = 0.0               # MODE_GAME: the lowest and highest possible values
+HIGH = 1.0
+LOGISTIC_POINTS = 5.0   # MODE_GAME cut-off: a lead of this many points is worth 1/(1+e^-1) = 0.73
+
 # Indices of the int64 ``counters`` array.
 NODES = 0
 UNPROVEN = 1            # heuristic leaves and unproven table cut-offs met
@@ -43,28 +63,34 @@ COUNTERS = 5
 # Indices of the float64 ``limits`` array.
 DEADLINE = 0            # time.perf_counter() seconds
 NODE_LIMIT = 1
+MODE = 2                # MODE_ROUND or MODE_GAME
 
 # What ``_expand`` found each child to be.
-HORIZON = 0             # chance or game over: valued exactly
+HORIZON = 0             # game over, or chance in MODE_ROUND: valued exactly
 CUT_OFF = 1             # out of depth: valued by the heuristic
 INNER = 2               # searched further
 DUPLICATE = 3           # same position as an earlier visited sibling: not searched again
 
 
 def new_work(state, max_ply):
-    """Per-ply scratch: children, their moves, hashes, static values, kinds and order."""
+    """Per-ply scratch: children, their moves, hashes, static values, kinds and order;
+    a per-player score buffer; the chance outcomes' probabilities (MODE_GAME)."""
     shape = (max_ply, games.MAX_MOVES)
     return (np.empty(shape + (state.size,), np.int64), np.empty(shape, np.int64),
             np.empty(shape, np.int64), np.empty(shape, np.float64), np.empty(shape, np.int8),
-            np.empty(shape, np.int64), np.empty(max(1, games.players(state)), np.float64))
+            np.empty(shape, np.int64), np.empty(max(1, games.players(state)), np.float64),
+            np.empty(shape, np.float64))
 
 
 def new_counters():
     return np.zeros(COUNTERS, np.int64)
 
 
-def new_limits(deadline=np.inf, node_limit=np.inf):
-    return np.array([deadline, node_limit], np.float64)
+def new_limits(deadline=np.inf, node_limit=np.inf, mode=MODE_ROUND):
+    """The search's limits and mode, as one float64 array (words DEADLINE, NODE_LIMIT, MODE)."""
+    if mode not in (MODE_ROUND, MODE_GAME):
+        raise ValueError(f"unknown search mode {mode!r}")
+    return np.array([deadline, node_limit, mode], np.float64)
 
 
 @njit(cache=True)
@@ -103,7 +129,7 @@ def _margin(values, root):
 
 @njit(cache=True)
 def horizon_value(state, root, scratch):
-    """The exact value where chance acts or the game is over."""
+    """MODE_ROUND: the exact value where chance acts or the game is over."""
     games.scores(state, scratch)
     value = SCALE * _margin(scratch, root)
     if games.to_move(state) == TERMINAL:
@@ -117,34 +143,97 @@ def horizon_value(state, root, scratch):
 
 @njit(cache=True)
 def heuristic_value(state, root, scratch):
+    """MODE_ROUND: the cut-off value, the margin of ``games.evaluate``."""
     games.evaluate(state, scratch)
     return SCALE * _margin(scratch, root)
 
 
 @njit(cache=True)
-def _expand(state, ply, depth, root, tt_move, work):
-    """Make the children of ``state`` at ``ply``, value them statically and order them.
+def game_value(state, root, scratch):
+    """MODE_GAME: the root player's payoff in a finished game."""
+    games.payoffs(state, scratch)
+    return scratch[root]
+
+
+@njit(cache=True)
+def win_estimate(state, root, scratch):
+    """MODE_GAME: the cut-off value, a logistic of the ``games.evaluate`` margin."""
+    games.evaluate(state, scratch)
+    return 1.0 / (1.0 + np.exp(-_margin(scratch, root) / LOGISTIC_POINTS))
+
+
+@njit(cache=True)
+def _game_mode(limits):
+    return limits[MODE] == MODE_GAME
+
+
+@njit(cache=True)
+def _classify(child, ply, child_depth, root, game, work, i):
+    """Set ``kinds[ply, i]`` and ``static[ply, i]`` for ``child``, to be searched to ``child_depth``.
+
+    A finished game is valued exactly, and so is chance in MODE_ROUND (the horizon).
+    In MODE_GAME a chance child is always searched (chance steps cost no depth),
+    unless the ply buffer is full; a child with a player to move is searched when
+    depth is left. Otherwise the child is a cut-off, valued by the heuristic.
+    """
+    children, _, _, static, kinds, _, scratch, _ = work
+    who = games.to_move(child)
+    room = ply + 1 < children.shape[0]
+    if who == TERMINAL:
+        kinds[ply, i] = HORIZON
+        static[ply, i] = game_value(child, root, scratch) if game else horizon_value(child, root,
+                                                                                       scratch)
+    elif who == CHANCE and not game:
+        kinds[ply, i] = HORIZON
+        static[ply, i] = horizon_value(child, root, scratch)
+    else:
+        inner = room and (who == CHANCE or child_depth >= 1)
+        kinds[ply, i] = INNER if inner else CUT_OFF
+        static[ply, i] = win_estimate(child, root, scratch) if game else heuristic_value(
+            child, root, scratch)
+
+
+@njit(cache=True)
+def _expand(state, ply, depth, root, tt_move, game, work):
+    """Make the children of ``state`` (a player to move) at ``ply``, value them statically
+    and order them.
 
     ``order[ply, :n]`` lists them best first for the player to move: the table's
     move, then by static value (the root player's highest, the others' lowest).
     Returns n.
     """
-    children, moves, _, static, kinds, order, scratch = work
+    children, moves, _, static, kinds, order, _, _ = work
     n = games.legal_moves(state, moves[ply])
     for i in range(n):
         child = children[ply, i]
         child[:] = state
         games.apply_move(child, moves[ply, i])
-        who = games.to_move(child)
-        if who == CHANCE or who == TERMINAL:
-            kinds[ply, i] = HORIZON
-            static[ply, i] = horizon_value(child, root, scratch)
-        else:
-            inner = depth > 1 and ply + 1 < children.shape[0]
-            kinds[ply, i] = INNER if inner else CUT_OFF
-            static[ply, i] = heuristic_value(child, root, scratch)
+        _classify(child, ply, depth - 1, root, game, work, i)
         order[ply, i] = i
     _sort_children(ply, n, games.to_move(state) == root, tt_move, moves, static, order)
+    return n
+
+
+@njit(cache=True)
+def _expand_chance(state, ply, depth, root, work):
+    """MODE_GAME: make the outcomes of the chance node ``state`` at ``ply``.
+
+    ``probs[ply, i]`` is outcome i's probability; ``order[ply, :n]`` lists the
+    outcomes most probable first. The outcomes keep the node's depth. Returns n.
+    """
+    children, moves, _, _, _, order, _, probs = work
+    n = games.chance_outcomes(state, moves[ply], probs[ply])
+    for i in range(n):
+        child = children[ply, i]
+        child[:] = state
+        games.apply_move(child, moves[ply, i])
+        _classify(child, ply, depth, root, True, work, i)
+        # Insertion by probability, the more probable first; equal ones keep their order.
+        j = i
+        while j > 0 and probs[ply, order[ply, j - 1]] < probs[ply, i]:
+            order[ply, j] = order[ply, j - 1]
+            j -= 1
+        order[ply, j] = i
     return n
 
 
@@ -179,7 +268,7 @@ def _hash_unless_duplicate(ply, k, work):
     whose hash equals an earlier visited sibling's is the same position: it is
     marked DUPLICATE and not searched again.
     """
-    children, _, hashes, _, kinds, order, _ = work
+    children, _, hashes, _, kinds, order, _, _ = work
     i = order[ply, k]
     key = games.position_hash(children[ply, i])
     hashes[ply, i] = key
@@ -193,9 +282,11 @@ def _hash_unless_duplicate(ply, k, work):
 
 @njit(cache=True)
 def _search(state, key, ply, depth, alpha, beta, root, work, table, counters, limits):
-    """Fail-soft alpha-beta value of ``state``, a position with a player to move and depth >= 1.
+    """Fail-soft alpha-beta value of ``state``.
 
-    Returns 0.0 once out of budget (``counters[ABORTED]`` set); callers discard it.
+    ``state`` has a player to move and depth >= 1, or (MODE_GAME) is a chance node,
+    at any depth >= 0. Returns 0.0 once out of budget (``counters[ABORTED]`` set);
+    callers discard it.
     """
     if _out_of_budget(counters, limits):
         return 0.0
@@ -215,12 +306,59 @@ def _search(state, key, ply, depth, alpha, beta, root, work, table, counters, li
                     counters[UNPROVEN] += 1
                 return value
 
-    children, moves, hashes, static, kinds, order, _ = work
+    children, moves, hashes, static, kinds, order, _, probs = work
     unproven_before = counters[UNPROVEN]
-    maximising = games.to_move(state) == root
-    count = _expand(state, ply, depth, root, tt_move, work)
-    best = -INFINITY if maximising else INFINITY
+    game = _game_mode(limits)
     best_move = -1
+
+    if games.to_move(state) == CHANCE:
+        # Expectimax with Star1 bounds: the value is sum(p_i v_i), each v_i in [LOW, HIGH].
+        # With ``total`` = sum(p_j v_j) over the outcomes searched and ``rest`` the
+        # probability of those after outcome i, the node fails high once
+        # total + p_i v_i + rest LOW >= beta, and low once total + p_i v_i + rest HIGH
+        # <= alpha: outcome i is searched with the window those give for v_i.
+        count = _expand_chance(state, ply, depth, root, work)
+        total = 0.0
+        mass = 0.0
+        bound = ttable.EXACT
+        best = 0.0
+        for k in range(count):
+            i = order[ply, k]
+            p = probs[ply, i]
+            rest = max(0.0, 1.0 - mass - p)
+            child_alpha = (alpha - total - rest * HIGH) / p
+            child_beta = (beta - total - rest * LOW) / p
+            if kinds[ply, i] == INNER:
+                child = children[ply, i]
+                hashes[ply, i] = games.position_hash(child)
+                value = _search(child, hashes[ply, i], ply + 1, depth, child_alpha, child_beta,
+                                root, work, table, counters, limits)
+                if counters[ABORTED]:
+                    return 0.0
+            else:
+                counters[NODES] += 1
+                if kinds[ply, i] == CUT_OFF:
+                    counters[UNPROVEN] += 1
+                value = static[ply, i]
+            if value >= child_beta:         # v_i >= value: the node is at least beta
+                best, bound = max(total + p * value + rest * LOW, beta), ttable.LOWER
+                break
+            if value <= child_alpha:        # v_i <= value: the node is at most alpha
+                best, bound = min(total + p * value + rest * HIGH, alpha), ttable.UPPER
+                break
+            total += p * value
+            mass += p
+        if bound == ttable.EXACT:
+            best = min(HIGH, max(LOW, total / mass))
+        proven = counters[UNPROVEN] == unproven_before
+        ttable.store(table, key, best, bound, ttable.PROVEN if proven else depth, best_move)
+        return best
+
+    maximising = games.to_move(state) == root
+    count = _expand(state, ply, depth, root, tt_move, game, work)
+    best = -INFINITY if maximising else INFINITY
+    # MODE_GAME: no child can beat a certain win (for the root player) or loss.
+    enough = (HIGH - TOLERANCE if maximising else LOW + TOLERANCE) if game else -best
     a, b = alpha, beta
     for k in range(count):
         i = order[ply, k]
@@ -256,11 +394,14 @@ def _search(state, key, ply, depth, alpha, beta, root, work, table, counters, li
             if value > best:
                 best, best_move = value, moves[ply, i]
                 a = max(a, best)
-        elif value < best:
-            best, best_move = value, moves[ply, i]
-            b = min(b, best)
-        if a >= b:
-            break
+            if a >= b or best >= enough:
+                break
+        else:
+            if value < best:
+                best, best_move = value, moves[ply, i]
+                b = min(b, best)
+            if a >= b or best <= enough:
+                break
 
     if best <= alpha:
         bound = ttable.UPPER
@@ -282,10 +423,10 @@ def search_root(state, depth, work, table, counters, limits, values, nodes, prov
     move's child gets that move's figures. Stops early when out of budget
     (``counters[ABORTED]``); the figures are then incomplete.
     """
-    children, moves, hashes, static, kinds, order, _ = work
+    children, moves, hashes, static, kinds, order, _, _ = work
     root = games.to_move(state)
     counters[NEXT_CLOCK] = counters[NODES]        # look at the clock at the first node
-    n = _expand(state, 0, depth, root, -1, work)
+    n = _expand(state, 0, depth, root, -1, _game_mode(limits), work)
     for k in range(n):
         i = order[0, k]
         if kinds[0, i] == INNER:
@@ -317,7 +458,8 @@ def principal_variation(state, value, depth, ply, root, work, table, counters, l
 
     At each step the first child whose value equals the target (by a search with a
     window just around it, answered mostly by the table) is followed, until the
-    horizon, the depth limit, or no child matches (an unproven search may not be
+    horizon or the first chance step (in MODE_GAME too: what follows is chance's),
+    the depth limit, or no child matches (an unproven search may not be
     reproducible). Writes into ``pv``; returns the length.
     """
     moves = np.empty(games.MAX_MOVES, np.int64)
@@ -356,10 +498,14 @@ def principal_variation(state, value, depth, ply, root, work, table, counters, l
 def _plain_child_value(child, ply, depth, target, root, work, table, counters, limits, scratch):
     """A child's value as the search sees it, searched with a window around ``target``."""
     who = games.to_move(child)
-    if who == CHANCE or who == TERMINAL:
+    game = _game_mode(limits)
+    if who == TERMINAL:
+        return game_value(child, root, scratch) if game else horizon_value(child, root, scratch)
+    if who == CHANCE and not game:
         return horizon_value(child, root, scratch)
-    if depth <= 0 or ply >= work[0].shape[0]:
-        return heuristic_value(child, root, scratch)
+    if ply >= work[0].shape[0] or (who != CHANCE and depth <= 0):
+        return win_estimate(child, root, scratch) if game else heuristic_value(child, root,
+                                                                                scratch)
     return _search(child, games.position_hash(child), ply, depth, target - TOLERANCE,
                    target + TOLERANCE, root, work, table, counters, limits)
 

@@ -1,9 +1,14 @@
-"""Alpha-beta search and exact solving to the end of the round (docs/search-alphabeta.md).
+"""Alpha-beta search and exact solving (docs/search-alphabeta.md).
 
 ``search_alphabeta`` deepens one ply at a time until every root move is proven,
 the depth limit is reached or time runs out. ``solve`` searches to the horizon at
 once and reports the proven value as ``exact``. Both return a ``SearchResult``
 with a line for every legal root move, best first.
+
+Two modes (``MODES``): ``"round"`` searches to the end of the round and values
+score margins (Azul, Summer Pavilion); ``"game"`` searches to the end of the game
+through chance (expectimax) and values win probabilities (Azure). ``mode=None``
+takes the game's mode from ``GAME_MODES``.
 """
 import math
 import time
@@ -11,6 +16,7 @@ import time
 import numpy as np
 
 from kernels import games
+from kernels.constants import AZURE
 from kernels.search import alphabeta as kernel
 from kernels.search import ttable
 from solver.errors import OptionError, TesseraError
@@ -19,32 +25,48 @@ from solver.search.result import ExactValue, MoveLine, SearchResult
 MAX_PLY = 128           # the longest line searched; a longer one is cut off as at the depth limit
 WIN_RATE = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 
+MODES = {"round": kernel.MODE_ROUND, "game": kernel.MODE_GAME}
+# The one place where a game's mode is chosen: game id (word 0 of a state) -> mode.
+# A game not listed searches to the end of the round.
+GAME_MODES = {AZURE: "game"}
+
+
+def search_mode(state, mode=None):
+    """``"round"`` or ``"game"``: ``mode`` if given, else the mode of the game of ``state``."""
+    if mode is None:
+        return GAME_MODES.get(int(state[0]), "round")
+    if mode not in MODES:
+        raise OptionError(f"unknown search mode '{mode}' (known: {', '.join(MODES)})")
+    return mode
+
 
 def search_alphabeta(state, depth=None, time_limit=None, tt_bits=22, progress=None,
-                     node_limit=None):
+                     node_limit=None, mode=None):
     """Iterative deepening alpha-beta; ``depth=None`` searches until proven or out of time.
 
     ``progress(depth, nodes, seconds)`` is called after each completed iteration.
-    The first iteration (depth 1) always completes, whatever the limits.
+    The first iteration (depth 1) always completes, whatever the limits. ``mode``:
+    ``"round"``, ``"game"`` or None (the game's, ``search_mode``).
     """
     if depth is not None and depth < 1:
         raise OptionError(f"depth must be at least 1, not {depth}")
-    search = _Search(state, time_limit, tt_bits, node_limit, progress)
+    search = _Search(state, time_limit, tt_bits, node_limit, progress, mode)
     for d in range(1, min(depth or MAX_PLY, MAX_PLY) + 1):
         if not search.iterate(d) or search.proven:
             break
     return search.result("alphabeta")
 
 
-def solve(state, time_limit=None, tt_bits=22, progress=None, node_limit=None):
+def solve(state, time_limit=None, tt_bits=22, progress=None, node_limit=None, mode=None):
     """The proven value of ``state`` to the end of the round or game, in ``result.exact``.
 
     After a depth-1 pass (the answer if the limits run out, with ``exact`` None) the
     search goes straight to the horizon: deepening step by step took twice the nodes
     on the bench's final rounds, whose lines nearly all run to the end of the round.
-    ``result.depth`` is then the deepest ply the proof reached.
+    ``result.depth`` is then the deepest ply the proof reached. ``mode`` as for
+    ``search_alphabeta``; in ``"game"`` mode the value is the win probability.
     """
-    search = _Search(state, time_limit, tt_bits, node_limit, progress)
+    search = _Search(state, time_limit, tt_bits, node_limit, progress, mode)
     search.iterate(1)
     if not search.proven:
         search.iterate(kernel.UNLIMITED)
@@ -54,7 +76,8 @@ def solve(state, time_limit=None, tt_bits=22, progress=None, node_limit=None):
 class _Search:
     """The table, scratch and counters shared by the iterations on one root position."""
 
-    def __init__(self, state, time_limit, tt_bits, node_limit, progress):
+    def __init__(self, state, time_limit, tt_bits, node_limit, progress, mode):
+        self.mode = search_mode(state, mode)
         self.root = games.to_move(state)
         if self.root < 0:
             raise TesseraError("alpha-beta needs a position with a player to move"
@@ -66,12 +89,15 @@ class _Search:
         self.progress = progress
         self.start = time.perf_counter()
         deadline = self.start + time_limit if time_limit is not None else math.inf
-        self.limits = kernel.new_limits(deadline, math.inf if node_limit is None else node_limit)
+        self.limits = self._limits(deadline, math.inf if node_limit is None else node_limit)
         self.table = ttable.new_table(tt_bits)
         self.work = kernel.new_work(state, MAX_PLY)
         self.counters = kernel.new_counters()
         self.nodes_so_far = np.zeros(games.MAX_MOVES, np.int64)
         self.done = None            # the last completed iteration
+
+    def _limits(self, deadline=math.inf, node_limit=math.inf):
+        return kernel.new_limits(deadline, node_limit, MODES[self.mode])
 
     @property
     def proven(self):
@@ -82,7 +108,7 @@ class _Search:
         iteration = _Iteration(depth)
         first = self.done is None
         n = kernel.search_root(self.state, depth, self.work, self.table, self.counters,
-                               kernel.new_limits() if first else self.limits,
+                               self._limits() if first else self.limits,
                                iteration.values, iteration.nodes, iteration.proven)
         if self.counters[kernel.ABORTED]:
             return False
@@ -106,7 +132,7 @@ class _Search:
             visits=int(self.counters[kernel.NODES]), seconds=self.elapsed(),
             value=best.win_rate, margin=best.margin, moves=lines,
             exact=best.exact if self.proven else None, depth=self.done.depth,
-            tt_hit_rate=ttable.hit_rate(self.table))
+            tt_hit_rate=ttable.hit_rate(self.table), mode=self.mode)
 
     def _move_lines(self):
         """A MoveLine per root move, best first; moves reaching one position share a PV."""
@@ -121,8 +147,9 @@ class _Search:
             key = games.position_hash(child)
             if key not in below:
                 below[key] = self._principal_variation(child, value, proven)
-            line = _move_line(self.state, [int(moves[i])] + below[key], value, proven,
-                              int(self.done.nodes[i]))
+            make_line = _game_move_line if self.mode == "game" else _move_line
+            line = make_line(self.state, [int(moves[i])] + below[key], value, proven,
+                             int(self.done.nodes[i]))
             ranked.append((-value, i, line))
         ranked.sort(key=lambda entry: entry[:2])     # equal values keep the engine's order
         return [line for _, _, line in ranked]
@@ -131,7 +158,7 @@ class _Search:
         """The moves below a root move that keep its value (proven lines ignore the limits)."""
         pv = np.empty(MAX_PLY, np.int64)
         self.counters[kernel.ABORTED] = 0
-        limits = kernel.new_limits() if proven else self.limits
+        limits = self._limits() if proven else self.limits
         length = kernel.principal_variation(child, value, self.done.search_depth - 1, 1,
                                             self.root, self.work, self.table, self.counters,
                                             limits, pv)
@@ -169,7 +196,33 @@ def _move_line(state, pv, value, proven, nodes):
             result = "win" if value > 0 else "draw" if value == 0 else "loss"
         exact = ExactValue(margin=margin, horizon=horizon, result=result)
     win_rate = WIN_RATE[exact.result] if exact is not None and exact.result else None
+    if exact is not None:
+        exact.win_rate = win_rate
     return MoveLine(move=pv[0], visits=nodes, win_rate=win_rate, margin=margin, lcb=None,
+                    prior=None, pv=pv, exact=exact)
+
+
+def _game_move_line(state, pv, value, proven, nodes):
+    """A move line of the "game" mode: ``value`` is the root player's win probability.
+
+    ``win_rate`` is the value (an estimate when not proven); ``margin`` maps it to
+    the expected payoff margin 2 p - 1 (+1 a certain win, -1 a certain loss). A
+    proven value has horizon "game" and a result when it is certain: "win" at 1,
+    "loss" at 0, and "draw" at 0.5 when the line ends in a shared win with no
+    chance step on the way (a 0.5 through chance is an even chance, no result).
+    """
+    value = min(1.0, max(0.0, value))
+    exact = None
+    if proven:
+        result = None
+        for name, rate in WIN_RATE.items():
+            if abs(value - rate) <= kernel.TOLERANCE:
+                value = rate
+                result = name
+        if result == "draw" and _horizon(state, pv) != "game":
+            result = None
+        exact = ExactValue(margin=2 * value - 1, horizon="game", result=result, win_rate=value)
+    return MoveLine(move=pv[0], visits=nodes, win_rate=value, margin=2 * value - 1, lcb=None,
                     prior=None, pv=pv, exact=exact)
 
 

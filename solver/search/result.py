@@ -12,14 +12,22 @@ from typing import Optional
 class ExactValue:
     """A proven value: the score margin at the horizon, and the result if the game ends there.
 
-    ``margin`` is the root player's score minus the best other score; ``horizon`` is
-    ``"game"`` when the game ends within the searched line (then ``result`` is
-    ``"win"``, ``"draw"`` or ``"loss"``) or ``"round"`` when the value is to the end
-    of the current round (``result`` is None).
+    Alpha-beta's "round" mode (Azul, Summer Pavilion): ``margin`` is the root
+    player's score minus the best other score; ``horizon`` is ``"game"`` when the
+    game ends within the searched line (then ``result`` is ``"win"``, ``"draw"`` or
+    ``"loss"`` and ``win_rate`` 1, 0.5 or 0) or ``"round"`` when the value is to the
+    end of the current round (``result`` and ``win_rate`` are None).
+
+    Its "game" mode (Azure: the game searched to its end through chance): ``horizon``
+    is ``"game"``, ``win_rate`` the proven win probability (a shared win counting
+    half), ``margin`` the expected payoff margin ``2 * win_rate - 1``, and ``result``
+    ``"win"`` / ``"loss"`` when the win rate is 1 / 0, ``"draw"`` for a certain
+    shared win, else None (the outcome depends on chance).
     """
     margin: float
     horizon: str
     result: Optional[str] = None
+    win_rate: Optional[float] = None
 
 
 @dataclass
@@ -51,6 +59,7 @@ class SearchResult:
     threads: int = 1
     reused_visits: int = 0               # MCTS: root visits kept from the previous search
     interrupted: bool = False            # stopped early by Ctrl-C (the figures so far)
+    mode: Optional[str] = None           # alpha-beta: "round" (score margins) or "game" (win rates)
 
     @property
     def nodes_per_second(self):
