@@ -10,8 +10,8 @@ import argparse
 import sys
 import time
 
-from benchreport import machine, write_report
 from solver.agents import parse_agent, play_game
+from solver.bench import machine, write_report
 from solver.games import get_game
 
 MCTS_SPEC = "mcts:iters=300,select=puct,rollout=greedy,value=margin"

@@ -15,9 +15,9 @@ import time
 import numba
 import numpy as np
 
-from benchreport import machine, write_report
 from kernels import azul, games, perft, playout
 from kernels.rng import make_rng
+from solver.bench import machine, write_report
 
 ISSUE_BAR_GAMES_PER_S = 40_000
 

@@ -16,8 +16,8 @@ import time
 
 import numpy as np
 
-from benchreport import load_average, machine, write_report
 from kernels import azure, perft, playout
+from solver.bench import load_average, machine, write_report
 from solver.games import get_game
 from solver.search.ismcts import Ismcts
 from solver.search.mcts import MctsOptions

@@ -13,7 +13,7 @@ import sys
 import time
 
 
-from benchreport import machine, write_report
+from solver.bench import machine, write_report
 from solver.games import get_game
 from solver.search.mcts import Mcts, MctsOptions
 

@@ -12,9 +12,9 @@ import time
 
 import numpy as np
 
-from benchreport import load_average, machine, write_report
 from kernels import games, pavilion, perft, playout
 from kernels.rng import make_rng
+from solver.bench import load_average, machine, write_report
 
 ISSUE_BAR_GAMES_PER_S = 10_000
 PERFT_DEPTH = 4

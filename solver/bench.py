@@ -1,11 +1,17 @@
-"""The fixed positions of ``tessera bench``, built the same way on every machine.
+"""The fixed positions of ``tessera bench``, and what the speed scripts in bench/ record.
 
 Each position is a seeded start (``Game.new``) followed by a number of random
 player moves; the moves and any refill they reach are drawn with the kernels'
 splitmix generator, so the list depends only on the seeds, on move generation and
 on the kernels' chance sampling. At a fixed depth the total perft count over the
 list is the bench signature.
+
+The speed scripts (bench/*_speed.py) write their figures with ``machine`` and
+``write_report``, so every results file describes its machine the same way.
 """
+import json
+import os
+import platform
 from typing import NamedTuple
 
 BENCH_DEPTH = 4
@@ -80,3 +86,29 @@ def build(position):
 def bench_states():
     """(label, state) for every bench position, in order."""
     return [(position.label, build(position)) for position in BENCH_POSITIONS]
+
+
+def load_average():
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def machine(load_before=None):
+    """The machine and library versions; the load average before (if given) and now."""
+    import numba
+    import numpy as np
+    info = {"cpu_count": os.cpu_count(), "python": platform.python_version(),
+            "numba": numba.__version__, "numpy": np.__version__,
+            "processor": platform.processor() or platform.machine()}
+    if load_before is None:
+        info["load_average"] = load_average()
+    else:
+        info["load_average_1_5_15_min"] = {"before": load_before, "after": load_average()}
+    return info
+
+
+def write_report(path, report):
+    """Write ``report`` as indented JSON to ``path`` (nothing when ``path`` is None)."""
+    if path:
+        with open(path, "w") as file:
+            json.dump(report, file, indent=2)
+            file.write("\n")

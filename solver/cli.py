@@ -396,10 +396,10 @@ def best(pos, iterations, time_limit, algo, depth, threads, seed, value, select,
         settings = _mcts_settings(iterations, time_limit, mcts_settings)
         result, interrupted = _search_mcts(state, settings, show_progress)
     elif algo == "alphabeta":
-        settings = {"depth": depth, "time": time_limit}
+        settings = {"depth": depth, "time": time_limit, "mode": _search_mode(state)}
         result, interrupted = _search_alphabeta(state, depth, time_limit, show_progress), False
     else:
-        settings = {"time": time_limit}
+        settings = {"time": time_limit, "mode": _search_mode(state)}
         result, interrupted = _solve(state, time_limit, show_progress), False
     report = _report("best", game, state, result, settings, interrupted)
     if as_json:
@@ -430,7 +430,8 @@ def solve(pos, time_limit, progress, as_json):
     game, state = load_position(pos)
     _check_searchable(state)
     result = _solve(state, time_limit, _progress_wanted(progress))
-    report = _report("solve", game, state, result, {"time": time_limit}, False)
+    report = _report("solve", game, state, result,
+                     {"time": time_limit, "mode": _search_mode(state)}, False)
     if as_json:
         click.echo(json.dumps(report))
     else:
@@ -634,7 +635,13 @@ def _pv_texts(game, state, pv):
 def _exact_json(exact):
     if exact is None:
         return None
-    return {"margin": exact.margin, "horizon": exact.horizon, "result": exact.result}
+    return {"margin": exact.margin, "horizon": exact.horizon, "result": exact.result,
+            "win_rate": exact.win_rate}
+
+
+def _search_mode(state):
+    from solver.search.alphabeta import search_mode
+    return search_mode(state)
 
 
 def _print_best(report):
@@ -655,11 +662,12 @@ def _print_best(report):
     table.add_column("PV", overflow="fold")
     for rank, move in enumerate(moves, 1):
         cells = [str(rank), move["move"], f"{move['visits']:,}"]
-        cells += [_cell(key, move[key]) for key, _ in shown]
+        cells += [_cell(key, move[key], report["settings"].get("mode")) for key, _ in shown]
         table.add_row(*cells, ", ".join(move["pv"]))
     console.print(table, highlight=False)
     if root["exact"] is not None:
-        console.print("exact value: " + _exact_text(root["exact"]), highlight=False)
+        console.print("exact value: " + _exact_text(root["exact"], report["settings"].get("mode")),
+                      highlight=False)
 
 
 def _root_summary(report):
@@ -682,13 +690,13 @@ def _root_summary(report):
     return "\n".join(lines)
 
 
-def _cell(key, value):
+def _cell(key, value, mode):
     if value is None:
         return "-"
     if key == "margin":
         return _signed(value)
     if key == "exact":
-        return _exact_text(value, short=True)
+        return _exact_text(value, mode, short=True)
     return f"{100 * value:.1f}"
 
 
@@ -696,13 +704,20 @@ def _signed(number):
     return f"{number:+.0f}" if float(number).is_integer() else f"{number:+.2f}"
 
 
-def _exact_text(exact, short=False):
+def _exact_text(exact, mode, short=False):
+    """A proven value: a score margin (round mode), a result or a win probability (game mode)."""
     margin = _signed(exact["margin"])
-    if exact["horizon"] == "game":
+    if exact["horizon"] == "round":
+        return f"{margin} round" if short else \
+            f"{margin} at the end of the round (the game goes on; docs/search.md)"
+    if mode != "game":
         return f"{margin} {exact['result']}" if short else \
-            f"{margin}, a {exact['result']} (the game ends this round)"
-    return f"{margin} round" if short else \
-        f"{margin} at the end of the round (the game goes on; docs/search.md)"
+            f"{margin}, a {exact['result']} (the game ends within the line)"
+    if exact["result"] is None:
+        chance = f"{100 * exact['win_rate']:.1f}%"
+        return f"win {chance}" if short else \
+            f"a win probability of {chance} with best play (the draws decide)"
+    return exact["result"] if short else f"a {exact['result']} with best play, whatever is drawn"
 
 
 def _print_solve(report):
@@ -711,7 +726,7 @@ def _print_solve(report):
              f"position hash {report['position_hash']}"]
     if report["proven"]:
         best_moves = report["best_moves"]
-        lines.append("exact value: " + _exact_text(root["exact"]))
+        lines.append("exact value: " + _exact_text(root["exact"], report["settings"]["mode"]))
         lines.append(("best move: " if len(best_moves) == 1 else "best moves: ")
                      + ", ".join(best_moves))
     else:

@@ -350,3 +350,23 @@ def test_views_refuse_what_needs_hidden_cards():
 def test_a_json_game_name_that_is_not_text_is_one_line():
     result = run("show", '{"game": [["a"]]}')
     assert result.exit_code == 2 and "unknown game" in result.stderr
+
+
+def test_solve_a_late_position_to_the_end_of_the_game():
+    state = AZURE.new(11)
+    rng, moves = make_rng(5), np.empty(games.MAX_MOVES, np.int64)
+    for _ in range(18):
+        games.apply_move(state, moves[below(rng, games.legal_moves(state, moves))])
+        games.resolve_chance(state, rng)
+    report = json.loads(ok("solve", text(state), "--json").stdout)
+    assert report["proven"] and report["settings"]["mode"] == "game"
+    exact = report["root"]["exact"]
+    assert exact["horizon"] == "game" and exact["margin"] == 2 * exact["win_rate"] - 1
+    assert exact["result"] == {1.0: "win", 0.0: "loss"}.get(exact["win_rate"])
+    best = {m["move"] for m in report["moves"] if m["exact"] == exact}
+    assert set(report["best_moves"]) == best and report["pv"][0] in best
+    out = ok("solve", text(state)).stdout
+    if exact["result"]:
+        assert f"exact value: a {exact['result']} with best play, whatever is drawn" in out
+    else:
+        assert f"exact value: a win probability of {100 * exact['win_rate']:.1f}%" in out

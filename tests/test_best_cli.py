@@ -86,7 +86,9 @@ def test_default_budget_is_documented_and_used():
 def test_solve_json():
     report = document("solve", LATE_POSITION)
     assert report["proven"] and report["best_moves"] == ["C blue 4"]
-    assert report["root"]["exact"] == {"margin": 16.0, "horizon": "game", "result": "win"}
+    assert report["root"]["exact"] == {"margin": 16.0, "horizon": "game", "result": "win",
+                                       "win_rate": 1.0}
+    assert report["settings"]["mode"] == "round"
     assert report["pv"][0] == "C blue 4"
 
 
@@ -127,7 +129,7 @@ def test_best_text_has_the_root_block_and_every_move():
 
 def test_solve_text():
     out = ok("solve", LATE_POSITION).stdout
-    assert "exact value: +16, a win (the game ends this round)" in out
+    assert "exact value: +16, a win (the game ends within the line)" in out
     assert "best move: C blue 4" in out and "line: C blue 4, " in out
 
 
