@@ -1,24 +1,31 @@
-"""Exact solver speed: the time to prove 2-player final rounds, nodes/s, table hit rate.
+"""Exact solver speed: the time to prove positions, nodes/s, table hit rate.
 
     python -m bench.solver_speed [--tiles 8 10 12 14] [--out results/solver-speed.json]
+    python -m bench.solver_speed --azure [--seeds 0 1 2 3] [--back 8 10 12 14]
+                                 [--time 300] [--out results/azure-solve.json]
 
-The positions are written by hand: the same two boards in round 5, where player 1
-has a white on pattern line 1 that completes wall row 1, so the game ends this
-round; the other pattern lines are empty, so every colour has many destinations.
-Only the tiles on the table change with the count. The issue's bar: 12 tiles
-proven in under 10 s. CPU seconds are printed beside wall seconds because a busy
-machine stretches the wall time.
+Azul (round mode): the positions are written by hand: the same two boards in round
+5, where player 1 has a white on pattern line 1 that completes wall row 1, so the
+game ends this round; the other pattern lines are empty, so every colour has many
+destinations. Only the tiles on the table change with the count. The issue's bar:
+12 tiles proven in under 10 s.
+
+Azure (game mode: win probabilities to the end of the game, through the Bird's
+draws): the position ``back`` decisions before the end of a seeded random game
+(``azure_late``), base game. A solve that runs out of ``--time`` is reported
+unproven.
+
+CPU seconds are printed beside wall seconds because a busy machine stretches the
+wall time.
 """
 import argparse
-import json
-import os
-import platform
+import random
 import sys
 import time
 
-import numba
 import numpy as np
 
+from solver.bench import load_average, machine, write_report
 from solver.games import get_game
 from solver.search.alphabeta import solve
 
@@ -57,16 +64,41 @@ def _count(text, colour):
     return sum(token.count(colour) for token in tokens if set(token) <= set(COLOURS + ".-1"))
 
 
-def prove(tiles):
-    state = final_round(tiles)
+def azure_decisions(seed):
+    """Every position of a seeded random Azure game (base game) where a player decides.
+
+    ``tessera new azure --seed SEED``, then each move drawn uniformly by
+    ``random.Random(seed)`` and chance by ``kernels.rng.make_rng(seed)``.
+    """
+    from kernels import games
+    from kernels.rng import make_rng
+    state = get_game("azure").new(seed)
+    pick, chance = random.Random(seed), make_rng(seed)
+    moves = np.empty(games.MAX_MOVES, np.int64)
+    decisions = []
+    while games.to_move(state) != games.TERMINAL:
+        if games.to_move(state) == games.CHANCE:
+            games.resolve_chance(state, chance)
+            continue
+        decisions.append(state.copy())
+        games.apply_move(state, moves[pick.randrange(games.legal_moves(state, moves))])
+    return decisions
+
+
+def azure_late(seed, back):
+    """The position ``back`` decisions before the end of seeded random game ``seed``."""
+    return azure_decisions(seed)[-back]
+
+
+def _solved(game, state, time_limit=None):
     cpu = time.process_time()
-    result = solve(state)
+    result = solve(state, time_limit=time_limit)
     cpu = time.process_time() - cpu
-    game = get_game("azul")
     return {
-        "tiles": tiles,
         "position": game.format_position(state),
         "proven": result.exact is not None,
+        "mode": result.mode,
+        "win_rate": result.exact.win_rate if result.exact else None,
         "margin": result.exact.margin if result.exact else None,
         "horizon": result.exact.horizon if result.exact else None,
         "result": result.exact.result if result.exact else None,
@@ -81,13 +113,34 @@ def prove(tiles):
     }
 
 
+def prove(tiles):
+    return {"tiles": tiles, **_solved(get_game("azul"), final_round(tiles))}
+
+
+def prove_azure(seed, back, time_limit):
+    decisions = azure_decisions(seed)
+    row = {"seed": seed, "back": back, "decisions_made": len(decisions) - back}
+    row.update(_solved(get_game("azure"), decisions[-back], time_limit))
+    return row
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tiles", type=int, nargs="+", default=sorted(TABLES),
                         choices=sorted(TABLES))
+    parser.add_argument("--azure", action="store_true",
+                        help="solve late Azure positions (game mode) instead of Azul rounds")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3])
+    parser.add_argument("--back", type=int, nargs="+", default=[8, 10, 12, 14])
+    parser.add_argument("--time", type=float, default=300.0,
+                        help="Azure: seconds before a solve gives up")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
+    if args.azure:
+        azure_main(args)
+        return
 
+    load_before = load_average()
     started = time.perf_counter()
     solve(final_round(8))                    # compile, or load from numba's cache
     warm_up = time.perf_counter() - started
@@ -95,10 +148,7 @@ def main():
 
     report = {
         "command": "python -m bench.solver_speed " + " ".join(sys.argv[1:]),
-        "machine": {"cpu_count": os.cpu_count(), "python": platform.python_version(),
-                    "numba": numba.__version__, "numpy": np.__version__,
-                    "processor": platform.processor() or platform.machine(),
-                    "loadavg": os.getloadavg()},
+        "machine": machine(load_before),
         "warm_up_seconds": round(warm_up, 2),
         "final_rounds": rows,
     }
@@ -112,11 +162,37 @@ def main():
         report["bar"] = {"tiles": BAR_TILES, "seconds": bar["seconds"], "target": BAR_SECONDS,
                          "met": bar["proven"] and bar["seconds"] < BAR_SECONDS}
         print(f"bar: {BAR_TILES} tiles proven in {bar['seconds']} s (target < {BAR_SECONDS} s)")
-    print(f"warm-up (compile or cache load): {warm_up:.1f} s; load {os.getloadavg()}")
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump(report, f, indent=2)
-            f.write("\n")
+    print(f"warm-up (compile or cache load): {warm_up:.1f} s; load {load_average()}")
+    write_report(args.out, report)
+
+
+def azure_main(args):
+    load_before = load_average()
+    started = time.perf_counter()
+    solve(azure_late(0, 4))                  # compile, or load from numba's cache
+    warm_up = time.perf_counter() - started
+    rows = []
+    for seed in args.seeds:
+        for back in args.back:
+            row = prove_azure(seed, back, args.time)
+            rows.append(row)
+            value = f"win rate {row['win_rate']:.3f} {row['result'] or ''}" if row["proven"] \
+                else "not proven"
+            print(f"seed {seed} back {back:>2}: {row['seconds']:7.2f} s"
+                  f" ({row['cpu_seconds']:.2f} s CPU) {row['nodes']:>11} nodes"
+                  f" {row['nodes_per_s']:>8} nodes/s  TT hits {row['tt_hit_rate']:.2f}"
+                  f"  {row['root_moves']} moves  {value}  best {row['best']}", flush=True)
+    report = {
+        "command": "python -m bench.solver_speed " + " ".join(sys.argv[1:]),
+        "machine": machine(load_before),
+        "warm_up_seconds": round(warm_up, 2),
+        "time_limit": args.time,
+        "positions": "the position BACK decisions before the end of the seeded random game"
+                     " SEED (bench.solver_speed.azure_late), base game, player to move",
+        "late_positions": rows,
+    }
+    print(f"warm-up (compile or cache load): {warm_up:.1f} s; load {load_average()}")
+    write_report(args.out, report)
 
 
 if __name__ == "__main__":

@@ -51,6 +51,7 @@ MODE_GAME = 1           # to the end of the game: win probabilities, chance sear
 LOW = 0.0               # MODE_GAME: the lowest and highest possible values
 HIGH = 1.0
 LOGISTIC_POINTS = 5.0   # MODE_GAME cut-off: a lead of this many points is worth 1/(1+e^-1) = 0.73
+HISTORY_SLOTS = 1024    # MODE_GAME move ordering: cut-off counts per side and move code (masked)
 
 # Indices of the int64 ``counters`` array.
 NODES = 0
@@ -74,12 +75,13 @@ DUPLICATE = 3           # same position as an earlier visited sibling: not searc
 
 def new_work(state, max_ply):
     """Per-ply scratch: children, their moves, hashes, static values, kinds and order;
-    a per-player score buffer; the chance outcomes' probabilities (MODE_GAME)."""
+    a per-player score buffer; the chance outcomes' probabilities (MODE_GAME), also the
+    children's ranks at player nodes; the history counts (MODE_GAME), kept over a search."""
     shape = (max_ply, games.MAX_MOVES)
     return (np.empty(shape + (state.size,), np.int64), np.empty(shape, np.int64),
             np.empty(shape, np.int64), np.empty(shape, np.float64), np.empty(shape, np.int8),
             np.empty(shape, np.int64), np.empty(max(1, games.players(state)), np.float64),
-            np.empty(shape, np.float64))
+            np.empty(shape, np.float64), np.zeros(2 * HISTORY_SLOTS, np.float64))
 
 
 def new_counters():
@@ -168,17 +170,17 @@ def _game_mode(limits):
 
 
 @njit(cache=True)
-def _classify(child, ply, child_depth, root, game, work, i):
+def _classify(child, ply, child_depth, root, game, room, static, kinds, scratch, i):
     """Set ``kinds[ply, i]`` and ``static[ply, i]`` for ``child``, to be searched to ``child_depth``.
 
     A finished game is valued exactly, and so is chance in MODE_ROUND (the horizon).
     In MODE_GAME a chance child is always searched (chance steps cost no depth),
-    unless the ply buffer is full; a child with a player to move is searched when
-    depth is left. Otherwise the child is a cut-off, valued by the heuristic.
+    unless the ply buffer is full (``room`` False); a child with a player to move is
+    searched when depth is left. Otherwise the child is a cut-off, valued by the
+    heuristic. (The arrays are passed one by one, not as ``work``: a tuple of arrays
+    costs reference counting at every call, and this one is made for every child.)
     """
-    children, _, _, static, kinds, _, scratch, _ = work
     who = games.to_move(child)
-    room = ply + 1 < children.shape[0]
     if who == TERMINAL:
         kinds[ply, i] = HORIZON
         static[ply, i] = game_value(child, root, scratch) if game else horizon_value(child, root,
@@ -199,19 +201,52 @@ def _expand(state, ply, depth, root, tt_move, game, work):
     and order them.
 
     ``order[ply, :n]`` lists them best first for the player to move: the table's
-    move, then by static value (the root player's highest, the others' lowest).
+    move, then by static value (the root player's highest, the others' lowest). In
+    MODE_GAME (``_game_ranks``) a certain win comes after the table's move, then the
+    history counts decide, then the static value.
     Returns n.
     """
-    children, moves, _, static, kinds, order, _, _ = work
+    children, moves, _, static, kinds, order, scratch, ranks, _ = work
+    room = ply + 1 < children.shape[0]
     n = games.legal_moves(state, moves[ply])
     for i in range(n):
         child = children[ply, i]
         child[:] = state
         games.apply_move(child, moves[ply, i])
-        _classify(child, ply, depth - 1, root, game, work, i)
+        _classify(child, ply, depth - 1, root, game, room, static, kinds, scratch, i)
         order[ply, i] = i
-    _sort_children(ply, n, games.to_move(state) == root, tt_move, moves, static, order)
+    maximising = games.to_move(state) == root
+    if game:
+        _game_ranks(ply, n, maximising, work)
+        _sort_children(ply, n, maximising, tt_move, moves, ranks, order)
+    else:
+        _sort_children(ply, n, maximising, tt_move, moves, static, order)
     return n
+
+
+@njit(cache=True)
+def _game_ranks(ply, n, maximising, work):
+    """MODE_GAME: the children's ranks for ordering, into ``ranks[ply]`` (the probs scratch).
+
+    The history heuristic: a move (code, side) that cut off searches before is tried
+    first, by its count of cut-offs; static values order moves of equal counts. A
+    child that is a certain win for the mover (the game over, or chance to act, and
+    valued 1 for the root player, 0 for the others) goes before all of them.
+    """
+    _, moves, _, static, kinds, _, _, ranks, history = work
+    side = HISTORY_SLOTS if maximising else 0
+    for i in range(n):
+        count = 2.0 * history[side + (moves[ply, i] & (HISTORY_SLOTS - 1))]
+        value = static[ply, i]
+        if kinds[ply, i] == HORIZON and value == (HIGH if maximising else LOW):
+            count = INFINITY / 2
+        ranks[ply, i] = value + count if maximising else value - count
+
+
+@njit(cache=True, inline="always")
+def _count_cut_off(maximising, move, history):
+    """MODE_GAME: a cut-off by ``move`` of the side to move (maximising or not)."""
+    history[(HISTORY_SLOTS if maximising else 0) + (move & (HISTORY_SLOTS - 1))] += 1.0
 
 
 @njit(cache=True)
@@ -221,13 +256,14 @@ def _expand_chance(state, ply, depth, root, work):
     ``probs[ply, i]`` is outcome i's probability; ``order[ply, :n]`` lists the
     outcomes most probable first. The outcomes keep the node's depth. Returns n.
     """
-    children, moves, _, _, _, order, _, probs = work
+    children, moves, _, static, kinds, order, scratch, probs, _ = work
+    room = ply + 1 < children.shape[0]
     n = games.chance_outcomes(state, moves[ply], probs[ply])
     for i in range(n):
         child = children[ply, i]
         child[:] = state
         games.apply_move(child, moves[ply, i])
-        _classify(child, ply, depth, root, True, work, i)
+        _classify(child, ply, depth, root, True, room, static, kinds, scratch, i)
         # Insertion by probability, the more probable first; equal ones keep their order.
         j = i
         while j > 0 and probs[ply, order[ply, j - 1]] < probs[ply, i]:
@@ -268,7 +304,7 @@ def _hash_unless_duplicate(ply, k, work):
     whose hash equals an earlier visited sibling's is the same position: it is
     marked DUPLICATE and not searched again.
     """
-    children, _, hashes, _, kinds, order, _, _ = work
+    children, _, hashes, _, kinds, order, _, _, _ = work
     i = order[ply, k]
     key = games.position_hash(children[ply, i])
     hashes[ply, i] = key
@@ -306,7 +342,7 @@ def _search(state, key, ply, depth, alpha, beta, root, work, table, counters, li
                     counters[UNPROVEN] += 1
                 return value
 
-    children, moves, hashes, static, kinds, order, _, probs = work
+    children, moves, hashes, static, kinds, order, _, probs, history = work
     unproven_before = counters[UNPROVEN]
     game = _game_mode(limits)
     best_move = -1
@@ -395,12 +431,16 @@ def _search(state, key, ply, depth, alpha, beta, root, work, table, counters, li
                 best, best_move = value, moves[ply, i]
                 a = max(a, best)
             if a >= b or best >= enough:
+                if game and k > 0:
+                    _count_cut_off(maximising, best_move, history)
                 break
         else:
             if value < best:
                 best, best_move = value, moves[ply, i]
                 b = min(b, best)
             if a >= b or best <= enough:
+                if game and k > 0:
+                    _count_cut_off(maximising, best_move, history)
                 break
 
     if best <= alpha:
@@ -423,7 +463,7 @@ def search_root(state, depth, work, table, counters, limits, values, nodes, prov
     move's child gets that move's figures. Stops early when out of budget
     (``counters[ABORTED]``); the figures are then incomplete.
     """
-    children, moves, hashes, static, kinds, order, _, _ = work
+    children, moves, hashes, static, kinds, order, _, _, _ = work
     root = games.to_move(state)
     counters[NEXT_CLOCK] = counters[NODES]        # look at the clock at the first node
     n = _expand(state, 0, depth, root, -1, _game_mode(limits), work)
