@@ -205,24 +205,25 @@ def _move_line(state, pv, value, proven, nodes):
 def _game_move_line(state, pv, value, proven, nodes):
     """A move line of the "game" mode: ``value`` is the root player's win probability.
 
-    ``win_rate`` is the value (an estimate when not proven); ``margin`` maps it to
-    the expected payoff margin 2 p - 1 (+1 a certain win, -1 a certain loss). A
+    ``win_rate`` is the value (an estimate when not proven; rounded to 12 decimals,
+    which drops the floating-point noise of the means); ``margin`` maps it to the
+    expected payoff margin 2 p - 1 (+1 a certain win, -1 a certain loss). A
     proven value has horizon "game" and a result when it is certain: "win" at 1,
     "loss" at 0, and "draw" at 0.5 when the line ends in a shared win with no
     chance step on the way (a 0.5 through chance is an even chance, no result).
     """
-    value = min(1.0, max(0.0, value))
-    exact = None
+    value = round(min(1.0, max(0.0, value)), 12)     # 0.9, not 0.9000000000000001
+    result = None
     if proven:
-        result = None
         for name, rate in WIN_RATE.items():
             if abs(value - rate) <= kernel.TOLERANCE:
-                value = rate
-                result = name
+                value, result = rate, name
         if result == "draw" and _horizon(state, pv) != "game":
             result = None
-        exact = ExactValue(margin=2 * value - 1, horizon="game", result=result, win_rate=value)
-    return MoveLine(move=pv[0], visits=nodes, win_rate=value, margin=2 * value - 1, lcb=None,
+    margin = round(2 * value - 1, 12)
+    exact = ExactValue(margin=margin, horizon="game", result=result,
+                       win_rate=value) if proven else None
+    return MoveLine(move=pv[0], visits=nodes, win_rate=value, margin=margin, lcb=None,
                     prior=None, pv=pv, exact=exact)
 
 
