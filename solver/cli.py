@@ -603,9 +603,9 @@ def _report(command, game, state, result, settings, interrupted):
         },
         "interrupted": interrupted,
         "moves": moves,
+        "proven": result.exact is not None,
     }
     if command == "solve":
-        report["proven"] = result.exact is not None
         report["best_moves"] = [move["move"] for move in moves
                                 if report["proven"] and move["exact"] == report["root"]["exact"]]
         report["pv"] = moves[0]["pv"] if moves else []
@@ -681,13 +681,22 @@ def _root_summary(report):
         f"algo {report['algo']} · threads {root['threads']}"
         + (f" · seed {settings['seed']}" if "seed" in settings else "")
         + (f" · depth {root['depth']}" if root["depth"] is not None else ""),
-        "value: " + ", ".join(value),
+        "value: " + ", ".join(value) + _proof_note(report),
         f"{_counted(root['visits'], 'visit' if report['algo'] == 'mcts' else 'node')} in "
         f"{root['seconds']:.2f} s · {root['nodes_per_second']:,.0f} nodes/s",
     ]
     if report["interrupted"]:
         lines.append("interrupted: the figures are those of the search so far")
     return "\n".join(lines)
+
+
+def _proof_note(report):
+    """Whether an alpha-beta value is exact or the estimate of a search cut short."""
+    if report["algo"] == "mcts":
+        return ""
+    if report["proven"]:
+        return " (exact)"
+    return f" (an estimate: not proven at depth {report['root']['depth']})"
 
 
 def _cell(key, value, mode):
@@ -720,6 +729,13 @@ def _exact_text(exact, mode, short=False):
     return exact["result"] if short else f"a {exact['result']} with best play, whatever is drawn"
 
 
+def _estimate_text(line, mode):
+    """An unproven value: the win probability (game mode) or the searched margin."""
+    if mode == "game":
+        return f"win probability {100 * line['win_rate']:.1f}%"
+    return f"margin {_signed(line['margin'])}"
+
+
 def _print_solve(report):
     root = report["root"]
     lines = [f"{report['game']} · player {report['player']} to move · "
@@ -733,8 +749,9 @@ def _print_solve(report):
         lines.append(f"not proven: the time limit of {report['settings']['time']:g} s ran out"
                      " before the value was proven")
         if report["moves"]:
-            lines.append(f"best move found: {report['moves'][0]['move']}, margin "
-                         f"{_signed(report['moves'][0]['margin'])} (not exact)")
+            found = report["moves"][0]
+            lines.append(f"best move found: {found['move']}, "
+                         f"{_estimate_text(found, report['settings']['mode'])} (an estimate)")
     lines.append("line: " + (", ".join(report["pv"]) or "-"))
     lines.append(f"{_counted(root['visits'], 'node')} in {root['seconds']:.2f} s · "
                  f"{root['nodes_per_second']:,.0f} nodes/s")

@@ -352,12 +352,18 @@ def test_a_json_game_name_that_is_not_text_is_one_line():
     assert result.exit_code == 2 and "unknown game" in result.stderr
 
 
-def test_solve_a_late_position_to_the_end_of_the_game():
+def late_position():
+    """A seeded game 18 moves in: the solver proves it in a few thousand nodes."""
     state = AZURE.new(11)
     rng, moves = make_rng(5), np.empty(games.MAX_MOVES, np.int64)
     for _ in range(18):
         games.apply_move(state, moves[below(rng, games.legal_moves(state, moves))])
         games.resolve_chance(state, rng)
+    return state
+
+
+def test_solve_a_late_position_to_the_end_of_the_game():
+    state = late_position()
     report = json.loads(ok("solve", text(state), "--json").stdout)
     assert report["proven"] and report["settings"]["mode"] == "game"
     exact = report["root"]["exact"]
@@ -370,3 +376,20 @@ def test_solve_a_late_position_to_the_end_of_the_game():
         assert f"exact value: a {exact['result']} with best play, whatever is drawn" in out
     else:
         assert f"exact value: a win probability of {100 * exact['win_rate']:.1f}%" in out
+
+
+def test_alphabeta_says_whether_its_win_probability_is_exact_or_an_estimate():
+    late = text(late_position())
+    cut = json.loads(ok("best", late, "--algo", "alphabeta", "--depth", 1, "--json").stdout)
+    assert not cut["proven"] and cut["root"]["exact"] is None
+    out = ok("best", late, "--algo", "alphabeta", "--depth", 1).stdout
+    assert f"value: win {100 * cut['root']['win_rate']:.1f}%, margin " in out
+    assert "(an estimate: not proven at depth 1)" in out
+    full = json.loads(ok("best", late, "--algo", "alphabeta", "--json").stdout)
+    assert full["proven"] and full["root"]["exact"]["win_rate"] == full["root"]["win_rate"]
+    assert "(exact)" in ok("best", late, "--algo", "alphabeta").stdout
+    timed_out = run("solve", late, "--time", 1e-6)
+    assert timed_out.exit_code == 3
+    found = cut["moves"][0]
+    assert f"best move found: {found['move']}, win probability " \
+        f"{100 * found['win_rate']:.1f}% (an estimate)" in timed_out.stdout

@@ -67,6 +67,7 @@ def test_best_json_follows_the_schema(pos, args):
     assert report["command"] == "best" and report["game"] == "azul" and report["player"] == 1
     assert {move["move"] for move in report["moves"]} == legal_texts(pos)
     assert all(move["pv"][0] == move["move"] for move in report["moves"])
+    assert report["proven"] == (report["root"]["exact"] is not None)
 
 
 def test_mcts_json_ranks_by_visits_and_counts_every_simulation():
