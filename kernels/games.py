@@ -41,6 +41,9 @@ from numba import njit
 from kernels import azul, azure, pavilion, toy
 from kernels.constants import AZUL, AZURE, CHANCE, PAVILION, TERMINAL, TOY  # noqa: F401  (re-exported)
 from kernels.hashing import position_hash  # noqa: F401  (re-exported)
+# By name: numba refuses ``module.view(...)`` in jitted code (it takes it for ndarray.view).
+from kernels.azure.views import view as azure_view
+from kernels.toy.views import view as toy_view
 
 MAX_MOVES = max(azul.MAX_MOVES, pavilion.MAX_MOVES, azure.MAX_MOVES, toy.MAX_MOVES)
 
@@ -222,9 +225,9 @@ def is_complete(state):
 def view(state, observer, out):
     """Write into ``out`` what ``observer`` knows of the complete ``state`` (a copy when nothing is hidden)."""
     if state[0] == AZURE:
-        azure.view(state, observer, out)
+        azure_view(state, observer, out)
     elif state[0] == TOY:
-        toy.view(state, observer, out)
+        toy_view(state, observer, out)
     else:
         out[:] = state
 

@@ -3,21 +3,47 @@
 Each seat of a game plays one kind: ``RANDOM`` (``games.random_move``) or ``GREEDY``
 (``greedy_move``). Game ``g`` starts from ``starts[g]``, draws chance from
 ``make_rng(chance_seeds[g])`` and gives seat ``s`` the generator
-``make_rng(agent_seeds[g, s])``. That is what ``solver.agents.play_game`` does with
-``RandomAgent`` and ``GreedyAgent`` built on the same seeds, so a game is the same
+``make_rng(agent_seeds[g, s])``. A greedy seat decides on what it may know: in a game
+with hidden information, on a determinization of its view drawn from
+``make_rng(agent_seeds[g, s] ^ SAMPLE_SALT)``. That is what ``solver.agents.play_game``
+does with ``RandomAgent`` and ``GreedyAgent`` built on the same seeds, so a game is the same
 move for move whichever of the two plays it (tests/test_selfplay_kernel.py).
 Every game has its own generators, so results do not depend on the thread count.
+
+``deal_batch`` deals the start positions of a batch the way ``Game.new`` does: each
+undealt start's chance resolved by ``make_rng(seed)``, in its own prange slot.
+
+``deal_serial`` and ``play_serial`` do the same one game after another, without
+numba's threading layer: for a caller that runs the kernel on one thread (a worker
+process, or one of several threads that each play their own batch; numba's
+threading layers are not all safe to enter from several threads at once).
 """
 import numpy as np
 from numba import njit, prange
 
 from kernels import games
 from kernels.constants import CHANCE, TERMINAL
-from kernels.rng import below, make_rng
+from kernels.games import view as view_of     # numba takes ``games.view(...)`` for ndarray.view
+from kernels.rng import SAMPLE_SALT, below, make_rng
 
 RANDOM = 0
 GREEDY = 1
 OVERFLOW = -1       # the length of a game that needed more plies than the batch holds
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def deal_batch(starts, seeds):
+    """Resolve the chance of each undealt start ``starts[g]`` with ``make_rng(seeds[g])``,
+    in place: what ``Game.new(seeds[g])`` does to its undealt start."""
+    for g in prange(seeds.shape[0]):
+        games.resolve_chance(starts[g], make_rng(seeds[g]))
+
+
+@njit(cache=True, nogil=True)
+def deal_serial(starts, seeds):
+    """``deal_batch`` one game after another, on the calling thread."""
+    for g in range(seeds.shape[0]):
+        games.resolve_chance(starts[g], make_rng(seeds[g]))
 
 
 @njit(cache=True)
@@ -62,11 +88,15 @@ def play_game(start, chance_seed, agent_seeds, kinds, moves_out, movers_out, sco
     chance_rng = make_rng(chance_seed)
     seats = games.players(state)
     rngs = np.empty(seats, np.uint64)
+    samplers = np.empty(seats, np.uint64)
     for s in range(seats):
         rngs[s] = make_rng(agent_seeds[s])[0]
+        samplers[s] = make_rng(agent_seeds[s] ^ SAMPLE_SALT)[0]
     moves = np.empty(games.MAX_MOVES, np.int64)
     tied = np.empty(games.MAX_MOVES, np.int64)
     child = np.empty_like(state)
+    seen = np.empty_like(state)
+    sample = np.empty_like(state)
     values = np.zeros(seats, np.float64)
     made = 0
     while True:
@@ -80,7 +110,12 @@ def play_game(start, chance_seed, agent_seeds, kinds, moves_out, movers_out, sco
             return OVERFLOW
         rng = rngs[who:who + 1]             # a view: draws advance the seat's generator
         if kinds[who] == GREEDY:
-            move = greedy_move(state, rng, moves, tied, child, values)
+            view_of(state, who, seen)
+            if games.is_complete(seen):
+                move = greedy_move(state, rng, moves, tied, child, values)
+            else:
+                games.determinize(seen, who, samplers[who:who + 1], sample)
+                move = greedy_move(sample, rng, moves, tied, child, values)
         else:
             move = games.random_move(state, rng, moves)
         moves_out[made] = move
@@ -90,6 +125,18 @@ def play_game(start, chance_seed, agent_seeds, kinds, moves_out, movers_out, sco
     games.scores(state, scores_out)
     games.payoffs(state, payoffs_out)
     return made
+
+
+@njit(cache=True, nogil=True)
+def gather_moves(moves, movers, lengths, flat_moves, flat_movers):
+    """The first ``lengths[g]`` entries of row ``g`` of ``moves`` and ``movers``, for the rows
+    ``g`` in order, one game after another into ``flat_moves`` and ``flat_movers``."""
+    at = 0
+    for g in range(lengths.shape[0]):
+        for k in range(lengths[g]):
+            flat_moves[at] = moves[g, k]
+            flat_movers[at] = movers[g, k]
+            at += 1
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -105,5 +152,14 @@ def play_batch(starts, chance_seeds, agent_seeds, kinds, moves, movers, lengths,
     ``scores`` and ``payoffs`` [games, seats].
     """
     for g in prange(starts.shape[0]):
+        lengths[g] = play_game(starts[g], chance_seeds[g], agent_seeds[g], kinds[g], moves[g],
+                               movers[g], scores[g], payoffs[g])
+
+
+@njit(cache=True, nogil=True)
+def play_serial(starts, chance_seeds, agent_seeds, kinds, moves, movers, lengths, scores,
+                payoffs):
+    """``play_batch`` one game after another, on the calling thread (the GIL released)."""
+    for g in range(starts.shape[0]):
         lengths[g] = play_game(starts[g], chance_seeds[g], agent_seeds[g], kinds[g], moves[g],
                                movers[g], scores[g], payoffs[g])

@@ -21,15 +21,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from kernels import games
-from kernels.rng import below, make_rng
+from kernels.rng import CHANCE_SALT, SAMPLE_SALT, below, make_rng
 from solver.errors import OptionError
 from solver.search.ismcts import Ismcts
 from solver.search.mcts import Mcts, MctsOptions
-
-# Keeps the chance stream of ``play_game`` apart from the stream that drew the start.
-CHANCE_SALT = 0x5DEECE66D
-# Keeps an agent's determinizations of views apart from its tie-breaks.
-SAMPLE_SALT = 0x2545F4914F6CDD1D
 
 
 class Agent:

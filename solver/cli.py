@@ -790,7 +790,6 @@ def _game_options(game, given):
 
 
 INTERRUPTED = 130               # exit code of `selfplay` stopped by Ctrl-C (128 + SIGINT)
-DEFAULT_CHUNK_SIZE = 250
 
 
 @main.command()
@@ -806,11 +805,13 @@ DEFAULT_CHUNK_SIZE = 250
               help="any option of `tessera new GAME`, e.g. gifted=mighty or cosmos=yes (repeatable)")
 @click.option("--seed", type=int, help="batch seed [default: a random one, kept in run.json]")
 @click.option("--workers", "-j", type=int,
-              help="worker processes, here or in --cluster local [default: the cores]")
+              help="worker processes, here or in --cluster local [default: one per core; "
+                   "with only random and greedy agents, threads of this process]")
 @click.option("--cluster", metavar="ADDRESS|local",
               help="run the chunks on the Dask scheduler at ADDRESS, or on a LocalCluster")
-@click.option("--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE, show_default=True,
-              help="games per chunk: one task, written as one file")
+@click.option("--chunk-size", type=int,
+              help="games per chunk: one task, written as one file [default: 2000 with only "
+                   "random and greedy agents, else 250; on --resume, the run's]")
 @click.option("--out", "-o", "out_dir", required=True, help="directory for the records")
 @click.option("--resume", is_flag=True,
               help="finish the run in --out, playing only what is missing")
@@ -827,10 +828,10 @@ def selfplay(game_name, count, agent_list, players, variant, game_options, seed,
     (exit code 130); --resume completes the batch. At the end the statistics of
     `tessera stats` are printed. docs/selfplay.md describes records and numbers.
     """
+    from solver.selfplay.chunk import all_batched
     from solver.selfplay.plan import make_plan, split_agents
     from solver.selfplay.rundir import stored_plan
     from solver.selfplay.runner import choose_executor, run_selfplay
-    from solver.selfplay.workers import available_cores
     game = get_game(game_name)
     agents = split_agents(agent_list)
     options = _game_options(game, game_options)
@@ -843,11 +844,13 @@ def selfplay(game_name, count, agent_list, players, variant, game_options, seed,
     if workers is not None and cluster not in (None, "local"):
         raise TesseraError("--workers is for this machine or --cluster local; "
                            "a Dask scheduler brings its own workers")
+    stored = stored_plan(out_dir) if resume else None
     if seed is None:
-        stored = stored_plan(out_dir) if resume else None
         seed = stored.seed if stored else secrets.randbelow(2**31)
+    if chunk_size is None and stored:
+        chunk_size = stored.chunk_size
     plan = make_plan(game, options, agents, count, seed, chunk_size)
-    executor = choose_executor(workers or available_cores(), cluster)
+    executor = choose_executor(workers, cluster, all_batched(plan.agents))
     with _selfplay_progress(_progress_wanted(progress), plan.games) as show:
         result = run_selfplay(plan, out_dir, executor, resume=resume, progress=show)
     _print_selfplay_stats(out_dir, plan, result.outcomes, as_json=False, plots=plots)

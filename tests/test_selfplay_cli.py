@@ -62,6 +62,17 @@ def test_resume_takes_the_stored_seed(finished):
     assert "0 games played in" in result.stderr
 
 
+def test_resume_takes_the_stored_chunk_size(tmp_path):
+    out = tmp_path / "run"
+    ok("selfplay", "azul", "--games", "30", "--agents", "random", "--seed", "1",
+       "--chunk-size", "7", "--out", out, "--no-plots")
+    (out / "chunks" / "chunk-000002.parquet").unlink()
+    result = ok("selfplay", "azul", "--games", "30", "--agents", "random", "--resume",
+                "--out", out, "--no-plots")
+    assert "7 games played" in result.stderr
+    assert json.loads((out / "run.json").read_text())["chunk_size"] == 7
+
+
 def test_one_agent_plays_itself_at_the_game_default(tmp_path):
     result = ok("selfplay", "azul", "--games", "20", "--agents", "greedy", "--seed", "1",
                 "--out", tmp_path, "--no-plots")

@@ -1,4 +1,4 @@
-"""Self-play on a real Dask LocalCluster of two worker processes."""
+"""Self-play on a real Dask LocalCluster of two worker processes (and of two threads)."""
 import os
 import signal
 
@@ -56,3 +56,15 @@ def test_a_lost_worker_costs_only_its_chunk(tmp_path, cluster):
     assert killed and result.games_done == 1200 and not result.interrupted
     run_selfplay(plan, tmp_path / "here", choose_executor(1))
     assert records.read_records(tmp_path / "dask").equals(records.read_records(tmp_path / "here"))
+
+
+def test_cheap_agents_run_on_worker_threads_search_agents_on_processes(tmp_path):
+    assert choose_executor(None, "local", batched=True).processes is False
+    assert choose_executor(None, "local", batched=False).processes is True
+    plan = make_plan(AZUL, {"players": 3}, ["random", "greedy"], 400, 8, 100)
+    with DaskCluster("local", 2, processes=False) as threads:
+        assert len(threads.client.scheduler_info()["workers"]) == 2
+        run_selfplay(plan, tmp_path / "threads", threads)
+    run_selfplay(plan, tmp_path / "here", choose_executor(1))
+    assert records.read_records(tmp_path / "threads").equals(
+        records.read_records(tmp_path / "here"))

@@ -78,6 +78,15 @@ def test_plan_chunks_labels_and_json():
     assert Plan.from_json(plan.to_json()) == plan
 
 
+@pytest.mark.parametrize("agents, size", [(["random"], 2000), (["greedy", "random"], 2000),
+                                          (["greedy", "mcts:iters=10"], 250),
+                                          (["alphabeta:depth=1"], 250)])
+def test_the_default_chunk_size_follows_the_agents(agents, size):
+    # Kernel games are cheap, so a chunk's file costs more than its games unless it is big.
+    assert make_plan(AZUL, {}, agents, 5000, 1).chunk_size == size
+    assert make_plan(AZUL, {}, agents, 5000, 1, 7).chunk_size == 7
+
+
 def test_plan_differences_name_each_parameter():
     plan = make_plan(AZUL, {}, ["random", "greedy"], 100, 1, 50)
     other = make_plan(AZUL, {"variant": "gray"}, ["greedy", "random"], 100, 2, 50)

@@ -9,15 +9,18 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from solver.agents import parse_agent, play_game
 from solver.errors import TesseraError
 from solver.games import get_game
 from solver.selfplay import records
-from solver.selfplay.chunk import play_chunk
+from solver.selfplay.chunk import play_chunk, play_chunk_file
 from solver.selfplay.plan import make_plan
 from solver.selfplay.runner import choose_executor, run_selfplay
+from solver.selfplay.workers import InProcess, ProcessPool, available_cores
 
 AZUL = get_game("azul")
 ROOT = Path(__file__).parents[1]
@@ -53,16 +56,53 @@ def test_records_are_the_games_play_game_plays(tmp_path):
         {(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)}
 
 
+@pytest.mark.parametrize("agents", [["random", "greedy"], ["random", "greedy", "mcts:iters=5"]])
+def test_a_finished_chunk_is_the_chunk_s_records_and_outcomes(agents):
+    # What a worker sends back: the Parquet file's bytes and the outcomes, from arrays.
+    plan = make_plan(AZUL, {"players": 2}, agents, 10, 6, 4)
+    for chunk in range(plan.chunks):
+        finished = play_chunk_file(plan, chunk)
+        table = pq.read_table(pa.BufferReader(finished.data))
+        assert table.equals(play_chunk(plan, chunk))
+        assert table.column("game").to_pylist() == list(plan.chunk_games(chunk))
+        assert table.column("length").to_pylist() == \
+            [len(moves) for moves in table.column("moves").to_pylist()]
+        expected = records.outcomes_of(table, plan.seats)
+        for name in ("seats", "scores", "payoffs", "lengths"):
+            assert np.array_equal(getattr(finished.outcomes, name), getattr(expected, name))
+
+
+def test_one_thread_and_two_threads_write_the_same_records(tmp_path):
+    # With two threads, two chunks play at once, each kernel on its own thread.
+    plan = make_plan(AZUL, {"players": 3}, ["greedy", "random"], 700, 12, 100)
+    run_selfplay(plan, tmp_path / "one", InProcess(1))
+    run_selfplay(plan, tmp_path / "two", InProcess(2))
+    assert records.read_records(tmp_path / "one").equals(records.read_records(tmp_path / "two"))
+    assert summary(tmp_path / "one")["stats"] == summary(tmp_path / "two")["stats"]
+
+
+def test_cheap_agents_play_in_threads_of_this_process_unless_workers_are_asked_for():
+    assert isinstance(choose_executor(None, batched=True), InProcess)
+    assert choose_executor(None, batched=True).threads == available_cores()
+    searching = choose_executor(None, batched=False)
+    assert isinstance(searching, InProcess if available_cores() == 1 else ProcessPool)
+    assert isinstance(choose_executor(2, batched=True), ProcessPool)
+
+
 def test_one_and_two_workers_write_the_same_records(tmp_path):
     plan = make_plan(AZUL, {}, ["random", "greedy"], 600, 11, 100)
     one = run(plan, tmp_path / "one", workers=1)
     two = run(plan, tmp_path / "two", workers=2)
     assert one.games_done == two.games_done == 600
+    read_back = records.read_outcomes(tmp_path / "two", plan.seats)   # chunks land in any order
+    for name in ("seats", "scores", "payoffs", "lengths"):
+        assert np.array_equal(getattr(two.outcomes, name), getattr(read_back, name))
     assert records.read_records(tmp_path / "one").equals(records.read_records(tmp_path / "two"))
     assert summary(tmp_path / "one")["stats"] == summary(tmp_path / "two")["stats"]
 
 
-def test_an_interrupted_run_resumes_to_the_same_records(tmp_path):
+@pytest.mark.parametrize("threads", [1, 2])
+def test_an_interrupted_run_resumes_to_the_same_records(tmp_path, threads):
     plan = make_plan(AZUL, {"players": 3}, ["greedy", "random"], 1000, 3, 100)
     whole = run(plan, tmp_path / "whole")
 
@@ -70,9 +110,11 @@ def test_an_interrupted_run_resumes_to_the_same_records(tmp_path):
         if done >= 300:
             raise KeyboardInterrupt
 
-    cut = run(plan, tmp_path / "cut", progress=ctrl_c_after_three_chunks)
+    cut = run_selfplay(plan, tmp_path / "cut", InProcess(threads),
+                       progress=ctrl_c_after_three_chunks)
     assert cut.interrupted and cut.games_done == 300
-    assert sorted(records.finished_chunks(tmp_path / "cut")) == [0, 1, 2]
+    kept = sorted(records.finished_chunks(tmp_path / "cut"))
+    assert kept == [0, 1, 2] if threads == 1 else len(kept) == 3   # two threads: any three
     assert summary(tmp_path / "cut")["games_done"] == 300
     assert not summary(tmp_path / "cut")["complete"]
     resumed = run(plan, tmp_path / "cut", resume=True)

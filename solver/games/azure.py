@@ -7,7 +7,7 @@ errors do not need.
 import re
 
 from solver.errors import OptionError
-from solver.games.base import Game, check_seed, register
+from solver.games.base import Game, register
 
 GIFTED_CARDS = ("none", "mighty", "perceptive", "bountiful", "favored")
 LAYOUT_HELP = ("the realm: a layout number 0..24575, or four domains 'A1@0 W2@90 V1@180 B2@270'"
@@ -24,30 +24,30 @@ class AzureGame(Game):
         "layout": (str, None, LAYOUT_HELP),
     }
 
-    def new(self, seed, gifted="none", cosmos=False, layout=None):
-        """The realm laid (dealt with ``seed`` unless ``layout`` names it), the starting
-        hands drawn with ``seed``: player 1 to place the first stone."""
+    def undealt(self, seed, gifted="none", cosmos=False, layout=None):
+        """The realm laid (dealt with ``seed`` unless ``layout`` names it), before the
+        starting hands are drawn; then player 1 places the first stone."""
         if gifted not in GIFTED_CARDS:
             raise OptionError(f"unknown gifted card {gifted!r} (known: {', '.join(GIFTED_CARDS)})")
         if type(cosmos) is not bool:
             raise OptionError(f"cosmos is yes or no, not {cosmos!r}")
-        check_seed(seed)
         import random
 
-        from kernels import games
         from kernels.azure.realm import BoardDataError, deal_layout
         from kernels.azure.setup import new_game
-        from kernels.rng import make_rng
         try:
             if layout is None:
                 chosen = deal_layout(random.Random(seed), cosmos)
             else:
                 chosen = parse_layout_option(layout, cosmos)
-            state = new_game(chosen, GIFTED_CARDS.index(gifted))
+            return new_game(chosen, GIFTED_CARDS.index(gifted))
         except BoardDataError as err:
             raise OptionError(str(err)) from None
-        games.resolve_chance(state, make_rng(seed))
-        return state
+
+    def undealt_batch(self, seeds, **options):
+        """Each seed deals its own layout."""
+        import numpy as np
+        return np.stack([self.undealt(int(seed), **options) for seed in seeds])
 
     def observer(self, state):
         from kernels.azure.layout import NOBODY, W_VIEW

@@ -7,6 +7,8 @@ CLI talk to games only through this class and ``kernels.games``.
 import importlib
 import json
 
+import numpy as np
+
 from solver.errors import OptionError, PositionError
 
 
@@ -16,7 +18,7 @@ MAX_SEED = 2**63 - 1            # the kernels' generator takes a non-negative in
 class Game:
     """One game's options, start positions, notation and drawing.
 
-    A subclass names its game and options and writes ``new``; notation and drawing
+    A subclass names its game and options and writes ``undealt``; notation and drawing
     come from ``solver.notation.<name>`` and ``solver.render.<name>``, imported on
     first use (they load numba, which help pages and option errors do not need).
     """
@@ -25,9 +27,24 @@ class Game:
     # Options of ``tessera new``: {name: (click type or choices tuple, default, help)}.
     options = {}
 
-    def new(self, seed, **options):
-        """A start position (chance already resolved with ``seed``)."""
+    def undealt(self, seed, **options):
+        """The start before its first chance event, ``options`` checked. Only a set-up
+        that draws outside chance events (Azure's realm layout) uses ``seed``."""
         raise NotImplementedError
+
+    def undealt_batch(self, seeds, **options):
+        """[len(seeds), state words]: ``undealt`` for each of ``seeds``."""
+        return np.tile(self.undealt(0, **options), (len(seeds), 1))
+
+    def new(self, seed, **options):
+        """A start position: ``undealt`` with chance resolved by ``make_rng(seed)``
+        (``solver.selfplay.starts`` deals a batch the same way)."""
+        check_seed(seed)
+        from kernels import games
+        from kernels.rng import make_rng
+        state = self.undealt(seed, **options)
+        games.resolve_chance(state, make_rng(seed))
+        return state
 
     def notation(self):
         return importlib.import_module(f"solver.notation.{self.name}")

@@ -1,90 +1,181 @@
-"""Play one chunk of a run: its records as a pyarrow table.
+"""Play one chunk of a run: its games as arrays, its records, its Parquet file.
 
 Games whose seats are all cheap agents (random, greedy) are played together by
 the numba kernel ``kernels.selfplay.play_batch``, over as many threads as numba
-has; the others are played one at a time by ``solver.agents.play_game``. Both
-start from ``Game.new(game seed)``, draw chance from ``game seed ^ CHANCE_SALT``
-and seed each seat's agent alike, so a game is the same whichever plays it.
+has, from start positions dealt in numba too (``starts``); the others are played
+one at a time by ``solver.agents.play_game``. Both start from ``Game.new(game
+seed)``, draw chance from ``game seed ^ CHANCE_SALT`` and seed each seat's agent
+alike, so a game is the same whichever plays it.
+
+A chunk goes through two steps: ``play_chunk_games`` (the numba part: starts,
+kernel, moves gathered into flat arrays) and ``finish`` (the Parquet file's bytes
+and the outcomes, built column by column from those arrays). A worker does both
+and sends back the bytes and a few small arrays (``FinishedChunk``); the process
+that owns the run only writes the bytes to disk.
 """
+from collections import namedtuple
+from dataclasses import dataclass
+
 import numpy as np
 
 from kernels import selfplay as kernel
 from solver.agents import CHANCE_SALT, GreedyAgent, RandomAgent, parse_agent, play_game
 from solver.games import get_game
 from solver.selfplay import records
+from solver.selfplay.starts import one_thread, start_positions
+from solver.selfplay.stats import Outcomes
 
 BATCHED_KINDS = {RandomAgent: kernel.RANDOM, GreedyAgent: kernel.GREEDY}
 NOT_BATCHED = -1
 FIRST_MAX_PLIES = 256       # doubled for the games that need more, up to
 MAX_PLIES = 1 << 16         # this: a longer game is a bug in the game's kernel
 
+# What ``play_batched`` returns: ``lengths`` [games]; ``moves`` and ``movers`` flat, game
+# after game; ``scores`` and ``payoffs`` [games, seats].
+Played = namedtuple("Played", "lengths moves movers scores payoffs")
+
+
+@dataclass
+class FinishedChunk:
+    """A played chunk as it travels back from a worker: its Parquet file and its outcomes."""
+    data: bytes
+    outcomes: Outcomes
+
 
 def play_chunk(plan, chunk):
-    """The records of chunk ``chunk`` of ``plan``."""
-    indices = plan.chunk_games(chunk)
+    """The records of chunk ``chunk`` of ``plan``, as a pyarrow table."""
+    return records.chunk_table(play_chunk_games(plan, chunk), plan.agents)
+
+
+def play_chunk_file(plan, chunk):
+    """Chunk ``chunk`` of ``plan`` played and encoded: a ``FinishedChunk``."""
+    return finish(plan, play_chunk_games(plan, chunk))
+
+
+def finish(plan, games):
+    """The ``FinishedChunk`` of ``games`` (a ``records.ChunkGames``)."""
+    return FinishedChunk(records.encode(records.chunk_table(games, plan.agents)),
+                         games.outcomes())
+
+
+def batched_kinds(plan):
+    """The kernel's kind of each of the plan's agents, ``NOT_BATCHED`` for a search agent."""
+    return np.array([_batched_kind(spec) for spec in plan.agents], np.int8)
+
+
+def all_batched(specs):
+    """True when every agent of ``specs`` plays in the kernel (random, greedy)."""
+    return all(_batched_kind(spec) != NOT_BATCHED for spec in specs)
+
+
+def play_chunk_games(plan, chunk):
+    """The games of chunk ``chunk`` of ``plan``, as a ``records.ChunkGames``."""
+    indices = np.arange(plan.chunk_games(chunk).start, plan.chunk_games(chunk).stop,
+                        dtype=np.int64)
     seeds = plan.game_seeds(indices)
     lineups = plan.lineups(indices)
     seat_seeds = plan.agent_seeds(seeds)
-    kinds = np.array([_batched_kind(spec) for spec in plan.agents], np.int8)[lineups]
+    kinds = batched_kinds(plan)[lineups]
     batched = (kinds != NOT_BATCHED).all(axis=1)
-    games = len(indices)
+    if batched.all():
+        starts = start_positions(plan.game, plan.options, seeds)
+        played = play_batched(starts, seeds ^ CHANCE_SALT, seat_seeds, kinds)
+    else:
+        played = _play_mixed(plan, seeds, lineups, seat_seeds, kinds, batched)
+    return records.ChunkGames(game=indices, seed=seeds, lineups=lineups, agent_seeds=seat_seeds,
+                              lengths=played.lengths, moves=played.moves, movers=played.movers,
+                              scores=played.scores, payoffs=played.payoffs)
+
+
+def _play_mixed(plan, seeds, lineups, seat_seeds, kinds, batched):
+    """A chunk with search agents: its cheap games batched, the others one by one."""
+    games = len(seeds)
     moves, movers = [None] * games, [None] * games
+    lengths = np.zeros(games, np.int64)
     scores = np.zeros((games, plan.seats), np.int64)
     payoffs = np.zeros((games, plan.seats), np.float64)
-    game = get_game(plan.game)
     rows = np.flatnonzero(batched)
     if len(rows):
-        starts = np.stack([game.new(int(seeds[g]), **plan.options) for g in rows])
+        starts = start_positions(plan.game, plan.options, seeds[rows])
         played = play_batched(starts, seeds[rows] ^ CHANCE_SALT, seat_seeds[rows], kinds[rows])
-        for g, result in zip(rows, played):
-            moves[g], movers[g], scores[g], payoffs[g] = result
+        ends = np.cumsum(played.lengths)
+        for row, g in enumerate(rows):
+            moves[g] = played.moves[ends[row] - played.lengths[row]:ends[row]]
+            movers[g] = played.movers[ends[row] - played.lengths[row]:ends[row]]
+        lengths[rows], scores[rows], payoffs[rows] = played.lengths, played.scores, played.payoffs
+    game = get_game(plan.game)
     for g in np.flatnonzero(~batched):
         agents = [parse_agent(plan.agents[a], seed=int(seat_seeds[g, s]))
                   for s, a in enumerate(lineups[g])]
         record = play_game(game, plan.options, agents, int(seeds[g]))
         moves[g] = np.array([move for _, move in record.moves], np.int64)
         movers[g] = np.array([who for who, _ in record.moves], np.int8)
+        lengths[g] = len(record.moves)
         scores[g], payoffs[g] = record.scores, record.payoffs
-    return records.chunk_table(indices, seeds, plan.agents, lineups, seat_seeds, moves, movers,
-                               scores, payoffs)
+    return Played(lengths, np.concatenate(moves).astype(np.int64, copy=False),
+                  np.concatenate(movers).astype(np.int8, copy=False), scores, payoffs)
 
 
 def _batched_kind(spec):
     return BATCHED_KINDS.get(type(parse_agent(spec)), NOT_BATCHED)
 
 
-def play_batched(starts, chance_seeds, agent_seeds, kinds):
-    """Play the games with the kernel: a list of (moves, movers, scores, payoffs) per game.
+def play_batched(starts, chance_seeds, agent_seeds, kinds, serial=None):
+    """Play the games with the kernel: a ``Played``, the moves of all games in flat arrays.
 
     A game longer than the plies allowed is played again with twice as many; it
-    replays identically, as everything it draws comes from its own seeds.
+    replays identically, as everything it draws comes from its own seeds. ``serial``:
+    play on this thread alone (``play_serial``) or over numba's threads (``play_batch``);
+    by default serial when this thread runs numba on one thread. The games are the same.
     """
+    play = kernel.play_serial if (one_thread() if serial is None else serial) \
+        else kernel.play_batch
     games, seats = kinds.shape
-    results = [None] * games
+    lengths = np.zeros(games, np.int64)
+    scores = np.zeros((games, seats), np.int64)
+    payoffs = np.zeros((games, seats), np.float64)
+    moves, movers = [None] * games, [None] * games     # only for games replayed with room
+    if games == 0:
+        return Played(lengths, np.zeros(0, np.int64), np.zeros(0, np.int8), scores, payoffs)
     pending = np.arange(games)
     max_plies = FIRST_MAX_PLIES
+    first = None
     while len(pending):
         if max_plies > MAX_PLIES:
             raise RuntimeError(f"{len(pending)} games did not end within {MAX_PLIES} player "
                                f"moves (chance seeds {chance_seeds[pending][:5].tolist()})")
         n = len(pending)
-        moves = np.zeros((n, max_plies), np.int64)
-        movers = np.zeros((n, max_plies), np.int8)
-        lengths = np.zeros(n, np.int64)
-        scores = np.zeros((n, seats), np.int64)
-        payoffs = np.zeros((n, seats), np.float64)
-        kernel.play_batch(np.ascontiguousarray(starts[pending]),
-                          np.ascontiguousarray(chance_seeds[pending]),
-                          np.ascontiguousarray(agent_seeds[pending]),
-                          np.ascontiguousarray(kinds[pending]),
-                          moves, movers, lengths, scores, payoffs)
-        for row, g in enumerate(pending):
-            if lengths[row] != kernel.OVERFLOW:
-                played = lengths[row]
-                results[g] = (moves[row, :played], movers[row, :played], scores[row], payoffs[row])
-        pending = pending[lengths == kernel.OVERFLOW]
+        plies = np.empty((n, max_plies), np.int64)
+        who = np.empty((n, max_plies), np.int8)
+        made = np.zeros(n, np.int64)
+        out_scores = np.zeros((n, seats), np.int64)
+        out_payoffs = np.zeros((n, seats), np.float64)
+        play(np.ascontiguousarray(starts[pending]),
+             np.ascontiguousarray(chance_seeds[pending]),
+             np.ascontiguousarray(agent_seeds[pending]),
+             np.ascontiguousarray(kinds[pending]),
+             plies, who, made, out_scores, out_payoffs)
+        done = made != kernel.OVERFLOW
+        lengths[pending[done]] = made[done]
+        scores[pending[done]] = out_scores[done]
+        payoffs[pending[done]] = out_payoffs[done]
+        if first is None:
+            first = (plies, who, done)
+        else:
+            for row in np.flatnonzero(done):
+                moves[pending[row]] = plies[row, :made[row]]
+                movers[pending[row]] = who[row, :made[row]]
+        pending = pending[~done]
         max_plies *= 2
-    return results
+    plies, who, done = first
+    if done.all():              # every game fitted the first time: gather them at once
+        total = int(lengths.sum())
+        flat_moves, flat_movers = np.empty(total, np.int64), np.empty(total, np.int8)
+        kernel.gather_moves(plies, who, lengths, flat_moves, flat_movers)
+        return Played(lengths, flat_moves, flat_movers, scores, payoffs)
+    for row in np.flatnonzero(done):
+        moves[row], movers[row] = plies[row, :lengths[row]], who[row, :lengths[row]]
+    return Played(lengths, np.concatenate(moves), np.concatenate(movers), scores, payoffs)
 
 
 def warm_up(plan):
@@ -95,8 +186,10 @@ def warm_up(plan):
     kinds = [_batched_kind(spec) for spec in plan.agents]
     if any(kind != NOT_BATCHED for kind in kinds):
         cheap = np.full((1, plan.seats), kernel.RANDOM, np.int8)
-        play_batched(start[None, :], np.zeros(1, np.int64), np.zeros((1, plan.seats), np.int64),
-                     cheap)
+        for serial in (False, True):        # over numba's threads, and on one thread
+            start_positions(plan.game, plan.options, np.zeros(1, np.int64), serial=serial)
+            play_batched(start[None, :], np.zeros(1, np.int64),
+                         np.zeros((1, plan.seats), np.int64), cheap, serial=serial)
     for spec, kind in zip(plan.agents, kinds):
         if kind == NOT_BATCHED:
             parse_agent(spec).choose(start.copy())

@@ -14,10 +14,12 @@ machine compiles once and caches there.
 """
 import logging
 import uuid
+import warnings
 
 from solver.errors import TesseraError
-from solver.selfplay.chunk import play_chunk
-from solver.selfplay.workers import available_cores, set_numba_threads, sigint_ignored
+from solver.selfplay.chunk import play_chunk_file
+from solver.selfplay.workers import (available_cores, set_numba_threads, sigint_ignored,
+                                     worker_context)
 
 LOCAL = "local"
 CONNECT_TIMEOUT = "10s"
@@ -32,35 +34,55 @@ QUIET_LOCAL_CLUSTER = {
 
 
 def play_chunk_on_worker(plan, chunk, dask_threads_by_host):
-    """``play_chunk`` as a Dask task, with this worker's share of its host's cores."""
+    """``play_chunk_file`` as a Dask task, with this worker's share of its host's cores."""
     from distributed import get_worker
     from distributed.comm import get_address_host
     worker = get_worker()
     sharing = dask_threads_by_host.get(get_address_host(worker.address), worker.state.nthreads)
     set_numba_threads(available_cores() // max(1, sharing))
-    return play_chunk(plan, chunk)
+    return play_chunk_file(plan, chunk)
 
 
 class DaskCluster:
     """``address``: a scheduler's address, or ``local`` for a LocalCluster of ``workers``
-    single-threaded worker processes."""
+    single-threaded workers: worker processes, or with ``processes`` False worker threads
+    of this process (enough for chunks that run in the kernel, which releases the GIL;
+    they need no processes to start, and their results no pickling between processes)."""
 
-    def __init__(self, address, workers):
+    def __init__(self, address, workers, processes=True):
         self.address = address
         self.workers = workers
+        self.processes = processes
         self.cluster = None
         self.client = None
+        self.config = None
         self.futures = []
 
     def __enter__(self):
+        config = dict(QUIET_LOCAL_CLUSTER)
+        if self.address == LOCAL and self.processes:
+            # First, so that the fork server's imports overlap this process's own.
+            config["distributed.worker.multiprocessing-method"] = \
+                worker_context(preload=["distributed"]).get_start_method()
         import dask
         from distributed import Client, LocalCluster
         if self.address == LOCAL:
-            with dask.config.set(QUIET_LOCAL_CLUSTER), sigint_ignored():
-                self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
-                                            processes=True, dashboard_address=None,
-                                            silence_logs=logging.ERROR)
-                self.client = Client(self.cluster)
+            # Kept while the cluster lives: a nanny restarting a lost worker reads it again.
+            self.config = dask.config.set(config)
+            try:
+                with sigint_ignored(), warnings.catch_warnings():
+                    # The scheduler's HTTP endpoint takes another port when 8787 is taken.
+                    warnings.filterwarnings("ignore", "Port .* is already in use")
+                    self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
+                                                processes=self.processes,
+                                                dashboard_address=None,
+                                                silence_logs=logging.ERROR)
+                    self.client = Client(self.cluster)
+            except BaseException:
+                if self.cluster is not None:
+                    self.cluster.close()
+                self.config.__exit__(None, None, None)
+                raise
         else:
             try:
                 self.client = Client(self.address, timeout=CONNECT_TIMEOUT)
@@ -76,6 +98,8 @@ class DaskCluster:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+        if self.config is not None:
+            self.config.__exit__(None, None, None)
         return False
 
     def dask_threads_by_host(self):
@@ -96,6 +120,6 @@ class DaskCluster:
         keys = {future.key: chunk for future, chunk in zip(self.futures, chunks)}
         for future in as_completed(self.futures):
             chunk = keys[future.key]
-            table = future.result()
+            finished = future.result()
             future.release()
-            yield chunk, table
+            yield chunk, finished

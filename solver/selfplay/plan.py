@@ -17,6 +17,8 @@ from solver.selfplay.seeds import agent_seeds, game_seeds
 VERSION = 1
 MAX_SEED = 2**63 - 1
 COMPARED = ("game", "options", "agents", "games", "seed", "chunk_size")
+BATCHED_CHUNK_SIZE = 2000       # default games per chunk when every agent is random or greedy,
+SEARCH_CHUNK_SIZE = 250         # and with a search agent (``default_chunk_size``)
 
 
 @dataclass
@@ -88,8 +90,17 @@ def split_agents(text):
     return specs
 
 
-def make_plan(game, options, agents, games, seed, chunk_size):
-    """A checked ``Plan`` for ``game`` (a ``Game``); raises OptionError naming the fault."""
+def default_chunk_size(agents):
+    """Games per chunk when none is asked for: a chunk's file and bookkeeping cost as
+    much as a few hundred random games, so games played in the kernel go in big chunks;
+    a chunk with search agents takes minutes, and Ctrl-C loses the chunks in flight."""
+    from solver.selfplay.chunk import all_batched
+    return BATCHED_CHUNK_SIZE if all_batched(agents) else SEARCH_CHUNK_SIZE
+
+
+def make_plan(game, options, agents, games, seed, chunk_size=None):
+    """A checked ``Plan`` for ``game`` (a ``Game``); raises OptionError naming the fault.
+    ``chunk_size`` None: ``default_chunk_size(agents)``."""
     from kernels.games import players
     from solver.agents import parse_agent
     if not agents:
@@ -98,6 +109,8 @@ def make_plan(game, options, agents, games, seed, chunk_size):
         parse_agent(spec)                           # a bad spec raises its one-line error
     if games < 1:
         raise OptionError(f"--games must be at least 1, not {games}")
+    if chunk_size is None:
+        chunk_size = default_chunk_size(agents)
     if chunk_size < 1:
         raise OptionError(f"--chunk-size must be at least 1, not {chunk_size}")
     if not 0 <= seed <= MAX_SEED:

@@ -16,6 +16,7 @@ name is complete: a killed run leaves finished chunks and at most stray
 temporary files, which the next start removes.
 """
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -37,40 +38,70 @@ SCHEMA = pa.schema([
 OUTCOME_COLUMNS = ["seats", "scores", "payoffs", "length"]
 
 
-def chunk_table(indices, seeds, specs, lineups, agent_seeds, moves, movers, scores, payoffs):
-    """The records of one chunk. ``lineups``, ``agent_seeds``, ``scores`` and ``payoffs`` are
-    [games, seats] arrays; ``moves`` and ``movers`` lists of one array per game."""
-    games, seats = lineups.shape
-    lengths = np.array([len(m) for m in moves], np.int64)
-    sole = (np.abs(payoffs - 1) < 1e-9)
+@dataclass
+class ChunkGames:
+    """The games of one chunk as arrays, in game order: ``game``, ``seed``, ``lengths``
+    [games]; ``lineups``, ``agent_seeds``, ``scores``, ``payoffs`` [games, seats];
+    ``moves`` and ``movers`` every game's player moves one game after another
+    (game ``g``'s are the ``lengths[g]`` values after those of the games before it)."""
+    game: np.ndarray
+    seed: np.ndarray
+    lineups: np.ndarray
+    agent_seeds: np.ndarray
+    lengths: np.ndarray
+    moves: np.ndarray
+    movers: np.ndarray
+    scores: np.ndarray
+    payoffs: np.ndarray
+
+    def outcomes(self):
+        """The ``stats.Outcomes`` of these games (what ``outcomes_of`` reads from their table)."""
+        return Outcomes(seats=self.lineups.astype(np.int64), scores=self.scores.astype(np.int64),
+                        payoffs=self.payoffs.astype(np.float64),
+                        lengths=self.lengths.astype(np.int64))
+
+
+def chunk_table(games, specs):
+    """The records of ``games`` (a ``ChunkGames``), ``specs`` the run's agent specs; built
+    column by column from the arrays, with no Python loop over the games."""
+    count, seats = games.lineups.shape
+    sole = (np.abs(games.payoffs - 1) < 1e-9)
     winner = np.where(sole.any(axis=1), sole.argmax(axis=1), -1)
+    offsets = np.zeros(count + 1, np.int64)
+    np.cumsum(games.lengths, out=offsets[1:])
     columns = {
-        "game": pa.array(np.asarray(indices, np.int64)),
-        "seed": pa.array(np.asarray(seeds, np.int64)),
-        "agents": _fixed_lists(np.asarray(specs, object)[lineups].ravel(), games, seats,
-                               pa.string()),
-        "seats": _fixed_lists(lineups.astype(np.int8).ravel(), games, seats, pa.int8()),
-        "agent_seeds": _fixed_lists(agent_seeds.astype(np.int64).ravel(), games, seats,
-                                    pa.int64()),
-        "moves": _ragged_lists(moves, lengths, np.int64, pa.int64()),
-        "movers": _ragged_lists(movers, lengths, np.int8, pa.int8()),
-        "scores": _fixed_lists(scores.astype(np.int64).ravel(), games, seats, pa.int64()),
-        "payoffs": _fixed_lists(payoffs.astype(np.float64).ravel(), games, seats, pa.float64()),
+        "game": pa.array(np.asarray(games.game, np.int64)),
+        "seed": pa.array(np.asarray(games.seed, np.int64)),
+        "agents": _fixed_lists(pa.array(np.asarray(specs, object)[games.lineups].ravel(),
+                                        pa.string()), count, seats),
+        "seats": _fixed_lists(pa.array(games.lineups.astype(np.int8).ravel()), count, seats),
+        "agent_seeds": _fixed_lists(pa.array(games.agent_seeds.astype(np.int64).ravel()),
+                                    count, seats),
+        "moves": _ragged_lists(offsets, pa.array(games.moves.astype(np.int64, copy=False))),
+        "movers": _ragged_lists(offsets, pa.array(games.movers.astype(np.int8, copy=False))),
+        "scores": _fixed_lists(pa.array(games.scores.astype(np.int64).ravel()), count, seats),
+        "payoffs": _fixed_lists(pa.array(games.payoffs.astype(np.float64).ravel()), count,
+                                seats),
         "winner": pa.array(winner.astype(np.int8)),
-        "length": pa.array(lengths.astype(np.int32)),
+        "length": pa.array(games.lengths.astype(np.int32)),
     }
     return pa.table(columns, schema=SCHEMA)
 
 
-def _fixed_lists(values, games, seats, kind):
+def _fixed_lists(values, games, seats):
     offsets = pa.array(np.arange(0, games * seats + 1, seats, dtype=np.int32))
-    return pa.ListArray.from_arrays(offsets, pa.array(values, type=kind))
+    return pa.ListArray.from_arrays(offsets, values)
 
 
-def _ragged_lists(arrays, lengths, dtype, kind):
-    offsets = pa.array(np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32))
-    values = np.concatenate(arrays).astype(dtype) if len(arrays) else np.zeros(0, dtype)
-    return pa.ListArray.from_arrays(offsets, pa.array(values, type=kind))
+def _ragged_lists(offsets, values):
+    return pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)), values)
+
+
+def encode(table):
+    """``table`` as the bytes of a Parquet file (what ``write_chunk`` writes)."""
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink)
+    return sink.getvalue().to_pybytes()
 
 
 # ---- files ---------------------------------------------------------------------------
@@ -79,11 +110,12 @@ def chunk_path(out_dir, chunk):
     return Path(out_dir) / CHUNKS / f"chunk-{chunk:06d}.parquet"
 
 
-def write_chunk(out_dir, chunk, table):
-    """Write ``table`` as chunk ``chunk`` of ``out_dir``, atomically."""
+def write_chunk(out_dir, chunk, data):
+    """Write ``data`` (a Parquet file's bytes, from ``encode``) as chunk ``chunk`` of
+    ``out_dir``, atomically."""
     final = chunk_path(out_dir, chunk)
     partial = final.with_name(final.name + PARTIAL)
-    pq.write_table(table, partial)
+    partial.write_bytes(data)
     os.replace(partial, final)
 
 

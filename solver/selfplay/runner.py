@@ -29,11 +29,17 @@ class RunResult:
         return self.outcomes.games
 
 
-def choose_executor(workers, cluster=None):
+def choose_executor(workers, cluster=None, batched=False):
     """A Dask cluster when ``cluster`` is given; else this process (one worker, all cores)
-    or a pool of ``workers`` processes sharing the cores."""
+    or a pool of ``workers`` processes sharing the cores. ``workers`` None: one per core,
+    or none but this process when every agent is ``batched`` (its threads each play
+    whole chunks in the kernel, which needs no worker processes to start or to send
+    records back). For the same reason a LocalCluster's workers are threads of this
+    process when every agent is batched, processes otherwise."""
     if cluster:
-        return DaskCluster(cluster, workers)
+        return DaskCluster(cluster, workers or available_cores(), processes=not batched)
+    if workers is None:
+        workers = 1 if batched else available_cores()
     if workers == 1:
         return InProcess(available_cores())
     return ProcessPool(workers, threads_per_worker(workers))
@@ -60,15 +66,17 @@ def run_selfplay(plan, out_dir, executor, resume=False, progress=None):
     if progress:
         report()
     todo = [chunk for chunk in range(plan.chunks) if chunk not in done]
+    landed = {}                 # chunk: outcomes, of the chunks played and written here
     interrupted = False
     try:
         if todo:
             with executor:          # a cluster that cannot be reached stops the run here
                 warm_up(plan)
                 rundir.start(out_dir, plan)
-                for chunk, table in executor.run(plan, todo):
-                    records.write_chunk(out_dir, chunk, table)
-                    parts.append(records.outcomes_of(table, plan.seats))
+                for chunk, finished in executor.run(plan, todo):
+                    records.write_chunk(out_dir, chunk, finished.data)
+                    parts.append(finished.outcomes)
+                    landed[chunk] = finished.outcomes
                     chunks_done += 1
                     if progress:
                         report()
@@ -77,9 +85,14 @@ def run_selfplay(plan, out_dir, executor, resume=False, progress=None):
                         last_summary = time.perf_counter()
     except KeyboardInterrupt:
         interrupted = True
-    # The files are the truth: Ctrl-C may land between writing a chunk and counting it.
-    chunks_done = len(records.finished_chunks(out_dir))
-    outcomes = records.read_outcomes(out_dir, plan.seats)
+    if interrupted or done or len(landed) != plan.chunks:
+        # The files are the truth: Ctrl-C may land between writing a chunk and counting it.
+        chunks_done = len(records.finished_chunks(out_dir))
+        outcomes = records.read_outcomes(out_dir, plan.seats)
+    else:
+        # Every chunk was played and written here: in chunk order, their outcomes are what
+        # the files hold (read back, they would cost more than the last chunks took).
+        outcomes = Outcomes.concatenate([landed[chunk] for chunk in sorted(landed)], plan.seats)
     summary(outcomes)
     return RunResult(plan, outcomes, outcomes.games - already, time.perf_counter() - started,
                      interrupted)

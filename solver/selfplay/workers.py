@@ -1,21 +1,34 @@
 """Where chunks run on this machine: in this process, or in a pool of worker processes.
 
-Both are context managers whose ``run(plan, chunks)`` yields (chunk, records) as
-chunks finish. Cores are shared out: each of ``K`` workers gets ``cores // K``
-numba threads (at least one), so the workers together do not oversubscribe the
-machine. Leaving the ``with`` block on an exception (Ctrl-C) stops the workers at
-once; the chunks they were playing are lost, the finished ones were yielded.
+Both are context managers whose ``run(plan, chunks)`` yields (chunk, ``FinishedChunk``)
+as chunks finish: the chunk's Parquet file as bytes and its outcomes, so this
+process only writes files. Cores are shared out: each of ``K`` workers gets
+``cores // K`` numba threads (at least one), so the workers together do not
+oversubscribe the machine. Leaving the ``with`` block on an exception (Ctrl-C)
+stops the workers at once; the chunks they were playing are lost, the finished
+ones were yielded.
+
+Worker processes (of the pool, and of a Dask LocalCluster) are forked from a fork
+server (``worker_context``), started once per process with SIGINT ignored, that has
+imported the kernels and started numba (``solver.selfplay.preload``): a worker is
+ready in a fraction of the second a freshly spawned interpreter takes. The server
+never runs a parallel kernel, so numba's threads start in each worker, after the
+fork (they do not survive one). Where there is no fork server (Windows), workers
+are spawned.
 """
 import os
 import signal
 from contextlib import contextmanager
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from itertools import islice
+from concurrent.futures import (FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor,
+                                as_completed, wait)
 from concurrent.futures.process import BrokenProcessPool
-from multiprocessing import get_context
+from multiprocessing import forkserver, get_all_start_methods, get_context
 
-from solver.selfplay.chunk import play_chunk
+from solver.selfplay.chunk import all_batched, play_chunk_file
 
 MAX_POOL_RESTARTS = 3
+PRELOAD = "solver.selfplay.preload"
 
 
 def available_cores():
@@ -35,7 +48,19 @@ def set_numba_threads(threads):
 
 
 class InProcess:
-    """Chunks one after another in this process, the kernel over ``threads`` threads."""
+    """Chunks in this process, on ``threads`` threads.
+
+    With only cheap agents, each of ``threads`` threads plays whole chunks, one at a
+    time: the kernel on that thread alone (``chunk.play_batched`` with one numba
+    thread; it releases the GIL), then the chunk's records and Parquet bytes (whose
+    encoding releases it too), so the cores play and encode side by side and this
+    thread only writes files. Chunks land in the order they finish. With one thread,
+    or with search agents (which use numba's threads themselves, and which Ctrl-C
+    should stop between moves, not after a whole chunk), chunks are played one after
+    another in this thread, the kernel over ``threads`` numba threads.
+    """
+
+    AHEAD = 2           # chunks queued per thread, so that none waits for this one
 
     def __init__(self, threads):
         self.threads = threads
@@ -48,8 +73,29 @@ class InProcess:
         return False
 
     def run(self, plan, chunks):
-        for chunk in chunks:
-            yield chunk, play_chunk(plan, chunk)
+        if self.threads < 2 or not all_batched(plan.agents):
+            for chunk in chunks:
+                yield chunk, play_chunk_file(plan, chunk)
+            return
+        # numba's thread count is per thread: each of these runs the kernel on its own.
+        pool = ThreadPoolExecutor(self.threads, initializer=set_numba_threads, initargs=(1,))
+        queue = iter(chunks)
+        running = {}
+
+        def submit(count):
+            for chunk in islice(queue, count):
+                running[pool.submit(play_chunk_file, plan, chunk)] = chunk
+
+        try:
+            submit(self.AHEAD * self.threads)
+            while running:
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    chunk = running.pop(future)
+                    submit(1)
+                    yield chunk, future.result()
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 @contextmanager
@@ -68,8 +114,26 @@ def sigint_ignored():
         signal.signal(signal.SIGINT, previous)
 
 
+def worker_context(preload=()):
+    """The multiprocessing context to start worker processes with: the fork server,
+    started here if it is not running yet (it then imports ``preload``, the main module
+    and ``PRELOAD`` before it forks any worker), or spawn where there is none.
+
+    Starting the server does not wait for its imports: the first worker waits for them,
+    so they overlap whatever this process does meanwhile. A server already running
+    keeps the modules it was started with (a worker imports what it lacks).
+    """
+    if "forkserver" not in get_all_start_methods():
+        return get_context("spawn")
+    context = get_context("forkserver")
+    context.set_forkserver_preload(["__main__", *preload, PRELOAD])
+    with sigint_ignored():          # the server and every worker it forks ignore Ctrl-C
+        forkserver.ensure_running()
+    return context
+
+
 class ProcessPool:
-    """Chunks spread over ``workers`` processes (spawned: numba's threads do not survive a fork).
+    """Chunks spread over ``workers`` processes, forked from the fork server (``worker_context``).
 
     A worker that dies breaks the pool: the chunks in flight are lost and played
     again in a new pool, up to ``MAX_POOL_RESTARTS`` times in a run.
@@ -89,7 +153,7 @@ class ProcessPool:
         return False
 
     def _new_executor(self):
-        return ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
+        return ProcessPoolExecutor(self.workers, mp_context=worker_context(),
                                    initializer=set_numba_threads, initargs=(self.threads,))
 
     def _stop(self, kill):
@@ -104,7 +168,7 @@ class ProcessPool:
         restarts = 0
         while pending:
             with sigint_ignored():      # the workers start with the first submissions
-                futures = {self.executor.submit(play_chunk, plan, chunk): chunk
+                futures = {self.executor.submit(play_chunk_file, plan, chunk): chunk
                            for chunk in pending}
             broken = False
             for future in as_completed(futures):
