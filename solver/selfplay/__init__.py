@@ -3,10 +3,12 @@
 - ``plan``: a run's parameters (``run.json``) and what game ``i`` of it is;
   ``seeds`` and ``seating`` say how game ``i`` is dealt and seated;
 - ``chunk``: plays one chunk of games (cheap agents batched in numba, search
-  agents one game at a time through ``solver.agents``);
+  agents one game at a time through ``solver.agents``), from the start positions
+  ``starts`` deals a batch at a time;
 - ``records``: the Parquet records of the chunks, written atomically;
 - ``workers`` and ``cluster``: where chunks run (this process, a local process
-  pool, or a Dask cluster);
+  pool, or a Dask cluster); ``preload``: what the fork server that worker processes
+  are forked from imports once for all of them;
 - ``runner``: a run from start or resume to the last chunk, with progress and Ctrl-C;
 - ``stats``, ``report`` and ``plots``: the statistics of the records, as text,
   JSON and PNG.
