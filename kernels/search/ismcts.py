@@ -39,16 +39,13 @@ from numba import njit, prange
 
 from kernels import games
 from kernels.constants import CHANCE, TERMINAL
-from kernels.playout import random_playout
 from kernels.rng import below
-from kernels.search.mcts import (
-    MARGIN, MAX_PLAYERS, P_EXPLORATION, P_PRIOR_TEMPERATURE, P_ROLLOUT, P_SELECT, P_VALUE, PRIOR,
-    ROLLOUT_GREEDY, SELECT_PUCT, STAT_COLUMNS, VISITS, WIN, greedy_rollout, node_value, outcome,
-    set_priors,
+from kernels.search.mcts import (  # noqa: F401  (MARGIN, WIN: this tree's stats columns too)
+    MARGIN, P_EXPLORATION, P_PRIOR_TEMPERATURE, P_SELECT, P_VALUE, PRIOR, SELECT_PUCT, STAT_COLUMNS,
+    VISITS, WIN, backup, outcome, puct_score, rollout, set_priors, simulation_buffers, uct_score,
 )
 
 NO_NODE = -1
-PATH_LENGTH = 1024
 
 # nodes[:, column]; VISITS is column 0 as in kernels.search.mcts, whose node_value reads it.
 AVAIL = 1            # selections this node was legal in (availability)
@@ -123,13 +120,11 @@ def best_available(nodes, stats, slot, n, player, prm):
     for i in range(n):
         child = slot[i]
         avail = nodes[child, AVAIL]
-        v = nodes[child, VISITS]
         if puct:
-            q = node_value(nodes, stats, child, player, mode) if v > 0 else 0.5
-            score = q + c * stats[child, PRIOR] * np.sqrt(avail) / (1 + v)
+            score = puct_score(nodes, stats, child, player, mode, c, np.sqrt(avail))
         else:
             # With UCT every child got its first visit when it was added.
-            score = node_value(nodes, stats, child, player, mode) + c * np.sqrt(np.log(avail) / v)
+            score = uct_score(nodes, stats, child, player, mode, c, np.log(avail))
         if score > best_score:
             best_score = score
             best = child
@@ -195,17 +190,9 @@ def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, slot, p
         node = child
         if nodes[child, VISITS] == 0:
             break                                            # a new leaf: roll out
-    if prm[P_ROLLOUT] == ROLLOUT_GREEDY:
-        greedy_rollout(state, rng, moves)
-    else:
-        random_playout(state, rng, moves)
+    rollout(state, rng, moves, prm)
     outcome(state, payoff, margin, score)
-    for i in range(depth + 1):
-        n = path[i]
-        nodes[n, VISITS] += 1
-        for p in range(MAX_PLAYERS):
-            stats[n, WIN + p] += payoff[p]
-            stats[n, MARGIN + p] += margin[p]
+    backup(nodes, stats, path, depth, payoff, margin)
 
 
 @njit(cache=True)
@@ -213,13 +200,9 @@ def run_tree(nodes, stats, size, root, iterations, prm, rng):
     """``iterations`` simulations for the player to move at ``root``; ``rng`` carries on between calls."""
     observer = games.to_move(root)
     state = root.copy()
-    moves = np.empty(games.MAX_MOVES, np.int64)
+    moves, path, payoff, margin, score = simulation_buffers()
     slot = np.empty(games.MAX_MOVES, np.int64)
     prior_rows = np.zeros((games.MAX_MOVES, STAT_COLUMNS), np.float64)  # set_priors' output
-    path = np.empty(PATH_LENGTH, np.int64)
-    payoff = np.zeros(MAX_PLAYERS, np.float64)
-    margin = np.zeros(MAX_PLAYERS, np.float64)
-    score = np.zeros(MAX_PLAYERS, np.int64)
     for _ in range(iterations):
         simulate(nodes, stats, size, root, observer, prm, rng, state, moves, slot, prior_rows, path,
                  payoff, margin, score)

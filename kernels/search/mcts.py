@@ -33,6 +33,7 @@ from kernels.rng import below, make_rng, next_u64, reseed
 
 MAX_PLAYERS = 4
 UNEXPANDED = -1
+PATH_LENGTH = 1024   # nodes on a simulation's path, the root included
 
 # nodes[:, column]
 VISITS = 0
@@ -113,6 +114,23 @@ def init_node(nodes, stats, node, move, prior):
 
 
 @njit(cache=True)
+def puct_score(nodes, stats, child, player, mode, c, sqrt_n):
+    """PUCT: value (0.5 before the first visit) plus prior-weighted exploration.
+
+    ``sqrt_n``: the square root of the parent's visits (IS-MCTS: of the child's availability).
+    """
+    v = nodes[child, VISITS]
+    q = node_value(nodes, stats, child, player, mode) if v > 0 else 0.5
+    return q + c * stats[child, PRIOR] * sqrt_n / (1 + v)
+
+
+@njit(cache=True)
+def uct_score(nodes, stats, child, player, mode, c, log_n):
+    """UCT of a visited child; ``log_n``: the log of the parent's visits (IS-MCTS: availability)."""
+    return node_value(nodes, stats, child, player, mode) + c * np.sqrt(log_n / nodes[child, VISITS])
+
+
+@njit(cache=True)
 def select_child(nodes, stats, node, player, prm, rng):
     """The child the player to move picks: unvisited children first, then UCT or PUCT."""
     start = nodes[node, FIRST]
@@ -125,15 +143,13 @@ def select_child(nodes, stats, node, player, prm, rng):
     best = start
     best_score = -np.inf
     for child in range(start, start + nodes[node, COUNT]):
-        v = nodes[child, VISITS]
         if puct:
-            q = node_value(nodes, stats, child, player, mode) if v > 0 else 0.5
-            score = q + c * stats[child, PRIOR] * sqrt_n / (1 + v)
-        elif v == 0:
+            score = puct_score(nodes, stats, child, player, mode, c, sqrt_n)
+        elif nodes[child, VISITS] == 0:
             # Unvisited first, in random order so the move list's order does not matter.
             score = 1e9 + float(next_u64(rng) >> np.uint64(40))
         else:
-            score = node_value(nodes, stats, child, player, mode) + c * np.sqrt(log_n / v)
+            score = uct_score(nodes, stats, child, player, mode, c, log_n)
         if score > best_score:
             best_score = score
             best = child
@@ -233,6 +249,34 @@ def outcome(state, payoff, margin, score):
 
 
 @njit(cache=True)
+def rollout(state, rng, moves, prm):
+    """Play ``state`` to the end of the game with the rollout of ``prm``."""
+    if prm[P_ROLLOUT] == ROLLOUT_GREEDY:
+        greedy_rollout(state, rng, moves)
+    else:
+        random_playout(state, rng, moves)
+
+
+@njit(cache=True)
+def backup(nodes, stats, path, depth, payoff, margin):
+    """One visit and every player's payoff and margin for each node of ``path[:depth + 1]``."""
+    for i in range(depth + 1):
+        n = path[i]
+        nodes[n, VISITS] += 1
+        for p in range(MAX_PLAYERS):
+            stats[n, WIN + p] += payoff[p]
+            stats[n, MARGIN + p] += margin[p]
+
+
+@njit(cache=True)
+def simulation_buffers():
+    """The work arrays of a tree's simulations: ``(moves, path, payoff, margin, score)``."""
+    return (np.empty(games.MAX_MOVES, np.int64), np.empty(PATH_LENGTH, np.int64),
+            np.zeros(MAX_PLAYERS, np.float64), np.zeros(MAX_PLAYERS, np.float64),
+            np.zeros(MAX_PLAYERS, np.int64))
+
+
+@njit(cache=True)
 def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, path, payoff,
              margin, score):
     """One iteration: select, expand, roll out, back up."""
@@ -263,17 +307,9 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, pat
         node = child
         depth += 1
         path[depth] = node
-    if prm[P_ROLLOUT] == ROLLOUT_GREEDY:
-        greedy_rollout(state, rng, moves)
-    else:
-        random_playout(state, rng, moves)
+    rollout(state, rng, moves, prm)
     outcome(state, payoff, margin, score)
-    for i in range(depth + 1):
-        n = path[i]
-        nodes[n, VISITS] += 1
-        for p in range(MAX_PLAYERS):
-            stats[n, WIN + p] += payoff[p]
-            stats[n, MARGIN + p] += margin[p]
+    backup(nodes, stats, path, depth, payoff, margin)
 
 
 @njit(cache=True)
@@ -281,11 +317,7 @@ def run_tree(nodes, stats, size, root, iterations, prm, rng):
     """``iterations`` simulations on one tree; ``rng`` carries on between calls."""
     scratch = root.copy()
     chance_rng = make_rng(0)
-    moves = np.empty(games.MAX_MOVES, np.int64)
-    path = np.empty(1024, np.int64)
-    payoff = np.zeros(MAX_PLAYERS, np.float64)
-    margin = np.zeros(MAX_PLAYERS, np.float64)
-    score = np.zeros(MAX_PLAYERS, np.int64)
+    moves, path, payoff, margin, score = simulation_buffers()
     for _ in range(iterations):
         simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, path, payoff,
                  margin, score)
