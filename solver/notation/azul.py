@@ -4,18 +4,18 @@ Text is read into the JSON form first, so both forms share one builder, and the
 builder ends with ``validate``: a position that parses is one the rules can reach
 (as far as the documented checks can tell) and formats back to the same array.
 """
-import re
 from typing import NamedTuple
 
 import numpy as np
 
 import kernels.azul as azul_kernels
+import kernels.azul.layout as azul_layout
 from kernels.azul.layout import (
     CHANCE_MOVE_BASE, COLOUR_BONUS, COLOUR_LETTERS, COLOUR_NAMES, COLUMN_BONUS, DEST_FLOOR,
     FACTORY_SIZE, FLOOR_SLOTS, GAME_ID, LANE_BITS, LANE_MASK, LANES_ALL, LINE_COLOUR_SHIFT,
     LINE_COUNT_MASK, MARKER_BIT, MAX_FACTORIES, MAX_MOVES, MAX_PLAYERS, NCOLOURS, NDESTS,
     P_FLOOR, P_LINES, P_SCORE, P_WALL, PHASE_DRAFT, PHASE_OVER, PHASE_REFILL, PHASE_TILING,
-    PLAYER_WORDS, ROW_BONUS, SOURCE_CENTRE, STALL_LIMIT, STATE_SIZE, TILE_MOVE_BASE,
+    ROW_BONUS, SOURCE_CENTRE, STALL_LIMIT, STATE_SIZE, TILE_MOVE_BASE,
     TILES_PER_COLOUR, VARIANT_COLOUR, VARIANT_GRAY, W_BAG, W_CENTRE, W_FACTORY, W_GAME, W_LID,
     W_PHASE, W_PLAYERS, W_ROUND, W_STALLED, W_STARTER, W_TO_MOVE, W_VARIANT, draft_move,
     factories_for,
@@ -23,9 +23,13 @@ from kernels.azul.layout import (
 )
 from solver.errors import MoveError, PositionError
 from solver.notation.fields import (
-    check_keys, list_of, player_boards, text_number, text_sections, text_value, whole_number,
+    check_array, check_game, check_keys, check_unused_words, counts_text, json_counts,
+    legal_move, letter_counts, letters_text, list_of, move_colour, move_number, player_boards,
+    position_tokens, slash_list, text_counts, text_json, text_number, text_sections, text_value,
+    whole_number,
 )
 
+GAME = "azul"
 VARIANTS = ("colour", "gray")
 PHASES = ("refill", "draft", "tiling", "over")
 COLOUR_OF_LETTER = {letter: c for c, letter in enumerate(COLOUR_LETTERS)}
@@ -43,6 +47,12 @@ HEADER_KEYS = JSON_KEYS[1:-1]     # the text header: everything but game and boa
 NUMBER_KEYS = ("players", "round", "turn", "starter", "stalled")
 COUNT_KEYS = ("bag", "lid")
 BOARD_KEYS = ("score", "wall", "lines", "floor")
+HEADER_READERS = {
+    **dict.fromkeys(NUMBER_KEYS, text_number),
+    **dict.fromkeys(COUNT_KEYS, lambda field, token: text_counts(field, token, COLOUR_NAMES,
+                                                                 COLOUR_LETTERS)),
+}
+BOARD_READERS = {"score": text_number, "wall": slash_list, "lines": slash_list}
 
 ROW_CELLS = 0x1F
 COLUMN_CELLS = 0x108421           # column 0: bits 0, 5, 10, 15, 20
@@ -57,13 +67,9 @@ PRINTED_CELLS = tuple(sum(1 << (5 * r + wall_column(c, r)) for r in range(WALL_S
 
 def parse_position(text):
     """The state array of a position in text form; raises PositionError."""
-    tokens = text.replace(";", " ").split()
-    if not tokens:
-        raise PositionError("position", "empty input")
-    if tokens[0] != "azul":
-        raise PositionError("game", f"an Azul position starts with 'azul', not '{tokens[0]}'")
-    header, boards = text_sections(tokens[1:], HEADER_KEYS, BOARD_KEYS)
-    return position_from_json(_json_from_text(header, boards))
+    tokens = position_tokens(text, GAME, "an Azul position")
+    header, boards = text_sections(tokens, HEADER_KEYS, BOARD_KEYS)
+    return position_from_json(text_json(GAME, header, boards, HEADER_READERS, BOARD_READERS))
 
 
 def format_position(state):
@@ -73,11 +79,11 @@ def format_position(state):
     header = " ".join(f"{key} {obj[key]}" for key in keys
                       if not (key in OPTIONAL_KEYS and obj[key] == 0))
     lines = [
-        f"azul {header}",
+        f"{GAME} {header}",
         "factories " + " ".join(obj["factories"]),
         f"centre {obj['centre']}",
-        "bag " + _counts_text(obj["bag"]),
-        "lid " + _counts_text(obj["lid"]),
+        "bag " + counts_text(obj["bag"], COLOUR_NAMES),
+        "lid " + counts_text(obj["lid"], COLOUR_NAMES),
     ]
     for number, board in enumerate(obj["boards"], 1):
         lines.append(f"player {number} score {board['score']} wall {'/'.join(board['wall'])}"
@@ -85,49 +91,11 @@ def format_position(state):
     return "\n".join(lines)
 
 
-def _json_from_text(header, boards):
-    obj = {"game": "azul"}
-    for key, value in header.items():
-        if key in NUMBER_KEYS:
-            obj[key] = text_number(key, value)
-        elif key in COUNT_KEYS:
-            obj[key] = _text_counts(key, value)
-        else:
-            obj[key] = value
-    obj["boards"] = [_board_json_from_text(number, board) for number, board in enumerate(boards, 1)]
-    return obj
-
-
-def _board_json_from_text(number, board):
-    obj = {}
-    for key, value in board.items():
-        if key == "score":
-            obj[key] = text_number(f"player {number} score", value)
-        elif key in ("wall", "lines"):
-            obj[key] = value.split("/")
-        else:
-            obj[key] = value
-    return obj
-
-
-def _text_counts(field, token):
-    parts = token.split("/")
-    if len(parts) != NCOLOURS:
-        raise PositionError(field, f"expected 5 counts B/Y/R/K/W, got '{token}'")
-    return {name: text_number(field, part) for name, part in zip(COLOUR_NAMES, parts)}
-
-
-def _counts_text(counts):
-    return "/".join(str(counts[name]) for name in COLOUR_NAMES)
-
-
 # ---- JSON form -----------------------------------------------------------------------
 
 def position_from_json(obj):
     """The state array of a position in JSON form (a dict); raises PositionError."""
-    check_keys(obj, JSON_KEYS, optional=OPTIONAL_KEYS)
-    if obj["game"] != "azul":
-        raise PositionError("game", f"expected 'azul', got {obj['game']!r}")
+    check_game(obj, GAME, JSON_KEYS, OPTIONAL_KEYS)
     players = whole_number("players", obj["players"])
     if not 2 <= players <= MAX_PLAYERS:
         raise PositionError("players", f"Azul has 2 to 4 players, not {players}")
@@ -158,7 +126,7 @@ def position_to_json(state):
     """The JSON form of a position, as a dict ready for ``json.dumps``."""
     players = int(state[W_PLAYERS])
     return {
-        "game": "azul",
+        "game": GAME,
         "players": players,
         "wall": VARIANTS[int(state[W_VARIANT])],
         "round": int(state[W_ROUND]),
@@ -214,32 +182,20 @@ def _tile_set_word(field, text):
                                    f" {NO_TILES} for none)")
     if text.count(MARKER) > 1:
         raise PositionError(field, f"{text!r} has the marker twice")
-    word = MARKER_BIT if MARKER in text else 0
-    for c, letter in enumerate(COLOUR_LETTERS):
-        count = text.count(letter)
-        if count > TILES_PER_COLOUR:   # also keeps the count inside its byte lane
-            raise PositionError(field, f"{text!r} has {count} {COLOUR_NAMES[c]} tiles (20 exist)")
-        word += count << (LANE_BITS * c)
-    return word
+    # At most TILES_PER_COLOUR also keeps each count inside its byte lane.
+    counts = letter_counts(field, text, COLOUR_LETTERS, COLOUR_NAMES, TILES_PER_COLOUR, "tiles")
+    return (MARKER_BIT if MARKER in text else 0) + _lanes_word(counts)
 
 
 def _tile_set_text(word):
     word = int(word)
     text = MARKER if word & MARKER_BIT else ""
-    text += "".join(letter * n for letter, n in zip(COLOUR_LETTERS, _lane_counts(word)))
+    text += letters_text(_lane_counts(word), COLOUR_LETTERS)
     return text or NO_TILES
 
 
 def _counts_word(field, counts):
-    if not isinstance(counts, dict) or sorted(counts) != sorted(COLOUR_NAMES):
-        raise PositionError(field, f"expected counts of {', '.join(COLOUR_NAMES)}, got {counts!r}")
-    word = 0
-    for c, name in enumerate(COLOUR_NAMES):
-        count = whole_number(field, counts[name])
-        if count > TILES_PER_COLOUR:
-            raise PositionError(field, f"{count} {name} tiles (20 exist)")
-        word += count << (LANE_BITS * c)
-    return word
+    return _lanes_word(json_counts(field, counts, COLOUR_NAMES, TILES_PER_COLOUR, "tiles"))
 
 
 def _counts_json(word):
@@ -309,6 +265,10 @@ def _lane_counts(word):
     return [int(word) >> (LANE_BITS * c) & LANE_MASK for c in range(NCOLOURS)]
 
 
+def _lanes_word(counts):
+    return sum(count << (LANE_BITS * c) for c, count in enumerate(counts))
+
+
 def _tiles(word):
     return sum(_lane_counts(word))
 
@@ -364,9 +324,9 @@ def validate(state):
 
     The checks, in order, are listed in docs/azul-notation.md ("Validation").
     """
-    _check_array(state)
+    check_array(state, STATE_SIZE, GAME_ID, "Azul")
     _check_header(state)
-    _check_unused_words(state)
+    check_unused_words(state, azul_layout)
     _check_table_sets(state)
     boards = [_read_board(state, p) for p in range(int(state[W_PLAYERS]))]
     for p, board in enumerate(boards):
@@ -377,15 +337,7 @@ def validate(state):
     _check_wall_progress(state, boards)
 
 
-def _check_array(state):
-    if not (isinstance(state, np.ndarray) and state.dtype == np.int64
-            and state.shape == (STATE_SIZE,)):
-        raise PositionError("position", f"expected an int64 array of {STATE_SIZE} words")
-
-
 def _check_header(state):
-    if state[W_GAME] != GAME_ID:
-        raise PositionError("game", f"word 0 is {state[W_GAME]}, not Azul's id {GAME_ID}")
     players = int(state[W_PLAYERS])
     if not 2 <= players <= MAX_PLAYERS:
         raise PositionError("players", f"Azul has 2 to 4 players, not {players}")
@@ -406,17 +358,6 @@ def _check_header(state):
     if not 0 <= state[W_STALLED] <= min(limit, state[W_ROUND] - 1 + this_round_counted):
         raise PositionError("stalled", f"{state[W_STALLED]} stalled rounds in round"
                                        f" {state[W_ROUND]} (the game ends at {STALL_LIMIT})")
-
-
-def _check_unused_words(state):
-    players = int(state[W_PLAYERS])
-    for f in range(factories_for(players), MAX_FACTORIES):
-        if state[W_FACTORY + f]:
-            raise PositionError("factories", f"factory {f + 1} is set but a {players}-player"
-                                             f" game has {factories_for(players)}")
-    for p in range(players, MAX_PLAYERS):
-        if state[player_word(p, 0):player_word(p, PLAYER_WORDS)].any():
-            raise PositionError(f"player {p + 1}", f"set in a {players}-player game")
 
 
 def _check_table_sets(state):
@@ -705,16 +646,7 @@ def format_move(state, move):
 
 def parse_move(state, text):
     """The move code of ``text`` if it is legal in ``state``; raises MoveError."""
-    move = _move_code(text)
-    if move not in _legal_moves(state):
-        raise MoveError(text, _why_illegal(state))
-    return move
-
-
-def _legal_moves(state):
-    """The kernel's legal moves (in phase refill: the possible draws) as a list."""
-    moves = np.empty(MAX_MOVES, np.int64)
-    return moves[:azul_kernels.legal_moves(state, moves)].tolist()
+    return legal_move(state, text, _move_code(text), azul_kernels, _why_illegal)
 
 
 def _move_code(text):
@@ -722,7 +654,7 @@ def _move_code(text):
     if len(words) == 2 and words[0] == "draw":
         return CHANCE_MOVE_BASE + _move_colour(text, words[1])
     if len(words) == 2 and words[0] == "col":
-        return TILE_MOVE_BASE + _move_number(text, words[1], WALL_SIZE, "column") - 1
+        return TILE_MOVE_BASE + move_number(text, words[1], WALL_SIZE, "column") - 1
     if len(words) == 3:
         source = _move_source(text, words[0])
         return draft_move(source, _move_colour(text, words[1]), _move_destination(text, words[2]))
@@ -733,28 +665,18 @@ def _move_source(text, word):
     if word == "c":
         return SOURCE_CENTRE
     if word.startswith("f"):
-        return _move_number(text, word[1:], MAX_FACTORIES, "factory") - 1
+        return move_number(text, word[1:], MAX_FACTORIES, "factory") - 1
     raise MoveError(text, f"'{word}' is not a source (F1..F9 or C)")
 
 
 def _move_colour(text, word):
-    for c, (name, letter) in enumerate(zip(COLOUR_NAMES, COLOUR_LETTERS)):
-        if word in (name, letter.lower()):
-            return c
-    raise MoveError(text, f"'{word}' is not a colour ({', '.join(COLOUR_NAMES)} or"
-                          f" {' '.join(COLOUR_LETTERS)})")
+    return move_colour(text, word, COLOUR_NAMES, COLOUR_LETTERS)
 
 
 def _move_destination(text, word):
     if word == "floor":
         return DEST_FLOOR
-    return _move_number(text, word, NDESTS - 1, "pattern line") - 1
-
-
-def _move_number(text, word, highest, what):
-    if not re.fullmatch(r"[1-9]", word) or int(word) > highest:
-        raise MoveError(text, f"'{word}' is not a {what} (1..{highest})")
-    return int(word)
+    return move_number(text, word, NDESTS - 1, "pattern line") - 1
 
 
 def _why_illegal(state):

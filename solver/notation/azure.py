@@ -14,11 +14,12 @@ from functools import lru_cache
 
 import numpy as np
 
+import kernels.azure as azure_kernels
 from kernels.azure.layout import (
     AZURE, BEAST_NAMES, BEAST_ORDER, BLACK, BOON_BASE, BOON_NAMES, CARDS_PER_COLOUR, CELL_COSMOS,
     CELL_KIND, CELL_QI, CELL_WISDOM, CELLS, COLOUR_LETTERS, COLOUR_NAMES, COSMOS_STONES,
     DECK_PER_COLOUR, DRAW_BASE, FAVORED, FIRST_GUARDS, GAME_ID, GIFTED_BASE, GIFTED_NAMES,
-    GIFTED_NONE, BOUNTIFUL, GRID, HAND_START, HIDDEN, KIND_MOUNTAIN, MAX_MOVES,
+    GIFTED_NONE, BOUNTIFUL, GRID, HAND_START, HIDDEN, KIND_MOUNTAIN,
     NCOLOURS, NOBODY, P_GIFTED, P_HAND, P_HAND_SIZE, P_KNOWN, P_SCORE, P_STONES, P_SUPPLY,
     PAIR_BASE, PHASE_BOON, PHASE_DRAW, PHASE_OVER, PHASE_PLACE, PHASE_RETURN, PHASE_RETURN_PAIR,
     PHASE_TAKE, PLACE_NAMES, PLACES, PLAYERS, RETURN_BASE, ROTATIONS, S_ARRANGEMENT, S_CELL, S_COSMOS, S_DOMAIN,
@@ -32,7 +33,9 @@ from kernels.azure.realm import BoardDataError, Layout, check_layout, layout_of,
     write_realm
 from solver.errors import MoveError, PositionError
 from solver.notation.fields import (
-    MAX_NUMBER, check_keys, text_number, text_value, whole_number,
+    MAX_NUMBER, check_array, check_game, check_keys, choice, counts_text, json_counts,
+    legal_move, letter_counts, letters_text, move_colour, position_tokens, section_json,
+    text_counts, text_number, text_value, whole_number,
 )
 
 GAME = "azure"
@@ -132,8 +135,7 @@ def _signed(mask):
 def _cards_text(counts, unknown=0):
     if any(not 0 <= n <= NCOLOURS * CARDS_PER_COLOUR for n in list(counts) + [unknown]):
         return f"counts {'/'.join(map(str, counts))}" + (f" and {unknown} unknown" if unknown else "")
-    text = "".join(letter * n for letter, n in zip(COLOUR_LETTERS, counts)) + UNKNOWN * unknown
-    return text or NONE
+    return letters_text(counts, COLOUR_LETTERS) + UNKNOWN * unknown or NONE
 
 
 def _cards_of_text(field, text, unknown_allowed):
@@ -146,11 +148,7 @@ def _cards_of_text(field, text, unknown_allowed):
         extra = f", {UNKNOWN} for an unknown card" if unknown_allowed else ""
         raise PositionError(field, f"{text!r} is not a set of cards (letters"
                                    f" {' '.join(COLOUR_LETTERS)}{extra}, {NONE} for none)")
-    counts = [text.count(letter) for letter in COLOUR_LETTERS]
-    for c, n in enumerate(counts):
-        if n > CARDS_PER_COLOUR:
-            raise PositionError(field, f"{text!r} has {n} {COLOUR_NAMES[c]} cards"
-                                       f" ({CARDS_PER_COLOUR} exist)")
+    counts = letter_counts(field, text, COLOUR_LETTERS, COLOUR_NAMES, CARDS_PER_COLOUR, "cards")
     return counts, text.count(UNKNOWN)
 
 
@@ -191,12 +189,8 @@ def _pword(state, p, offset, n=1):
 
 def parse_position(text):
     """The state array of a position in text form; raises PositionError."""
-    tokens = text.replace(";", " ").split()
-    if not tokens:
-        raise PositionError("position", "empty input")
-    if tokens[0] != GAME:
-        raise PositionError("game", f"an Azure position starts with '{GAME}', not '{tokens[0]}'")
-    header, players = _text_sections(tokens[1:])
+    tokens = position_tokens(text, GAME, "an Azure position")
+    header, players = _text_sections(tokens)
     return position_from_json(_json_from_text(header, players))
 
 
@@ -234,43 +228,38 @@ def _text_sections(tokens):
 
 
 def _json_from_text(header, players):
-    obj = {"game": GAME}
-    obj.update(TURN_DEFAULTS)
-    obj["track"] = None
-    for key, value in header.items():
-        if key == "cosmos":
-            if value not in YES_NO:
-                raise PositionError("cosmos", f"expected yes or no, got '{value}'")
-            obj[key] = value == "yes"
-        elif key == "track":
-            obj[key] = _text_track(value)
-        elif key in ("view", "winner", "bird_loser"):
-            obj[key] = _text_player(key, value)
-        elif key in ("turn", "draws", "takes", "returns"):
-            obj[key] = text_number(key, value)
-        elif key in ("placed", "step"):
-            obj[key] = None if value == NONE else value
-        elif key == "layout":
-            obj[key] = _layout_json_of_text(value)
-        elif key == "faceup":
-            obj[key] = _text_counts(key, value)
-        else:
-            obj[key] = value
+    obj = {"game": GAME, **TURN_DEFAULTS, "track": None, **section_json(header, HEADER_READERS)}
     if obj.get("cosmos") and "track" not in header:
         raise PositionError("track", "missing (a Cosmos position places the Yellow Dragon)")
     if not obj.get("cosmos", True) and "track" in header:
         raise PositionError("track", "no cosmos track without the Cosmos expansion")
-    obj["players"] = [_player_json_of_text(n, section) for n, section in enumerate(players, 1)]
+    obj["players"] = [section_json(section, PLAYER_READERS, f"player {n} ")
+                      for n, section in enumerate(players, 1)]
     return obj
 
 
-def _text_track(token):
+def _text_yes_no(field, token):
+    if token not in YES_NO:
+        raise PositionError(field, f"expected yes or no, got '{token}'")
+    return token == "yes"
+
+
+def _text_or_none(field, token):
+    return None if token == NONE else token
+
+
+def _text_list(field, token):
+    """A ``,``-separated token (stones, beasts) as its list; ``-`` for none."""
+    return [] if token == NONE else token.split(",")
+
+
+def _text_track(field, token):
     if token == "0":
         return 0
     if token[:1] in "+-" and token[1:].isdigit() and token[1:] != "0":
         return int(token)
-    raise PositionError("track", f"expected 0, +N (toward player 1) or -N (toward player 2),"
-                                 f" got '{token}'")
+    raise PositionError(field, f"expected 0, +N (toward player 1) or -N (toward player 2),"
+                               f" got '{token}'")
 
 
 def _track_text(track):
@@ -310,29 +299,20 @@ def _layout_text(layout):
                     for p in (layout[name] for name in PLACE_NAMES))
 
 
-def _player_json_of_text(number, section):
-    obj = {}
-    for key, value in section.items():
-        field = f"player {number} {key}"
-        if key in ("score", "supply"):
-            obj[key] = text_number(field, value)
-        elif key == "stones":
-            obj[key] = [] if value == NONE else value.split(",")
-        elif key == "beasts":
-            obj[key] = [] if value == NONE else value.split(",")
-        elif key == "gifted":
-            obj[key] = None if value == NONE else value
-        else:
-            obj[key] = value
-    return obj
-
-
-def _text_counts(field, token):
-    parts = token.split("/")
-    if len(parts) != NCOLOURS:
-        raise PositionError(field, f"expected {NCOLOURS} counts {'/'.join(COLOUR_LETTERS)},"
-                                   f" got '{token}'")
-    return {name: text_number(field, part) for name, part in zip(COLOUR_NAMES, parts)}
+HEADER_READERS = {
+    "cosmos": _text_yes_no,
+    "track": _text_track,
+    **dict.fromkeys(("view", "winner", "bird_loser"), _text_player),
+    **dict.fromkeys(("turn", "draws", "takes", "returns"), text_number),
+    **dict.fromkeys(("placed", "step"), _text_or_none),
+    "layout": lambda field, tokens: _layout_json_of_text(tokens),
+    "faceup": lambda field, token: text_counts(field, token, COLOUR_NAMES, COLOUR_LETTERS),
+}
+PLAYER_READERS = {
+    **dict.fromkeys(("score", "supply"), text_number),
+    **dict.fromkeys(("stones", "beasts"), _text_list),
+    "gifted": _text_or_none,
+}
 
 
 def format_position(state):
@@ -350,8 +330,7 @@ def format_position(state):
         header,
         "layout " + _layout_text(obj["layout"]),
         turn,
-        "faceup " + "/".join(str(obj["faceup"][name]) for name in COLOUR_NAMES)
-        + f" deck {obj['deck']}",
+        "faceup " + counts_text(obj["faceup"], COLOUR_NAMES) + f" deck {obj['deck']}",
     ]
     for number, player in enumerate(obj["players"], 1):
         lines.append(
@@ -366,26 +345,21 @@ def format_position(state):
 
 def position_from_json(obj):
     """The state array of a position in JSON form (a dict); raises PositionError."""
-    check_keys(obj, JSON_KEYS)
-    if obj["game"] != GAME:
-        raise PositionError("game", f"expected '{GAME}', got {obj['game']!r}")
+    check_game(obj, GAME, JSON_KEYS)
     state = np.zeros(STATE_SIZE, np.int64)
     state[W_GAME] = GAME_ID
     _encode_realm(state, obj)
     view = _player_or_none("view", obj["view"])
     state[W_VIEW] = view
     phase = obj["phase"]
-    if not isinstance(phase, str) or phase not in PHASES:
-        raise PositionError("phase", f"expected {', '.join(PHASES)}; got {phase!r}")
+    choice("phase", phase, tuple(PHASES))
     state[W_PHASE], state[W_STEP] = PHASES[phase]
     step = obj["step"]
     if step is not None:
         if phase != "over":
             raise PositionError("step", f"only a game that ended mid-turn names the step it"
                                         f" stopped at, not phase {phase}")
-        if step not in OVER_STEP_NAMES:
-            raise PositionError("step", f"expected {', '.join(OVER_STEP_NAMES)}; got {step!r}")
-        state[W_STEP] = STEP_NAMES.index(step)
+        state[W_STEP] = OVER_STEPS[1:][choice("step", step, OVER_STEP_NAMES)]
     state[W_TURN] = _player("turn", obj["turn"])
     state[W_WINNER] = _player_or_none("winner", obj["winner"])
     state[W_DRAWS] = whole_number("draws", obj["draws"])
@@ -394,15 +368,8 @@ def position_from_json(obj):
     state[W_BIRD_LOSER] = _player_or_none("bird_loser", obj["bird_loser"])
     placed = obj["placed"]
     state[W_PLACED] = NOBODY if placed is None else cell_of_name("placed", placed)
-    faceup = obj["faceup"]
-    if not isinstance(faceup, dict) or sorted(faceup) != sorted(COLOUR_NAMES):
-        raise PositionError("faceup", f"expected counts of {', '.join(COLOUR_NAMES)},"
-                                      f" got {faceup!r}")
-    for c, name in enumerate(COLOUR_NAMES):
-        count = whole_number("faceup", faceup[name])
-        if count > CARDS_PER_COLOUR:
-            raise PositionError("faceup", f"{count} {name} cards ({CARDS_PER_COLOUR} exist)")
-        state[W_FACEUP + c] = count
+    state[W_FACEUP:W_FACEUP + NCOLOURS] = json_counts("faceup", obj["faceup"], COLOUR_NAMES,
+                                                      CARDS_PER_COLOUR, "cards")
     deck, unknown = _cards_of_text("deck", obj["deck"], unknown_allowed=view != NOBODY)
     if view != NOBODY:
         if any(deck):
@@ -431,14 +398,12 @@ def position_from_json(obj):
 
 
 def _encode_realm(state, obj):
-    gifted = obj["gifted"]
-    if gifted not in GIFTED_NAMES:
-        raise PositionError("gifted", f"expected {', '.join(GIFTED_NAMES)}; got {gifted!r}")
+    gifted = choice("gifted", obj["gifted"], GIFTED_NAMES)
     cosmos = obj["cosmos"]
     if type(cosmos) is not bool:
         raise PositionError("cosmos", f"expected true or false, got {cosmos!r}")
     layout = layout_from_json(obj["layout"], cosmos)
-    state[S_SPACES:] = realm_words(layout, GIFTED_NAMES.index(gifted))
+    state[S_SPACES:] = realm_words(layout, gifted)
     track = obj["track"]
     if not cosmos:
         if track is not None:
@@ -610,7 +575,7 @@ def validate(state):
 
     The checks, in order, are listed in docs/azure-notation.md ("Validation").
     """
-    _check_array(state)
+    check_array(state, STATE_SIZE, GAME_ID, "Azure")
     _check_realm(state)
     _check_header(state)
     _check_turn_words(state)
@@ -619,14 +584,6 @@ def validate(state):
     _check_cards(state)
     _check_scores(state)
     _PHASE_CHECKS[int(state[W_PHASE])](state)
-
-
-def _check_array(state):
-    if not (isinstance(state, np.ndarray) and state.dtype == np.int64
-            and state.shape == (STATE_SIZE,)):
-        raise PositionError("position", f"expected an int64 array of {STATE_SIZE} words")
-    if state[W_GAME] != GAME_ID:
-        raise PositionError("game", f"word 0 is {state[W_GAME]}, not Azure's id {GAME_ID}")
 
 
 def _check_realm(state):
@@ -1097,10 +1054,7 @@ def format_move(state, move):
 
 def parse_move(state, text):
     """The move code of ``text`` if it is legal in ``state``; raises MoveError."""
-    move = _move_code(text)
-    if move not in _legal_moves(state):
-        raise MoveError(text, _why_illegal(state))
-    return move
+    return legal_move(state, text, _move_code(text), azure_kernels, _why_illegal)
 
 
 def _move_code(text):
@@ -1134,23 +1088,7 @@ def _move_code(text):
 
 
 def _move_colour(text, word):
-    for c, (name, letter) in enumerate(zip(COLOUR_NAMES, COLOUR_LETTERS)):
-        if word in (name, letter.lower()):
-            return c
-    raise MoveError(text, f"'{word}' is not a colour ({', '.join(COLOUR_NAMES)} or"
-                          f" {' '.join(COLOUR_LETTERS)})")
-
-
-def _legal_moves(state):
-    from kernels import games
-    moves = np.empty(max(MAX_MOVES, games.MAX_MOVES), np.int64)
-    who = games.to_move(state)
-    if who == games.TERMINAL:
-        return []
-    if who == games.CHANCE:
-        probabilities = np.empty(len(moves), np.float64)
-        return moves[:games.chance_outcomes(state, moves, probabilities)].tolist()
-    return moves[:games.legal_moves(state, moves)].tolist()
+    return move_colour(text, word, COLOUR_NAMES, COLOUR_LETTERS)
 
 
 def _why_illegal(state):

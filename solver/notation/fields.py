@@ -1,14 +1,30 @@
-"""Reading the pieces every game's notation shares: key/value tokens and JSON fields.
+"""Reading the pieces every game's notation shares: key/value tokens, JSON fields,
+colour counts and moves.
 
-Each function raises ``PositionError`` naming the field it was reading.
+Each position function raises ``PositionError`` naming the field it was reading; each
+move function raises ``MoveError`` naming the move text.
 """
 import re
 
-from solver.errors import PositionError
+import numpy as np
+
+from kernels.constants import CHANCE, TERMINAL
+from solver.errors import MoveError, PositionError
 
 MAX_NUMBER = 2**31 - 1            # keeps every word far inside int64
 PLAYER_KEY = "player"
 LIST_KEY = "factories"            # the one key whose value is several tokens
+
+
+def position_tokens(text, game, what):
+    """The tokens of a text position after its first, the game's name; ``what`` names
+    the position in the error (``an Azul position``)."""
+    tokens = text.replace(";", " ").split()
+    if not tokens:
+        raise PositionError("position", "empty input")
+    if tokens[0] != game:
+        raise PositionError("game", f"{what} starts with '{game}', not '{tokens[0]}'")
+    return tokens[1:]
 
 
 def text_sections(tokens, header_keys, board_keys):
@@ -47,6 +63,27 @@ def text_sections(tokens, header_keys, board_keys):
             section[key] = tokens[i + 1]
             i += 2
     return header, boards
+
+
+def section_json(section, readers, prefix=""):
+    """A text section's {key: token} as JSON values: ``readers`` maps a key to
+    ``read(field, token)``; a key without one keeps its token."""
+    return {key: readers[key](prefix + key, token) if key in readers else token
+            for key, token in section.items()}
+
+
+def text_json(game, header, boards, header_readers, board_readers):
+    """The JSON form of a text position's header and boards (from ``text_sections``),
+    each section read by its readers (``section_json``)."""
+    obj = {"game": game, **section_json(header, header_readers)}
+    obj["boards"] = [section_json(board, board_readers, f"player {number} ")
+                     for number, board in enumerate(boards, 1)]
+    return obj
+
+
+def slash_list(field, token):
+    """A ``/``-separated token (wall rows, pattern lines, stars) as its list of parts."""
+    return token.split("/")
 
 
 def text_number(field, token):
@@ -98,3 +135,124 @@ def player_boards(boards, players):
     if len(boards) > players:
         raise PositionError(f"player {players + 1}", f"no such player in a {players}-player game")
     return boards
+
+
+def check_game(obj, game, keys, optional=()):
+    """A JSON position's keys, and its game."""
+    check_keys(obj, keys, optional=optional)
+    if obj["game"] != game:
+        raise PositionError("game", f"expected '{game}', got {obj['game']!r}")
+
+
+def choice(field, value, names):
+    """The index of ``value`` among ``names``."""
+    if value not in names:
+        raise PositionError(field, f"expected {', '.join(names)}; got {value!r}")
+    return names.index(value)
+
+
+def check_array(state, size, game_id, title):
+    """An int64 array of ``size`` words whose word 0 is the game's id; ``title`` names
+    the game."""
+    if not (isinstance(state, np.ndarray) and state.dtype == np.int64
+            and state.shape == (size,)):
+        raise PositionError("position", f"expected an int64 array of {size} words")
+    if state[0] != game_id:
+        raise PositionError("game", f"word 0 is {state[0]}, not {title}'s id {game_id}")
+
+
+def check_unused_words(state, layout):
+    """No words set for factories or players beyond the game's player count; ``layout``
+    is the game's kernel layout module (Azul, Summer Pavilion)."""
+    players = int(state[layout.W_PLAYERS])
+    factories = layout.factories_for(players)
+    for f in range(factories, layout.MAX_FACTORIES):
+        if state[layout.W_FACTORY + f]:
+            raise PositionError("factories", f"factory {f + 1} is set but a {players}-player"
+                                             f" game has {factories}")
+    for p in range(players, layout.MAX_PLAYERS):
+        if state[layout.player_word(p, 0):layout.player_word(p, layout.PLAYER_WORDS)].any():
+            raise PositionError(f"player {p + 1}", f"set in a {players}-player game")
+
+
+# ---- colour counts ---------------------------------------------------------------------
+
+def text_counts(field, token, names, letters):
+    """Counts like ``3/0/2/1/5`` as {colour name: count}, colours in ``names`` order."""
+    parts = token.split("/")
+    if len(parts) != len(names):
+        raise PositionError(field, f"expected {len(names)} counts {'/'.join(letters)},"
+                                   f" got '{token}'")
+    return {name: text_number(field, part) for name, part in zip(names, parts)}
+
+
+def counts_text(counts, names):
+    """{colour name: count} as ``3/0/2/1/5``, colours in ``names`` order."""
+    return "/".join(str(counts[name]) for name in names)
+
+
+def json_counts(field, counts, names, most, what):
+    """The counts of a JSON {colour name: count} in ``names`` order, each at most ``most``
+    (``what``: tiles or cards)."""
+    if not isinstance(counts, dict) or sorted(counts) != sorted(names):
+        raise PositionError(field, f"expected counts of {', '.join(names)}, got {counts!r}")
+    result = []
+    for name in names:
+        count = whole_number(field, counts[name])
+        if count > most:
+            raise PositionError(field, f"{count} {name} {what} ({most} exist)")
+        result.append(count)
+    return result
+
+
+def letter_counts(field, text, letters, names, most, what):
+    """How many of each colour's letter ``text`` holds, each at most ``most``."""
+    counts = [text.count(letter) for letter in letters]
+    for name, count in zip(names, counts):
+        if count > most:
+            raise PositionError(field, f"{text!r} has {count} {name} {what} ({most} exist)")
+    return counts
+
+
+def letters_text(counts, letters):
+    """Counts by colour as letters, colour by colour (``BBYR``); empty for none."""
+    return "".join(letter * n for letter, n in zip(letters, counts))
+
+
+# ---- moves ---------------------------------------------------------------------------
+
+def legal_move(state, text, move, kernels, why_illegal):
+    """``move``, the code ``text`` names, if it is legal in ``state``; otherwise MoveError
+    saying ``why_illegal(state)``. ``kernels`` is the game's kernel package."""
+    if move not in legal_moves(state, kernels):
+        raise MoveError(text, why_illegal(state))
+    return move
+
+
+def legal_moves(state, kernels):
+    """The moves of whoever acts (a player, or chance) as a list; none once the game is
+    over."""
+    who = kernels.to_move(state)
+    if who == TERMINAL:
+        return []
+    moves = np.empty(kernels.MAX_MOVES, np.int64)
+    if who == CHANCE:
+        probabilities = np.empty(len(moves), np.float64)
+        return moves[:kernels.chance_outcomes(state, moves, probabilities)].tolist()
+    return moves[:kernels.legal_moves(state, moves)].tolist()
+
+
+def move_colour(text, word, names, letters):
+    """The colour a move word names: its name, or its letter in lower case."""
+    for c, (name, letter) in enumerate(zip(names, letters)):
+        if word in (name, letter.lower()):
+            return c
+    raise MoveError(text, f"'{word}' is not a colour ({', '.join(names)} or"
+                          f" {' '.join(letters)})")
+
+
+def move_number(text, word, highest, what, lowest=1):
+    """A one-digit number from ``lowest`` to ``highest`` in a move."""
+    if not re.fullmatch(r"[0-9]", word) or not lowest <= int(word) <= highest:
+        raise MoveError(text, f"'{word}' is not a {what} ({lowest}..{highest})")
+    return int(word)

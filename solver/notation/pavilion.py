@@ -4,17 +4,16 @@ Text is read into the JSON form first, so both forms share one builder, and the
 builder ends with ``validate``: a position that parses is one the rules can reach
 (as far as the documented checks can tell) and formats back to the same array.
 """
-import re
-
 import numpy as np
 
 import kernels.pavilion as pavilion_kernels
+import kernels.pavilion.layout as pavilion_layout
 from kernels.pavilion.layout import (
     CENTRE_STAR, CHANCE_BASE, CHOICE_MASK, COLOUR_LETTERS, COLOUR_NAMES, FACTORY_SIZE, GAME_ID,
     KEEP_AT_MOST, KEEP_BASE, LANE_BITS, LANE_MASK, LANES_ALL, LONE_WILD, MAX_FACTORIES,
-    MAX_MOVES, MAX_PLAYERS, MAX_REWARD, NCOLOURS, NSPACES, NSTARS, P_CENTRE_COLOURS, P_HAND,
+    MAX_REWARD, NCOLOURS, NSPACES, NSTARS, P_CENTRE_COLOURS, P_HAND,
     P_KEPT, P_SCORE, P_SPACES, PASS_MOVE, PHASE_BONUS, PHASE_DRAFT, PHASE_KEEP, PHASE_OVER,
-    PHASE_PLACE, PHASE_REFILL, PHASE_RESUPPLY, PLACE_BASE, PLAYER_COUNTS, PLAYER_WORDS, ROUNDS,
+    PHASE_PLACE, PHASE_REFILL, PHASE_RESUPPLY, PLACE_BASE, PLAYER_COUNTS, ROUNDS,
     SOURCE_CENTRE, STAR_MASK, STAR_SPACES, STATE_SIZE, SUPPLY_SIZE, TAKE_BASE, TILES_PER_COLOUR,
     TOKEN_IN_CENTRE, W_BAG, W_CENTRE, W_FACTORY, W_GAME, W_PASSED, W_PHASE, W_PLAYERS,
     W_REWARD, W_ROUND, W_STARTER, W_SUPPLY, W_TO_MOVE, W_TOKEN, W_TOWER, choice_code,
@@ -23,7 +22,10 @@ from kernels.pavilion.layout import (
 )
 from solver.errors import MoveError, PositionError
 from solver.notation.fields import (
-    check_keys, list_of, player_boards, text_number, text_sections, text_value, whole_number,
+    check_array, check_game, check_keys, check_unused_words, choice, counts_text, json_counts,
+    legal_move, letter_counts, letters_text, list_of, move_colour, move_number, player_boards,
+    position_tokens, slash_list, text_counts, text_json, text_number, text_sections, text_value,
+    whole_number,
 )
 
 GAME = "pavilion"
@@ -34,7 +36,6 @@ EMPTY_SPACE = "."
 CENTRE_WORD = "centre"
 WILD_WORD = "wild"
 ALL_COLOURS = (1 << NCOLOURS) - 1
-COUNTS_FORM = "/".join(COLOUR_LETTERS)
 
 JSON_KEYS = ("game", "players", "round", "wild", "phase", "turn", "starter", "token", "passed",
              "reward", "factories", "centre", "supply", "bag", "tower", "boards")
@@ -50,14 +51,9 @@ TEXT_HEADER_LINE = ("players", "round", "wild", "phase", "turn", "starter", "tok
 
 def parse_position(text):
     """The state array of a position in text form; raises PositionError."""
-    tokens = text.replace(";", " ").split()
-    if not tokens:
-        raise PositionError("position", "empty input")
-    if tokens[0] != GAME:
-        raise PositionError("game", f"a Summer Pavilion position starts with '{GAME}', not"
-                                    f" '{tokens[0]}'")
-    header, boards = text_sections(tokens[1:], HEADER_KEYS, BOARD_KEYS)
-    return position_from_json(_json_from_text(header, boards))
+    tokens = position_tokens(text, GAME, "a Summer Pavilion position")
+    header, boards = text_sections(tokens, HEADER_KEYS, BOARD_KEYS)
+    return position_from_json(text_json(GAME, header, boards, HEADER_READERS, BOARD_READERS))
 
 
 def format_position(state):
@@ -69,8 +65,8 @@ def format_position(state):
         "factories " + " ".join(obj["factories"]),
         f"centre {obj['centre']}",
         f"supply {obj['supply']}",
-        "bag " + _counts_text(obj["bag"]),
-        "tower " + _counts_text(obj["tower"]),
+        "bag " + counts_text(obj["bag"], COLOUR_NAMES),
+        "tower " + counts_text(obj["tower"], COLOUR_NAMES),
     ]
     for number, board in enumerate(obj["boards"], 1):
         lines.append(f"player {number} score {board['score']} stars {'/'.join(board['stars'])}"
@@ -86,53 +82,29 @@ def _header_text(key, value):
     return str(value)
 
 
-def _json_from_text(header, boards):
-    obj = {"game": GAME}
-    for key, value in header.items():
-        if key in NUMBER_KEYS:
-            obj[key] = text_number(key, value)
-        elif key in COUNT_KEYS:
-            obj[key] = _text_counts(key, value)
-        elif key == "token":
-            obj[key] = None if value == NO_TILES else text_number(key, value)
-        elif key == "passed":
-            obj[key] = [] if value == NO_TILES else [text_number(key, v) for v in value.split(",")]
-        else:
-            obj[key] = value
-    obj["boards"] = [_board_json_from_text(number, board) for number, board in enumerate(boards, 1)]
-    return obj
+def _text_token(field, token):
+    return None if token == NO_TILES else text_number(field, token)
 
 
-def _board_json_from_text(number, board):
-    obj = {}
-    for key, value in board.items():
-        if key == "score":
-            obj[key] = text_number(f"player {number} score", value)
-        elif key == "stars":
-            obj[key] = value.split("/")
-        else:
-            obj[key] = value
-    return obj
+def _text_passed(field, token):
+    return [] if token == NO_TILES else [text_number(field, v) for v in token.split(",")]
 
 
-def _text_counts(field, token):
-    parts = token.split("/")
-    if len(parts) != NCOLOURS:
-        raise PositionError(field, f"expected {NCOLOURS} counts {COUNTS_FORM}, got '{token}'")
-    return {name: text_number(field, part) for name, part in zip(COLOUR_NAMES, parts)}
-
-
-def _counts_text(counts):
-    return "/".join(str(counts[name]) for name in COLOUR_NAMES)
+HEADER_READERS = {
+    **dict.fromkeys(NUMBER_KEYS, text_number),
+    **dict.fromkeys(COUNT_KEYS, lambda field, token: text_counts(field, token, COLOUR_NAMES,
+                                                                 COLOUR_LETTERS)),
+    "token": _text_token,
+    "passed": _text_passed,
+}
+BOARD_READERS = {"score": text_number, "stars": slash_list}
 
 
 # ---- JSON form -----------------------------------------------------------------------
 
 def position_from_json(obj):
     """The state array of a position in JSON form (a dict); raises PositionError."""
-    check_keys(obj, JSON_KEYS)
-    if obj["game"] != GAME:
-        raise PositionError("game", f"expected '{GAME}', got {obj['game']!r}")
+    check_game(obj, GAME, JSON_KEYS)
     players = whole_number("players", obj["players"])
     if players not in PLAYER_COUNTS:
         raise PositionError("players", f"Summer Pavilion has 2 to 4 players, not {players}")
@@ -147,7 +119,7 @@ def position_from_json(obj):
     state[W_GAME] = GAME_ID
     state[W_PLAYERS] = players
     state[W_ROUND] = round_number
-    state[W_PHASE] = _choice("phase", obj["phase"], PHASES)
+    state[W_PHASE] = choice("phase", obj["phase"], PHASES)
     state[W_TO_MOVE] = _player_number("turn", obj["turn"], players) - 1
     state[W_STARTER] = _player_number("starter", obj["starter"], players) - 1
     token = obj["token"]
@@ -223,12 +195,6 @@ def _passed_word(value, players):
     return word
 
 
-def _choice(field, value, names):
-    if value not in names:
-        raise PositionError(field, f"expected {', '.join(names)}; got {value!r}")
-    return names.index(value)
-
-
 def _encode_board(state, p, board):
     prefix = f"player {p + 1} "
     check_keys(board, BOARD_KEYS, prefix)
@@ -250,31 +216,17 @@ def _tile_set_word(field, text):
     if not text or set(text) - set(COLOUR_LETTERS):
         raise PositionError(field, f"{text!r} is not a tile set (letters"
                                    f" {' '.join(COLOUR_LETTERS)}, {NO_TILES} for none)")
-    word = 0
-    for c, letter in enumerate(COLOUR_LETTERS):
-        count = text.count(letter)
-        if count > TILES_PER_COLOUR:   # also keeps the count inside its byte lane
-            raise PositionError(field, f"{text!r} has {count} {COLOUR_NAMES[c]} tiles"
-                                       f" ({TILES_PER_COLOUR} exist)")
-        word += count << (LANE_BITS * c)
-    return word
+    # At most TILES_PER_COLOUR also keeps each count inside its byte lane.
+    counts = letter_counts(field, text, COLOUR_LETTERS, COLOUR_NAMES, TILES_PER_COLOUR, "tiles")
+    return _lanes_word(counts)
 
 
 def _tile_set_text(word):
-    text = "".join(letter * n for letter, n in zip(COLOUR_LETTERS, _lane_counts(word)))
-    return text or NO_TILES
+    return letters_text(_lane_counts(word), COLOUR_LETTERS) or NO_TILES
 
 
 def _counts_word(field, counts):
-    if not isinstance(counts, dict) or sorted(counts) != sorted(COLOUR_NAMES):
-        raise PositionError(field, f"expected counts of {', '.join(COLOUR_NAMES)}, got {counts!r}")
-    word = 0
-    for c, name in enumerate(COLOUR_NAMES):
-        count = whole_number(field, counts[name])
-        if count > TILES_PER_COLOUR:
-            raise PositionError(field, f"{count} {name} tiles ({TILES_PER_COLOUR} exist)")
-        word += count << (LANE_BITS * c)
-    return word
+    return _lanes_word(json_counts(field, counts, COLOUR_NAMES, TILES_PER_COLOUR, "tiles"))
 
 
 def _counts_json(word):
@@ -283,6 +235,10 @@ def _counts_json(word):
 
 def _lane_counts(word):
     return [int(word) >> (LANE_BITS * c) & LANE_MASK for c in range(NCOLOURS)]
+
+
+def _lanes_word(counts):
+    return sum(count << (LANE_BITS * c) for c, count in enumerate(counts))
 
 
 def _tiles(word):
@@ -342,24 +298,15 @@ def validate(state):
 
     The checks, in order, are listed in docs/pavilion-notation.md ("Validation").
     """
-    _check_array(state)
+    check_array(state, STATE_SIZE, GAME_ID, "Summer Pavilion")
     _check_header(state)
-    _check_unused_words(state)
+    check_unused_words(state, pavilion_layout)
     _check_tile_sets(state)
     for p in range(int(state[W_PLAYERS])):
         _check_board(state, p)
     _check_tile_totals(state)
     _check_turn_words(state)
     _PHASE_CHECKS[int(state[W_PHASE])](state)
-
-
-def _check_array(state):
-    if not (isinstance(state, np.ndarray) and state.dtype == np.int64
-            and state.shape == (STATE_SIZE,)):
-        raise PositionError("position", f"expected an int64 array of {STATE_SIZE} words")
-    if state[W_GAME] != GAME_ID:
-        raise PositionError("game", f"word 0 is {state[W_GAME]}, not Summer Pavilion's id"
-                                    f" {GAME_ID}")
 
 
 def _check_header(state):
@@ -382,17 +329,6 @@ def _check_header(state):
                                       f" not {state[W_REWARD]}")
     if state[W_ROUND] == 1 and state[W_STARTER] != 0:
         raise PositionError("starter", "player 1 starts round 1")
-
-
-def _check_unused_words(state):
-    players = int(state[W_PLAYERS])
-    for f in range(factories_for(players), MAX_FACTORIES):
-        if state[W_FACTORY + f]:
-            raise PositionError("factories", f"factory {f + 1} is set but a {players}-player"
-                                             f" game has {factories_for(players)}")
-    for p in range(players, MAX_PLAYERS):
-        if state[player_word(p, 0):player_word(p, PLAYER_WORDS)].any():
-            raise PositionError(f"player {p + 1}", f"set in a {players}-player game")
 
 
 def _check_tile_sets(state):
@@ -640,21 +576,13 @@ def format_move(state, move):
     if TAKE_BASE <= move < 2 * KEEP_BASE:
         word, base = ("keep", KEEP_BASE) if move >= KEEP_BASE else ("take", TAKE_BASE)
         counts = choice_counts(move - base)
-        return f"{word} " + ("".join(l * n for l, n in zip(COLOUR_LETTERS, counts)) or NO_TILES)
+        return f"{word} " + (letters_text(counts, COLOUR_LETTERS) or NO_TILES)
     raise MoveError(str(move), "not a Summer Pavilion move code")
 
 
 def parse_move(state, text):
     """The move code of ``text`` if it is legal in ``state``; raises MoveError."""
-    move = _move_code(state, text)
-    if move not in _legal_moves(state):
-        raise MoveError(text, _why_illegal(state))
-    return move
-
-
-def _legal_moves(state):
-    moves = np.empty(MAX_MOVES, np.int64)
-    return moves[:pavilion_kernels.legal_moves(state, moves)].tolist()
+    return legal_move(state, text, _move_code(state, text), pavilion_kernels, _why_illegal)
 
 
 def _move_code(state, text):
@@ -677,13 +605,13 @@ def _place_code(state, text, words):
     """``<star> <number> [<colour>] [wild <n>]``; the colour is named on the centre star only."""
     wilds = 0
     if len(words) >= 2 and words[-2] == WILD_WORD:
-        wilds = _move_number(text, words[-1], STAR_SPACES - 1, "count of wild tiles", lowest=0)
+        wilds = move_number(text, words[-1], STAR_SPACES - 1, "count of wild tiles", lowest=0)
         words = words[:-2]
     if len(words) not in (2, 3):
         raise MoveError(text, "expected 'place <star> <space> [wild <n>]' or 'place centre"
                               " <space> <colour> [wild <n>]'")
     star = CENTRE_STAR if words[0] == CENTRE_WORD else _move_colour(text, words[0])
-    number = _move_number(text, words[1], STAR_SPACES, "space")
+    number = move_number(text, words[1], STAR_SPACES, "space")
     if star == CENTRE_STAR and len(words) == 3:
         colour = _move_colour(text, words[2])
     elif star != CENTRE_STAR and len(words) == 2:
@@ -698,7 +626,7 @@ def _move_source(text, word):
     if word == "c":
         return SOURCE_CENTRE
     if word.startswith("f"):
-        return _move_number(text, word[1:], MAX_FACTORIES, "factory") - 1
+        return move_number(text, word[1:], MAX_FACTORIES, "factory") - 1
     raise MoveError(text, f"expected {MOVE_FORMS}")
 
 
@@ -707,11 +635,7 @@ def _draft_colour(text, word):
 
 
 def _move_colour(text, word):
-    for c, (name, letter) in enumerate(zip(COLOUR_NAMES, COLOUR_LETTERS)):
-        if word in (name, letter.lower()):
-            return c
-    raise MoveError(text, f"'{word}' is not a colour ({', '.join(COLOUR_NAMES)} or"
-                          f" {' '.join(COLOUR_LETTERS)})")
+    return move_colour(text, word, COLOUR_NAMES, COLOUR_LETTERS)
 
 
 def _move_tiles(text, word):
@@ -725,12 +649,6 @@ def _move_tiles(text, word):
     if max(counts) > CHOICE_MASK:
         raise MoveError(text, f"'{word}' has too many tiles of one colour")
     return counts
-
-
-def _move_number(text, word, highest, what, lowest=1):
-    if not re.fullmatch(r"[0-9]", word) or not lowest <= int(word) <= highest:
-        raise MoveError(text, f"'{word}' is not a {what} ({lowest}..{highest})")
-    return int(word)
 
 
 def _why_illegal(state):
