@@ -22,9 +22,11 @@ from solver.errors import OptionError
 from solver.games import game_of_position, get_game
 
 try:  # pytest puts tests/ on sys.path (rootdir-relative "prepend" import mode)
-    from test_azure_notation import BIRD_DRAW, EXAMPLE, OVER, PHASE_TEXTS, SETUP, TAKE
+    from test_azure_notation import (BIRD_DRAW, EXAMPLE, NO_PLACE, NO_PLACE_ERROR, OVER,
+                                     PHASE_TEXTS, SETUP, TAKE)
 except ImportError:  # pragma: no cover - when tests/ is a package
-    from tests.test_azure_notation import BIRD_DRAW, EXAMPLE, OVER, PHASE_TEXTS, SETUP, TAKE
+    from tests.test_azure_notation import (BIRD_DRAW, EXAMPLE, NO_PLACE, NO_PLACE_ERROR, OVER,
+                                           PHASE_TEXTS, SETUP, TAKE)
 
 AZURE = get_game("azure")
 ROOT = Path(__file__).resolve().parents[1]
@@ -321,6 +323,15 @@ def test_a_hand_edited_setup_is_checked_too():
         in result.stderr
     state = AZURE.parse_position(SETUP)
     assert state[player_word(0, P_HAND_SIZE)] == 1
+
+
+def test_a_player_to_place_who_cannot_is_one_line_not_a_search():
+    """Before this check: `moves` listed 0 moves, `perft` counted 0 nodes, `best` searched
+    for a minute with nothing to rank (all exit 0) and `solve` crashed with a traceback."""
+    for args in (["moves"], ["best", "--time", "1"], ["solve"], ["perft", "-d", "2"], ["show"]):
+        result = run(args[0], NO_PLACE, *args[1:])
+        assert result.exit_code == 2 and result.stdout == "", args
+        assert result.stderr.splitlines() == [f"error: bad position: {NO_PLACE_ERROR}"], args
 
 
 def test_gifted_moves_read_back():

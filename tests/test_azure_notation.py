@@ -523,6 +523,80 @@ def test_bird_draw_needs_a_holder_and_a_deck():
     assert "deck: the hidden deck is empty, so there is nothing to draw" in validate_error(state)
 
 
+# ---- the player to move can place (docs/azure.md, "Turn order and the end") -------------
+
+# Player 2 is to place with no cards, and no empty space is free for their bonds: by the
+# rules they lost when their turn started, so the turn never waits for their placement.
+NO_PLACE = """azure gifted mighty cosmos no view -
+layout A1@270 B2@270 W2@180 V2@270
+phase place turn 2
+faceup 10/9/9/10 deck AWWWVVB
+player 1 score 11 supply 7 stones b1,d2,b3,c3,d3,b4,d5 gifted - beasts dragon,tiger,tortoise hand AVB known VB
+player 2 score 2 supply 9 stones a2,c2,a6,c6,e6 gifted - beasts - hand - known -"""
+NO_PLACE_ERROR = ("turn: player 2 is to place a stone but can afford no empty space with no"
+                  " cards; a player who cannot place at the start of their turn loses at once,"
+                  " so the game is already over, won by player 1 (phase over winner 1)")
+# From a random game: player 1 placed all 14 stones and lost at the start of their turn.
+NO_STONE_OVER = """azure gifted none cosmos no view -
+layout A2@270 V1@90 B2@90 W1@0
+phase over turn 1 winner 2
+faceup 7/7/8/8 deck AAWBB
+player 1 score 16 supply 0 stones b1,c1,e1,b3,c3,d3,e3,a4,c4,c5,e5,c6,d6,e6 gifted - beasts tiger,tortoise hand AAWWWWVVV known AAWWWWVVV
+player 2 score 19 supply 1 stones a1,d1,f1,b2,d2,a3,f4,a5,b5,d5,a6,b6,f6 gifted - beasts dragon,bird hand AVBB known AVBB"""
+
+
+def test_a_player_to_place_who_cannot_is_rejected_in_text_and_json():
+    assert errors(NO_PLACE).endswith(NO_PLACE_ERROR)
+    lost = _edited(NO_PLACE, "phase place turn 2", "phase over turn 2 winner 1")
+    state = parse_position(lost)                          # how the rules end that turn
+    assert games.to_move(state) == games.TERMINAL
+    obj = position_to_json(state)
+    obj.update(phase="place", winner=None)
+    assert errors(json.loads(json.dumps(obj))).endswith(NO_PLACE_ERROR)
+    state[W_PHASE], state[W_WINNER] = PHASE_PLACE, NOBODY
+    assert validate_error(state).endswith(NO_PLACE_ERROR)
+    assert games.legal_moves(state, np.empty(games.MAX_MOVES, np.int64)) == 0
+    # One card of white, vermillion or black would pay for a space; of azure two.
+    for hand, faceup in (("W", "10/8/9/10"), ("B", "10/9/9/9"), ("AA", "8/9/9/10")):
+        validate(parse_position(_edited(NO_PLACE, "faceup 10/9/9/10", f"faceup {faceup}")
+                                .replace("hand - known -", f"hand {hand} known {hand}")))
+    assert "player 1 is to place a stone but has none left; a player who cannot place" in \
+        errors(_edited(NO_STONE_OVER, "phase over turn 1 winner 2", "phase place turn 1"))
+    validate(parse_position(NO_STONE_OVER))
+
+
+def test_a_view_is_rejected_when_no_deal_lets_the_player_to_place_place():
+    # The observer to move: their own hand is known, so the check is the complete one.
+    own = (_edited(NO_PLACE, "view -", "view 2").replace("deck AWWWVVB", "deck ???????")
+           .replace("hand AVB known VB", "hand VB? known VB"))
+    assert errors(own).endswith(NO_PLACE_ERROR)
+    # The opponent to move with no unknown card: their hand is known too.
+    other = _edited(NO_PLACE, "view -", "view 1").replace("deck AWWWVVB", "deck ???????")
+    assert errors(other).endswith(NO_PLACE_ERROR)
+    # Player 2 holds one card player 1 cannot name. The cards player 1 cannot place are
+    # three azure (two in the deck): no deal gives player 2 the two azure a space needs.
+    hidden = """azure gifted mighty cosmos no view 1
+layout A1@270 B2@270 W2@180 V2@270
+phase place turn 2
+faceup 8/9/9/10 deck ??
+player 1 score 11 supply 7 stones b1,d2,b3,c3,d3,b4,d5 gifted - beasts dragon,tiger,tortoise hand AWWWVVVBB known AVB
+player 2 score 2 supply 9 stones a2,c2,a6,c6,e6 gifted - beasts - hand ? known -"""
+    assert "turn: player 2 is to place a stone but can afford no empty space with any 1" \
+           " unknown card; a player who cannot" in errors(hidden)
+    # With a white card among the unseen ones some deal lets player 2 place: the view is
+    # accepted, though the complete position behind it may be the one that cannot.
+    maybe = (_edited(hidden, "faceup 8/9/9/10", "faceup 9/9/9/10")
+             .replace("hand AWWWVVVBB", "hand AWWVVVBB"))
+    view = parse_position(maybe)
+    for card, deck, valid in (("W", "AA", True), ("A", "AW", False)):
+        complete = (_edited(maybe, "view 1", "view -").replace("deck ??", f"deck {deck}")
+                    .replace("hand ? known -", f"hand {card} known -"))
+        if valid:
+            assert np.array_equal(view_of(parse_position(complete), 0), view)
+        else:
+            assert "can afford no empty space with the hand A;" in errors(complete)
+
+
 def test_every_position_of_the_module_examples_is_valid():
     for text in list(PHASE_TEXTS.values()) + [EXAMPLE_VIEW, EXAMPLE_COSMOS]:
         validate(parse_position(text))

@@ -52,6 +52,8 @@ except ImportError:  # pragma: no cover - when tests/ is a package
 from kernels.azure import layout as L
 from kernels.azure import realm as R
 from kernels.azure.setup import new_game
+from solver.errors import PositionError
+from solver.notation.azure import validate
 
 cell, hand, holder, known, phase = P.cell, P.hand, P.holder, P.known, P.phase
 position, score, stones_of, winner = P.position, P.score, P.stones_of, P.winner
@@ -607,6 +609,18 @@ def test_a_player_who_cannot_place_loses(E):
     state = position(BASE, hands={FREYA: "A", LEONIE: ""})
     after = E.play(state, cell(1, 2))
     assert winner(after) == FREYA and E.to_move(after) == -2
+
+
+def test_a_position_waiting_for_a_placement_that_cannot_be_made_is_invalid(E):
+    # docs/azure.md, "Turn order and the end": the loss comes when the turn starts, so the
+    # game above ends in phase over with Leonie to move; the same words in phase place
+    # (her turn waiting for a stone she cannot place) are no position of the rules.
+    after = E.play(position(BASE, hands={FREYA: "A", LEONIE: ""}), cell(1, 2))
+    validate(after)
+    after[L.W_PHASE], after[L.W_WINNER] = L.PHASE_PLACE, L.NOBODY
+    with pytest.raises(PositionError, match="player 2 is to place a stone but can afford no"
+                                            " empty space with no cards"):
+        validate(after)
 
 
 def test_the_deck_is_rebuilt_when_it_runs_out_and_every_card_becomes_known(E):

@@ -29,6 +29,7 @@ from kernels.azure.layout import (
     W_DRAGON, W_DRAW_FOR, W_DRAWS, W_FACEUP, W_GAME, W_HOLDER, W_PHASE, W_PLACED, W_RETURNS,
     W_STEP, W_TAKES, W_TURN, W_VIEW, W_WINNER, WHITE, WIN_SCORE, cell_field, player_word,
 )
+from kernels.azure.moves import can_place
 from kernels.azure.realm import BoardDataError, Layout, check_layout, layout_of, \
     write_realm
 from solver.errors import MoveError, PositionError
@@ -922,7 +923,39 @@ def _check_setup(state):
 
 
 def _check_place(state):
-    pass
+    """The player to move can place a stone: one who cannot loses at once when their turn
+    starts (``kernels.azure.apply.start_turn``), so their turn never waits for a placement.
+    In a view with the mover's hand hidden, only a hand no deal of the unseen cards could
+    give them is rejected (docs/azure-notation.md, "Validation")."""
+    turn = int(state[W_TURN])
+    view = int(state[W_VIEW])
+    base = player_word(turn, 0)
+    common = state[base + P_SUPPLY] > 0
+    gifted = state[S_GIFTED] != GIFTED_NONE and state[base + P_GIFTED] == NOBODY
+    if not (common or gifted):
+        why = "has none left"
+    else:
+        hand = _pword(state, turn, P_HAND, NCOLOURS)
+        probe = state
+        cards = f"the hand {_cards_text(hand)}" if any(hand) else "no cards"
+        unknown = _pword(state, turn, P_HAND_SIZE) - sum(hand)
+        if view not in (NOBODY, turn) and unknown:
+            # The most cards of each colour the hidden hand can hold: a space is paid in
+            # one colour, so the mover can place in some deal iff they can with this.
+            probe = state.copy()
+            own = _pword(state, view, P_HAND, NCOLOURS)
+            for c, (up, mine) in enumerate(zip(_words(state, W_FACEUP), own)):
+                unseen = CARDS_PER_COLOUR - up - mine - hand[c]
+                probe[base + P_HAND + c] = hand[c] + min(unknown, unseen)
+            known = f"the known cards {_cards_text(hand)} and " if any(hand) else ""
+            cards = f"{known}any {unknown} unknown card{'s' if unknown > 1 else ''}"
+        if can_place(probe, turn):
+            return
+        why = f"can afford no empty space with {cards}"
+    raise PositionError("turn", f"player {turn + 1} is to place a stone but {why}; a player who"
+                                " cannot place at the start of their turn loses at once, so the"
+                                f" game is already over, won by player {2 - turn} (phase over"
+                                f" winner {2 - turn})")
 
 
 def _check_boon(state):
