@@ -14,9 +14,12 @@ Chunks are ``tessera selfplay``'s default size for the agents unless ``--chunk-s
      through ``run_selfplay`` in this process, 1 and 2 threads;
    - ``pool``: ``run_selfplay`` on a pool of 1 and of 2 single-threaded worker
      processes.
-2. ``--greedy-games`` greedy 2-player games through ``run_selfplay`` on a local
-   process pool and on a Dask LocalCluster, two workers each (the LocalCluster that
-   ``--cluster local`` starts for these agents: its workers are threads).
+2. ``--greedy-games`` greedy 2-player games through ``run_selfplay``, two workers
+   each: ``pool`` (a local process pool, ``--workers 2``), ``in_process`` (two threads
+   of this process, the default for these agents), ``dask`` (the LocalCluster that
+   ``--cluster local`` starts for these agents: its workers are threads) and
+   ``dask_processes`` (the LocalCluster of worker processes it starts when an agent
+   searches).
 
 Worker processes are forked from a fork server (``solver.selfplay.workers``), which
 would outlive a run; it is stopped after every run with workers, so each run pays
@@ -54,9 +57,10 @@ import numba
 import numpy as np
 
 from kernels import selfplay as kernel
-from solver.agents import CHANCE_SALT
+from kernels.rng import CHANCE_SALT
 from solver.games import get_game
 from solver.selfplay.chunk import warm_up
+from solver.selfplay.cluster import DaskCluster
 from solver.selfplay.plan import make_plan
 from solver.selfplay.runner import choose_executor, run_selfplay
 from solver.selfplay.starts import start_positions
@@ -243,15 +247,22 @@ def pool_against_dask(games, repeats, chunk_size):
     plan = make_plan(get_game(GAME), {"players": 2}, ["greedy"], games, 2, chunk_size)
     warm_up(plan)
     before = load()
-    dask_cluster = choose_executor(2, "local", batched=True)       # as `--cluster local` starts it
-    best = best_of(repeats, games, {"pool": selfplay_run(plan, ProcessPool(2, 1)),
-                                    "dask": selfplay_run(plan, dask_cluster)})
-    pool, dask = best["pool"], best["dask"]
+    best = best_of(repeats, games, {
+        "pool": selfplay_run(plan, ProcessPool(2, 1)),
+        "in_process": selfplay_run(plan, InProcess(2)),
+        "dask": selfplay_run(plan, choose_executor(2, "local", batched=True)),
+        "dask_processes": selfplay_run(plan, DaskCluster("local", 2, processes=True)),
+    })
+
+    def over(a, b):
+        return {name: best[a][name] / best[b][name]
+                for name in ("rate", "cpu_rate", "after_first_chunk")}
     return {
         "games": games, "chunk_size": plan.chunk_size, "repeats": repeats,
-        "load_before": before, "load_after": load(), "pool": pool, "dask": dask,
-        "dask_over_pool": {name: dask[name] / pool[name]
-                           for name in ("rate", "cpu_rate", "after_first_chunk")},
+        "load_before": before, "load_after": load(), **best,
+        "dask_over_pool": over("dask", "pool"),
+        "dask_over_in_process": over("dask", "in_process"),
+        "dask_processes_over_pool": over("dask_processes", "pool"),
     }
 
 

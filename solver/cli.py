@@ -805,8 +805,9 @@ INTERRUPTED = 130               # exit code of `selfplay` stopped by Ctrl-C (128
               help="any option of `tessera new GAME`, e.g. gifted=mighty or cosmos=yes (repeatable)")
 @click.option("--seed", type=int, help="batch seed [default: a random one, kept in run.json]")
 @click.option("--workers", "-j", type=int,
-              help="worker processes, here or in --cluster local [default: one per core; "
-                   "with only random and greedy agents, threads of this process]")
+              help="1: this process, on every core; K: K worker processes sharing the cores;"
+                   " with --cluster local, its Dask workers [default: one per core; 1 with "
+                   "only random and greedy agents]")
 @click.option("--cluster", metavar="ADDRESS|local",
               help="run the chunks on the Dask scheduler at ADDRESS, or on a LocalCluster")
 @click.option("--chunk-size", type=int,

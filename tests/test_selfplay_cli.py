@@ -73,6 +73,23 @@ def test_resume_takes_the_stored_chunk_size(tmp_path):
     assert json.loads((out / "run.json").read_text())["chunk_size"] == 7
 
 
+@pytest.mark.parametrize("field, value, message", [
+    ("chunk_size", "5", "chunk_size is '5', not a whole number"),
+    ("chunk_size", 0, "chunk_size is 0, not at least 1"),
+    ("seed", 1.5, "seed is 1.5, not a whole number"),
+    ("agents", ["random", 3], "agents ['random', 3] are not agent specs"),
+])
+def test_a_damaged_run_file_gives_one_line_on_resume(tmp_path, field, value, message):
+    out = tmp_path / "run"
+    ok("selfplay", "azul", "--games", "20", "--agents", "random", "--seed", "1",
+       "--out", out, "--no-plots")
+    run_file = json.loads((out / "run.json").read_text())
+    (out / "run.json").write_text(json.dumps({**run_file, field: value}))
+    line = error_line("selfplay", "azul", "--games", "20", "--agents", "random", "--resume",
+                      "--out", out)
+    assert line == f"error: {out / 'run.json'} is not a self-play run file ({message})"
+
+
 def test_one_agent_plays_itself_at_the_game_default(tmp_path):
     result = ok("selfplay", "azul", "--games", "20", "--agents", "greedy", "--seed", "1",
                 "--out", tmp_path, "--no-plots")

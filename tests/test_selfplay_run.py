@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import pytest
 from solver.agents import parse_agent, play_game
 from solver.errors import TesseraError
 from solver.games import get_game
-from solver.selfplay import records
+from solver.selfplay import chunk, records
 from solver.selfplay.chunk import play_chunk, play_chunk_file
 from solver.selfplay.plan import make_plan
 from solver.selfplay.runner import choose_executor, run_selfplay
@@ -126,6 +127,32 @@ def test_an_interrupted_run_resumes_to_the_same_records(tmp_path, threads):
     assert again.played_now == 0 and again.games_done == whole.games_done
 
 
+def test_a_chunk_gives_up_when_the_run_stops():
+    plan = make_plan(AZUL, {}, ["random"], 600, 1, 600)
+    chunk.STOP.set()
+    try:
+        with pytest.raises(chunk.Stopped):
+            chunk.play_chunk_games(plan, 0)
+    finally:
+        chunk.STOP.clear()
+
+
+def test_ctrl_c_stops_the_threads_playing_chunks(tmp_path):
+    # The chunks in flight are given up at their next slice, and their threads end with
+    # the run instead of playing those chunks to the end.
+    plan = make_plan(AZUL, {"players": 4}, ["greedy"], 40 * 2000, 4)
+
+    def ctrl_c_after_a_chunk(done, *_):
+        if done:
+            raise KeyboardInterrupt
+
+    before = set(threading.enumerate())
+    result = run_selfplay(plan, tmp_path, InProcess(2), progress=ctrl_c_after_a_chunk)
+    assert result.interrupted and result.games_done % 2000 == 0
+    assert set(threading.enumerate()) <= before
+    assert len(records.finished_chunks(tmp_path)) == result.games_done // 2000 < 40
+
+
 def test_resume_checks_the_directory(tmp_path):
     plan = make_plan(AZUL, {}, ["random", "greedy"], 200, 1, 100)
     run(plan, tmp_path)
@@ -169,12 +196,13 @@ def test_a_lost_worker_costs_only_the_chunks_in_flight(tmp_path):
             expected.slice(chunk * 100, 100).combine_chunks().cast(records.SCHEMA))
 
 
-def test_ctrl_c_keeps_the_finished_chunks(tmp_path):
+@pytest.mark.parametrize("where", [["--workers", "2"], []])     # processes; threads (default)
+def test_ctrl_c_keeps_the_finished_chunks(tmp_path, where):
     """SIGINT to the whole process group, as a terminal's Ctrl-C sends it."""
     out = tmp_path / "run"
     command = [sys.executable, "-m", "solver", "selfplay", "azul", "--games", "40000",
                "--agents", "greedy,random", "--players", "4", "--seed", "9", "--chunk-size", "200",
-               "--workers", "2", "--out", str(out), "--no-plots"]
+               *where, "--out", str(out), "--no-plots"]
     process = subprocess.Popen(command, cwd=ROOT, start_new_session=True, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120

@@ -13,6 +13,7 @@ and the outcomes, built column by column from those arrays). A worker does both
 and sends back the bytes and a few small arrays (``FinishedChunk``); the process
 that owns the run only writes the bytes to disk.
 """
+import threading
 from collections import namedtuple
 from dataclasses import dataclass
 
@@ -29,6 +30,15 @@ BATCHED_KINDS = {RandomAgent: kernel.RANDOM, GreedyAgent: kernel.GREEDY}
 NOT_BATCHED = -1
 FIRST_MAX_PLIES = 256       # doubled for the games that need more, up to
 MAX_PLIES = 1 << 16         # this: a longer game is a bug in the game's kernel
+SLICE = 256                 # games per kernel call: how soon a chunk notices ``STOP``
+
+# Set when the run stops (Ctrl-C): every chunk this process is playing in a thread gives
+# up at its next slice (``Stopped``) instead of playing to its end.
+STOP = threading.Event()
+
+
+class Stopped(Exception):
+    """A chunk given up because ``STOP`` was set."""
 
 # What ``play_batched`` returns: ``lengths`` [games]; ``moves`` and ``movers`` flat, game
 # after game; ``scores`` and ``payoffs`` [games, seats].
@@ -70,21 +80,33 @@ def all_batched(specs):
 
 def play_chunk_games(plan, chunk):
     """The games of chunk ``chunk`` of ``plan``, as a ``records.ChunkGames``."""
-    indices = np.arange(plan.chunk_games(chunk).start, plan.chunk_games(chunk).stop,
-                        dtype=np.int64)
+    games = plan.chunk_games(chunk)
+    indices = np.arange(games.start, games.stop, dtype=np.int64)
     seeds = plan.game_seeds(indices)
     lineups = plan.lineups(indices)
     seat_seeds = plan.agent_seeds(seeds)
     kinds = batched_kinds(plan)[lineups]
     batched = (kinds != NOT_BATCHED).all(axis=1)
     if batched.all():
-        starts = start_positions(plan.game, plan.options, seeds)
-        played = play_batched(starts, seeds ^ CHANCE_SALT, seat_seeds, kinds)
+        played = _play_in_slices(plan, seeds, seat_seeds, kinds)
     else:
         played = _play_mixed(plan, seeds, lineups, seat_seeds, kinds, batched)
     return records.ChunkGames(game=indices, seed=seeds, lineups=lineups, agent_seeds=seat_seeds,
                               lengths=played.lengths, moves=played.moves, movers=played.movers,
                               scores=played.scores, payoffs=played.payoffs)
+
+
+def _play_in_slices(plan, seeds, seat_seeds, kinds):
+    """Cheap games in kernel calls of ``SLICE`` games, ``STOP`` checked before each."""
+    parts = []
+    for at in range(0, len(seeds), SLICE):
+        if STOP.is_set():
+            raise Stopped
+        part = slice(at, at + SLICE)
+        starts = start_positions(plan.game, plan.options, seeds[part])
+        parts.append(play_batched(starts, seeds[part] ^ CHANCE_SALT, seat_seeds[part],
+                                  kinds[part]))
+    return Played(*(np.concatenate(column) for column in zip(*parts)))
 
 
 def _play_mixed(plan, seeds, lineups, seat_seeds, kinds, batched):

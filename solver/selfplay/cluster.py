@@ -8,7 +8,8 @@ lost, the scheduler gives its tasks to another worker (up to Dask's
 
 Numba threads: a task sets its worker's numba thread count to the host's cores
 divided by the Dask threads all workers on that host run, so the workers of a
-host do not oversubscribe it. Workers load the kernels from numba's cache, which
+host do not oversubscribe it; a task that shares its process with other task
+threads uses one (``play_chunk_on_worker``). Workers load the kernels from numba's cache, which
 the runner fills before the first task (``chunk.warm_up``); a worker on another
 machine compiles once and caches there.
 """
@@ -17,7 +18,7 @@ import uuid
 import warnings
 
 from solver.errors import TesseraError
-from solver.selfplay.chunk import play_chunk_file
+from solver.selfplay.chunk import STOP, play_chunk_file
 from solver.selfplay.workers import (available_cores, set_numba_threads, sigint_ignored,
                                      worker_context)
 
@@ -33,13 +34,22 @@ QUIET_LOCAL_CLUSTER = {
 }
 
 
-def play_chunk_on_worker(plan, chunk, dask_threads_by_host):
-    """``play_chunk_file`` as a Dask task, with this worker's share of its host's cores."""
+def play_chunk_on_worker(plan, chunk, dask_threads_by_host, shared_process):
+    """``play_chunk_file`` as a Dask task, with this worker's share of its host's cores.
+
+    A task that shares its process with other task threads (a worker with several
+    threads, or the workers of a threads LocalCluster: ``shared_process``) plays on one
+    numba thread: not every numba threading layer may be entered from two threads at
+    once (workqueue aborts the process), and its siblings use the other cores.
+    """
     from distributed import get_worker
     from distributed.comm import get_address_host
     worker = get_worker()
-    sharing = dask_threads_by_host.get(get_address_host(worker.address), worker.state.nthreads)
-    set_numba_threads(available_cores() // max(1, sharing))
+    if shared_process or worker.state.nthreads > 1:
+        set_numba_threads(1)
+    else:
+        sharing = dask_threads_by_host.get(get_address_host(worker.address), 1)
+        set_numba_threads(available_cores() // max(1, sharing))
     return play_chunk_file(plan, chunk)
 
 
@@ -93,11 +103,13 @@ class DaskCluster:
 
     def __exit__(self, exc_type, *exc_info):
         if exc_type is not None and self.futures:
+            STOP.set()          # tasks playing in this process's threads give up at once
             self.client.cancel(self.futures)
         self.futures = []
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+        STOP.clear()
         if self.config is not None:
             self.config.__exit__(None, None, None)
         return False
@@ -114,8 +126,10 @@ class DaskCluster:
         from distributed import as_completed
         by_host = self.dask_threads_by_host()
         run_id = uuid.uuid4().hex[:8]
+        shared_process = self.address == LOCAL and not self.processes
         self.futures = [self.client.submit(play_chunk_on_worker, plan, chunk, by_host,
-                                           pure=False, key=f"tessera-chunk-{chunk}-{run_id}")
+                                           shared_process, pure=False,
+                                           key=f"tessera-chunk-{chunk}-{run_id}")
                         for chunk in chunks]
         keys = {future.key: chunk for future, chunk in zip(self.futures, chunks)}
         for future in as_completed(self.futures):

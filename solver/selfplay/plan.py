@@ -17,12 +17,16 @@ from solver.selfplay.seeds import agent_seeds, game_seeds
 VERSION = 1
 MAX_SEED = 2**63 - 1
 COMPARED = ("game", "options", "agents", "games", "seed", "chunk_size")
+FIELD_TYPES = {"game": str, "options": dict, "agents": list, "games": int, "seed": int,
+               "chunk_size": int, "seats": int, "version": int}
+TYPE_NAMES = {str: "text", dict: "an object", list: "a list", int: "a whole number"}
 BATCHED_CHUNK_SIZE = 2000       # default games per chunk when every agent is random or greedy,
 SEARCH_CHUNK_SIZE = 250         # and with a search agent (``default_chunk_size``)
 
 
 @dataclass
 class Plan:
+    """A run's parameters, as run.json holds them."""
     game: str
     options: dict
     agents: list            # specs, in --agents order
@@ -59,7 +63,18 @@ class Plan:
 
     @staticmethod
     def from_json(obj):
-        return Plan(**obj)
+        """The plan of a run.json; ValueError naming the first field that is not what
+        ``make_plan`` writes."""
+        plan = Plan(**obj)
+        for name, kind in FIELD_TYPES.items():
+            if type(getattr(plan, name)) is not kind:
+                raise ValueError(f"{name} is {getattr(plan, name)!r}, not {TYPE_NAMES[kind]}")
+        for name in ("games", "chunk_size", "seats"):
+            if getattr(plan, name) < 1:
+                raise ValueError(f"{name} is {getattr(plan, name)}, not at least 1")
+        if not all(type(spec) is str for spec in plan.agents):
+            raise ValueError(f"agents {plan.agents!r} are not agent specs")
+        return plan
 
     def differences(self, other):
         """The compared parameters that differ, as 'name: ours vs theirs' texts."""

@@ -21,7 +21,7 @@ class RunResult:
     plan: object
     outcomes: Outcomes          # of every finished game, resumed ones included
     played_now: int             # games played by this invocation
-    seconds: float
+    seconds: float              # from the start until the last chunk played here landed
     interrupted: bool
 
     @property
@@ -67,6 +67,7 @@ def run_selfplay(plan, out_dir, executor, resume=False, progress=None):
         report()
     todo = [chunk for chunk in range(plan.chunks) if chunk not in done]
     landed = {}                 # chunk: outcomes, of the chunks played and written here
+    playing_ended = started     # when the last chunk landed: stopping workers is not playing
     interrupted = False
     try:
         if todo:
@@ -78,6 +79,7 @@ def run_selfplay(plan, out_dir, executor, resume=False, progress=None):
                     parts.append(finished.outcomes)
                     landed[chunk] = finished.outcomes
                     chunks_done += 1
+                    playing_ended = time.perf_counter()
                     if progress:
                         report()
                     if time.perf_counter() - last_summary >= SUMMARY_INTERVAL:
@@ -94,5 +96,5 @@ def run_selfplay(plan, out_dir, executor, resume=False, progress=None):
         # the files hold (read back, they would cost more than the last chunks took).
         outcomes = Outcomes.concatenate([landed[chunk] for chunk in sorted(landed)], plan.seats)
     summary(outcomes)
-    return RunResult(plan, outcomes, outcomes.games - already, time.perf_counter() - started,
+    return RunResult(plan, outcomes, outcomes.games - already, playing_ended - started,
                      interrupted)

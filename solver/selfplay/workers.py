@@ -5,8 +5,9 @@ as chunks finish: the chunk's Parquet file as bytes and its outcomes, so this
 process only writes files. Cores are shared out: each of ``K`` workers gets
 ``cores // K`` numba threads (at least one), so the workers together do not
 oversubscribe the machine. Leaving the ``with`` block on an exception (Ctrl-C)
-stops the workers at once; the chunks they were playing are lost, the finished
-ones were yielded.
+stops the workers: processes at once, threads at their chunk's next kernel call
+(``chunk.STOP``, every ``chunk.SLICE`` games); the chunks they were playing are
+lost, the finished ones were yielded.
 
 Worker processes (of the pool, and of a Dask LocalCluster) are forked from a fork
 server (``worker_context``), started once per process with SIGINT ignored, that has
@@ -25,7 +26,7 @@ from concurrent.futures import (FIRST_COMPLETED, ProcessPoolExecutor, ThreadPool
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import forkserver, get_all_start_methods, get_context
 
-from solver.selfplay.chunk import all_batched, play_chunk_file
+from solver.selfplay.chunk import STOP, all_batched, play_chunk_file
 
 MAX_POOL_RESTARTS = 3
 PRELOAD = "solver.selfplay.preload"
@@ -64,12 +65,16 @@ class InProcess:
 
     def __init__(self, threads):
         self.threads = threads
+        self.numba_threads = None
 
     def __enter__(self):
+        import numba
+        self.numba_threads = numba.get_num_threads()
         set_numba_threads(self.threads)
         return self
 
     def __exit__(self, *exc_info):
+        set_numba_threads(self.numba_threads)
         return False
 
     def run(self, plan, chunks):
@@ -95,7 +100,9 @@ class InProcess:
                     submit(1)
                     yield chunk, future.result()
         finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+            STOP.set()          # chunks still playing give up at their next slice
+            pool.shutdown(wait=True, cancel_futures=True)
+            STOP.clear()
 
 
 @contextmanager
@@ -116,8 +123,8 @@ def sigint_ignored():
 
 def worker_context(preload=()):
     """The multiprocessing context to start worker processes with: the fork server,
-    started here if it is not running yet (it then imports ``preload``, the main module
-    and ``PRELOAD`` before it forks any worker), or spawn where there is none.
+    started here if it is not running yet (it then imports ``preload`` and ``PRELOAD``
+    before it forks any worker), or spawn where there is none.
 
     Starting the server does not wait for its imports: the first worker waits for them,
     so they overlap whatever this process does meanwhile. A server already running
@@ -126,7 +133,7 @@ def worker_context(preload=()):
     if "forkserver" not in get_all_start_methods():
         return get_context("spawn")
     context = get_context("forkserver")
-    context.set_forkserver_preload(["__main__", *preload, PRELOAD])
+    context.set_forkserver_preload([*preload, PRELOAD])
     with sigint_ignored():          # the server and every worker it forks ignore Ctrl-C
         forkserver.ensure_running()
     return context
