@@ -16,6 +16,7 @@ Pattern lines are one word: line ``i`` has byte lane ``i`` with the tile count
 in bits 0-3 and the colour in bits 4-6 (meaningless when the count is 0).
 """
 
+from kernels.common import LANE_BITS, LANE_MASK  # noqa: F401  (re-exported)
 from kernels.constants import AZUL as GAME_ID
 
 NCOLOURS = 5
@@ -62,8 +63,6 @@ PLAYER_WORDS = 8
 
 STATE_SIZE = PLAYER_BASE + MAX_PLAYERS * PLAYER_WORDS
 
-LANE_BITS = 8
-LANE_MASK = 0xFF
 LANES_ALL = 0xFFFFFFFFFF          # the five colour lanes
 LANES_ONE = 0x0101010101          # one tile of each colour
 MARKER_BIT = 1 << 40

@@ -9,6 +9,7 @@ from kernels.azul.layout import (
 from kernels.azul.tiles import count_of, total
 from kernels.azul.wall import COLUMN_MASK, free_columns, occupancy
 from kernels.bits import popcount
+from kernels.common import draw_moves, draw_outcomes, sample_draw
 from kernels.rng import below
 
 
@@ -113,13 +114,7 @@ def legal_moves(state, moves):
                 n += 1
         return n
     if phase == PHASE_REFILL:
-        pool = draw_pool(state)
-        n = 0
-        for c in range(NCOLOURS):
-            if count_of(pool, c) > 0:
-                moves[n] = CHANCE_MOVE_BASE + c
-                n += 1
-        return n
+        return draw_moves(draw_pool(state), NCOLOURS, CHANCE_MOVE_BASE, moves)
     return 0
 
 
@@ -129,15 +124,7 @@ def chance_outcomes(state, moves, probs):
     if state[W_PHASE] != PHASE_REFILL:
         return 0
     pool = draw_pool(state)
-    size = total(pool)
-    n = 0
-    for c in range(NCOLOURS):
-        k = count_of(pool, c)
-        if k > 0:
-            moves[n] = CHANCE_MOVE_BASE + c
-            probs[n] = k / size
-            n += 1
-    return n
+    return draw_outcomes(pool, total(pool), NCOLOURS, CHANCE_MOVE_BASE, moves, probs)
 
 
 @njit(cache=True)
@@ -202,9 +189,4 @@ def random_move(state, rng, moves):
 def sample_chance(state, rng):
     """The next tile drawn: colour ``c`` with probability count / total of the pool."""
     pool = draw_pool(state)
-    k = below(rng, total(pool))
-    for c in range(NCOLOURS):
-        k -= count_of(pool, c)
-        if k < 0:
-            return CHANCE_MOVE_BASE + c
-    return -1
+    return sample_draw(pool, total(pool), NCOLOURS, CHANCE_MOVE_BASE, rng)

@@ -10,7 +10,10 @@ from kernels.azul.layout import (
 from kernels.azul.moves import player_base
 from kernels.azul.tiles import one_of
 from kernels.azul.wall import complete_rows, occupancy
+from kernels.common import share_win
 from kernels.constants import CHANCE, TERMINAL
+
+RANK_PER_POINT = 6   # a point of score outranks any number of complete rows (0 to 5)
 
 
 @njit(cache=True)
@@ -55,21 +58,8 @@ def scores(state, out):
 @njit(cache=True)
 def payoffs(state, out):
     """Winners share 1: highest score, then more complete rows; a remaining tie is shared."""
-    n = state[W_PLAYERS]
-    best_score = -1
-    best_rows = -1
-    for p in range(n):
+    rank = np.empty(state[W_PLAYERS], np.int64)
+    for p in range(rank.shape[0]):
         base = player_base(state, p)
-        score = state[base + P_SCORE]
-        rows = complete_rows(occupancy(state, base))
-        if score > best_score or (score == best_score and rows > best_rows):
-            best_score = score
-            best_rows = rows
-    winners = 0
-    for p in range(n):
-        base = player_base(state, p)
-        won = state[base + P_SCORE] == best_score and complete_rows(occupancy(state, base)) == best_rows
-        out[p] = 1.0 if won else 0.0
-        winners += 1 if won else 0
-    for p in range(n):
-        out[p] /= winners
+        rank[p] = state[base + P_SCORE] * RANK_PER_POINT + complete_rows(occupancy(state, base))
+    share_win(rank, out)

@@ -2,21 +2,12 @@
 from numba import njit
 
 from kernels.azul.layout import LANE_BITS, LANE_MASK, LANES_ALL, LANES_ONE, MARKER_BIT
-
-
-@njit(cache=True, inline="always")
-def count_of(tiles, colour):
-    return (tiles >> (LANE_BITS * colour)) & LANE_MASK
+from kernels.common import count_of, one_of  # noqa: F401  (re-exported)
 
 
 @njit(cache=True, inline="always")
 def without_colour(tiles, colour):
     return tiles & ~(LANE_MASK << (LANE_BITS * colour))
-
-
-@njit(cache=True, inline="always")
-def one_of(colour):
-    return 1 << (LANE_BITS * colour)
 
 
 @njit(cache=True, inline="always")

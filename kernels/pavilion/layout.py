@@ -13,6 +13,7 @@ is not kept: the rules never ask.
 
 The start-player token is ``W_TOKEN``: the player holding it, or ``TOKEN_IN_CENTRE``.
 """
+from kernels.common import LANE_BITS, LANE_MASK  # noqa: F401  (re-exported)
 from kernels.constants import PAVILION as GAME_ID  # noqa: F401  (re-exported)
 from kernels.pavilion.board import (  # noqa: F401  (re-exported)
     CENTRE_STAR, COLOUR_LETTERS, COLOUR_NAMES, FACTORIES_BY_PLAYERS, KEEP_AT_MOST, NCOLOURS,
@@ -65,8 +66,6 @@ STATE_SIZE = PLAYER_BASE + MAX_PLAYERS * PLAYER_WORDS
 
 TOKEN_IN_CENTRE = -1
 
-LANE_BITS = 8
-LANE_MASK = 0xFF
 LANES_ALL = (1 << (LANE_BITS * NCOLOURS)) - 1
 LANES_ONE = sum(1 << (LANE_BITS * c) for c in range(NCOLOURS))
 TOTAL_SHIFT = LANE_BITS * (NCOLOURS - 1)    # the byte of the lane sum in tiles * LANES_ONE

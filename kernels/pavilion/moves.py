@@ -1,6 +1,7 @@
 """Legal moves and chance outcomes of a Summer Pavilion position."""
 from numba import njit
 
+from kernels.common import draw_moves, draw_outcomes, sample_draw
 from kernels.pavilion.layout import (
     CENTRE_STAR, CHANCE_BASE, CHOICE_BITS, CHOICE_MASK, DRAFT_COLOURS, FACTORIES_BY_PLAYERS,
     KEEP_AT_MOST, KEEP_BASE, LONE_WILD, NCOLOURS, NSTARS, P_CENTRE_COLOURS, P_HAND, P_SPACES,
@@ -163,13 +164,7 @@ def legal_moves(state, moves):
         hand = state[player_base(state[W_TO_MOVE]) + P_HAND]
         return choice_moves(hand, 0, KEEP_AT_MOST, KEEP_BASE, moves, 0)
     if is_chance_phase(phase):
-        pool = draw_pool(state)
-        n = 0
-        for c in range(NCOLOURS):
-            if count_of(pool, c) > 0:
-                moves[n] = CHANCE_BASE + c
-                n += 1
-        return n
+        return draw_moves(draw_pool(state), NCOLOURS, CHANCE_BASE, moves)
     return 0
 
 
@@ -179,27 +174,14 @@ def chance_outcomes(state, moves, probs):
     if not is_chance_phase(state[W_PHASE]):
         return 0
     pool = draw_pool(state)
-    size = total(pool)
-    n = 0
-    for c in range(NCOLOURS):
-        k = count_of(pool, c)
-        if k > 0:
-            moves[n] = CHANCE_BASE + c
-            probs[n] = k / size
-            n += 1
-    return n
+    return draw_outcomes(pool, total(pool), NCOLOURS, CHANCE_BASE, moves, probs)
 
 
 @njit(cache=True)
 def sample_chance(state, rng):
     """The next tile drawn: colour ``c`` with probability count / total of the pool."""
     pool = draw_pool(state)
-    k = below(rng, total(pool))
-    for c in range(NCOLOURS):
-        k -= count_of(pool, c)
-        if k < 0:
-            return CHANCE_BASE + c
-    return -1
+    return sample_draw(pool, total(pool), NCOLOURS, CHANCE_BASE, rng)
 
 
 @njit(cache=True)

@@ -2,6 +2,7 @@
 import numpy as np
 from numba import njit
 
+from kernels.common import share_win
 from kernels.constants import CHANCE, TERMINAL
 from kernels.pavilion.layout import (
     GAME_ID, NCOLOURS, P_SCORE, PHASE_OVER, PHASE_REFILL, SCORE_START, STATE_SIZE,
@@ -55,14 +56,6 @@ def scores(state, out):
 @njit(cache=True)
 def payoffs(state, out):
     """The highest scores share the win equally (a tie is a shared victory)."""
-    n = state[W_PLAYERS]
-    best = state[player_base(0) + P_SCORE]
-    for p in range(1, n):
-        best = max(best, state[player_base(p) + P_SCORE])
-    winners = 0
-    for p in range(n):
-        won = state[player_base(p) + P_SCORE] == best
-        out[p] = 1.0 if won else 0.0
-        winners += 1 if won else 0
-    for p in range(n):
-        out[p] /= winners
+    rank = np.empty(state[W_PLAYERS], np.int64)
+    scores(state, rank)
+    share_win(rank, out)

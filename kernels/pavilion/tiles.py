@@ -1,19 +1,10 @@
 """Tile sets packed as byte lanes (one count per colour), and choices packed as counts."""
 from numba import njit
 
+from kernels.common import count_of, one_of  # noqa: F401  (re-exported)
 from kernels.pavilion.layout import (
     CHOICE_BITS, CHOICE_MASK, LANE_BITS, LANE_MASK, LANES_ALL, LANES_ONE, NCOLOURS, TOTAL_SHIFT,
 )
-
-
-@njit(cache=True, inline="always")
-def count_of(tiles, colour):
-    return (tiles >> (LANE_BITS * colour)) & LANE_MASK
-
-
-@njit(cache=True, inline="always")
-def one_of(colour):
-    return 1 << (LANE_BITS * colour)
 
 
 @njit(cache=True, inline="always")
