@@ -15,63 +15,39 @@ import time
 import numba
 import numpy as np
 
-from kernels import azul, games, perft, playout
-from kernels.rng import make_rng
-from solver.bench import machine, write_report
+from kernels import playout
+from solver.bench import (
+    bar_line, machine, perft_rate, playout_bar, playout_line, playout_rate, timed, write_report,
+)
+from solver.games import get_game
 
 ISSUE_BAR_GAMES_PER_S = 40_000
 
 
-def start(players, variant=0, seed=1):
-    state = azul.new_game(players, variant)
-    games.resolve_chance(state, make_rng(seed))
-    return state
+def opening(players, variant="colour"):
+    return get_game("azul").new(1, players=players, variant=variant)
 
 
-def timed(fn, *args):
-    t = time.perf_counter()
-    result = fn(*args)
-    return result, time.perf_counter() - t
-
-
-def playout_rate(players, n_games, variant=0):
-    state = start(players, variant)
-    scores = np.zeros((n_games, 4), np.int64)
-    playout.playouts(state, 0, 10, scores[:10])           # compile or load
-    best = None
-    for rep in range(3):
-        made, dt = timed(playout.playouts, state, rep + 1, n_games, scores)
-        if best is None or dt < best[1]:
-            best = (made, dt)
-    made, dt = best
-    return {"players": players, "variant": ["colour", "gray"][variant], "games": n_games,
-            "games_per_s": round(n_games / dt), "moves_per_s": round(made / dt),
-            "moves_per_game": round(made / n_games, 1)}
+def one_core_rate(players, n_games, variant="colour"):
+    """Wall-clock playout rate on one core."""
+    return {"players": players, "variant": variant,
+            **playout_rate(opening(players, variant), n_games, time.perf_counter)}
 
 
 def parallel_rate(n_games):
-    state = start(2)
+    state = opening(2)
     scores = np.zeros((n_games, 4), np.int64)
     made = np.zeros(n_games, np.int64)
     playout.playouts_parallel(state, 0, 10, scores[:10], made[:10])
-    _, dt = timed(playout.playouts_parallel, state, 1, n_games, scores, made)
+    _, dt = timed(time.perf_counter, playout.playouts_parallel, state, 1, n_games, scores, made)
     return {"threads": numba.get_num_threads(), "games_per_s": round(n_games / dt)}
-
-
-def perft_rate(depth):
-    state = start(2)
-    perft.perft(state, 1)
-    nodes, dt = timed(perft.perft, state, depth)
-    return {"position": "2-player opening, seed 1", "depth": depth, "nodes": int(nodes),
-            "nodes_per_s": round(nodes / dt)}
 
 
 def cli_seconds(args, cache_dir):
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
-    t = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "solver", *args], check=True, env=env,
-                   capture_output=True)
-    return time.perf_counter() - t
+    _, seconds = timed(time.perf_counter, subprocess.run, [sys.executable, "-m", "solver", *args],
+                       check=True, env=env, capture_output=True)
+    return seconds
 
 
 def start_times():
@@ -99,22 +75,20 @@ def main():
     report = {
         "command": "python bench/azul_speed.py " + " ".join(sys.argv[1:]),
         "machine": machine(),
-        "playouts_one_core": [playout_rate(p, args.games) for p in (2, 3, 4)]
-        + [playout_rate(2, args.games, variant=1)],
+        "playouts_one_core": [one_core_rate(p, args.games) for p in (2, 3, 4)]
+        + [one_core_rate(2, args.games, variant="gray")],
         "playouts_all_cores": parallel_rate(args.games),
-        "perft": perft_rate(args.perft_depth),
+        "perft": perft_rate("2-player opening, seed 1", opening(2), args.perft_depth,
+                            time.perf_counter, runs=1),
         "start": start_times(),
     }
     two = report["playouts_one_core"][0]
-    report["bar"] = {"games_per_s_2p_one_core": two["games_per_s"],
-                     "target": ISSUE_BAR_GAMES_PER_S,
-                     "ratio": round(two["games_per_s"] / ISSUE_BAR_GAMES_PER_S, 2)}
+    report["bar"] = playout_bar(two["games_per_s"], ISSUE_BAR_GAMES_PER_S)
     report["playouts_all_cores"]["speedup"] = round(
         report["playouts_all_cores"]["games_per_s"] / two["games_per_s"], 2)
 
     for row in report["playouts_one_core"]:
-        print(f"playouts {row['players']}p {row['variant']:6}: {row['games_per_s']:>8} games/s "
-              f"{row['moves_per_s']:>9} moves/s ({row['moves_per_game']} moves/game)")
+        print(playout_line(f"{row['players']}p {row['variant']:6}:", row))
     par = report["playouts_all_cores"]
     print(f"playouts 2p, {par['threads']} threads: {par['games_per_s']} games/s "
           f"({par['speedup']}x one core)")
@@ -123,7 +97,7 @@ def main():
     st = report["start"]
     print(f"tessera moves: cold {st['cold_moves_s']} s, warm {st['warm_moves_s']} s; "
           f"tessera bench: cold {st['cold_bench_s']} s, warm {st['warm_bench_s']} s")
-    print(f"bar: {two['games_per_s']} / {ISSUE_BAR_GAMES_PER_S} games/s = {report['bar']['ratio']}x")
+    print(bar_line(report["bar"]))
     write_report(args.out, report)
 
 

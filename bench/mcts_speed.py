@@ -13,7 +13,7 @@ import sys
 import time
 
 
-from solver.bench import machine, write_report
+from solver.bench import machine, timed, write_report
 from solver.games import get_game
 from solver.search.mcts import Mcts, MctsOptions
 
@@ -30,9 +30,7 @@ def rate(state, iterations, options):
     threads = options.get("threads", 1)
     clock = time.perf_counter if threads > 1 else time.process_time
     searcher = Mcts(MctsOptions(iterations=iterations, seed=1, **options))
-    start = clock()
-    result = searcher.search(state)
-    seconds = clock() - start
+    result, seconds = timed(clock, searcher.search, state)
     return {"simulations": result.visits, "seconds": round(seconds, 3),
             "simulations_per_s": round(result.visits / seconds), "tree_nodes": result.tree_nodes}
 

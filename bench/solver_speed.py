@@ -25,7 +25,7 @@ import time
 
 import numpy as np
 
-from solver.bench import load_average, machine, write_report
+from solver.bench import load_average, machine, timed, write_report
 from solver.games import get_game
 from solver.search.alphabeta import solve
 
@@ -91,9 +91,7 @@ def azure_late(seed, back):
 
 
 def _solved(game, state, time_limit=None):
-    cpu = time.process_time()
-    result = solve(state, time_limit=time_limit)
-    cpu = time.process_time() - cpu
+    result, cpu = timed(time.process_time, solve, state, time_limit=time_limit)
     return {
         "position": game.format_position(state),
         "proven": result.exact is not None,
@@ -141,9 +139,7 @@ def main():
         return
 
     load_before = load_average()
-    started = time.perf_counter()
-    solve(final_round(8))                    # compile, or load from numba's cache
-    warm_up = time.perf_counter() - started
+    _, warm_up = timed(time.perf_counter, solve, final_round(8))    # compile, or load the cache
     rows = [prove(tiles) for tiles in args.tiles]
 
     report = {
@@ -168,9 +164,7 @@ def main():
 
 def azure_main(args):
     load_before = load_average()
-    started = time.perf_counter()
-    solve(azure_late(0, 4))                  # compile, or load from numba's cache
-    warm_up = time.perf_counter() - started
+    _, warm_up = timed(time.perf_counter, solve, azure_late(0, 4))  # compile, or load the cache
     rows = []
     for seed in args.seeds:
         for back in args.back:

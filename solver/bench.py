@@ -6,12 +6,14 @@ splitmix generator, so the list depends only on the seeds, on move generation an
 on the kernels' chance sampling. At a fixed depth the total perft count over the
 list is the bench signature.
 
-The speed scripts (bench/*_speed.py) write their figures with ``machine`` and
-``write_report``, so every results file describes its machine the same way.
+The speed scripts (bench/*_speed.py) time the kernels with ``timed``, ``playout_rate``
+and ``perft_rate`` and write their figures with ``machine`` and ``write_report``, so
+every results file measures and describes its machine the same way.
 """
 import json
 import os
 import platform
+import time
 from typing import NamedTuple
 
 BENCH_DEPTH = 4
@@ -112,3 +114,59 @@ def write_report(path, report):
         with open(path, "w") as file:
             json.dump(report, file, indent=2)
             file.write("\n")
+
+
+def timed(clock, fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` and the seconds it took on ``clock``."""
+    start = clock()
+    result = fn(*args, **kwargs)
+    return result, clock() - start
+
+
+def fastest(runs):
+    """The (result, seconds) of ``runs`` that took the fewest seconds."""
+    return min(runs, key=lambda run: run[1])
+
+
+def playout_rate(state, n_games, clock=time.process_time):
+    """Random games from ``state``: the fastest of three runs of ``n_games``."""
+    import numpy as np
+    from kernels import playout
+    scores = np.zeros((n_games, 4), np.int64)
+    playout.playouts(state, 0, 10, scores[:10])           # compile or load
+    made, dt = fastest(timed(clock, playout.playouts, state, rep + 1, n_games, scores)
+                       for rep in range(3))
+    return {"games": n_games, "games_per_s": round(n_games / dt),
+            "moves_per_s": round(made / dt), "moves_per_game": round(made / n_games, 1)}
+
+
+def perft_rate(label, state, depth, clock=time.process_time, runs=3):
+    """Perft of ``state`` to ``depth``: the fastest of ``runs``."""
+    from kernels import perft
+    perft.perft(state, 1)                                 # compile or load
+    nodes, dt = fastest(timed(clock, perft.perft, state, depth) for _ in range(runs))
+    return {"position": label, "depth": depth, "nodes": int(nodes),
+            "nodes_per_s": round(nodes / dt)}
+
+
+def playout_bar(games_per_s, target):
+    """The issue's bar: 2-player random games per second on one core against ``target``."""
+    return {"games_per_s_2p_one_core": games_per_s, "target": target,
+            "ratio": round(games_per_s / target, 2)}
+
+
+def playout_line(label, row):
+    """One printed line of a ``playout_rate`` row."""
+    return (f"playouts {label} {row['games_per_s']:>8} games/s "
+            f"{row['moves_per_s']:>9} moves/s ({row['moves_per_game']} moves/game)")
+
+
+def perft_line(row, width):
+    """One printed line of a ``perft_rate`` row, its position padded to ``width``."""
+    return (f"perft {row['depth']} {row['position']:<{width}} {row['nodes']:>9} nodes "
+            f"{row['nodes_per_s']:>11} nodes/s")
+
+
+def bar_line(bar):
+    """The printed line of a ``playout_bar``."""
+    return f"bar: {bar['games_per_s_2p_one_core']} / {bar['target']} games/s = {bar['ratio']}x"

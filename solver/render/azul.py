@@ -4,63 +4,49 @@ Drawn from the JSON form of the position, so the drawing never reads the bit lay
 Filled cells are capital letters and empty ones lower case or dots, so the board
 still reads right without colour.
 """
-import numpy as np
-from rich.columns import Columns
 from rich.console import Group
-from rich.panel import Panel
 from rich.text import Text
 
 from kernels.azul.layout import (
     COLOUR_LETTERS, FACTORY_SIZE, FLOOR_PENALTY, FLOOR_SLOTS, wall_column,
 )
-from kernels.games import payoffs
-from solver.notation.azul import position_to_json
+from solver.notation.azul import NO_TILES, position_to_json
+from solver.render.common import Palette, board_panel, factories, result, tabletop
 
 MARKER = "1"
-TILE_STYLES = {
+TILES = Palette({
     "B": "bold white on blue",
     "Y": "bold black on yellow",
     "R": "bold white on red",
     "K": "bold white on grey23",
     "W": "bold black on white",
     MARKER: "bold black on bright_cyan",
-}
+}, NO_TILES)
 # Empty cells of the colour wall show the colour printed there, faintly.
 PRINTED_STYLES = {"B": "blue", "Y": "yellow", "R": "red", "K": "grey50", "W": "white"}
 # PRINTED_LETTERS[row][column]: the colour the colour wall prints there.
 PRINTED_LETTERS = [{wall_column(c, row): letter for c, letter in enumerate(COLOUR_LETTERS)}
                    for row in range(5)]
 EMPTY_SLOT = "·"
-BOARD_WIDTH = 25                # fits the title "▶ Player 4 · 100 pts"; three fit in 80 columns
 SLOT_PENALTIES = [FLOOR_PENALTY[i] - FLOOR_PENALTY[i + 1] for i in range(FLOOR_SLOTS)]
 
 
 def render_position(state):
     obj = position_to_json(state)
-    return Group(
-        _header(obj, state),
-        Text(),
-        _table(obj),
-        Text(),
-        Columns([_board(obj, p) for p in range(obj["players"])], padding=(0, 1)),
-    )
+    title = Text(f"Azul · {obj['players']} players · {obj['wall']} wall · round {obj['round']}",
+                 style="bold")
+    return tabletop(title, _who_acts(obj, state), _table(obj),
+                    [_board(obj, p) for p in range(obj["players"])])
 
 
-# ---- header --------------------------------------------------------------------------
-
-def _header(obj, state):
-    return Group(
-        Text(f"Azul · {obj['players']} players · {obj['wall']} wall · round {obj['round']}",
-             style="bold"),
-        Text(_who_acts(obj, state)),
-    )
+# ---- who acts ------------------------------------------------------------------------
 
 
 def _who_acts(obj, state):
     phase, player = obj["phase"], obj["turn"]
     if phase == "refill":
         filling = next(f for f, tiles in enumerate(obj["factories"], 1)
-                       if _tile_count(tiles) < FACTORY_SIZE)
+                       if TILES.count(tiles) - tiles.count(MARKER) < FACTORY_SIZE)
         return f"refill: chance draws a tile for factory {filling}"
     if phase == "draft":
         return f"draft: player {player} to move"
@@ -68,51 +54,18 @@ def _who_acts(obj, state):
         lines = obj["boards"][player - 1]["lines"]
         line = next(i for i, tiles in enumerate(lines, 1) if "." not in tiles)
         return f"tiling: player {player} picks the column for line {line}"
-    return "game over: " + _result(obj, state)
-
-
-def _result(obj, state):
-    shares = np.zeros(obj["players"], np.float64)
-    payoffs(state, shares)
-    winners = [str(p) for p, share in enumerate(shares, 1) if share > 0]
-    if len(winners) == 1:
-        return f"player {winners[0]} wins"
-    return f"players {' and '.join(winners)} share the win"
+    return "game over: " + result(state, obj["players"])
 
 
 # ---- the table -----------------------------------------------------------------------
 
 def _table(obj):
-    factories = [Text.assemble((f"{f} ", "dim"), _tiles(tiles))
-                 for f, tiles in enumerate(obj["factories"], 1)]
     return Group(
-        Text("Factories", style="bold"),
-        Columns(factories, padding=(0, 3)),
-        Text.assemble(("Centre  ", "bold"), _tiles(obj["centre"])),
-        Text.assemble(("Bag ", "bold"), _counts(obj["bag"]), ("   Lid ", "bold"),
-                      _counts(obj["lid"])),
+        factories(TILES, obj["factories"]),
+        Text.assemble(("Centre  ", "bold"), TILES.row(obj["centre"])),
+        Text.assemble(("Bag ", "bold"), TILES.total(COLOUR_LETTERS, obj["bag"]),
+                      ("   Lid ", "bold"), TILES.total(COLOUR_LETTERS, obj["lid"])),
     )
-
-
-def _tiles(tiles):
-    if tiles == "-":
-        return Text("-", style="dim")
-    return Text(" ").join(_tile(letter) for letter in tiles)
-
-
-def _tile(letter):
-    return Text(letter, style=TILE_STYLES[letter])
-
-
-def _tile_count(tiles):
-    return 0 if tiles == "-" else len(tiles.replace(MARKER, ""))
-
-
-def _counts(counts):
-    text = Text(f"{sum(counts.values())}:")
-    for letter, n in zip(COLOUR_LETTERS, counts.values()):
-        text += Text(" ") + _tile(letter) + Text(str(n))
-    return text
 
 
 # ---- a player's board ----------------------------------------------------------------
@@ -123,15 +76,15 @@ def _board(obj, p):
     rows = [_pattern_line(board["lines"][i]) + Text(" │ ", style="dim")
             + _wall_row(board["wall"][i], i, colour_wall) for i in range(5)]
     acting = obj["phase"] in ("draft", "tiling") and obj["turn"] == p + 1
-    title = f"{'▶ ' if acting else ''}Player {p + 1} · {board['score']} pts"
-    return Panel(Group(*rows, Text(), *_floor(board["floor"])), title=title, width=BOARD_WIDTH,
-                 border_style="bold" if acting else "dim")
+    return board_panel(Group(*rows, Text(), *_floor(board["floor"])), p + 1, board["score"],
+                       acting)
 
 
 def _pattern_line(line):
     """Tiles sit at the right, next to the wall, as on the board."""
     tiles = line.rstrip(".")
-    cells = [Text(EMPTY_SLOT, style="dim")] * (len(line) - len(tiles)) + [_tile(t) for t in tiles]
+    cells = ([Text(EMPTY_SLOT, style="dim")] * (len(line) - len(tiles))
+             + [TILES.tile(t) for t in tiles])
     return Text("  " * (5 - len(line))) + Text(" ").join(cells)
 
 
@@ -139,7 +92,7 @@ def _wall_row(row, r, colour_wall):
     cells = []
     for col, cell in enumerate(row):
         if cell != ".":
-            cells.append(_tile(cell))
+            cells.append(TILES.tile(cell))
         elif colour_wall:
             printed = PRINTED_LETTERS[r][col]
             cells.append(Text(printed.lower(), style=f"dim {PRINTED_STYLES[printed]}"))
@@ -151,9 +104,9 @@ def _wall_row(row, r, colour_wall):
 def _floor(floor):
     """The floor slots over their penalties; an eighth item (the marker taken onto a
     full floor) goes past the last slot and costs nothing."""
-    items = [] if floor == "-" else list(floor)
+    items = [] if floor == NO_TILES else list(floor)
     lost = FLOOR_PENALTY[min(len(items), FLOOR_SLOTS)]
-    cells = [_tile(items[i]) if i < len(items) else Text(EMPTY_SLOT, style="dim")
+    cells = [TILES.tile(items[i]) if i < len(items) else Text(EMPTY_SLOT, style="dim")
              for i in range(max(FLOOR_SLOTS, len(items)))]
     return (
         Text(f"Floor {-lost}" if lost else "Floor", style="bold"),

@@ -27,10 +27,11 @@ from kernels.azure.layout import (
     S_TRACK_END, W_BLACK_STONE, W_HOLDER, cell_field, player_word,
 )
 from solver.notation.azure import COLUMNS, NONE, UNKNOWN, position_to_json
+from solver.render.common import Palette
 
 DOMAIN_STYLES = ("bold white on dodger_blue3", "bold black on grey85", "bold white on red3",
                  "bold white on grey19")
-CARD_STYLES = DOMAIN_STYLES
+CARDS = Palette({**dict(zip(COLOUR_LETTERS, DOMAIN_STYLES)), UNKNOWN: "bold"}, NONE, gap="")
 PLAYER_STYLES = ("bold black on yellow", "bold white on magenta")
 COMMON, GIFTED = "●", "◆"
 MOUNTAIN = "▲"
@@ -74,7 +75,7 @@ def _header(obj, state):
 def _who_acts(obj):
     phase, turn = obj["phase"], obj["turn"]
     if phase == "setup":
-        drawer = 1 if obj["draws"] and _count(obj["players"][0]["hand"]) < 2 else 2
+        drawer = 1 if obj["draws"] and CARDS.count(obj["players"][0]["hand"]) < 2 else 2
         return (f"setup: chance deals player {drawer}'s starting hand"
                 f" ({obj['draws']} more from the hidden deck)")
     if phase == "place":
@@ -91,10 +92,6 @@ def _who_acts(obj):
     if phase == "bird-return":
         return f"bird-return: player {obj['bird_loser']} returns two cards for losing the Bird"
     return f"game over: player {obj['winner']} wins"
-
-
-def _count(cards):
-    return 0 if cards == NONE else len(cards)
 
 
 # ---- the realm -----------------------------------------------------------------------
@@ -212,25 +209,11 @@ def _cosmos_note():
 # ---- cards and players ---------------------------------------------------------------
 
 def _cards(obj):
-    faceup = Text.assemble(("Face-up decks ", "bold"))
-    for c, name in enumerate(COLOUR_NAMES):
-        faceup += Text(" ") + Text(COLOUR_LETTERS[c], style=CARD_STYLES[c]) + \
-            Text(f"{obj['faceup'][name]}")
+    faceup = Text.assemble(("Face-up decks ", "bold"),
+                           CARDS.counts(COLOUR_LETTERS, [obj["faceup"][n] for n in COLOUR_NAMES]))
     deck = obj["deck"]
-    return Group(faceup, Text.assemble(("Hidden deck   ", "bold"), f"{_count(deck)} cards  ",
-                                       _card_row(deck)))
-
-
-def _card_row(cards):
-    if cards == NONE:
-        return Text(NONE, style="dim")
-    out = Text()
-    for letter in cards:
-        if letter == UNKNOWN:
-            out.append(UNKNOWN, style="bold")
-        else:
-            out.append(letter, style=CARD_STYLES[COLOUR_LETTERS.index(letter)])
-    return out
+    return Group(faceup, Text.assemble(("Hidden deck   ", "bold"), f"{CARDS.count(deck)} cards  ",
+                                       CARDS.row(deck)))
 
 
 def _players(obj):
@@ -244,9 +227,10 @@ def _players(obj):
             marker, (f"Player {number}", PLAYER_STYLES[number - 1]),
             (f"  {player['score']} points", "bold"),
             f" · {len(player['stones'])} stones on the realm, {player['supply']} in supply{gifted}"))
-        rows.append(Text.assemble("    hand ", _card_row(player["hand"]),
-                                  f" ({_count(player['hand'])} cards; known to the opponent: ",
-                                  _card_row(player["known"]), ")"))
+        hand = player["hand"]
+        rows.append(Text.assemble("    hand ", CARDS.row(hand),
+                                  f" ({CARDS.count(hand)} cards; known to the opponent: ",
+                                  CARDS.row(player["known"]), ")"))
         rows.append(Text(f"    beasts: {beasts}"))
     return Group(*rows)
 
