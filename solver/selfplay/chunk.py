@@ -32,8 +32,9 @@ FIRST_MAX_PLIES = 256       # doubled for the games that need more, up to
 MAX_PLIES = 1 << 16         # this: a longer game is a bug in the game's kernel
 SLICE = 256                 # games per kernel call: how soon a chunk notices ``STOP``
 
-# Set when the run stops (Ctrl-C): every chunk this process is playing in a thread gives
-# up at its next slice (``Stopped``) instead of playing to its end.
+# Set when the run stops (Ctrl-C): every chunk this process is playing gives up at its
+# next slice or search game (``Stopped``) instead of playing to its end. A pool worker's
+# is the pool's multiprocessing event (``workers.start_worker``).
 STOP = threading.Event()
 
 
@@ -127,6 +128,8 @@ def _play_mixed(plan, seeds, lineups, seat_seeds, kinds, batched):
         lengths[rows], scores[rows], payoffs[rows] = played.lengths, played.scores, played.payoffs
     game = get_game(plan.game)
     for g in np.flatnonzero(~batched):
+        if STOP.is_set():
+            raise Stopped
         agents = [parse_agent(plan.agents[a], seed=int(seat_seeds[g, s]))
                   for s, a in enumerate(lineups[g])]
         record = play_game(game, plan.options, agents, int(seeds[g]))

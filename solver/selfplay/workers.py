@@ -5,9 +5,9 @@ as chunks finish: the chunk's Parquet file as bytes and its outcomes, so this
 process only writes files. Cores are shared out: each of ``K`` workers gets
 ``cores // K`` numba threads (at least one), so the workers together do not
 oversubscribe the machine. Leaving the ``with`` block on an exception (Ctrl-C)
-stops the workers: processes at once, threads at their chunk's next kernel call
-(``chunk.STOP``, every ``chunk.SLICE`` games); the chunks they were playing are
-lost, the finished ones were yielded.
+stops the workers, processes and threads alike, at their chunk's next kernel call
+(``chunk.STOP``, every ``chunk.SLICE`` games) or next search game; the chunks they
+were playing are lost, the finished ones were yielded.
 
 Worker processes (of the pool, and of a Dask LocalCluster) are forked from a fork
 server (``worker_context``), started once per process with SIGINT ignored, that has
@@ -26,6 +26,7 @@ from concurrent.futures import (FIRST_COMPLETED, ProcessPoolExecutor, ThreadPool
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import forkserver, get_all_start_methods, get_context
 
+from solver.selfplay import chunk
 from solver.selfplay.chunk import STOP, all_batched, play_chunk_file
 
 MAX_POOL_RESTARTS = 3
@@ -139,6 +140,12 @@ def worker_context(preload=()):
     return context
 
 
+def start_worker(threads, stop):
+    """A pool worker's start: its numba threads, and the pool's stop event as ``chunk.STOP``."""
+    set_numba_threads(threads)
+    chunk.STOP = stop
+
+
 class ProcessPool:
     """Chunks spread over ``workers`` processes, forked from the fork server (``worker_context``).
 
@@ -150,25 +157,26 @@ class ProcessPool:
         self.workers = workers
         self.threads = threads
         self.executor = None
+        self.stop = None
 
     def __enter__(self):
         self.executor = self._new_executor()
         return self
 
     def __exit__(self, exc_type, *exc_info):
-        self._stop(kill=exc_type is not None)
+        if exc_type is not None:
+            # The workers give up their chunks at their next slice or game (``chunk.STOP``).
+            # Terminating them instead can cut a result off in the middle of the pipe,
+            # and the executor then waits for the rest of it for ever.
+            self.stop.set()
+        self.executor.shutdown(wait=True, cancel_futures=True)
         return False
 
     def _new_executor(self):
-        return ProcessPoolExecutor(self.workers, mp_context=worker_context(),
-                                   initializer=set_numba_threads, initargs=(self.threads,))
-
-    def _stop(self, kill):
-        if kill:
-            # Python 3.14 has executor.terminate_workers(); until then, its process table.
-            for process in list(self.executor._processes.values()):
-                process.terminate()
-        self.executor.shutdown(wait=True, cancel_futures=True)
+        context = worker_context()
+        self.stop = context.Event()
+        return ProcessPoolExecutor(self.workers, mp_context=context, initializer=start_worker,
+                                   initargs=(self.threads, self.stop))
 
     def run(self, plan, chunks):
         pending = list(chunks)
@@ -189,5 +197,5 @@ class ProcessPool:
                 restarts += 1
                 if restarts > MAX_POOL_RESTARTS:
                     raise RuntimeError(f"worker processes died {restarts} times; stopping")
-                self._stop(kill=True)
+                self.executor.shutdown(wait=True)     # a broken pool stopped its workers
                 self.executor = self._new_executor()
