@@ -19,13 +19,10 @@ CPU seconds are printed beside wall seconds because a busy machine stretches the
 wall time.
 """
 import argparse
-import random
 import sys
 import time
 
-import numpy as np
-
-from solver.bench import load_average, machine, timed, write_report
+from solver.bench import load_average, machine, random_decisions, timed, write_report
 from solver.games import get_game
 from solver.search.alphabeta import solve
 
@@ -64,30 +61,9 @@ def _count(text, colour):
     return sum(token.count(colour) for token in tokens if set(token) <= set(COLOURS + ".-1"))
 
 
-def azure_decisions(seed):
-    """Every position of a seeded random Azure game (base game) where a player decides.
-
-    ``tessera new azure --seed SEED``, then each move drawn uniformly by
-    ``random.Random(seed)`` and chance by ``kernels.rng.make_rng(seed)``.
-    """
-    from kernels import games
-    from kernels.rng import make_rng
-    state = get_game("azure").new(seed)
-    pick, chance = random.Random(seed), make_rng(seed)
-    moves = np.empty(games.MAX_MOVES, np.int64)
-    decisions = []
-    while games.to_move(state) != games.TERMINAL:
-        if games.to_move(state) == games.CHANCE:
-            games.resolve_chance(state, chance)
-            continue
-        decisions.append(state.copy())
-        games.apply_move(state, moves[pick.randrange(games.legal_moves(state, moves))])
-    return decisions
-
-
 def azure_late(seed, back):
     """The position ``back`` decisions before the end of seeded random game ``seed``."""
-    return azure_decisions(seed)[-back]
+    return random_decisions("azure", seed)[-back]
 
 
 def _solved(game, state, time_limit=None):
@@ -116,7 +92,7 @@ def prove(tiles):
 
 
 def prove_azure(seed, back, time_limit):
-    decisions = azure_decisions(seed)
+    decisions = random_decisions("azure", seed)
     row = {"seed": seed, "back": back, "decisions_made": len(decisions) - back}
     row.update(_solved(get_game("azure"), decisions[-back], time_limit))
     return row

@@ -90,6 +90,30 @@ def bench_states():
     return [(position.label, build(position)) for position in BENCH_POSITIONS]
 
 
+def random_decisions(name, seed, **options):
+    """Every position of a game played by uniformly random moves where a player decides:
+    ``Game.new(seed, **options)``, each move drawn by ``random.Random(seed)`` and chance
+    by ``make_rng(seed)`` (the late positions of results/azure-solve.json and the tests)."""
+    import random
+
+    import numpy as np
+
+    from kernels import games
+    from kernels.rng import make_rng
+    from solver.games import get_game
+    state = get_game(name).new(seed, **options)
+    pick, chance = random.Random(seed), make_rng(seed)
+    moves = np.empty(games.MAX_MOVES, np.int64)
+    decisions = []
+    while games.to_move(state) != games.TERMINAL:
+        if games.to_move(state) == games.CHANCE:
+            games.resolve_chance(state, chance)
+            continue
+        decisions.append(state.copy())
+        games.apply_move(state, moves[pick.randrange(games.legal_moves(state, moves))])
+    return decisions
+
+
 def load_average():
     return [round(x, 2) for x in os.getloadavg()]
 

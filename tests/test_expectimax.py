@@ -23,9 +23,9 @@ import pytest
 from kernels import games
 from kernels.azul.layout import W_BAG, W_LID
 from kernels.azul.tiles import one_of
-from kernels.rng import make_rng
 from kernels.search import alphabeta as kernel
 from kernels.search import ttable
+from solver.bench import random_decisions
 from solver.errors import OptionError
 from solver.games import get_game
 from solver.search.alphabeta import WIN_RATE, search_alphabeta, solve
@@ -117,18 +117,7 @@ def kernel_values(state, depth, bits=16):
 # ---- positions -------------------------------------------------------------------------
 
 def azure_decisions(seed, **options):
-    """Every position of a seeded random Azure game where a player decides."""
-    state = AZURE.new(seed, **options)
-    pick, chance = random.Random(seed), make_rng(seed)
-    moves = np.empty(games.MAX_MOVES, np.int64)
-    decisions = []
-    while games.to_move(state) != games.TERMINAL:
-        if games.to_move(state) == games.CHANCE:
-            games.resolve_chance(state, chance)
-            continue
-        decisions.append(state.copy())
-        games.apply_move(state, moves[pick.randrange(games.legal_moves(state, moves))])
-    return decisions
+    return random_decisions("azure", seed, **options)
 
 
 def azure_late(seed, options, back):

@@ -41,6 +41,12 @@ STOP = threading.Event()
 class Stopped(Exception):
     """A chunk given up because ``STOP`` was set."""
 
+
+def stop_with(event):
+    """Make ``event`` (a pool's multiprocessing event) this worker process's ``STOP``."""
+    global STOP
+    STOP = event
+
 # What ``play_batched`` returns: ``lengths`` [games]; ``moves`` and ``movers`` flat, game
 # after game; ``scores`` and ``payoffs`` [games, seats].
 Played = namedtuple("Played", "lengths moves movers scores payoffs")

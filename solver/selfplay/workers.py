@@ -26,8 +26,7 @@ from concurrent.futures import (FIRST_COMPLETED, ProcessPoolExecutor, ThreadPool
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import forkserver, get_all_start_methods, get_context
 
-from solver.selfplay import chunk
-from solver.selfplay.chunk import STOP, all_batched, play_chunk_file
+from solver.selfplay.chunk import STOP, all_batched, play_chunk_file, stop_with
 
 MAX_POOL_RESTARTS = 3
 PRELOAD = "solver.selfplay.preload"
@@ -143,7 +142,7 @@ def worker_context(preload=()):
 def start_worker(threads, stop):
     """A pool worker's start: its numba threads, and the pool's stop event as ``chunk.STOP``."""
     set_numba_threads(threads)
-    chunk.STOP = stop
+    stop_with(stop)
 
 
 class ProcessPool:
