@@ -15,6 +15,7 @@ from kernels.azure.layout import (
     GIFTED_BASE, P_HAND_SIZE, PHASE_PLACE, S_COSMOS, S_GIFTED, W_PHASE, player_word,
 )
 from kernels.azure.realm import BASE_LAYOUTS, COSMOS_FILE, base_layout, deal_layout, layout_of
+from kernels.boarddata import board_json
 from kernels.perft import perft
 from kernels.rng import below, make_rng
 from solver.cli import main
@@ -157,7 +158,7 @@ def test_show_labels_every_cosmos_position_as_a_stand_in():
 
 
 def test_show_names_the_users_cosmos_board_file(tmp_path):
-    boards = json.loads(COSMOS_FILE.read_text())
+    boards, _ = board_json(COSMOS_FILE, "Azure Cosmos board data")
     boards["standin"] = False
     path = tmp_path / "printed.json"
     path.write_text(json.dumps(boards))

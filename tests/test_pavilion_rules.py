@@ -3,15 +3,11 @@
 Positions are built with ``build`` (JSON with the bag holding every tile not placed
 elsewhere) and moves are played in notation, so each test reads like the rules.
 """
-import json
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 
-import kernels.boarddata as data_files
 from kernels import games, pavilion
+from kernels.boarddata import board_json
 from kernels.pavilion import board as board_data
 from kernels.pavilion.layout import (
     COLOUR_LETTERS, COLOUR_NAMES, REGION_MASKS, REGION_REWARDS, STAR_SPACES, TILES_PER_COLOUR,
@@ -93,7 +89,7 @@ def tiles(word):
 # ---- the board data ------------------------------------------------------------------
 
 def test_board_data_comes_from_the_file():
-    data = json.loads(board_data.shared_data_path(board_data.BOARD_FILE).read_text())
+    data, _ = board_json(board_data.BOARD_FILE, "Summer Pavilion board data")
     assert list(COLOUR_NAMES) == data["colors"]
     assert [COLOUR_NAMES[c] for c in board_data.WILD_BY_ROUND] == data["wild_color_by_round"]
     regions = [r for kind in data["bonus"].values() for r in kind["regions"]]
@@ -101,35 +97,6 @@ def test_board_data_comes_from_the_file():
     assert sorted(REGION_REWARDS.tolist()) == [1] * 6 + [2] * 6 + [3] * 6
     assert board_data.STAR_BONUS.tolist() == [20, 18, 17, 16, 15, 14, 12]   # P G O Y B R C
     assert board_data.NUMBER_BONUS.tolist() == [4, 8, 12, 16, 0, 0]
-
-
-def test_data_path_honours_tessera_shared(tmp_path, monkeypatch):
-    (tmp_path / "data").mkdir()
-    (tmp_path / "data" / board_data.BOARD_FILE).write_text("{}")
-    monkeypatch.setenv(data_files.SHARED_ENV, str(tmp_path))
-    path = data_files.shared_data_path(board_data.BOARD_FILE)
-    assert path == tmp_path / "data" / board_data.BOARD_FILE
-    monkeypatch.setenv(data_files.SHARED_ENV, str(tmp_path / "nowhere"))
-    with pytest.raises(data_files.BoardDataError, match="TESSERA_SHARED"):
-        data_files.shared_data_path(board_data.BOARD_FILE)
-
-
-def test_missing_board_file_is_one_clear_error(tmp_path):
-    env = {"TESSERA_SHARED": str(tmp_path), "PATH": ""}
-    result = subprocess.run([sys.executable, "-c", "import kernels.pavilion"], env=env,
-                            capture_output=True, text=True, cwd=str(_repo()))
-    assert result.returncode != 0
-    assert "BoardDataError: Summer Pavilion board data not found" in result.stderr
-    result = subprocess.run([sys.executable, "-m", "solver", "new", "azul"], env=env,
-                            capture_output=True, text=True, cwd=str(_repo()))
-    assert result.returncode == 2
-    assert result.stderr.startswith("error: Summer Pavilion board data not found")
-    assert len(result.stderr.splitlines()) == 1
-
-
-def _repo():
-    from pathlib import Path
-    return Path(__file__).resolve().parents[1]
 
 
 # ---- the refresher's worked turn -----------------------------------------------------

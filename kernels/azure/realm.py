@@ -2,12 +2,12 @@
 
 Board data comes from files, never from tables typed here:
 
-- the eight regular domain sides from ``azure-domains.json`` in the shared data
-  (``$TESSERA_SHARED/data`` or ``<repo>/../shared/data``, as Summer Pavilion's);
-- the Cosmos large domains and cosmos track from ``data/azure-cosmos-standin.json``
-  in this repository: a STAND-IN (the printed boards are not known here), replaced
-  by a file of the same shape named by ``$TESSERA_AZURE_COSMOS`` or passed to
-  ``load_cosmos``.
+- the eight regular domain sides from ``azure-domains.json``, packaged in
+  ``kernels/data/`` (a file of the same shape named by ``$TESSERA_AZURE_DOMAINS``
+  replaces it);
+- the Cosmos large domains and cosmos track from ``azure-cosmos-standin.json``,
+  packaged beside it: a STAND-IN (the printed boards are not known here), replaced
+  by a file of the same shape named by ``$TESSERA_AZURE_COSMOS``.
 
 A ``Layout`` names what lies at each of the four places (top-left, top-right,
 bottom-left, bottom-right): a domain colour, its side (1 or 2) and its clockwise
@@ -16,14 +16,13 @@ quarter turns; with Cosmos, two places diagonally opposite hold the large domain
 ``write_realm`` turns a layout into the realm words of a state (kernels/azure/layout.py):
 per-cell symbols and the line-of-sight masks the kernels count bonds and guards with.
 """
-import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from kernels.boarddata import BoardDataError, read_json, shared_data_path  # noqa: F401  (re-exported)
+from kernels.boarddata import BoardDataError, board_json
 from kernels.azure.layout import (
     CELL_COSMOS, CELL_COST, CELL_DOMAIN, CELL_KIND, CELL_QI, CELL_QI_COLOUR, CELL_SERPENT,
     CELL_WISDOM, CELLS, COLOUR_NAMES, DECK_PER_COLOUR, CARDS_PER_COLOUR, FIELD_MASK, GRID,
@@ -32,9 +31,10 @@ from kernels.azure.layout import (
     S_THRESHOLDS, S_TRACK_END, S_CELL, place_code,
 )
 
+DOMAINS_ENV = "TESSERA_AZURE_DOMAINS"
 COSMOS_ENV = "TESSERA_AZURE_COSMOS"
 DOMAINS_FILE = "azure-domains.json"
-COSMOS_FILE = Path(__file__).resolve().parents[2] / "data" / "azure-cosmos-standin.json"
+COSMOS_FILE = "azure-cosmos-standin.json"
 MOUNTAIN = "M"
 SIDES = (1, 2)
 REGULAR_SIZE = 3
@@ -135,34 +135,31 @@ def _side(colour, rows, size, where):
 
 
 @lru_cache(maxsize=None)
-def load_domains(path=None):
+def load_domains():
     """The regular sides: ``{colour: (side 1, side 2)}``."""
-    path = Path(path) if path else shared_data_path(DOMAINS_FILE, "Azure board data")
-    data = read_json(path)
+    data, source = board_json(DOMAINS_FILE, "Azure board data", DOMAINS_ENV)
+    name = Path(source).name
     try:
         domains = data["domains"]
-        found = {_colour(name, f"{path.name}: domains"): sides for name, sides in domains.items()}
+        found = {_colour(colour_name, f"{name}: domains"): sides for colour_name, sides in domains.items()}
     except (KeyError, AttributeError, TypeError):
-        raise BoardDataError(f"{path.name}: expected a 'domains' object") from None
+        raise BoardDataError(f"{name}: expected a 'domains' object") from None
     if sorted(found) != list(range(NCOLOURS)):
-        raise BoardDataError(f"{path.name}: expected one domain of each colour")
+        raise BoardDataError(f"{name}: expected one domain of each colour")
     sides = {}
     for colour, pair in found.items():
         if not isinstance(pair, list) or len(pair) != len(SIDES):
-            raise BoardDataError(f"{path.name}: {COLOUR_NAMES[colour]}: expected two sides")
-        sides[colour] = tuple(_side(colour, rows, REGULAR_SIZE, f"{path.name}: {COLOUR_NAMES[colour]} side {s}")
+            raise BoardDataError(f"{name}: {COLOUR_NAMES[colour]}: expected two sides")
+        sides[colour] = tuple(_side(colour, rows, REGULAR_SIZE, f"{name}: {COLOUR_NAMES[colour]} side {s}")
                               for s, rows in zip(SIDES, pair))
     return sides
 
 
 @lru_cache(maxsize=None)
-def load_cosmos(path=None):
-    """The Cosmos boards: ``$TESSERA_AZURE_COSMOS``, else the stand-in shipped in data/."""
-    path = Path(path or os.environ.get(COSMOS_ENV) or COSMOS_FILE)
-    if not path.is_file():
-        raise BoardDataError(f"Azure Cosmos board data not found: {path}")
-    data = read_json(path)
-    name = path.name
+def load_cosmos():
+    """The Cosmos boards: ``$TESSERA_AZURE_COSMOS``, else the packaged stand-in."""
+    data, source = board_json(COSMOS_FILE, "Azure Cosmos board data", COSMOS_ENV)
+    name = Path(source).name
     try:
         boards = data["large_domains"]
         track = data["track"]
@@ -192,7 +189,7 @@ def load_cosmos(path=None):
     if not isinstance(thresholds, list) or any(type(k) is not int or not 0 < k < end for k in thresholds):
         raise BoardDataError(f"{name}: thresholds are steps 1..{end - 1} from the middle")
     return CosmosBoards(tuple(large), spaces, tuple(sorted(set(thresholds))),
-                        bool(data.get("standin", False)), str(path))
+                        bool(data.get("standin", False)), source)
 
 
 # ---- layouts -------------------------------------------------------------------------

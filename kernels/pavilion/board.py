@@ -1,16 +1,15 @@
-"""The Summer Pavilion board, read from ``summer-pavilion-board.json`` in the shared data.
+"""The Summer Pavilion board, read from ``summer-pavilion-board.json`` (packaged in kernels/data/).
 
 Everything printed on the board (colours, wild colour by round, bonus regions, end
 bonuses, factories by player count) comes from that file; nothing is retyped here.
 The kernels see the arrays below as compile-time constants.
 
-The file is ``$TESSERA_SHARED/data/summer-pavilion-board.json`` when the environment
-variable ``TESSERA_SHARED`` names the shared folder, else ``<repo>/../shared/data/``.
-Numba's cache does not notice a changed data file: clear the cache after editing it.
+The file is read when Summer Pavilion's kernels are first imported. Numba's cache does
+not notice a changed data file: clear the cache after editing it.
 """
 import numpy as np
 
-from kernels.boarddata import BoardDataError, read_json, shared_data_path
+from kernels.boarddata import BoardDataError, board_json
 
 BOARD_FILE = "summer-pavilion-board.json"
 CENTRE_NAME = "center"          # the file's name for the multicoloured centre star
@@ -38,7 +37,7 @@ def _region_mask(names, region, where):
     return mask
 
 
-_DATA = read_json(shared_data_path(BOARD_FILE, "Summer Pavilion board data"))
+_DATA, _ = board_json(BOARD_FILE, "Summer Pavilion board data")
 
 COLOUR_NAMES = tuple(_DATA["colors"])
 NCOLOURS = len(COLOUR_NAMES)

@@ -42,7 +42,7 @@ BEAST_TITLES = ("Dragon", "Tiger", "Bird", "Tortoise")      # by mountain colour
 BEAST_FULL = ("Azure Dragon", "White Tiger", "Vermillion Bird", "Black Tortoise")
 STANDIN_NOTE = ("Cosmos boards: STAND-IN. The printed Cosmos large domains and track are not"
                 " known to Tessera; these are invented boards of the same shape"
-                " (data/azure-cosmos-standin.json). Set TESSERA_AZURE_COSMOS to a file with"
+                " (azure-cosmos-standin.json, packaged with Tessera). Set TESSERA_AZURE_COSMOS to a file with"
                 " the printed boards.")
 
 

@@ -19,18 +19,16 @@ Representation (clarity over speed):
 from __future__ import annotations
 
 import itertools
-import json
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
 
 from kernels.pavilion import layout as L
-from kernels.boarddata import shared_data_path
+from kernels.boarddata import board_json
 from kernels.pavilion.board import BOARD_FILE
 
-with open(shared_data_path(BOARD_FILE, "Summer Pavilion board data"), encoding="utf-8") as _file:
-    DATA = json.load(_file)
+DATA, _ = board_json(BOARD_FILE, "Summer Pavilion board data")
 
 COLOURS = DATA["colors"]
 NCOL = len(COLOURS)
