@@ -1,22 +1,140 @@
 """Self-play runs meeting faults: damaged chunks, a full disk, a read-only run folder and a
 killed parent. Each is met for real (a tmpfs, a read-only bind mount, SIGKILL) where the
 machine lets the tests mount; docs/selfplay.md, "Faults", says what each does."""
+import json
 import os
-import signal
+import shlex
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import psutil
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import main
+from solver.selfplay import checksums, records
+from solver.selfplay.plan import make_plan
+from solver.games import get_game
 
 ROOT = Path(__file__).parents[1]
 PLAYING_TIMEOUT = 120       # seconds for a run to start playing (numba's cache may be cold)
 EXIT_TIMEOUT = 15           # seconds for orphaned processes to notice and exit
+RUN = ["azul", "--games", "60", "--agents", "random,greedy", "--players", "3", "--seed", "5",
+       "--chunk-size", "20"]
+RESUME = "tessera selfplay azul --games 60 --agents random,greedy --players 3 --variant colour"
 
 
 def tessera(*args):
     return [sys.executable, "-m", "solver", *(str(arg) for arg in args)]
+
+
+def cli(*args):
+    return CliRunner().invoke(main, [str(arg) for arg in args])
+
+
+def ok(*args):
+    result = cli(*args)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+@pytest.fixture
+def finished(tmp_path):
+    """A finished run of three chunks, and its report."""
+    out = tmp_path / "run"
+    ok("selfplay", *RUN, "--out", out, "--no-plots")
+    return out, ok("stats", out, "--no-plots").stdout
+
+
+def emptied(data):
+    return b""
+
+
+def cut_in_half(data):
+    return data[:len(data) // 2]
+
+
+def flipped_inside(data):
+    """``data`` with one byte of its first column's values flipped: its footer is intact and
+    pyarrow reads it without complaint (asserted), only with other numbers."""
+    start = data.index(b"PAR1") + 4 + 64        # past the magic and a page header
+    changed = bytearray(data)
+    changed[start] ^= 0x01
+    changed = bytes(changed)
+    assert not pq.read_table(pa.BufferReader(changed)).equals(pq.read_table(pa.BufferReader(data)))
+    return changed
+
+
+@pytest.mark.parametrize("damage, reason", [
+    (emptied, "it is empty"),
+    (cut_in_half, "its SHA-256 is not the one recorded in chunks.sha256 when it was written"),
+    (flipped_inside, "its SHA-256 is not the one recorded in chunks.sha256 when it was written"),
+])
+def test_a_damaged_chunk_is_named_by_stats_and_played_again_by_resume(finished, damage, reason):
+    out, report = finished
+    chunk = records.chunk_path(out, 1)
+    before = records.read_records(out)
+    chunk.write_bytes(damage(chunk.read_bytes()))
+    result = cli("stats", out, "--no-plots")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"error: {chunk} is damaged ({reason}): "
+                             f"`{RESUME} --out {out} --resume` plays it again\n")
+    command = shlex.split(result.stderr.split("`")[1])
+    assert command[0] == "tessera"
+    resumed = ok(*command[1:], "--no-plots")
+    assert f"warning: {chunk} is damaged ({reason}): playing it again\n" in resumed.stderr
+    assert "20 games played" in resumed.stderr
+    assert records.read_records(out).equals(before)
+    assert ok("stats", out, "--no-plots").stdout == report
+
+
+def test_the_manifest_is_sha256sum_s(finished):
+    out, _ = finished
+    lines = sorted((out / checksums.MANIFEST).read_text().splitlines())   # in landing order
+    assert lines == [f"{checksums.digest(records.chunk_path(out, k).read_bytes())}  "
+                     f"chunks/chunk-00000{k}.parquet" for k in range(3)]
+    check = subprocess.run(["sha256sum", "-c", checksums.MANIFEST], cwd=out, text=True,
+                           capture_output=True)
+    assert check.returncode == 0 and check.stdout.count(": OK") == 3
+
+
+def test_a_run_from_before_checksums_is_read_whole_and_resumed_with_them(finished):
+    out, report = finished
+    manifest = checksums.read(out)
+    (out / checksums.MANIFEST).unlink()
+    assert ok("stats", out, "--no-plots").stdout == report
+    chunk = records.chunk_path(out, 2)
+    chunk.write_bytes(cut_in_half(chunk.read_bytes()))
+    line = cli("stats", out, "--no-plots").stderr
+    assert line.startswith(f"error: {chunk} is damaged (not a whole Parquet file: Parquet magic")
+    resumed = ok("selfplay", *RUN, "--out", out, "--resume", "--no-plots")
+    assert "20 games played" in resumed.stderr
+    assert checksums.read(out) == manifest      # the sound ones adopted, the other played
+    assert ok("stats", out, "--no-plots").stdout == report
+
+
+def test_a_line_cut_short_in_the_manifest_is_skipped(finished):
+    out, report = finished
+    with open(out / checksums.MANIFEST, "a") as manifest:
+        manifest.write("0123abc")                       # a kill in the middle of a line
+    assert ok("stats", out, "--no-plots").stdout == report
+    assert set(checksums.read(out)) == {records.chunk_name(k) for k in range(3)}
+
+
+def test_stats_says_in_one_line_that_the_plots_were_not_written(finished):
+    """An existing directory where a plot goes: a write that fails, even for root."""
+    out, report = finished
+    (out / "scores.png").mkdir()
+    result = cli("stats", out)
+    assert result.exit_code == 0 and result.stdout == report
+    assert result.stderr == (f"warning: the plots were not written: cannot write "
+                             f"{out / 'scores.png'}: Is a directory\n")
+    assert sorted(path.name for path in out.iterdir()) == \
+        ["chunks", "chunks.sha256", "run.json", "scores.png", "summary.json"]
 
 
 def _gone(process):
