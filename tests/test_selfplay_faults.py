@@ -17,8 +17,6 @@ from click.testing import CliRunner
 
 from solver.cli import main
 from solver.selfplay import checksums, records
-from solver.selfplay.plan import make_plan
-from solver.games import get_game
 
 ROOT = Path(__file__).parents[1]
 PLAYING_TIMEOUT = 120       # seconds for a run to start playing (numba's cache may be cold)
@@ -171,3 +169,66 @@ def test_workers_exit_when_the_run_is_killed(tmp_path):
         for child in left:
             if not _gone(child):
                 child.kill()
+
+
+# ---- faults of the file system, met for real in a mount namespace of the test's own ------
+
+def in_own_mounts(script, **env):
+    """Run the shell ``script`` in a mount namespace of its own (``unshare --mount``, as
+    root): what it mounts is seen by it alone and goes when it ends. ``env``: its
+    variables, with ``PYTHON`` this interpreter."""
+    return subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-euc", script],
+                          cwd=ROOT, env={**os.environ, "PYTHON": sys.executable,
+                                         **{name: str(value) for name, value in env.items()}},
+                          capture_output=True, text=True, timeout=PLAYING_TIMEOUT)
+
+
+@pytest.fixture(scope="module")
+def mounts(tmp_path_factory):
+    """Skips where this process may not mount (not root, or no mount namespaces)."""
+    point = tmp_path_factory.mktemp("mount")
+    trial = in_own_mounts('mount -t tmpfs -o size=64k tessera-test "$POINT"', POINT=point)
+    if trial.returncode != 0:
+        pytest.skip(f"cannot mount in a namespace of its own here: {trial.stderr.strip()}")
+
+
+def test_a_full_disk_ends_the_run_in_one_line_and_keeps_what_was_written(tmp_path, mounts):
+    """A tmpfs of 64 KiB: room for the run's small files and three chunks of about 14 KiB,
+    not for ten. What it held is copied out before the namespace ends, and resumed there."""
+    full, kept = tmp_path / "full", tmp_path / "kept"
+    full.mkdir()
+    run = ["azul", "--games", "1000", "--agents", "random,greedy", "--seed", "5",
+           "--chunk-size", "100"]
+    ended = in_own_mounts(
+        'mount -t tmpfs -o size=64k tessera-full "$FULL"\n'
+        'status=0; "$PYTHON" -m solver selfplay $RUN --out "$FULL/run" >/dev/null || status=$?\n'
+        'cp -a "$FULL/run" "$KEPT"\n'
+        'exit $status', FULL=full, KEPT=kept, RUN=" ".join(run))
+    assert ended.returncode == 2, ended.stderr
+    line, = ended.stderr.splitlines()
+    assert line.startswith(f"error: cannot write {full / 'run'}/") and \
+        ": No space left on device; the chunks written so far (" in line and \
+        line.endswith(") are kept: make room (or make the folder writable), then add --resume "
+                      "to finish")
+    check = records.check_chunks(kept)
+    assert check.good and not check.damaged and not check.unrecorded
+    assert not list(kept.glob("**/*.partial"))
+    resumed = ok("selfplay", *run, "--out", kept, "--resume", "--no-plots")
+    assert f"{1000 - 100 * len(check.good):,} games played" in resumed.stderr
+    fresh = tmp_path / "fresh"
+    ok("selfplay", *run, "--out", fresh, "--no-plots")
+    assert records.read_records(kept).equals(records.read_records(fresh))
+    assert json.loads((kept / "summary.json").read_text())["complete"]
+
+
+def test_stats_of_a_read_only_run_prints_its_tables(finished, mounts):
+    """The run folder bind-mounted read-only over itself: root cannot write there either."""
+    out, report = finished
+    result = in_own_mounts('mount --bind "$OUT" "$OUT"\n'
+                           'mount -o remount,bind,ro "$OUT"\n'
+                           'exec "$PYTHON" -m solver stats "$OUT"', OUT=out)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == report
+    assert result.stderr == (f"warning: the plots were not written: cannot write "
+                             f"{out / 'scores.png'}: Read-only file system\n")
+    assert not list(out.glob("*.png"))

@@ -1,8 +1,10 @@
-"""The run directory: run.json (the plan), chunks/ (the records) and summary.json.
+"""The run directory: run.json (the plan), chunks/ (the records), chunks.sha256 (their
+checksums, ``checksums``) and summary.json.
 
 run.json is written once when a run starts; a resume must give the same plan
-(else an error names each difference). summary.json is rewritten, atomically, as
-chunks land (``runner.SUMMARY_INTERVAL``) and at the end.
+(else an error names each difference), and plays again the chunks found damaged.
+summary.json is rewritten, atomically, as chunks land (``runner.SUMMARY_INTERVAL``)
+and at the end.
 """
 import json
 import sys

@@ -15,7 +15,8 @@ imported the kernels and started numba (``solver.selfplay.preload``): a worker i
 ready in a fraction of the second a freshly spawned interpreter takes. The server
 never runs a parallel kernel, so numba's threads start in each worker, after the
 fork (they do not survive one). Where there is no fork server (Windows), workers
-are spawned.
+are spawned. A pool worker exits by itself when the process that owns the pool is
+gone, killed without a chance to stop it (``start_worker``).
 """
 import multiprocessing
 import os
