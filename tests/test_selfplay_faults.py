@@ -57,9 +57,10 @@ def cut_in_half(data):
 
 
 def flipped_inside(data):
-    """``data`` with one byte of its first column's values flipped: its footer is intact and
-    pyarrow reads it without complaint (asserted), only with other numbers."""
-    start = data.index(b"PAR1") + 4 + 64        # past the magic and a page header
+    """``data`` with one bit flipped 64 bytes after its leading magic, inside its first data
+    page: its footer is intact and pyarrow reads it without complaint, only with other
+    numbers (asserted)."""
+    start = len(b"PAR1") + 64
     changed = bytearray(data)
     changed[start] ^= 0x01
     changed = bytes(changed)
@@ -105,6 +106,9 @@ def test_a_run_from_before_checksums_is_read_whole_and_resumed_with_them(finishe
     manifest = checksums.read(out)
     (out / checksums.MANIFEST).unlink()
     assert ok("stats", out, "--no-plots").stdout == report
+    resumed = ok("selfplay", *RUN, "--out", out, "--resume", "--no-plots")
+    assert "0 games played" in resumed.stderr and checksums.read(out) == manifest
+    (out / checksums.MANIFEST).unlink()
     chunk = records.chunk_path(out, 2)
     chunk.write_bytes(cut_in_half(chunk.read_bytes()))
     line = cli("stats", out, "--no-plots").stderr

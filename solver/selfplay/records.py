@@ -188,7 +188,7 @@ def load_chunk(path, expected=None, columns=None):
     return (table if columns is None else table.select(columns)), digest
 
 
-def check_chunks(out_dir, columns=OUTCOME_COLUMNS):
+def check_chunks(out_dir):
     """Every chunk file of ``out_dir`` checked (``load_chunk``): a ``ChunkCheck``."""
     files = chunk_files(out_dir)
     recorded = checksums.read(out_dir)      # after listing: a listed chunk has its line
@@ -196,7 +196,7 @@ def check_chunks(out_dir, columns=OUTCOME_COLUMNS):
     for chunk, path in files.items():
         expected = None if recorded is None else recorded.get(chunk_name(chunk))
         try:
-            table, check.sums[chunk] = load_chunk(path, expected, columns)
+            table, check.sums[chunk] = load_chunk(path, expected, OUTCOME_COLUMNS)
         except DamagedChunk as err:
             check.damaged[chunk] = err
             continue

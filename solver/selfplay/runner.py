@@ -99,6 +99,8 @@ def _run(plan, out_dir, executor, resume, progress, notice):
                     if time.perf_counter() - last_summary >= SUMMARY_INTERVAL:
                         summary(Outcomes.concatenate(parts, plan.seats))
                         last_summary = time.perf_counter()
+        else:
+            rundir.start(out_dir, plan, check.sums)     # the manifest, of a run from before it
     except KeyboardInterrupt:
         interrupted = True
     if interrupted or done or len(landed) != plan.chunks:
