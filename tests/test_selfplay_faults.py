@@ -236,3 +236,19 @@ def test_stats_of_a_read_only_run_prints_its_tables(finished, mounts):
     assert result.stderr == (f"warning: the plots were not written: cannot write "
                              f"{out / 'scores.png'}: Read-only file system\n")
     assert not list(out.glob("*.png"))
+
+
+def test_the_command_stats_names_resumes_a_run_with_options_of_its_own(tmp_path):
+    """Flags and options of every kind (a choice, yes/no, one left to the game, a spec with
+    a comma, a folder with a space) come back to the same run."""
+    out = tmp_path / "my runs" / "az"
+    ok("selfplay", "azure", "--games", "4", "--agents", "random,mcts:iters=3,c=0.7",
+       "--option", "gifted=favored", "--option", "cosmos=yes", "--seed", "2", "--chunk-size", "2",
+       "--out", out, "--no-plots")
+    records.chunk_path(out, 1).write_bytes(b"PAR1")
+    line = cli("stats", out).stderr
+    command = line.split("`")[1]
+    assert command == ("tessera selfplay azure --games 4 --agents random,mcts:iters=3,c=0.7 "
+                       f"--option gifted=favored --option cosmos=yes --out '{out}' --resume")
+    resumed = ok(*shlex.split(command)[1:], "--no-plots")
+    assert "2 games played" in resumed.stderr and "4 of 4 games" in resumed.stdout
