@@ -875,19 +875,23 @@ def stats(out_dir, as_json, plots):
     Wins, draws and losses per agent with Wilson 95% intervals, Bradley–Terry Elo
     ± 95%, score margins, seat advantage and game lengths; plots go to DIR.
     """
-    from solver.selfplay.records import read_outcomes
-    from solver.selfplay.rundir import load_plan
+    from solver.selfplay.rundir import checked_outcomes, load_plan
     plan = load_plan(out_dir)
-    _print_selfplay_stats(out_dir, plan, read_outcomes(out_dir, plan.seats), as_json, plots)
+    _print_selfplay_stats(out_dir, plan, checked_outcomes(out_dir, plan), as_json, plots)
 
 
 def _print_selfplay_stats(out_dir, plan, outcomes, as_json, plots):
+    """The report (or JSON) on stdout; the plots, or one line on stderr saying why not."""
+    from solver.selfplay.files import WriteError
     from solver.selfplay.plots import write_plots
     from solver.selfplay.report import format_report
     from solver.selfplay.stats import summarize
     summary = summarize(outcomes, plan.labels())
     if plots and outcomes.games:
-        write_plots(out_dir, outcomes, plan.labels(), summary)
+        try:
+            write_plots(out_dir, outcomes, plan.labels(), summary)
+        except WriteError as err:
+            click.echo(f"warning: the plots were not written: {err}", err=True)
     if as_json:
         click.echo(json.dumps(summary))
         return

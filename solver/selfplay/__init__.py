@@ -5,7 +5,9 @@
 - ``chunk``: plays one chunk of games (cheap agents batched in numba, search
   agents one game at a time through ``solver.agents``), from the start positions
   ``starts`` deals a batch at a time;
-- ``records``: the Parquet records of the chunks, written atomically;
+- ``records``: the Parquet records of the chunks, written atomically and checked
+  when read against their SHA-256 in the run's manifest (``checksums``); ``files``:
+  writing a run's files whole or not at all, and the one line a failed write gives;
 - ``workers`` and ``cluster``: where chunks run (this process, a local process
   pool, or a Dask cluster); ``preload``: what the fork server that worker processes
   are forked from imports once for all of them;

@@ -8,6 +8,7 @@ alone: its seating (``seating.lineup``), its start position (``Game.new`` with
 records do not depend on how many workers play, where, or in what order, and a
 resumed run matches one that was never stopped.
 """
+import shlex
 from dataclasses import asdict, dataclass, field
 
 from solver.errors import OptionError
@@ -19,6 +20,7 @@ MAX_SEED = 2**63 - 1
 COMPARED = ("game", "options", "agents", "games", "seed", "chunk_size")
 FIELD_TYPES = {"game": str, "options": dict, "agents": list, "games": int, "seed": int,
                "chunk_size": int, "seats": int, "version": int}
+OWN_FLAGS = ("players", "variant")     # options `tessera selfplay` takes as flags of their own
 TYPE_NAMES = {str: "text", dict: "an object", list: "a list", int: "a whole number"}
 BATCHED_CHUNK_SIZE = 2000       # default games per chunk when every agent is random or greedy,
 SEARCH_CHUNK_SIZE = 250         # and with a search agent (``default_chunk_size``)
@@ -76,11 +78,29 @@ class Plan:
             raise ValueError(f"agents {plan.agents!r} are not agent specs")
         return plan
 
+    def resume_command(self, out_dir):
+        """The `tessera selfplay ... --resume` that finishes this run in ``out_dir`` (the seed
+        and chunk size come from its run.json), quoted for a POSIX shell."""
+        words = ["tessera", "selfplay", self.game, "--games", str(self.games),
+                 "--agents", ",".join(self.agents)]
+        for name, value in self.options.items():
+            if name in OWN_FLAGS:
+                words += [f"--{name}", str(value)]
+            elif value is not None:             # None: left to the game (e.g. dealt)
+                words += ["--option", f"{name}={_option_text(value)}"]
+        return shlex.join([*words, "--out", str(out_dir), "--resume"])
+
     def differences(self, other):
         """The compared parameters that differ, as 'name: ours vs theirs' texts."""
         mine, theirs = self.to_json(), other.to_json()
         return [f"{name} {_shown(mine[name])} there, {_shown(theirs[name])} here"
                 for name in COMPARED if mine[name] != theirs[name]]
+
+
+def _option_text(value):
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def _shown(value):

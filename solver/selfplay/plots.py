@@ -1,7 +1,10 @@
 """PNG plots of a run's outcomes: scores, win share by seat and agent, game length."""
+import io
 from pathlib import Path
 
 import numpy as np
+
+from solver.selfplay.files import write_atomically
 
 PLOTS = {"scores": "scores.png", "seats": "seats.png", "lengths": "lengths.png"}
 DPI = 110
@@ -9,7 +12,8 @@ MAX_BINS = 80
 
 
 def write_plots(out_dir, outcomes, labels, stats):
-    """Write the three plots into ``out_dir``; returns their paths."""
+    """Write the three plots into ``out_dir``, each whole or not at all; returns their paths.
+    Raises ``files.WriteError`` at the first that cannot be written."""
     import matplotlib
     matplotlib.use("Agg")                  # files only: no display needed
     from matplotlib import pyplot
@@ -18,9 +22,11 @@ def write_plots(out_dir, outcomes, labels, stats):
         figure, axes = pyplot.subplots(figsize=(7, 4.2))
         draw(axes, outcomes, labels, stats)
         figure.tight_layout()
-        path = Path(out_dir) / PLOTS[name]
-        figure.savefig(path, dpi=DPI)
+        image = io.BytesIO()
+        figure.savefig(image, format="png", dpi=DPI)
         pyplot.close(figure)
+        path = Path(out_dir) / PLOTS[name]
+        write_atomically(path, image.getvalue())
         paths.append(path)
     return paths
 

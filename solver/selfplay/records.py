@@ -13,9 +13,11 @@ Columns (one row per game, seat lists in seat order):
 
 A chunk is written to a temporary name and renamed, so a file under its final
 name is complete: a killed run leaves finished chunks and at most stray
-temporary files, which the next start removes.
+temporary files, which the next start removes. Its SHA-256 goes to the run's
+manifest (``checksums``) first; reading a chunk checks it against that, and its
+Parquet structure, so a chunk damaged afterwards is named (``DamagedChunk``)
+instead of read.
 """
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,10 +25,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from solver.errors import TesseraError
+from solver.selfplay import checksums
+from solver.selfplay.files import PARTIAL, write_atomically
 from solver.selfplay.stats import Outcomes
 
 CHUNKS = "chunks"
-PARTIAL = ".partial"
 SCHEMA = pa.schema([
     ("game", pa.int64()), ("seed", pa.int64()),
     ("agents", pa.list_(pa.string())), ("seats", pa.list_(pa.int8())),
@@ -106,25 +110,100 @@ def encode(table):
 
 # ---- files ---------------------------------------------------------------------------
 
+class DamagedChunk(TesseraError):
+    """A chunk file that is not what was written: cut short, emptied, or changed inside."""
+
+    def __init__(self, path, reason):
+        self.path = path
+        super().__init__(f"{path} is damaged ({reason})")
+
+
+@dataclass
+class ChunkCheck:
+    """What ``check_chunks`` found: ``good`` {chunk: rows} and their ``sums`` {chunk: SHA-256},
+    ``damaged`` {chunk: DamagedChunk}, ``unrecorded`` the good chunks without a checksum
+    (a run from before checksums were kept), checked by reading them whole."""
+    good: dict
+    sums: dict
+    damaged: dict
+    unrecorded: list
+
+
+def chunk_name(chunk):
+    """Chunk ``chunk``'s file, relative to the run folder (as the manifest names it)."""
+    return f"{CHUNKS}/chunk-{chunk:06d}.parquet"
+
+
 def chunk_path(out_dir, chunk):
-    return Path(out_dir) / CHUNKS / f"chunk-{chunk:06d}.parquet"
+    return Path(out_dir) / chunk_name(chunk)
 
 
 def write_chunk(out_dir, chunk, data):
     """Write ``data`` (a Parquet file's bytes, from ``encode``) as chunk ``chunk`` of
-    ``out_dir``, atomically."""
-    final = chunk_path(out_dir, chunk)
-    partial = final.with_name(final.name + PARTIAL)
-    partial.write_bytes(data)
-    os.replace(partial, final)
+    ``out_dir``, atomically, its checksum added to the manifest before the file takes its
+    name; ``files.WriteError`` when it cannot be written (nothing is left of it then)."""
+    write_atomically(chunk_path(out_dir, chunk), data, before_rename=lambda: checksums.append(
+        out_dir, chunk_name(chunk), checksums.digest(data)))
+
+
+def chunk_files(out_dir):
+    """{chunk number: path} of the chunk files present, in chunk order."""
+    found = {}
+    for path in sorted((Path(out_dir) / CHUNKS).glob("chunk-*.parquet")):
+        number = path.stem.split("-", 1)[1]
+        if number.isdigit():
+            found[int(number)] = path
+    return found
 
 
 def finished_chunks(out_dir):
-    """{chunk number: rows} of the chunk files present."""
-    found = {}
-    for path in sorted((Path(out_dir) / CHUNKS).glob("chunk-*.parquet")):
-        found[int(path.stem.split("-")[1])] = pq.read_metadata(path).num_rows
-    return found
+    """{chunk number: rows} of the chunk files present (read from their footers only)."""
+    return {chunk: pq.read_metadata(path).num_rows for chunk, path in chunk_files(out_dir).items()}
+
+
+def load_chunk(path, expected=None, columns=None):
+    """(table, SHA-256) of the chunk file ``path``, checked: its bytes against ``expected``
+    (the checksum recorded when it was written; None: none was) and its Parquet structure
+    and columns. Without a checksum the file is read whole, whatever ``columns`` asks.
+    Raises ``DamagedChunk``."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as err:
+        raise DamagedChunk(path, f"cannot be read: {err.strerror or err}") from None
+    if not data:
+        raise DamagedChunk(path, "it is empty")
+    digest = checksums.digest(data)
+    if expected is not None and digest != expected:
+        raise DamagedChunk(path, "its SHA-256 is not the one recorded in "
+                                 f"{checksums.MANIFEST} when it was written")
+    try:
+        table = pq.read_table(pa.BufferReader(data), columns=columns if expected else None)
+    except (pa.ArrowException, OSError) as err:
+        # pyarrow's first line, less its "Could not open Parquet input source '<Buffer>': "
+        reason = (str(err).splitlines() or [type(err).__name__])[0].split("': ", 1)[-1]
+        raise DamagedChunk(path, f"not a whole Parquet file: {reason}") from None
+    if not table.schema.equals(SCHEMA if expected is None or columns is None else
+                               pa.schema([SCHEMA.field(name) for name in columns])):
+        raise DamagedChunk(path, "its columns are not those of self-play records")
+    return (table if columns is None else table.select(columns)), digest
+
+
+def check_chunks(out_dir):
+    """Every chunk file of ``out_dir`` checked (``load_chunk``): a ``ChunkCheck``."""
+    files = chunk_files(out_dir)
+    recorded = checksums.read(out_dir)      # after listing: a listed chunk has its line
+    check = ChunkCheck({}, {}, {}, [])
+    for chunk, path in files.items():
+        expected = None if recorded is None else recorded.get(chunk_name(chunk))
+        try:
+            table, check.sums[chunk] = load_chunk(path, expected, OUTCOME_COLUMNS)
+        except DamagedChunk as err:
+            check.damaged[chunk] = err
+            continue
+        check.good[chunk] = table.num_rows
+        if expected is None:
+            check.unrecorded.append(chunk)
+    return check
 
 
 def remove_partial_chunks(out_dir):
@@ -133,12 +212,15 @@ def remove_partial_chunks(out_dir):
 
 
 def read_records(out_dir, columns=None):
-    """Every finished chunk's records, in game order, as one table."""
-    paths = sorted((Path(out_dir) / CHUNKS).glob("chunk-*.parquet"))
-    if not paths:
+    """Every finished chunk's records, in game order, as one table; each chunk checked
+    (``load_chunk``: ``DamagedChunk``)."""
+    files = chunk_files(out_dir)
+    if not files:
         return SCHEMA.empty_table() if columns is None else \
             pa.schema([SCHEMA.field(name) for name in columns]).empty_table()
-    return pa.concat_tables([pq.read_table(path, columns=columns) for path in paths])
+    recorded = checksums.read(out_dir) or {}
+    return pa.concat_tables([load_chunk(path, recorded.get(chunk_name(chunk)), columns)[0]
+                             for chunk, path in files.items()])
 
 
 def outcomes_of(table, seats):

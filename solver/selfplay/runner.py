@@ -7,9 +7,11 @@ chunks in flight, and ``--resume`` plays just the missing ones.
 import time
 from dataclasses import dataclass
 
+from solver.errors import TesseraError
 from solver.selfplay import records, rundir
 from solver.selfplay.chunk import warm_up
 from solver.selfplay.cluster import DaskCluster
+from solver.selfplay.files import WriteError
 from solver.selfplay.stats import Outcomes, summarize
 from solver.selfplay.workers import InProcess, ProcessPool, available_cores, threads_per_worker
 
@@ -45,10 +47,22 @@ def choose_executor(workers, cluster=None, batched=False):
     return ProcessPool(workers, threads_per_worker(workers))
 
 
-def run_selfplay(plan, out_dir, executor, resume=False, progress=None):
+def run_selfplay(plan, out_dir, executor, resume=False, progress=None, notice=rundir.warn):
     """Play the chunks of ``plan`` not yet in ``out_dir``; ``progress(done, total, played_now,
-    seconds)`` after each chunk. Ctrl-C ends the run early (``interrupted``)."""
-    done = rundir.prepare(out_dir, plan, resume)
+    seconds)`` after each chunk; ``notice(line)`` names each damaged chunk played again.
+    Ctrl-C ends the run early (``interrupted``). A file that cannot be written (a full
+    disk) ends it with a TesseraError: the chunks written stay, and ``resume`` finishes."""
+    try:
+        return _run(plan, out_dir, executor, resume, progress, notice)
+    except WriteError as err:
+        kept = len(records.chunk_files(out_dir))
+        raise TesseraError(f"{err}; the chunks written so far ({kept}) are kept: make room "
+                           "(or make the folder writable), then add --resume to finish") from None
+
+
+def _run(plan, out_dir, executor, resume, progress, notice):
+    check = rundir.prepare(out_dir, plan, resume, notice)
+    done = check.good
     already = sum(done.values())
     parts = [records.read_outcomes(out_dir, plan.seats)] if done else []
     chunks_done = len(done)
@@ -73,7 +87,7 @@ def run_selfplay(plan, out_dir, executor, resume=False, progress=None):
         if todo:
             with executor:          # a cluster that cannot be reached stops the run here
                 warm_up(plan)
-                rundir.start(out_dir, plan)
+                rundir.start(out_dir, plan, check.sums)
                 for chunk, finished in executor.run(plan, todo):
                     records.write_chunk(out_dir, chunk, finished.data)
                     parts.append(finished.outcomes)
@@ -85,6 +99,8 @@ def run_selfplay(plan, out_dir, executor, resume=False, progress=None):
                     if time.perf_counter() - last_summary >= SUMMARY_INTERVAL:
                         summary(Outcomes.concatenate(parts, plan.seats))
                         last_summary = time.perf_counter()
+        else:
+            rundir.start(out_dir, plan, check.sums)     # the manifest, of a run from before it
     except KeyboardInterrupt:
         interrupted = True
     if interrupted or done or len(landed) != plan.chunks:

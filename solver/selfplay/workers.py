@@ -15,10 +15,13 @@ imported the kernels and started numba (``solver.selfplay.preload``): a worker i
 ready in a fraction of the second a freshly spawned interpreter takes. The server
 never runs a parallel kernel, so numba's threads start in each worker, after the
 fork (they do not survive one). Where there is no fork server (Windows), workers
-are spawned.
+are spawned. A pool worker exits by itself when the process that owns the pool is
+gone, killed without a chance to stop it (``start_worker``).
 """
+import multiprocessing
 import os
 import signal
+import threading
 from contextlib import contextmanager
 from itertools import islice
 from concurrent.futures import (FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor,
@@ -29,6 +32,7 @@ from multiprocessing import forkserver, get_all_start_methods, get_context
 from solver.selfplay.chunk import STOP, all_batched, play_chunk_file, stop_with
 
 MAX_POOL_RESTARTS = 3
+ORPHANED = 1            # exit status of a worker whose parent is gone (nobody reads it)
 PRELOAD = "solver.selfplay.preload"
 
 
@@ -140,9 +144,24 @@ def worker_context(preload=()):
 
 
 def start_worker(threads, stop):
-    """A pool worker's start: its numba threads, and the pool's stop event as ``chunk.STOP``."""
+    """A pool worker's start: its numba threads, the pool's stop event as ``chunk.STOP``, and
+    a watch on the process that owns the pool."""
     set_numba_threads(threads)
     stop_with(stop)
+    threading.Thread(target=_exit_with_parent, name="parent-watch", daemon=True).start()
+
+
+def _exit_with_parent():
+    """End this worker as soon as the process that started it has ended.
+
+    A run killed outright (SIGKILL, the out-of-memory killer) cannot stop its pool: its
+    workers would wait for work for ever, each holding the fork server's liveness pipe
+    open, so the fork server stayed too. The parent's sentinel (a pipe only the parent
+    holds open) reaches its end when the parent dies, however it dies; the fork server
+    then sees its own pipe end once the last worker is gone, and exits.
+    """
+    multiprocessing.parent_process().join()
+    os._exit(ORPHANED)
 
 
 class ProcessPool:

@@ -1,0 +1,44 @@
+"""Files of a run folder written whole or not at all, and what a failed write says.
+
+A file is written under a temporary name (``PARTIAL`` added) and renamed: readers see
+the old file or the new one, and a kill leaves at most a temporary file, which the
+next start removes. A write that fails (a full disk, a read-only folder) removes its
+temporary file and raises ``WriteError``, one line naming the file.
+"""
+import os
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+from solver.errors import TesseraError
+
+PARTIAL = ".partial"
+
+
+class WriteError(TesseraError):
+    """A file of the run folder that could not be written."""
+
+
+@contextmanager
+def writing(path):
+    """Turn an OSError in the block into a ``WriteError`` naming ``path``."""
+    try:
+        yield
+    except OSError as err:
+        raise WriteError(f"cannot write {path}: {err.strerror or err}") from None
+
+
+def write_atomically(path, data, before_rename=None):
+    """Write ``data`` (bytes) to ``path`` atomically; ``before_rename()`` runs once the data
+    is written, before the file takes its name."""
+    path = Path(path)
+    partial = path.with_name(path.name + PARTIAL)
+    with writing(path):
+        try:
+            partial.write_bytes(data)
+            if before_rename:
+                before_rename()
+            os.replace(partial, path)
+        except BaseException:
+            with suppress(OSError):
+                partial.unlink()
+            raise
