@@ -24,9 +24,9 @@ from kernels.azul.layout import (
 from solver.errors import MoveError, PositionError
 from solver.notation.fields import (
     check_array, check_game, check_keys, check_unused_words, counts_text, json_counts,
-    legal_move, letter_counts, letters_text, list_of, move_colour, move_number, player_boards,
-    position_tokens, slash_list, text_counts, text_json, text_number, text_sections, text_value,
-    whole_number,
+    legal_move, letter_counts, letters_text, list_of, move_code, move_colour, move_number,
+    move_words, player_boards, position_tokens, slash_list, text_counts, text_json,
+    text_number, text_sections, text_value, whole_number,
 )
 
 GAME = "azul"
@@ -631,7 +631,7 @@ MOVE_FORMS = "'F3 blue 4', 'C red floor', 'col 2' or 'draw red'"
 def format_move(state, move):
     """Canonical text of a move code. ``state`` is part of the Game interface; codes
     do not depend on it."""
-    move = int(move)
+    move = move_code(move, "an Azul")
     if 0 <= move < MAX_MOVES:
         source, colour, dest = split_draft_move(move)
         where = "C" if source == SOURCE_CENTRE else f"F{source + 1}"
@@ -650,7 +650,7 @@ def parse_move(state, text):
 
 
 def _move_code(text):
-    words = text.lower().split()
+    words = move_words(text)
     if len(words) == 2 and words[0] == "draw":
         return CHANCE_MOVE_BASE + _move_colour(text, words[1])
     if len(words) == 2 and words[0] == "col":

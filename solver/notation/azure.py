@@ -35,8 +35,8 @@ from kernels.azure.realm import BoardDataError, Layout, check_layout, layout_of,
 from solver.errors import MoveError, PositionError
 from solver.notation.fields import (
     MAX_NUMBER, check_array, check_game, check_keys, choice, counts_text, json_counts,
-    legal_move, letter_counts, letters_text, move_colour, position_tokens, section_json,
-    text_counts, text_number, text_value, whole_number,
+    legal_move, letter_counts, letters_text, move_code, move_colour, move_words,
+    position_tokens, section_json, text_counts, text_number, text_value, whole_number,
 )
 
 GAME = "azure"
@@ -1065,7 +1065,7 @@ MOVE_FORMS = ("'place c4', 'gifted c4', 'boon wisdom', 'take azure', 'return whi
 def format_move(state, move):
     """Canonical text of a move code. ``state`` is part of the Game interface; codes do
     not depend on it."""
-    move = int(move)
+    move = move_code(move, "an Azure")
     if 0 <= move < CELLS:
         return f"place {cell_name(move)}"
     if GIFTED_BASE <= move < GIFTED_BASE + CELLS:
@@ -1091,7 +1091,7 @@ def parse_move(state, text):
 
 
 def _move_code(text):
-    words = text.lower().split()
+    words = move_words(text)
     if len(words) != 2:
         raise MoveError(text, f"expected {MOVE_FORMS}")
     verb, word = words

@@ -12,18 +12,36 @@ from kernels.constants import CHANCE, TERMINAL
 from solver.errors import MoveError, PositionError
 
 MAX_NUMBER = 2**31 - 1            # keeps every word far inside int64
+BYTE_ORDER_MARK = "\ufeff"        # some editors start UTF-8 files with it
+SHOWN_CHARS = 40                  # how much of a bad value an error quotes
 PLAYER_KEY = "player"
 LIST_KEY = "factories"            # the one key whose value is several tokens
+
+
+def shown(value):
+    """``value`` quoted for an error message, cut to SHOWN_CHARS characters."""
+    return cut(f"'{value}'" if isinstance(value, str) else repr(value))
+
+
+def cut(text):
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 3] + "..."
+
+
+def position_text(text):
+    """``text`` as the str a position is read from, without a byte-order mark."""
+    if not isinstance(text, str):
+        raise PositionError("position", f"expected text, got {type(text).__name__}")
+    return text.removeprefix(BYTE_ORDER_MARK)
 
 
 def position_tokens(text, game, what):
     """The tokens of a text position after its first, the game's name; ``what`` names
     the position in the error (``an Azul position``)."""
-    tokens = text.replace(";", " ").split()
+    tokens = position_text(text).replace(";", " ").split()
     if not tokens:
         raise PositionError("position", "empty input")
     if tokens[0] != game:
-        raise PositionError("game", f"{what} starts with '{game}', not '{tokens[0]}'")
+        raise PositionError("game", f"{what} starts with '{game}', not {shown(tokens[0])}")
     return tokens[1:]
 
 
@@ -220,6 +238,20 @@ def letters_text(counts, letters):
 
 
 # ---- moves ---------------------------------------------------------------------------
+
+def move_words(text):
+    """The lower-case words of a move text."""
+    if not isinstance(text, str):
+        raise MoveError(cut(str(text)), f"expected move text, got {type(text).__name__}")
+    return text.lower().split()
+
+
+def move_code(move, title):
+    """``move`` as a Python int; ``title`` names the game in the error."""
+    if isinstance(move, bool) or not isinstance(move, (int, np.integer)):
+        raise MoveError(cut(str(move)), f"not {title} move code")
+    return int(move)
+
 
 def legal_move(state, text, move, kernels, why_illegal):
     """``move``, the code ``text`` names, if it is legal in ``state``; otherwise MoveError

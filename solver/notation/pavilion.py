@@ -23,9 +23,9 @@ from kernels.pavilion.layout import (
 from solver.errors import MoveError, PositionError
 from solver.notation.fields import (
     check_array, check_game, check_keys, check_unused_words, choice, counts_text, json_counts,
-    legal_move, letter_counts, letters_text, list_of, move_colour, move_number, player_boards,
-    position_tokens, slash_list, text_counts, text_json, text_number, text_sections, text_value,
-    whole_number,
+    legal_move, letter_counts, letters_text, list_of, move_code, move_colour, move_number,
+    move_words, player_boards, position_tokens, slash_list, text_counts, text_json,
+    text_number, text_sections, text_value, whole_number,
 )
 
 GAME = "pavilion"
@@ -556,7 +556,7 @@ MOVE_FORMS = ("'F3 red', 'C wild', 'place red 3 wild 1', 'place centre 4 blue', 
 def format_move(state, move):
     """Canonical text of a move code. ``state`` is part of the Game interface; codes do
     not depend on it."""
-    move = int(move)
+    move = move_code(move, "a Summer Pavilion")
     if 0 <= move < PLACE_BASE:
         source, colour = split_draft_move(move)
         if source <= SOURCE_CENTRE and colour <= LONE_WILD:
@@ -576,7 +576,10 @@ def format_move(state, move):
     if TAKE_BASE <= move < 2 * KEEP_BASE:
         word, base = ("keep", KEEP_BASE) if move >= KEEP_BASE else ("take", TAKE_BASE)
         counts = choice_counts(move - base)
-        return f"{word} " + (letters_text(counts, COLOUR_LETTERS) or NO_TILES)
+        # A bonus takes 1 to MAX_REWARD tiles; a pass keeps 0 to KEEP_AT_MOST.
+        smallest, largest = (0, KEEP_AT_MOST) if word == "keep" else (1, MAX_REWARD)
+        if smallest <= sum(counts) <= largest:
+            return f"{word} " + (letters_text(counts, COLOUR_LETTERS) or NO_TILES)
     raise MoveError(str(move), "not a Summer Pavilion move code")
 
 
@@ -586,7 +589,7 @@ def parse_move(state, text):
 
 
 def _move_code(state, text):
-    words = text.lower().split()
+    words = move_words(text)
     if words == ["pass"]:
         return PASS_MOVE
     if len(words) == 2 and words[0] == "draw":

@@ -1,0 +1,110 @@
+"""Bad input of every shape gets the project's own error: one line and exit status 2
+from the real `tessera` command, a ``TesseraError`` from the Python API."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from solver.errors import MoveError, PositionError
+from solver.games import game_of_position, get_game
+
+GAMES = ("azul", "pavilion", "azure")
+BYTE_ORDER_MARK = "\ufeff"
+
+
+def tessera(*args, stdin=""):
+    """The installed command line, run as a user runs it."""
+    return subprocess.run([sys.executable, "-m", "solver", *map(str, args)], input=stdin,
+                          capture_output=True, text=True, encoding="utf-8", timeout=300)
+
+
+def assert_one_line_error(result, names):
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == "" and "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert names in lines[0]
+
+
+def start_text(game, seed=1):
+    return get_game(game).format_position(get_game(game).new(seed))
+
+
+# ---- the command line ----------------------------------------------------------------
+
+DEEP_JSON = '{"game": ' + "[" * 100_000 + "]" * 100_000 + "}"
+
+
+@pytest.mark.parametrize("args, stdin, names", [
+    (["show", "-"], ";", "empty input"),
+    (["show", ";"], "", "';' is neither a file nor a position"),
+    (["moves", "-"], " ; ;\n;", "empty input"),
+    (["moves", "-"], DEEP_JSON, "json: nested too deeply"),
+    (["moves", "-"], '{"game": "azul", "players": 1' + "0" * 5000 + "}", "json: not a position"),
+    (["moves", "-"], "[" * 5000 + "azul", "unknown game '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[..."),
+], ids=["semicolon-stdin", "semicolon-argument", "semicolons-only", "deep-json",
+        "huge-json-number", "long-game-name"])
+def test_bad_input_is_one_line(args, stdin, names):
+    assert_one_line_error(tessera(*args, stdin=stdin), names)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_byte_order_mark_is_accepted(game, tmp_path):
+    text = start_text(game)
+    result = tessera("moves", "-", stdin=BYTE_ORDER_MARK + text)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == tessera("moves", "-", stdin=text).stdout
+    path = tmp_path / "start.pos"
+    path.write_text(BYTE_ORDER_MARK + json.dumps(get_game(game).position_to_json(
+        get_game(game).new(1))), encoding="utf-8")
+    assert tessera("moves", path).stdout == result.stdout
+
+
+# ---- the Python API ------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("value", [None, 123, b"azul players 2", ["azul"]],
+                         ids=["none", "int", "bytes", "list"])
+def test_parse_position_of_a_non_string(game, value):
+    with pytest.raises(PositionError, match="expected text, got"):
+        get_game(game).parse_position(value)
+    with pytest.raises(PositionError, match="expected text, got"):
+        game_of_position(value)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_parse_position_accepts_a_byte_order_mark(game):
+    text = start_text(game)
+    state = get_game(game).parse_position(text)
+    assert (get_game(game).parse_position(BYTE_ORDER_MARK + text) == state).all()
+    assert (game_of_position(BYTE_ORDER_MARK + text)[1] == state).all()
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("value", [None, 5, b"pass", 2.0], ids=["none", "int", "bytes", "float"])
+def test_parse_move_of_a_non_string(game, value):
+    state = get_game(game).new(1)
+    with pytest.raises(MoveError, match="expected move text, got"):
+        get_game(game).parse_move(state, value)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("code", [1_000_000, -1, 2**40, "F1 blue 1", None, 3.0, True])
+def test_format_move_of_no_move_code(game, code):
+    with pytest.raises(MoveError, match="move code"):
+        get_game(game).format_move(get_game(game).new(1), code)
+
+
+def test_pavilion_take_and_keep_codes_stop_at_what_the_rules_allow():
+    from kernels.pavilion.layout import (
+        COLOUR_LETTERS, KEEP_AT_MOST, KEEP_BASE, MAX_REWARD, TAKE_BASE,
+    )
+    pavilion = get_game("pavilion")
+    state = pavilion.new(1)
+    assert pavilion.format_move(state, KEEP_BASE) == "keep -"
+    assert pavilion.format_move(state, KEEP_BASE + KEEP_AT_MOST) == "keep " + COLOUR_LETTERS[0] * KEEP_AT_MOST
+    assert pavilion.format_move(state, TAKE_BASE + MAX_REWARD) == "take " + COLOUR_LETTERS[0] * MAX_REWARD
+    for code in (TAKE_BASE, TAKE_BASE + MAX_REWARD + 1, KEEP_BASE + KEEP_AT_MOST + 1):
+        with pytest.raises(MoveError, match="not a Summer Pavilion move code"):
+            pavilion.format_move(state, code)
