@@ -108,3 +108,45 @@ def test_pavilion_take_and_keep_codes_stop_at_what_the_rules_allow():
     for code in (TAKE_BASE, TAKE_BASE + MAX_REWARD + 1, KEEP_BASE + KEEP_AT_MOST + 1):
         with pytest.raises(MoveError, match="not a Summer Pavilion move code"):
             pavilion.format_move(state, code)
+
+
+# ---- clear words ---------------------------------------------------------------------
+
+def position_error(game, text_or_obj):
+    with pytest.raises(PositionError) as caught:
+        if isinstance(text_or_obj, str):
+            get_game(game).parse_position(text_or_obj)
+        else:
+            get_game(game).position_from_json(text_or_obj)
+    return str(caught.value)
+
+
+def test_a_number_too_large_names_the_limit():
+    text = start_text("azul").replace("round 1", "round 99999999999")
+    assert position_error("azul", text) == ("bad position: round: expected a whole number from"
+                                            " 0 to 2147483647, got '99999999999'")
+    obj = get_game("azul").position_to_json(get_game("azul").new(1))
+    assert position_error("azul", dict(obj, turn=2**31)).endswith(
+        "turn: expected a whole number from 0 to 2147483647, got 2147483648")
+
+
+def test_a_missing_marker_says_there_must_be_one():
+    text = start_text("azul").replace("centre 1", "centre -")
+    assert position_error("azul", text) == (
+        "bad position: marker: 0 first-player markers; there must be exactly one, in the"
+        " centre or on a floor (at most one once the game is over)")
+
+
+@pytest.mark.parametrize("game, names", [
+    ("azul", "players: expected a whole number"),
+    ("pavilion", "players: expected a whole number"),
+    ("azure", "players: expected a list of 2 players, got True"),
+])
+def test_json_fields_are_checked_in_the_order_they_are_read(game, names):
+    """A bad field is named before a missing one read after it."""
+    full = get_game(game).position_to_json(get_game(game).new(1))
+    assert names in position_error(game, dict(full, players=True))
+    if game != "azure":         # Azure reads its realm before its players
+        assert names in position_error(game, {"game": game, "players": True})
+        missing = {key: value for key, value in full.items() if key != "boards"}
+        assert position_error(game, missing).endswith("boards: missing")

@@ -95,7 +95,7 @@ def format_position(state):
 
 def position_from_json(obj):
     """The state array of a position in JSON form (a dict); raises PositionError."""
-    check_game(obj, GAME, JSON_KEYS, OPTIONAL_KEYS)
+    obj = check_game(obj, GAME, JSON_KEYS)
     players = whole_number("players", obj["players"])
     if not 2 <= players <= MAX_PLAYERS:
         raise PositionError("players", f"Azul has 2 to 4 players, not {players}")
@@ -159,7 +159,7 @@ def _choice(field, value, names):
 
 def _encode_board(state, p, board, variant):
     prefix = f"player {p + 1} "
-    check_keys(board, BOARD_KEYS, prefix)
+    board = check_keys(board, BOARD_KEYS, prefix)
     state[player_word(p, P_SCORE)] = whole_number(prefix + "score", board["score"])
     masks = _wall_masks(prefix + "wall", board["wall"], variant)
     for c in range(NCOLOURS):
@@ -358,6 +358,10 @@ def _check_header(state):
     if not 0 <= state[W_STALLED] <= min(limit, state[W_ROUND] - 1 + this_round_counted):
         raise PositionError("stalled", f"{state[W_STALLED]} stalled rounds in round"
                                        f" {state[W_ROUND]} (the game ends at {STALL_LIMIT})")
+    if state[W_PHASE] == PHASE_TILING and state[W_STALLED]:
+        # A line to tile places a tile, so this round is not stalled.
+        raise PositionError("stalled", f"{state[W_STALLED]} stalled rounds in phase tiling"
+                                       " (a round with a tile to place is not stalled)")
 
 
 def _check_table_sets(state):
@@ -484,8 +488,9 @@ def _check_tile_totals(state, boards):
 def _check_marker(state, boards):
     markers = _has_marker(state[W_CENTRE]) + sum(_has_marker(b.floor) for b in boards)
     if markers > 1 or (markers == 0 and state[W_PHASE] != PHASE_OVER):
-        raise PositionError("marker", f"{markers} first-player markers; there is one"
-                                      " (in the centre or on a floor)")
+        raise PositionError("marker", f"{markers} first-player markers; there must be exactly"
+                                      " one, in the centre or on a floor (at most one once"
+                                      " the game is over)")
 
 
 def _check_refill(state, boards):
@@ -573,9 +578,11 @@ def _check_over(state, boards):
             raise PositionError(f"player {p + 1} floor", "not empty in phase over (floors are"
                                                          " scored at the end of a round)")
     out_of_tiles = not _tiles(state[W_BAG]) + _tiles(state[W_LID])
-    if not (out_of_tiles or any(board.complete_rows() for board in boards)
+    stalled_out = state[W_STALLED] == STALL_LIMIT
+    if not (out_of_tiles or stalled_out or any(board.complete_rows() for board in boards)
             or _gray_walls_blocked(state)):
-        raise PositionError("phase", "over, but no wall has a complete row, tiles are left and"
+        raise PositionError("phase", "over, but no wall has a complete row, tiles are left,"
+                                     f" fewer than {STALL_LIMIT} rounds in a row stalled and"
                                      " some row can still be completed")
 
 
@@ -612,8 +619,10 @@ def _check_game_goes_on(boards):
 
 
 def _check_wall_progress(state, boards):
-    """At most five tiles reach a wall per round (one per line)."""
-    finished_rounds = int(state[W_ROUND])
+    """At most five tiles reach a wall per round (one per line); and a round that
+    places none is stalled, so the rounds so far are bounded by the wall tiles."""
+    round_number = int(state[W_ROUND])
+    finished_rounds = round_number
     if state[W_PHASE] in (PHASE_REFILL, PHASE_DRAFT):
         finished_rounds -= 1
     for p, board in enumerate(boards):
@@ -621,6 +630,16 @@ def _check_wall_progress(state, boards):
         if tiles > WALL_SIZE * finished_rounds:
             raise PositionError(f"player {p + 1} wall", f"{tiles} tiles after {finished_rounds}"
                                                         " wall-tilings (at most 5 each)")
+    wall_tiles = sum(board.occupancy().bit_count() for board in boards)
+    # Each round that placed a tile follows at most STALL_LIMIT - 1 stalled ones; the
+    # stalled rounds since the last such round are counted in `stalled`, except during
+    # a tiling, whose own earlier rounds may end in STALL_LIMIT - 1 stalled ones.
+    trailing = STALL_LIMIT if state[W_PHASE] == PHASE_TILING else int(state[W_STALLED])
+    limit = STALL_LIMIT * wall_tiles + trailing + round_number - finished_rounds
+    if round_number > limit:
+        raise PositionError("round", f"round {round_number} with {wall_tiles} wall tiles and"
+                                     f" {state[W_STALLED]} stalled rounds (at most round {limit}:"
+                                     f" {STALL_LIMIT} stalled rounds in a row end the game)")
 
 
 # ---- moves ---------------------------------------------------------------------------

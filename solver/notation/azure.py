@@ -346,7 +346,7 @@ def format_position(state):
 
 def position_from_json(obj):
     """The state array of a position in JSON form (a dict); raises PositionError."""
-    check_game(obj, GAME, JSON_KEYS)
+    obj = check_game(obj, GAME, JSON_KEYS)
     state = np.zeros(STATE_SIZE, np.int64)
     state[W_GAME] = GAME_ID
     _encode_realm(state, obj)
@@ -420,12 +420,12 @@ def layout_from_json(layout, cosmos):
     """A realm ``Layout`` from the JSON ``layout`` object; raises PositionError."""
     if not isinstance(layout, dict):
         raise PositionError("layout", f"expected an object with {', '.join(PLACE_NAMES)}")
-    check_keys(layout, PLACE_NAMES, "layout ")
+    layout = check_keys(layout, PLACE_NAMES, "layout ")
     places, large = [], []
     for p, name in enumerate(PLACE_NAMES):
         place = layout[name]
         field = f"layout {name}"
-        check_keys(place, PLACE_KEYS, field + " ")
+        place = check_keys(place, PLACE_KEYS, field + " ")
         if place["domain"] not in COLOUR_NAMES:
             raise PositionError(field, f"domain: expected {', '.join(COLOUR_NAMES)}; got"
                                        f" {place['domain']!r}")
@@ -454,7 +454,7 @@ def layout_from_json(layout, cosmos):
 
 def _encode_player(state, p, obj, view, holders):
     prefix = f"player {p + 1} "
-    check_keys(obj, PLAYER_KEYS, prefix)
+    obj = check_keys(obj, PLAYER_KEYS, prefix)
     state[player_word(p, P_SCORE)] = whole_number(prefix + "score", obj["score"])
     state[player_word(p, P_SUPPLY)] = whole_number(prefix + "supply", obj["supply"])
     stones = obj["stones"]

@@ -12,6 +12,7 @@ from kernels.constants import CHANCE, TERMINAL
 from solver.errors import MoveError, PositionError
 
 MAX_NUMBER = 2**31 - 1            # keeps every word far inside int64
+WHOLE_NUMBER = f"a whole number from 0 to {MAX_NUMBER}"
 BYTE_ORDER_MARK = "\ufeff"        # some editors start UTF-8 files with it
 SHOWN_CHARS = 40                  # how much of a bad value an error quotes
 PLAYER_KEY = "player"
@@ -106,27 +107,38 @@ def slash_list(field, token):
 
 def text_number(field, token):
     if not re.fullmatch(r"[0-9]{1,10}", token) or int(token) > MAX_NUMBER:
-        raise PositionError(field, f"expected a whole number, got '{token}'")
+        raise PositionError(field, f"expected {WHOLE_NUMBER}, got {shown(token)}")
     return int(token)
 
 
-def check_keys(obj, keys, prefix="", optional=()):
-    """Unknown keys name their object; a missing key is named as its own field."""
+class JsonFields(dict):
+    """A JSON object whose missing key is reported as its own field when it is read, so
+    fields are checked in the order they are read (a bad `players` before a missing
+    `wall`)."""
+
+    def __init__(self, obj, prefix):
+        super().__init__(obj)
+        self.prefix = prefix
+
+    def __missing__(self, key):
+        raise PositionError(self.prefix + key, "missing")
+
+
+def check_keys(obj, keys, prefix=""):
+    """``obj`` as JsonFields; an unknown key names its object."""
     owner = prefix.strip() or "position"
     if not isinstance(obj, dict):
         raise PositionError(owner, "expected a JSON object")
     for key in obj:
         if key not in keys:
-            raise PositionError(owner, f"unknown key {key!r}")
-    for key in keys:
-        if key not in obj and key not in optional:
-            raise PositionError(prefix + key, "missing")
+            raise PositionError(owner, f"unknown key {shown(key)}")
+    return JsonFields(obj, prefix)
 
 
 def whole_number(field, value):
     # bool is an int in Python; JSON true is not a number.
     if type(value) is not int or not 0 <= value <= MAX_NUMBER:
-        raise PositionError(field, f"expected a whole number, got {value!r}")
+        raise PositionError(field, f"expected {WHOLE_NUMBER}, got {shown(value)}")
     return value
 
 
@@ -155,11 +167,12 @@ def player_boards(boards, players):
     return boards
 
 
-def check_game(obj, game, keys, optional=()):
-    """A JSON position's keys, and its game."""
-    check_keys(obj, keys, optional=optional)
+def check_game(obj, game, keys):
+    """A JSON position's keys and its game; ``obj`` as JsonFields."""
+    obj = check_keys(obj, keys)
     if obj["game"] != game:
-        raise PositionError("game", f"expected '{game}', got {obj['game']!r}")
+        raise PositionError("game", f"expected '{game}', got {shown(obj['game'])}")
+    return obj
 
 
 def choice(field, value, names):

@@ -104,7 +104,7 @@ BOARD_READERS = {"score": text_number, "stars": slash_list}
 
 def position_from_json(obj):
     """The state array of a position in JSON form (a dict); raises PositionError."""
-    check_game(obj, GAME, JSON_KEYS)
+    obj = check_game(obj, GAME, JSON_KEYS)
     players = whole_number("players", obj["players"])
     if players not in PLAYER_COUNTS:
         raise PositionError("players", f"Summer Pavilion has 2 to 4 players, not {players}")
@@ -197,7 +197,7 @@ def _passed_word(value, players):
 
 def _encode_board(state, p, board):
     prefix = f"player {p + 1} "
-    check_keys(board, BOARD_KEYS, prefix)
+    board = check_keys(board, BOARD_KEYS, prefix)
     state[player_word(p, P_SCORE)] = whole_number(prefix + "score", board["score"])
     spaces, colours = _stars_words(prefix + "stars", board["stars"])
     state[player_word(p, P_SPACES)] = spaces
