@@ -150,3 +150,22 @@ def test_json_fields_are_checked_in_the_order_they_are_read(game, names):
         assert names in position_error(game, {"game": game, "players": True})
         missing = {key: value for key, value in full.items() if key != "boards"}
         assert position_error(game, missing).endswith("boards: missing")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_format_move_names_each_move_code_once(game):
+    """Each text is the move of one code, so a text read back is the code written (a
+    Summer Pavilion outer star with another colour's code wrote its own star's move)."""
+    from kernels.pavilion.layout import KEEP_BASE, TAKE_BASE
+    state = get_game(game).new(1)
+    codes = list(range(-5, 4100)) + list(range(TAKE_BASE, TAKE_BASE + 600))
+    codes += list(range(KEEP_BASE, KEEP_BASE + 600))
+    texts = {}
+    for code in codes:
+        try:
+            text = get_game(game).format_move(state, code)
+        except MoveError:
+            continue
+        assert text not in texts, (text, texts.get(text), code)
+        texts[text] = code
+    assert texts

@@ -564,7 +564,8 @@ def format_move(state, move):
             return f"{where} {WILD_WORD if colour == LONE_WILD else COLOUR_NAMES[colour]}"
     if PLACE_BASE <= move < PASS_MOVE:
         star, number, colour, wilds = split_place_move(move)
-        if star < NSTARS:
+        # An outer star takes its own colour: a code with another names no move.
+        if star == CENTRE_STAR or colour == star:
             text = f"place {_star_name(star)} {number}"
             if star == CENTRE_STAR:
                 text += f" {COLOUR_NAMES[colour]}"
