@@ -67,7 +67,7 @@ def seed_positions(game_name):
 
 SEMANTIC_TEXT = ("digit", "digit", "letter", "letter", "same-place", "same-place")
 SYNTAX_TEXT = ("replace", "chars", "insert", "delete", "swap", "cut")
-SEMANTIC_JSON = ("nudge", "nudge", "nudge", "letter", "letter", "same-path", "same-path")
+SEMANTIC_JSON = ("nudge", "letter", "same-path", "swap", "move", "move", "move")
 SYNTAX_JSON = ("value", "other", "drop", "add", "chars")
 
 
@@ -116,7 +116,7 @@ def is_letter(char):
 def mutated_text(draw, text, other_text, first=1):
     """``text`` mutated token by token from token ``first`` on (1: the game's name stays)."""
     tokens, other = text.split(), other_text.split()
-    for _ in range(draw(st.integers(1, 3))):
+    for _ in range(draw(st.sampled_from((1, 1, 1, 2, 3)))):
         how = draw(st.sampled_from(SEMANTIC_TEXT * 3 + SYNTAX_TEXT))
         if len(tokens) <= first:
             tokens.append(a_token(draw, other))
@@ -163,9 +163,49 @@ def json_paths(value, path=()):
             yield from json_paths(item, path + (i,))
 
 
-def mutated_json(draw, obj, other):
+def move_a_piece(draw, obj, names, letters):
+    """One tile, card or stone moved: a letter out of one string (or one off a count by
+    colour) into another string (into a '.' or beside the others) or count. Totals stay,
+    so what is checked is where a piece may be."""
+    pieces = set(letters) | set(".-1x")
+    leaves = [(path, value) for path, value in json_paths(obj)
+              if isinstance(value, str) and set(value) <= pieces
+              or type(value) is int and path[-1] in names]
+    sources = [(path, value) for path, value in leaves
+               if (set(value) & set(letters) if isinstance(value, str) else value > 0)]
+    if not sources:
+        return
+    path, value = draw(st.sampled_from(sources))
+    if isinstance(value, str):
+        i = draw(st.sampled_from([i for i, char in enumerate(value) if char in letters]))
+        letter = value[i]
+        # A string of cells keeps its length: the piece leaves an empty cell.
+        set_at(obj, path, value[:i] + ("." if "." in value else "") + value[i + 1:] or "-")
+    else:
+        letter = letters[names.index(path[-1])]
+        set_at(obj, path, value - 1)
+    path, value = draw(st.sampled_from(leaves))
+    if type(value) is int:
+        set_at(obj, path, value + (letters[names.index(path[-1])] == letter))
+    elif value in ("-", ""):
+        set_at(obj, path, letter)
+    elif "." in value:
+        i = draw(st.sampled_from([i for i, char in enumerate(value) if char == "."]))
+        set_at(obj, path, value[:i] + letter + value[i + 1:])
+    else:
+        i = draw(st.integers(0, len(value)))
+        set_at(obj, path, value[:i] + letter + value[i:])
+
+
+def set_at(obj, path, value):
+    for key in path[:-1]:
+        obj = obj[key]
+    obj[path[-1]] = value
+
+
+def mutated_json(draw, obj, other, names, letters):
     other_values = dict(json_paths(other))
-    for _ in range(draw(st.integers(1, 3))):
+    for _ in range(draw(st.sampled_from((1, 1, 1, 2, 3)))):
         # The game's name stays (a bad one is refused first, tests/test_bad_input.py).
         paths = [(path, value) for path, value in json_paths(obj)
                  if path[:1] not in ((), ("game",))]
@@ -175,7 +215,14 @@ def mutated_json(draw, obj, other):
             parent = parent[key]
         key = path[-1]
         how = draw(st.sampled_from(SEMANTIC_JSON * 3 + SYNTAX_JSON))
-        if how == "nudge" and type(value) is int:
+        if how == "move":
+            move_a_piece(draw, obj, names, letters)
+        elif how == "swap" and not isinstance(value, (dict, list)):
+            twin, twin_value = draw(st.sampled_from(
+                [(p, v) for p, v in paths if type(v) is type(value)]))
+            set_at(obj, twin, value)
+            set_at(obj, path, twin_value)
+        elif how == "nudge" and type(value) is int:
             parent[key] = value + draw(st.sampled_from((-2, -1, 1, 2)))
         elif how == "letter" and isinstance(value, str):
             parent[key] = changed_char(draw, value, is_letter)
@@ -194,6 +241,13 @@ def mutated_json(draw, obj, other):
         elif how == "value":
             parent[key] = draw(JSON_VALUES)
     return json.dumps(obj)
+
+
+def json_input(draw, game, state, other):
+    """The JSON text of ``state`` mutated (``other``: another position of the game)."""
+    notation = game.notation()
+    return mutated_json(draw, game.position_to_json(state), game.position_to_json(other),
+                        notation.COLOUR_NAMES, notation.COLOUR_LETTERS)
 
 
 def a_seed_pair(draw, game_name):
@@ -267,14 +321,15 @@ def playout(game, state):
     raise AssertionError(f"no end after {MAX_PLIES} plies")
 
 
-def read_input(text):
-    """Parse as the CLI does: the project's error, or a position that survives."""
+def read_input(text, seed_state):
+    """Parse as the CLI does: the project's error, or a position that survives.
+    (The events show in `pytest --hypothesis-show-statistics`.)"""
     try:
         game, state = game_of_position(text)
     except TesseraError as err:
         event(f"refused: {str(err)[:70]}")
         return
-    event("parsed")
+    event("parsed, changed" if not np.array_equal(state, seed_state) else "parsed, unchanged")
     survives(game, state)
 
 
@@ -283,13 +338,14 @@ def read_input(text):
 def fuzz_text(data, game_name):
     state, other = a_seed_pair(data.draw, game_name)
     game = get_game(game_name)
-    read_input(mutated_text(data.draw, game.format_position(state), game.format_position(other)))
+    read_input(mutated_text(data.draw, game.format_position(state), game.format_position(other)),
+               state)
 
 
 def fuzz_json(data, game_name):
     state, other = a_seed_pair(data.draw, game_name)
     game = get_game(game_name)
-    read_input(mutated_json(data.draw, game.position_to_json(state), game.position_to_json(other)))
+    read_input(json_input(data.draw, game, state, other), state)
 
 
 def fuzz_moves(data, game_name):
@@ -359,7 +415,7 @@ def fuzz_cli(data, game_name):
     if data.draw(st.booleans()):
         text = mutated_text(data.draw, game.format_position(state), game.format_position(other))
     else:
-        text = mutated_json(data.draw, game.position_to_json(state), game.position_to_json(other))
+        text = json_input(data.draw, game, state, other)
     cli_answers_in_one_line(data.draw(st.sampled_from(CLI_COMMANDS)), text)
 
 
