@@ -3,12 +3,13 @@ and of moves, driven by hypothesis.
 
 Seeds are the positions of seeded random games (tests/random_games.py). Every mutated
 input either raises the project's own error (``TesseraError``) or parses into a
-position that passes the notation's validation, formats back to itself, lists its
-moves (each reads back), survives a tiny search and a random playout to the end of
-the game. A mangled move text is refused with ``MoveError`` or names a legal move.
+position that passes the notation's validation, formats back to itself, is drawn,
+lists its moves (each reads back), survives tiny searches (MCTS or IS-MCTS, one ply
+of alpha-beta) and a random playout to the end of the game. A mangled move text is refused with ``MoveError`` or names a legal move.
 The default run is short; ``pytest -m slow`` runs the long one.
 """
 import functools
+import io
 import json
 
 import numpy as np
@@ -16,12 +17,14 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from rich.console import Console
 
 from kernels import games
 from kernels.rng import make_rng
 from solver.cli import main
 from solver.errors import MoveError, TesseraError
 from solver.games import game_of_position, get_game
+from solver.search.alphabeta import search_alphabeta
 from solver.search.ismcts import Ismcts
 from solver.search.mcts import Mcts, MctsOptions
 from tests.random_games import VARIANTS, random_game
@@ -258,12 +261,13 @@ def a_seed_pair(draw, game_name):
 # ---- what a parsed position must survive ---------------------------------------------
 
 def survives(game, state):
-    """Validation, read-back, moves, a tiny search and a random playout."""
+    """Validation, read-back, drawing, moves, tiny searches and a random playout."""
     notation = game.notation()
     notation.validate(state.copy())
     assert np.array_equal(game.parse_position(game.format_position(state)), state)
     assert np.array_equal(game.position_from_json(
         json.loads(json.dumps(game.position_to_json(state)))), state)
+    Console(file=io.StringIO(), width=100).print(game.render(state))
     who, observer = games.to_move(state), game.observer(state)
     if observer is None or who in (observer, games.TERMINAL):
         moves = listed_moves(game, state)
@@ -293,9 +297,13 @@ def listed_moves(game, state):
 
 
 def search(state, moves):
+    """MCTS (IS-MCTS on a view) and, on a complete position, one ply of alpha-beta."""
     searcher = Mcts(SEARCH) if games.is_complete(state) else Ismcts(SEARCH)
-    result = searcher.search(state.copy())
-    assert result.moves and {line.move for line in result.moves} <= set(moves)
+    results = [searcher.search(state.copy())]
+    if games.is_complete(state):
+        results.append(search_alphabeta(state.copy(), depth=1, tt_bits=10))
+    for result in results:
+        assert result.moves and {line.move for line in result.moves} <= set(moves)
 
 
 def determinized(game, state, observer):
