@@ -5,7 +5,8 @@ Seeds are the positions of seeded random games (tests/random_games.py). Every mu
 input either raises the project's own error (``TesseraError``) or parses into a
 position that passes the notation's validation, formats back to itself, is drawn,
 lists its moves (each reads back), survives tiny searches (MCTS or IS-MCTS, one ply
-of alpha-beta) and a random playout to the end of the game. A mangled move text is refused with ``MoveError`` or names a legal move.
+of alpha-beta) and a random playout to the end of the game. A mangled move text is
+refused with ``MoveError`` or names a legal move.
 The default run is short; ``pytest -m slow`` runs the long one.
 """
 import functools

@@ -119,8 +119,8 @@ def test_the_latest_round_is_reached_and_goes_on(seed):
 
 
 def test_a_tiling_round_is_not_stalled():
-    obj = next(obj for obj in map(AZUL.position_to_json, random_game("azul", {"variant": "gray"}, 4))
-               if obj["phase"] == "tiling")
+    positions = map(AZUL.position_to_json, random_game("azul", {"variant": "gray"}, 4))
+    obj = next(obj for obj in positions if obj["phase"] == "tiling")
     assert obj["stalled"] == 0
     with pytest.raises(PositionError, match="stalled: 1 stalled rounds in phase tiling"):
         AZUL.position_from_json(dict(obj, stalled=1))

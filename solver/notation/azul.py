@@ -25,7 +25,7 @@ from solver.errors import MoveError, PositionError
 from solver.notation.fields import (
     check_array, check_game, check_keys, check_unused_words, counts_text, json_counts,
     legal_move, letter_counts, letters_text, list_of, move_code, move_colour, move_number,
-    move_words, player_boards, position_tokens, slash_list, text_counts, text_json,
+    move_words, player_boards, position_tokens, shown, slash_list, text_counts, text_json,
     text_number, text_sections, text_value, whole_number,
 )
 
@@ -153,7 +153,7 @@ def _board_json(board):
 
 def _choice(field, value, names):
     if value not in names:
-        raise PositionError(field, f"expected {' or '.join(names)}, got {value!r}")
+        raise PositionError(field, f"expected {' or '.join(names)}, got {shown(value)}")
     return names.index(value)
 
 
@@ -177,11 +177,11 @@ def _tile_set_word(field, text):
         return 0
     unknown = set(text) - set(COLOUR_LETTERS + MARKER)
     if not text or unknown:
-        raise PositionError(field, f"{text!r} is not a tile set (letters"
+        raise PositionError(field, f"{shown(text)} is not a tile set (letters"
                                    f" {' '.join(COLOUR_LETTERS)}, {MARKER} for the marker,"
                                    f" {NO_TILES} for none)")
     if text.count(MARKER) > 1:
-        raise PositionError(field, f"{text!r} has the marker twice")
+        raise PositionError(field, f"{shown(text)} has the marker twice")
     # At most TILES_PER_COLOUR also keeps each count inside its byte lane.
     counts = letter_counts(field, text, COLOUR_LETTERS, COLOUR_NAMES, TILES_PER_COLOUR, "tiles")
     return (MARKER_BIT if MARKER in text else 0) + _lanes_word(counts)
@@ -208,7 +208,7 @@ def _wall_masks(field, rows, variant):
     masks = [0] * NCOLOURS
     for r, row in enumerate(rows):
         if len(row) != WALL_SIZE:
-            raise PositionError(field, f"row {r + 1} {row!r} needs 5 cells")
+            raise PositionError(field, f"row {r + 1} {shown(row)} needs 5 cells")
         for col, cell in enumerate(row):
             colour = _wall_cell_colour(field, cell, r, col, variant)
             if colour is not None:
@@ -224,7 +224,7 @@ def _wall_cell_colour(field, cell, row, col, variant):
     if cell in COLOUR_OF_LETTER:
         return COLOUR_OF_LETTER[cell]
     allowed = "a colour letter or '.'" + (" or 'x'" if variant == VARIANT_COLOUR else "")
-    raise PositionError(field, f"row {row + 1} column {col + 1}: {cell!r} is not {allowed}")
+    raise PositionError(field, f"row {row + 1} column {col + 1}: {shown(cell)} is not {allowed}")
 
 
 def _wall_rows(walls):
@@ -247,10 +247,10 @@ def _line_lane(field, line, group):
         return 0
     tiles = group.rstrip(EMPTY_CELL)
     if not group or set(tiles) - set(COLOUR_LETTERS) or len(set(tiles)) > 1:
-        raise PositionError(field, f"line {line + 1} {group!r} is not tiles of one colour"
+        raise PositionError(field, f"line {line + 1} {shown(group)} is not tiles of one colour"
                                    " then '.'")
     if len(group) > line + 1:
-        raise PositionError(field, f"line {line + 1} has room for {line + 1}, got {group!r}")
+        raise PositionError(field, f"line {line + 1} has room for {line + 1}, got {shown(group)}")
     if not tiles:
         return 0
     return len(tiles) | COLOUR_OF_LETTER[tiles[0]] << LINE_COLOUR_SHIFT

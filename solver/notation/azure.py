@@ -36,7 +36,7 @@ from solver.errors import MoveError, PositionError
 from solver.notation.fields import (
     MAX_NUMBER, check_array, check_game, check_keys, choice, counts_text, json_counts,
     legal_move, letter_counts, letters_text, move_code, move_colour, move_words,
-    position_tokens, section_json, text_counts, text_number, text_value, whole_number,
+    position_tokens, section_json, shown, text_counts, text_number, text_value, whole_number,
 )
 
 GAME = "azure"
@@ -110,7 +110,7 @@ def cell_name(cell):
 def cell_of_name(field, name):
     match = CELL_NAME.fullmatch(name) if isinstance(name, str) else None
     if not match:
-        raise PositionError(field, f"{name!r} is not a cell (a1..h8: column a-h, row 1-8)")
+        raise PositionError(field, f"{shown(name)} is not a cell (a1..h8: column a-h, row 1-8)")
     return GRID * (int(match.group(2)) - 1) + COLUMNS.index(match.group(1))
 
 
@@ -147,7 +147,7 @@ def _cards_of_text(field, text, unknown_allowed):
     allowed = set(COLOUR_LETTERS) | ({UNKNOWN} if unknown_allowed else set())
     if not text or set(text) - allowed:
         extra = f", {UNKNOWN} for an unknown card" if unknown_allowed else ""
-        raise PositionError(field, f"{text!r} is not a set of cards (letters"
+        raise PositionError(field, f"{shown(text)} is not a set of cards (letters"
                                    f" {' '.join(COLOUR_LETTERS)}{extra}, {NONE} for none)")
     counts = letter_counts(field, text, COLOUR_LETTERS, COLOUR_NAMES, CARDS_PER_COLOUR, "cards")
     return counts, text.count(UNKNOWN)
@@ -156,7 +156,7 @@ def _cards_of_text(field, text, unknown_allowed):
 def _player(field, value, alternative=""):
     """A player number 1..2 (JSON int) as the index 0..1."""
     if type(value) is not int or not 1 <= value <= PLAYERS:
-        raise PositionError(field, f"expected {alternative}a player, 1 or 2, got {value!r}")
+        raise PositionError(field, f"expected {alternative}a player, 1 or 2, got {shown(value)}")
     return value - 1
 
 
@@ -382,7 +382,7 @@ def position_from_json(obj):
     state[W_DECK_SIZE] = sum(deck) + unknown
     players = obj["players"]
     if not isinstance(players, list):
-        raise PositionError("players", f"expected a list of 2 players, got {players!r}")
+        raise PositionError("players", f"expected a list of 2 players, got {shown(players)}")
     if len(players) != PLAYERS:
         raise PositionError(f"player {min(len(players) + 1, PLAYERS + 1)}",
                             "missing" if len(players) < PLAYERS else "Azure has 2 players")
@@ -402,7 +402,7 @@ def _encode_realm(state, obj):
     gifted = choice("gifted", obj["gifted"], GIFTED_NAMES)
     cosmos = obj["cosmos"]
     if type(cosmos) is not bool:
-        raise PositionError("cosmos", f"expected true or false, got {cosmos!r}")
+        raise PositionError("cosmos", f"expected true or false, got {shown(cosmos)}")
     layout = layout_from_json(obj["layout"], cosmos)
     state[S_SPACES:] = realm_words(layout, gifted)
     track = obj["track"]
@@ -412,7 +412,7 @@ def _encode_realm(state, obj):
         return
     if type(track) is not int or abs(track) > MAX_NUMBER:
         raise PositionError("track", f"expected the Yellow Dragon's steps from the middle (+"
-                                     f" toward player 1), got {track!r}")
+                                     f" toward player 1), got {shown(track)}")
     state[W_DRAGON] = track
 
 
@@ -428,14 +428,15 @@ def layout_from_json(layout, cosmos):
         place = check_keys(place, PLACE_KEYS, field + " ")
         if place["domain"] not in COLOUR_NAMES:
             raise PositionError(field, f"domain: expected {', '.join(COLOUR_NAMES)}; got"
-                                       f" {place['domain']!r}")
+                                       f" {shown(place['domain'])}")
         if place["side"] not in (1, 2) or type(place["side"]) is not int:
-            raise PositionError(field, f"side: expected 1 or 2, got {place['side']!r}")
+            raise PositionError(field, f"side: expected 1 or 2, got {shown(place['side'])}")
         if place["rotation"] not in ROTATIONS or type(place["rotation"]) is not int:
             raise PositionError(field, f"rotation: expected 0, 90, 180 or 270, got"
-                                       f" {place['rotation']!r}")
+                                       f" {shown(place['rotation'])}")
         if type(place["large"]) is not bool:
-            raise PositionError(field, f"large: expected true or false, got {place['large']!r}")
+            raise PositionError(field, "large: expected true or false, got"
+                                       f" {shown(place['large'])}")
         places.append((COLOUR_NAMES.index(place["domain"]), place["side"],
                        place["rotation"] // 90))
         if place["large"]:
@@ -459,7 +460,7 @@ def _encode_player(state, p, obj, view, holders):
     state[player_word(p, P_SUPPLY)] = whole_number(prefix + "supply", obj["supply"])
     stones = obj["stones"]
     if not isinstance(stones, list):
-        raise PositionError(prefix + "stones", f"expected a list of cells, got {stones!r}")
+        raise PositionError(prefix + "stones", f"expected a list of cells, got {shown(stones)}")
     mask = 0
     for name in stones:
         cell = cell_of_name(prefix + "stones", name)
@@ -479,10 +480,10 @@ def _encode_player(state, p, obj, view, holders):
     state[player_word(p, P_STONES)] = _signed(mask)
     beasts = obj["beasts"]
     if not isinstance(beasts, list):
-        raise PositionError(prefix + "beasts", f"expected a list of beasts, got {beasts!r}")
+        raise PositionError(prefix + "beasts", f"expected a list of beasts, got {shown(beasts)}")
     for name in beasts:
         if not isinstance(name, str) or name not in BEAST_OF_NAME:
-            raise PositionError(prefix + "beasts", f"{name!r} is not a beast (expected"
+            raise PositionError(prefix + "beasts", f"{shown(name)} is not a beast (expected"
                                                    f" {', '.join(BEAST_NAMES)})")
         colour = BEAST_OF_NAME[name]
         if holders[colour] == p:

@@ -20,8 +20,9 @@ LIST_KEY = "factories"            # the one key whose value is several tokens
 
 
 def shown(value):
-    """``value`` quoted for an error message, cut to SHOWN_CHARS characters."""
-    return cut(f"'{value}'" if isinstance(value, str) else repr(value))
+    """``value`` as an error message quotes it (repr: control characters escaped), cut
+    to SHOWN_CHARS characters."""
+    return cut(repr(value))
 
 
 def cut(text):
@@ -144,7 +145,7 @@ def whole_number(field, value):
 
 def text_value(field, value):
     if not isinstance(value, str):
-        raise PositionError(field, f"expected a string, got {value!r}")
+        raise PositionError(field, f"expected a string, got {shown(value)}")
     return value
 
 
@@ -159,7 +160,7 @@ def list_of(field, value, length, what):
 def player_boards(boards, players):
     """The JSON list of player boards, one per player."""
     if not isinstance(boards, list):
-        raise PositionError("boards", f"expected a list of player boards, got {boards!r}")
+        raise PositionError("boards", f"expected a list of player boards, got {shown(boards)}")
     if len(boards) < players:
         raise PositionError(f"player {len(boards) + 1}", "missing")
     if len(boards) > players:
@@ -178,7 +179,7 @@ def check_game(obj, game, keys):
 def choice(field, value, names):
     """The index of ``value`` among ``names``."""
     if value not in names:
-        raise PositionError(field, f"expected {', '.join(names)}; got {value!r}")
+        raise PositionError(field, f"expected {', '.join(names)}; got {shown(value)}")
     return names.index(value)
 
 
@@ -226,7 +227,7 @@ def json_counts(field, counts, names, most, what):
     """The counts of a JSON {colour name: count} in ``names`` order, each at most ``most``
     (``what``: tiles or cards)."""
     if not isinstance(counts, dict) or sorted(counts) != sorted(names):
-        raise PositionError(field, f"expected counts of {', '.join(names)}, got {counts!r}")
+        raise PositionError(field, f"expected counts of {', '.join(names)}, got {shown(counts)}")
     result = []
     for name in names:
         count = whole_number(field, counts[name])
@@ -241,7 +242,7 @@ def letter_counts(field, text, letters, names, most, what):
     counts = [text.count(letter) for letter in letters]
     for name, count in zip(names, counts):
         if count > most:
-            raise PositionError(field, f"{text!r} has {count} {name} {what} ({most} exist)")
+            raise PositionError(field, f"{shown(text)} has {count} {name} {what} ({most} exist)")
     return counts
 
 

@@ -24,7 +24,7 @@ from solver.errors import MoveError, PositionError
 from solver.notation.fields import (
     check_array, check_game, check_keys, check_unused_words, choice, counts_text, json_counts,
     legal_move, letter_counts, letters_text, list_of, move_code, move_colour, move_number,
-    move_words, player_boards, position_tokens, slash_list, text_counts, text_json,
+    move_words, player_boards, position_tokens, shown, slash_list, text_counts, text_json,
     text_number, text_sections, text_value, whole_number,
 )
 
@@ -114,7 +114,7 @@ def position_from_json(obj):
     wild = COLOUR_NAMES[wild_of_round(round_number)]
     if obj["wild"] != wild:
         raise PositionError("wild", f"the wild colour of round {round_number} is {wild}, not"
-                                    f" {obj['wild']!r}")
+                                    f" {shown(obj['wild'])}")
     state = np.zeros(STATE_SIZE, np.int64)
     state[W_GAME] = GAME_ID
     state[W_PLAYERS] = players
@@ -179,13 +179,13 @@ def _board_json(state, p):
 def _player_number(field, value, players, alternative=""):
     if type(value) is not int or not 1 <= value <= players:
         raise PositionError(field, f"expected {alternative}a player from 1 to {players},"
-                                   f" got {value!r}")
+                                   f" got {shown(value)}")
     return value
 
 
 def _passed_word(value, players):
     if not isinstance(value, list):
-        raise PositionError("passed", f"expected a list of players, got {value!r}")
+        raise PositionError("passed", f"expected a list of players, got {shown(value)}")
     word = 0
     for number in value:
         _player_number("passed", number, players)
@@ -214,7 +214,7 @@ def _tile_set_word(field, text):
     if text == NO_TILES:
         return 0
     if not text or set(text) - set(COLOUR_LETTERS):
-        raise PositionError(field, f"{text!r} is not a tile set (letters"
+        raise PositionError(field, f"{shown(text)} is not a tile set (letters"
                                    f" {' '.join(COLOUR_LETTERS)}, {NO_TILES} for none)")
     # At most TILES_PER_COLOUR also keeps each count inside its byte lane.
     counts = letter_counts(field, text, COLOUR_LETTERS, COLOUR_NAMES, TILES_PER_COLOUR, "tiles")
@@ -253,17 +253,17 @@ def _stars_words(field, stars):
     for star, cells in enumerate(stars):
         name = _star_name(star)
         if len(cells) != STAR_SPACES:
-            raise PositionError(field, f"the {name} star {cells!r} needs {STAR_SPACES} spaces")
+            raise PositionError(field, f"the {name} star {shown(cells)} needs {STAR_SPACES} spaces")
         for i, cell in enumerate(cells):
             if cell == EMPTY_SPACE:
                 continue
             if star != CENTRE_STAR and cell != COLOUR_LETTERS[star]:
-                raise PositionError(field, f"the {name} star space {i + 1}: {cell!r} is not"
+                raise PositionError(field, f"the {name} star space {i + 1}: {shown(cell)} is not"
                                            f" '{COLOUR_LETTERS[star]}' or '{EMPTY_SPACE}'")
             if star == CENTRE_STAR:
                 if cell not in COLOUR_OF_LETTER:
-                    raise PositionError(field, f"the centre star space {i + 1}: {cell!r} is not"
-                                               f" a colour letter or '{EMPTY_SPACE}'")
+                    raise PositionError(field, f"the centre star space {i + 1}: {shown(cell)}"
+                                               f" is not a colour letter or '{EMPTY_SPACE}'")
                 if colours >> COLOUR_OF_LETTER[cell] & 1:
                     raise PositionError(field, f"the centre star holds {cell} twice (its six"
                                                " tiles are six different colours)")
