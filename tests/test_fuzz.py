@@ -33,6 +33,7 @@ from tests.random_games import VARIANTS, random_game
 GAMES = ("azul", "pavilion", "azure")
 SEED_GAMES = 2                  # random games per variant whose positions seed the fuzzer
 MAX_PLIES = 20_000              # a playout longer than this is a defect (a loop)
+CHECK_EVERY = 16                # plies between validations during a playout
 SEARCH = MctsOptions(iterations=8, seed=1, max_nodes=4096)
 SHORT, LONG = 40, 2500          # examples per test in the default and the slow run
 
@@ -315,12 +316,16 @@ def determinized(game, state, observer):
 
 
 def playout(game, state):
-    """Random moves to the end of the game; the end reads back."""
+    """Random moves to the end of the game; every CHECK_EVERY-th position on the way
+    passes validation (what the engine reaches from a position the notation accepts),
+    and the end reads back."""
     state = state.copy()
     rng = make_rng(3)
     scratch = np.empty(games.MAX_MOVES, np.int64)
-    for _ in range(MAX_PLIES):
+    for ply in range(MAX_PLIES):
         who = games.to_move(state)
+        if ply % CHECK_EVERY == CHECK_EVERY - 1:
+            game.notation().validate(state.copy())
         if who == games.TERMINAL:
             assert np.array_equal(game.parse_position(game.format_position(state)), state)
             return
