@@ -1,7 +1,4 @@
 """tessera best and tessera solve: the JSON schema, seeds, errors, and MCTS against the solver."""
-import os
-import subprocess
-import sys
 from contextlib import contextmanager
 
 import jsonschema
@@ -15,6 +12,7 @@ from kernels.rng import make_rng
 from solver.cli import main
 from solver.games import get_game
 from tests.best_schema import SCHEMA, best_report
+from tests.cli_process import tessera
 from tests.test_agents import LATE_POSITION
 
 AZUL = get_game("azul")
@@ -127,15 +125,6 @@ def test_best_text_has_the_root_block_and_every_move_with_top_0():
     assert all(move in out for move in legal_texts(START))
 
 
-def tessera(*args, columns):
-    """The real command, its output not a terminal, COLUMNS set as a shell would."""
-    env = dict(os.environ, COLUMNS=str(columns))
-    result = subprocess.run([sys.executable, "-m", "solver", *map(str, args)], env=env,
-                            capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stderr
-    return result.stdout
-
-
 def move_rows(out, report):
     """The table rows of ``out``: lines starting with a rank and a move of ``report``."""
     names = {move["move"] for move in report["moves"]}
@@ -149,7 +138,9 @@ def test_best_text_shows_the_top_10_cut_to_the_width(columns):
     args = ("best", START, "-n", 300, "--seed", 1)
     report = document(*args)
     assert len(report["moves"]) == len(legal_texts(START)) > 10      # JSON keeps every move
-    out = tessera(*args, columns=columns)
+    result = tessera(*args, COLUMNS=str(columns))        # output not a terminal
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
     rows = move_rows(out, report)
     assert [row.split()[0] for row in rows] == [str(rank) for rank in range(1, 11)]
     for row, move in zip(rows, report["moves"]):

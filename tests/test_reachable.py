@@ -2,8 +2,6 @@
 games of every game and variant reads back, as text and as JSON (and, in Azure,
 each player's view of it); and the Azul cases random games found."""
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -14,6 +12,7 @@ from kernels.playout import random_playout
 from kernels.rng import make_rng
 from solver.errors import PositionError
 from solver.games import get_game
+from tests.cli_process import tessera
 from tests.random_games import VARIANTS, random_game, variant_id
 
 AZUL = get_game("azul")
@@ -63,8 +62,7 @@ def test_a_game_ended_by_stalled_rounds_reads_back():
     assert not any(row == "BYRKW" for board in AZUL.position_to_json(state)["boards"]
                    for row in board["wall"])      # no complete row: the stall ended it
     assert_reads_back(AZUL, state)
-    result = subprocess.run([sys.executable, "-m", "solver", "moves", "-"],
-                            input=AZUL.format_position(state), capture_output=True, text=True)
+    result = tessera("moves", "-", stdin=AZUL.format_position(state))
     assert result.returncode == 0, result.stderr
     assert result.stdout == "game over: no moves\n"
 
