@@ -70,7 +70,7 @@ def seed_positions(game_name):
 # another colour, a field from another position), where a parser's checks can miss
 # something; the rest break the syntax.
 
-SEMANTIC_TEXT = ("digit", "digit", "letter", "letter", "same-place", "same-place")
+SEMANTIC_TEXT = ("digit", "letter", "same-place", "move", "move")
 SYNTAX_TEXT = ("replace", "chars", "insert", "delete", "swap", "cut")
 SEMANTIC_JSON = ("nudge", "letter", "same-path", "swap", "move", "move", "move")
 SYNTAX_JSON = ("value", "other", "drop", "add", "chars")
@@ -118,8 +118,9 @@ def is_letter(char):
     return char in LETTERS
 
 
-def mutated_text(draw, text, other_text, first=1):
-    """``text`` mutated token by token from token ``first`` on (1: the game's name stays)."""
+def mutated_text(draw, text, other_text, letters, first=1):
+    """``text`` mutated token by token from token ``first`` on (1: the game's name stays);
+    ``letters``: the game's colour letters."""
     tokens, other = text.split(), other_text.split()
     for _ in range(draw(st.sampled_from((1, 1, 1, 2, 3)))):
         how = draw(st.sampled_from(SEMANTIC_TEXT * 3 + SYNTAX_TEXT))
@@ -127,7 +128,11 @@ def mutated_text(draw, text, other_text, first=1):
             tokens.append(a_token(draw, other))
             continue
         i = draw(st.integers(first, len(tokens) - 1))
-        if how == "digit":
+        if how == "move":
+            moved = {"tokens": tokens}
+            move_a_piece(draw, moved, (), letters)
+            tokens = moved["tokens"]
+        elif how == "digit":
             tokens[i] = changed_char(draw, tokens[i], str.isdigit)
         elif how == "letter":
             tokens[i] = changed_char(draw, tokens[i], is_letter)
@@ -172,7 +177,7 @@ def move_a_piece(draw, obj, names, letters):
     """One tile, card or stone moved: a letter out of one string (or one off a count by
     colour) into another string (into a '.' or beside the others) or count. Totals stay,
     so what is checked is where a piece may be."""
-    pieces = set(letters) | set(".-1x")
+    pieces = set(letters) | set(".-1x/")
     leaves = [(path, value) for path, value in json_paths(obj)
               if isinstance(value, str) and set(value) <= pieces
               or type(value) is int and path[-1] in names]
@@ -246,6 +251,12 @@ def mutated_json(draw, obj, other, names, letters):
         elif how == "value":
             parent[key] = draw(JSON_VALUES)
     return json.dumps(obj)
+
+
+def text_input(draw, game, state, other):
+    """The text of ``state`` mutated (``other``: another position of the game)."""
+    return mutated_text(draw, game.format_position(state), game.format_position(other),
+                        game.notation().COLOUR_LETTERS)
 
 
 def json_input(draw, game, state, other):
@@ -352,8 +363,7 @@ def read_input(text, seed_state):
 def fuzz_text(data, game_name):
     state, other = a_seed_pair(data.draw, game_name)
     game = get_game(game_name)
-    read_input(mutated_text(data.draw, game.format_position(state), game.format_position(other)),
-               state)
+    read_input(text_input(data.draw, game, state, other), state)
 
 
 def fuzz_json(data, game_name):
@@ -371,7 +381,8 @@ def fuzz_moves(data, game_name):
     moves = listed_moves(game, state)
     text = game.format_move(state, data.draw(st.sampled_from(moves)))
     other = game.format_move(state, data.draw(st.sampled_from(moves)))
-    for candidate in (mutated_text(data.draw, text, other, first=0),
+    for candidate in (mutated_text(data.draw, text, other, game.notation().COLOUR_LETTERS,
+                                   first=0),
                       data.draw(st.text(CHARS, max_size=12))):
         try:
             move = game.parse_move(state, candidate)
@@ -427,7 +438,7 @@ def fuzz_cli(data, game_name):
     state, other = a_seed_pair(data.draw, game_name)
     game = get_game(game_name)
     if data.draw(st.booleans()):
-        text = mutated_text(data.draw, game.format_position(state), game.format_position(other))
+        text = text_input(data.draw, game, state, other)
     else:
         text = json_input(data.draw, game, state, other)
     cli_answers_in_one_line(data.draw(st.sampled_from(CLI_COMMANDS)), text)
