@@ -59,7 +59,8 @@ def _scipy_hidden():
 @click.group(cls=TesseraGroup, context_settings={"help_option_names": ["-h", "--help"]},
              epilog=POSITION_HELP)
 def main():
-    """Tessera: positions, moves, perft and search for Azul."""
+    """Tessera: positions, moves, perft, search and self-play for Azul, Azul: Summer
+    Pavilion and Azure."""
 
 
 # ---- reading positions ---------------------------------------------------------------
@@ -349,6 +350,8 @@ ALGOS = ("mcts", "alphabeta", "solve")
 DEFAULT_ITERATIONS = 10_000
 MAX_SEARCH_SEED = 2**32 - 1
 NOT_PROVEN = 3                  # exit code of `solve` when its time limit ran out first
+DEFAULT_TOP = 10                # moves `best` prints; its JSON has them all
+MCTS_ALGOS = ("mcts", "ismcts")   # the report's algo: ismcts on a player's view
 JSON_VERSION = 1                # of the documents in docs/best.schema.json
 HASH_MASK = 2**64 - 1
 
@@ -375,11 +378,16 @@ HASH_MASK = 2**64 - 1
               help="MCTS: the exploration constant [default: 1.4]")
 @click.option("--progress/--no-progress", default=None,
               help="a progress bar on stderr [default: when stderr is a terminal]")
+@click.option("--top", type=int, default=DEFAULT_TOP, show_default=True,
+              help="how many of the best moves to print; 0 for all (JSON has every move)")
 @click.option("--json", "as_json", is_flag=True,
               help="print the result as JSON (docs/best.schema.json)")
 def best(pos, iterations, time_limit, algo, depth, threads, seed, value, select, rollout,
-         exploration, progress, as_json):
+         exploration, progress, top, as_json):
     """Rank every move of POS by a search: visits, value, bounds, prior and line.
+
+    The text shows the --top moves, each line cut to the terminal's width; --json
+    gives every move with its whole line.
 
     Values are for the player to move: win rate (winners share 1), mean score
     margin (own score less the best other), the win rate's lower 95% bound (LCB),
@@ -389,8 +397,13 @@ def best(pos, iterations, time_limit, algo, depth, threads, seed, value, select,
     mcts_settings = {"threads": threads, "seed": seed, "value": value, "select": select,
                      "rollout": rollout, "exploration": exploration}
     _check_search_options(algo, iterations, time_limit, depth, mcts_settings)
+    if top < 0:
+        raise TesseraError(f"--top must be 0 (every move) or more, not {top}")
     game, state = load_position(pos)
     _check_searchable(state)
+    _check_observer_acts(game, state)
+    if algo != "mcts":
+        _check_complete(state, f"best --algo {algo}")
     show_progress = _progress_wanted(progress)
     if algo == "mcts":
         settings = _mcts_settings(iterations, time_limit, mcts_settings)
@@ -405,7 +418,7 @@ def best(pos, iterations, time_limit, algo, depth, threads, seed, value, select,
     if as_json:
         click.echo(json.dumps(report))
     else:
-        _print_best(report)
+        _print_best(report, top)
 
 
 @main.command(epilog=POSITION_HELP)
@@ -429,6 +442,7 @@ def solve(pos, time_limit, progress, as_json):
     _check_time(time_limit)
     game, state = load_position(pos)
     _check_searchable(state)
+    _check_complete(state, "solve")
     result = _solve(state, time_limit, _progress_wanted(progress))
     report = _report("solve", game, state, result,
                      {"time": time_limit, "mode": _search_mode(state)}, False)
@@ -644,27 +658,34 @@ def _search_mode(state):
     return search_mode(state)
 
 
-def _print_best(report):
+def _print_best(report, top):
+    """The summary and the ``top`` best moves (0: all), each line cut to the width."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
     root = report["root"]
     console = Console()
     console.print(_root_summary(report), highlight=False)
-    moves = report["moves"]
+    moves = report["moves"][:top or None]
     table = Table(box=None, pad_edge=False)
     columns = [("#", "right"), ("move", "left"),
-               ("visits" if report["algo"] == "mcts" else "nodes", "right")]
+               ("visits" if report["algo"] in MCTS_ALGOS else "nodes", "right")]
     optional = [("win_rate", "win %"), ("margin", "margin"), ("lcb", "LCB %"),
                 ("prior", "prior %"), ("exact", "exact")]
     shown = [(key, title) for key, title in optional if any(m[key] is not None for m in moves)]
     for title, justify in columns + [(title, "right") for _, title in shown]:
         table.add_column(title, justify=justify, no_wrap=True)
-    table.add_column("PV", overflow="fold")
+    # The one wrappable column, so the line is what narrows to the width; each cell
+    # itself does not wrap, so it is cut with an ellipsis.
+    table.add_column("PV")
     for rank, move in enumerate(moves, 1):
         cells = [str(rank), move["move"], f"{move['visits']:,}"]
         cells += [_cell(key, move[key], report["settings"].get("mode")) for key, _ in shown]
-        table.add_row(*cells, ", ".join(move["pv"]))
+        table.add_row(*cells, Text(", ".join(move["pv"]), no_wrap=True, overflow="ellipsis"))
     console.print(table, highlight=False)
+    if len(moves) < len(report["moves"]):
+        console.print(f"the best {len(moves)} of {len(report['moves'])} moves"
+                      " (--top 0 for all)", highlight=False)
     if root["exact"] is not None:
         console.print("exact value: " + _exact_text(root["exact"], report["settings"].get("mode")),
                       highlight=False)
@@ -682,7 +703,7 @@ def _root_summary(report):
         + (f" · seed {settings['seed']}" if "seed" in settings else "")
         + (f" · depth {root['depth']}" if root["depth"] is not None else ""),
         "value: " + ", ".join(value) + _proof_note(report),
-        f"{_counted(root['visits'], 'visit' if report['algo'] == 'mcts' else 'node')} in "
+        f"{_counted(root['visits'], 'visit' if report['algo'] in MCTS_ALGOS else 'node')} in "
         f"{root['seconds']:.2f} s · {root['nodes_per_second']:,.0f} nodes/s",
     ]
     if report["interrupted"]:
@@ -692,7 +713,7 @@ def _root_summary(report):
 
 def _proof_note(report):
     """Whether an alpha-beta value is exact or the estimate of a search cut short."""
-    if report["algo"] == "mcts":
+    if report["algo"] in MCTS_ALGOS:
         return ""
     if report["proven"]:
         return " (exact)"

@@ -264,7 +264,8 @@ def test_every_root_move_is_listed_best_first():
 def test_identical_factories_give_twin_moves_with_one_value():
     empty = "...../...../...../...../....."
     board = dict(score=0, wall=empty, lines="./../.../..../.....", floor="-")
-    state = hand_position(["BBYR", "BBYR", "KKWW", "-", "-"], "1", [board, dict(board)])
+    state = hand_position(["BBYR", "BBYR", "KKWW", "-", "-"], "1", [board, dict(board)],
+                          round_=1)
     result = search_alphabeta(state, depth=3)
     by_text = {AZUL.format_move(state, line.move): line for line in result.moves}
     for dest in ("1", "2", "floor"):

@@ -232,7 +232,7 @@ def test_refill_with_nothing_to_draw_ends_the_game():
 
 def test_untouched_centre_keeps_the_start_player():
     state = position(
-        "azul players 2 wall colour round 2 phase draft turn 1 starter 2",
+        "azul players 2 wall colour round 2 phase draft turn 1 starter 2 stalled 1",
         "factories RRRR - - - -", "centre 1", "bag 20/20/16/20/20", "lid 0/0/0/0/0",
         "player 1 " + board(), "player 2 " + board(),
     )
@@ -260,7 +260,7 @@ def test_line_refuses_colour_on_its_wall_row_and_other_colours():
 
 def test_full_line_is_no_destination():
     state = position(
-        "azul players 2 wall colour round 2 phase draft turn 1 starter 1",
+        "azul players 2 wall colour round 2 phase draft turn 1 starter 1 stalled 1",
         "factories YYYY - - - -", "centre 1", "bag 20/15/20/20/20", "lid 0/0/0/0/0",
         "player 1 " + board(0, lines="Y/../.../..../....."), "player 2 " + board(),
     )
@@ -348,7 +348,8 @@ def test_gray_game_goes_on_while_one_row_can_be_completed():
 
 def stalled_position(stalled, lines=EMPTY_LINES):
     return position(
-        f"azul players 2 wall colour round 6 phase draft turn 1 starter 1 stalled {stalled}",
+        f"azul players 2 wall colour round {stalled + 1} phase draft turn 1 starter 1"
+        f" stalled {stalled}",
         "factories KKKK - - - -", "centre 1",
         f"bag 20/20/20/{16 - lines.count('K')}/20", "lid 0/0/0/0/0",
         "player 1 " + board(0, lines=lines), "player 2 " + board(),

@@ -21,6 +21,7 @@ from kernels.rng import below, make_rng
 from solver.cli import main
 from solver.errors import OptionError
 from solver.games import game_of_position, get_game
+from tests.best_schema import best_report
 
 try:  # pytest puts tests/ on sys.path (rootdir-relative "prepend" import mode)
     from test_azure_notation import (BIRD_DRAW, EXAMPLE, NO_PLACE, NO_PLACE_ERROR, OVER,
@@ -266,14 +267,23 @@ def test_perft_matches_the_kernel_and_divides():
 # ---- best and selfplay ---------------------------------------------------------------
 
 def test_best_on_a_complete_position_and_on_a_view():
-    report = json.loads(ok("best", EXAMPLE, "-n", 200, "--seed", 1, "--json").stdout)
+    report = best_report(ok("best", EXAMPLE, "-n", 200, "--seed", 1, "--json").stdout)
     assert report["game"] == "azure" and report["algo"] == "mcts" and report["player"] == 2
     legal = {AZURE.format_move(AZURE.parse_position(EXAMPLE), m)
              for m in kernel_moves(AZURE.parse_position(EXAMPLE))}
     assert {m["move"] for m in report["moves"]} <= legal
     view = text(AZURE.view(AZURE.parse_position(EXAMPLE), 1))
-    report = json.loads(ok("best", view, "-n", 100, "--seed", 1, "--json").stdout)
+    report = best_report(ok("best", view, "-n", 100, "--seed", 1, "--json").stdout)
     assert report["algo"] == "ismcts" and {m["move"] for m in report["moves"]} <= legal
+
+
+def test_best_text_on_a_view_reads_as_mcts():
+    view = text(AZURE.view(AZURE.parse_position(EXAMPLE), 1))
+    out = ok("best", view, "-n", 100, "--seed", 1).stdout
+    assert "algo ismcts · threads 1 · seed 1" in out and "100 visits in" in out
+    assert "estimate" not in out and "depth" not in out and "nodes " not in out
+    header = next(line for line in out.splitlines() if line.lstrip().startswith("#"))
+    assert header.split()[:3] == ["#", "move", "visits"]
 
 
 def test_selfplay_with_game_options(tmp_path):
@@ -350,7 +360,12 @@ def test_views_refuse_what_needs_hidden_cards():
         (["moves", view_of_player_1], "in player 1's view player 2 acts"),
         (["play", view_of_player_2, "place a1"], "play needs a complete position"),
         (["perft", view_of_player_2, "-d", "1"], "perft needs a complete position"),
-        (["solve", view_of_player_2], "alpha-beta needs a complete position"),
+        (["solve", view_of_player_2], "solve needs a complete position"),
+        (["best", view_of_player_1, "-n", 10], "in player 1's view player 2 acts"),
+        (["best", view_of_player_2, "--algo", "solve"],
+         "best --algo solve needs a complete position"),
+        (["best", view_of_player_2, "--algo", "alphabeta"],
+         "best --algo alphabeta needs a complete position"),
         (["view", view_of_player_2, "-p", "1"], "already a player's view"),
     ]:
         result = run(*args)
@@ -376,7 +391,7 @@ def late_position():
 
 def test_solve_a_late_position_to_the_end_of_the_game():
     state = late_position()
-    report = json.loads(ok("solve", text(state), "--json").stdout)
+    report = best_report(ok("solve", text(state), "--json").stdout)
     assert report["proven"] and report["settings"]["mode"] == "game"
     exact = report["root"]["exact"]
     assert exact["horizon"] == "game" and exact["margin"] == 2 * exact["win_rate"] - 1
@@ -392,12 +407,12 @@ def test_solve_a_late_position_to_the_end_of_the_game():
 
 def test_alphabeta_says_whether_its_win_probability_is_exact_or_an_estimate():
     late = text(late_position())
-    cut = json.loads(ok("best", late, "--algo", "alphabeta", "--depth", 1, "--json").stdout)
+    cut = best_report(ok("best", late, "--algo", "alphabeta", "--depth", 1, "--json").stdout)
     assert not cut["proven"] and cut["root"]["exact"] is None
     out = ok("best", late, "--algo", "alphabeta", "--depth", 1).stdout
     assert f"value: win {100 * cut['root']['win_rate']:.1f}%, margin " in out
     assert "(an estimate: not proven at depth 1)" in out
-    full = json.loads(ok("best", late, "--algo", "alphabeta", "--json").stdout)
+    full = best_report(ok("best", late, "--algo", "alphabeta", "--json").stdout)
     assert full["proven"] and full["root"]["exact"]["win_rate"] == full["root"]["win_rate"]
     assert "(exact)" in ok("best", late, "--algo", "alphabeta").stdout
     timed_out = run("solve", late, "--time", 1e-6)

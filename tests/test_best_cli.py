@@ -1,7 +1,5 @@
 """tessera best and tessera solve: the JSON schema, seeds, errors, and MCTS against the solver."""
-import json
 from contextlib import contextmanager
-from pathlib import Path
 
 import jsonschema
 import numpy as np
@@ -13,10 +11,11 @@ from kernels import games
 from kernels.rng import make_rng
 from solver.cli import main
 from solver.games import get_game
+from tests.best_schema import SCHEMA, best_report
+from tests.cli_process import tessera
 from tests.test_agents import LATE_POSITION
 
 AZUL = get_game("azul")
-SCHEMA = json.loads((Path(__file__).parents[1] / "docs" / "best.schema.json").read_text())
 START = AZUL.format_position(AZUL.new(3))
 TIMINGS = ("seconds", "nodes_per_second")
 
@@ -33,9 +32,7 @@ def ok(*args, code=0):
 
 def document(*args, code=0):
     """The JSON output of a command, checked against docs/best.schema.json."""
-    report = json.loads(ok(*args, "--json", code=code).stdout)
-    jsonschema.validate(report, SCHEMA, cls=jsonschema.Draft202012Validator)
-    return report
+    return best_report(ok(*args, "--json", code=code).stdout)
 
 
 def without_timings(report):
@@ -119,13 +116,51 @@ def test_an_unseeded_search_shows_its_seed():
 
 # ---- text ----------------------------------------------------------------------------
 
-def test_best_text_has_the_root_block_and_every_move():
-    out = ok("best", START, "-n", 300, "--seed", 1).stdout
+def test_best_text_has_the_root_block_and_every_move_with_top_0():
+    out = ok("best", START, "-n", 300, "--seed", 1, "--top", 0).stdout
     report = document("best", START, "-n", 300, "--seed", 1)
     assert f"position hash {report['position_hash']}" in out
     assert "algo mcts · threads 1 · seed 1" in out and "nodes/s" in out
     assert "visits" in out and "win %" in out and "LCB %" in out
     assert all(move in out for move in legal_texts(START))
+
+
+def move_rows(out, report):
+    """The table rows of ``out``: lines starting with a rank and a move of ``report``."""
+    names = {move["move"] for move in report["moves"]}
+    return [line for line in out.splitlines()
+            if line.split() and line.split()[0].isdigit()
+            and any(f" {name} " in line for name in names)]
+
+
+@pytest.mark.parametrize("columns", [60, 250])
+def test_best_text_shows_the_top_10_cut_to_the_width(columns):
+    args = ("best", START, "-n", 300, "--seed", 1)
+    report = document(*args)
+    assert len(report["moves"]) == len(legal_texts(START)) > 10      # JSON keeps every move
+    result = tessera(*args, COLUMNS=str(columns))        # output not a terminal
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    rows = move_rows(out, report)
+    assert [row.split()[0] for row in rows] == [str(rank) for rank in range(1, 11)]
+    for row, move in zip(rows, report["moves"]):
+        assert f" {move['move']} " in row
+        line = ", ".join(move["pv"])
+        assert len(row) <= columns and (line in row) == (columns == 250), row
+    assert f"the best 10 of {len(report['moves'])} moves (--top 0 for all)" in out
+
+
+@pytest.mark.parametrize("top, shown", [(3, 3), (0, None)])
+def test_best_top_chooses_how_many_moves_to_print(top, shown):
+    report = document("best", START, "-n", 300, "--seed", 1)
+    out = ok("best", START, "-n", 300, "--seed", 1, "--top", top).stdout
+    assert len(move_rows(out, report)) == (shown or len(report["moves"]))
+    assert ("(--top 0 for all)" in out) == (shown is not None)
+
+
+def test_the_help_names_the_three_games():
+    out = " ".join(ok("--help").stdout.split())
+    assert "for Azul, Azul: Summer Pavilion and Azure" in out
 
 
 def test_solve_text():
@@ -136,7 +171,7 @@ def test_solve_text():
 
 def test_progress_bar_goes_to_stderr():
     result = ok("best", LATE_POSITION, "-n", 3000, "--seed", 1, "--progress", "--json")
-    assert json.loads(result.stdout)["root"]["visits"] == 3000
+    assert best_report(result.stdout)["root"]["visits"] == 3000
 
 
 def test_ctrl_c_prints_the_search_so_far(monkeypatch):
@@ -150,8 +185,7 @@ def test_ctrl_c_prints_the_search_so_far(monkeypatch):
                 raise KeyboardInterrupt
         yield show
     monkeypatch.setattr(solver.cli, "_progress_bar", interrupting_bar)
-    report = json.loads(ok("best", START, "-n", 10**6, "--seed", 1, "--json").stdout)
-    jsonschema.validate(report, SCHEMA, cls=jsonschema.Draft202012Validator)
+    report = best_report(ok("best", START, "-n", 10**6, "--seed", 1, "--json").stdout)
     assert report["interrupted"]
     assert 0 < report["root"]["visits"] < 10**6
     assert sum(move["visits"] for move in report["moves"]) == report["root"]["visits"]
@@ -174,6 +208,7 @@ def test_mcts_picks_a_move_the_solver_rates_optimal(seed):
 
 @pytest.mark.parametrize("args, names", [
     (["best", START, "--algo", "minimax"], "unknown --algo 'minimax'"),
+    (["best", START, "--top", -1], "--top must be 0 (every move) or more, not -1"),
     (["best", START, "-n", 0], "--iterations must be at least 1"),
     (["best", START, "--time", 0], "--time must be more than 0"),
     (["best", START, "--threads", 0], "--threads must be at least 1"),

@@ -11,6 +11,7 @@ from kernels.rng import below, make_rng
 from solver.bench import BENCH_POSITIONS, bench_states
 from solver.cli import main
 from solver.games import game_of_position, get_game
+from tests.best_schema import best_report
 
 PAVILION = get_game("pavilion")
 
@@ -160,16 +161,16 @@ def test_bench_includes_pavilion_positions():
 
 def test_best_mcts_alphabeta_and_solve():
     state = play_until(start(11), in_phase("place"), seed=11)
-    report = json.loads(ok("best", text(state), "-n", 300, "--seed", 1, "--json").stdout)
+    report = best_report(ok("best", text(state), "-n", 300, "--seed", 1, "--json").stdout)
     assert report["game"] == "pavilion" and report["moves"]
     assert {m["move"] for m in report["moves"]} <= {PAVILION.format_move(state, m)
                                                    for m in kernel_moves(state)}
-    report = json.loads(ok("best", text(state), "--algo", "alphabeta", "--depth", 2,
-                           "--json").stdout)
+    report = best_report(ok("best", text(state), "--algo", "alphabeta", "--depth", 2,
+                            "--json").stdout)
     assert report["algo"] == "alphabeta" and report["moves"]
     result = run("solve", text(state), "--time", 3, "--json")
     assert result.exit_code in (0, 3)                      # 3: not proven in time
-    assert json.loads(result.stdout)["game"] == "pavilion"
+    assert best_report(result.stdout)["game"] == "pavilion"
 
 
 # ---- selfplay ------------------------------------------------------------------------

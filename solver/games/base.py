@@ -109,27 +109,38 @@ def get_game(name):
 
 def game_of_position(text):
     """The game a position text or JSON document is written for, and the parsed state."""
-    stripped = text.strip()
-    if not stripped:
-        raise PositionError("position", "empty input")
+    from solver.notation.fields import position_text, shown
+    stripped = position_text(text).strip()
     if stripped.startswith("{"):
-        try:
-            obj = json.loads(stripped)
-        except json.JSONDecodeError as err:
-            raise PositionError("json", f"not valid JSON ({err.msg} at line {err.lineno})") from None
+        obj = _json_document(stripped)
         if not isinstance(obj, dict) or "game" not in obj:
             raise PositionError("game", "JSON position needs a 'game' key")
         game = _game_named(obj["game"])
         return game, game.position_from_json(obj)
-    game = _game_named(stripped.replace(";", " ").split()[0])
+    words = stripped.replace(";", " ").split()
+    if not words:
+        raise PositionError("position", "empty input")
+    game = _game_named(words[0])
     return game, game.parse_position(stripped)
 
 
+def _json_document(text):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise PositionError("json", f"not valid JSON ({err.msg} at line {err.lineno})") from None
+    except RecursionError:
+        raise PositionError("json", "nested too deeply for a position") from None
+    except ValueError as err:          # a number of more than 4300 digits
+        raise PositionError("json", f"not a position ({err})") from None
+
+
 def _game_named(name):
+    from solver.notation.fields import shown
     _load_all()
     if not isinstance(name, str) or name not in _GAMES:
         known = ", ".join(sorted(_GAMES))
-        raise PositionError("game", f"unknown game '{name}' (known: {known})")
+        raise PositionError("game", f"unknown game {shown(name)} (known: {known})")
     return _GAMES[name]
 
 

@@ -24,9 +24,9 @@ from kernels.azul.layout import (
 from solver.errors import MoveError, PositionError
 from solver.notation.fields import (
     check_array, check_game, check_keys, check_unused_words, counts_text, json_counts,
-    legal_move, letter_counts, letters_text, list_of, move_colour, move_number, player_boards,
-    position_tokens, slash_list, text_counts, text_json, text_number, text_sections, text_value,
-    whole_number,
+    legal_move, letter_counts, letters_text, list_of, move_code, move_colour, move_number,
+    move_words, player_boards, position_tokens, shown, slash_list, text_counts, text_json,
+    text_number, text_sections, text_value, whole_number,
 )
 
 GAME = "azul"
@@ -95,7 +95,7 @@ def format_position(state):
 
 def position_from_json(obj):
     """The state array of a position in JSON form (a dict); raises PositionError."""
-    check_game(obj, GAME, JSON_KEYS, OPTIONAL_KEYS)
+    obj = check_game(obj, GAME, JSON_KEYS)
     players = whole_number("players", obj["players"])
     if not 2 <= players <= MAX_PLAYERS:
         raise PositionError("players", f"Azul has 2 to 4 players, not {players}")
@@ -153,13 +153,13 @@ def _board_json(board):
 
 def _choice(field, value, names):
     if value not in names:
-        raise PositionError(field, f"expected {' or '.join(names)}, got {value!r}")
+        raise PositionError(field, f"expected {' or '.join(names)}, got {shown(value)}")
     return names.index(value)
 
 
 def _encode_board(state, p, board, variant):
     prefix = f"player {p + 1} "
-    check_keys(board, BOARD_KEYS, prefix)
+    board = check_keys(board, BOARD_KEYS, prefix)
     state[player_word(p, P_SCORE)] = whole_number(prefix + "score", board["score"])
     masks = _wall_masks(prefix + "wall", board["wall"], variant)
     for c in range(NCOLOURS):
@@ -177,11 +177,11 @@ def _tile_set_word(field, text):
         return 0
     unknown = set(text) - set(COLOUR_LETTERS + MARKER)
     if not text or unknown:
-        raise PositionError(field, f"{text!r} is not a tile set (letters"
+        raise PositionError(field, f"{shown(text)} is not a tile set (letters"
                                    f" {' '.join(COLOUR_LETTERS)}, {MARKER} for the marker,"
                                    f" {NO_TILES} for none)")
     if text.count(MARKER) > 1:
-        raise PositionError(field, f"{text!r} has the marker twice")
+        raise PositionError(field, f"{shown(text)} has the marker twice")
     # At most TILES_PER_COLOUR also keeps each count inside its byte lane.
     counts = letter_counts(field, text, COLOUR_LETTERS, COLOUR_NAMES, TILES_PER_COLOUR, "tiles")
     return (MARKER_BIT if MARKER in text else 0) + _lanes_word(counts)
@@ -208,7 +208,7 @@ def _wall_masks(field, rows, variant):
     masks = [0] * NCOLOURS
     for r, row in enumerate(rows):
         if len(row) != WALL_SIZE:
-            raise PositionError(field, f"row {r + 1} {row!r} needs 5 cells")
+            raise PositionError(field, f"row {r + 1} {shown(row)} needs 5 cells")
         for col, cell in enumerate(row):
             colour = _wall_cell_colour(field, cell, r, col, variant)
             if colour is not None:
@@ -224,7 +224,7 @@ def _wall_cell_colour(field, cell, row, col, variant):
     if cell in COLOUR_OF_LETTER:
         return COLOUR_OF_LETTER[cell]
     allowed = "a colour letter or '.'" + (" or 'x'" if variant == VARIANT_COLOUR else "")
-    raise PositionError(field, f"row {row + 1} column {col + 1}: {cell!r} is not {allowed}")
+    raise PositionError(field, f"row {row + 1} column {col + 1}: {shown(cell)} is not {allowed}")
 
 
 def _wall_rows(walls):
@@ -247,10 +247,10 @@ def _line_lane(field, line, group):
         return 0
     tiles = group.rstrip(EMPTY_CELL)
     if not group or set(tiles) - set(COLOUR_LETTERS) or len(set(tiles)) > 1:
-        raise PositionError(field, f"line {line + 1} {group!r} is not tiles of one colour"
+        raise PositionError(field, f"line {line + 1} {shown(group)} is not tiles of one colour"
                                    " then '.'")
     if len(group) > line + 1:
-        raise PositionError(field, f"line {line + 1} has room for {line + 1}, got {group!r}")
+        raise PositionError(field, f"line {line + 1} has room for {line + 1}, got {shown(group)}")
     if not tiles:
         return 0
     return len(tiles) | COLOUR_OF_LETTER[tiles[0]] << LINE_COLOUR_SHIFT
@@ -358,6 +358,10 @@ def _check_header(state):
     if not 0 <= state[W_STALLED] <= min(limit, state[W_ROUND] - 1 + this_round_counted):
         raise PositionError("stalled", f"{state[W_STALLED]} stalled rounds in round"
                                        f" {state[W_ROUND]} (the game ends at {STALL_LIMIT})")
+    if state[W_PHASE] == PHASE_TILING and state[W_STALLED]:
+        # A line to tile places a tile, so this round is not stalled.
+        raise PositionError("stalled", f"{state[W_STALLED]} stalled rounds in phase tiling"
+                                       " (a round with a tile to place is not stalled)")
 
 
 def _check_table_sets(state):
@@ -484,8 +488,9 @@ def _check_tile_totals(state, boards):
 def _check_marker(state, boards):
     markers = _has_marker(state[W_CENTRE]) + sum(_has_marker(b.floor) for b in boards)
     if markers > 1 or (markers == 0 and state[W_PHASE] != PHASE_OVER):
-        raise PositionError("marker", f"{markers} first-player markers; there is one"
-                                      " (in the centre or on a floor)")
+        raise PositionError("marker", f"{markers} first-player markers; there must be exactly"
+                                      " one, in the centre or on a floor (at most one once"
+                                      " the game is over)")
 
 
 def _check_refill(state, boards):
@@ -573,9 +578,11 @@ def _check_over(state, boards):
             raise PositionError(f"player {p + 1} floor", "not empty in phase over (floors are"
                                                          " scored at the end of a round)")
     out_of_tiles = not _tiles(state[W_BAG]) + _tiles(state[W_LID])
-    if not (out_of_tiles or any(board.complete_rows() for board in boards)
+    stalled_out = state[W_STALLED] == STALL_LIMIT
+    if not (out_of_tiles or stalled_out or any(board.complete_rows() for board in boards)
             or _gray_walls_blocked(state)):
-        raise PositionError("phase", "over, but no wall has a complete row, tiles are left and"
+        raise PositionError("phase", "over, but no wall has a complete row, tiles are left,"
+                                     f" fewer than {STALL_LIMIT} rounds in a row stalled and"
                                      " some row can still be completed")
 
 
@@ -612,8 +619,10 @@ def _check_game_goes_on(boards):
 
 
 def _check_wall_progress(state, boards):
-    """At most five tiles reach a wall per round (one per line)."""
-    finished_rounds = int(state[W_ROUND])
+    """At most five tiles reach a wall per round (one per line); and a round that
+    places none is stalled, so the rounds so far are bounded by the wall tiles."""
+    round_number = int(state[W_ROUND])
+    finished_rounds = round_number
     if state[W_PHASE] in (PHASE_REFILL, PHASE_DRAFT):
         finished_rounds -= 1
     for p, board in enumerate(boards):
@@ -621,6 +630,16 @@ def _check_wall_progress(state, boards):
         if tiles > WALL_SIZE * finished_rounds:
             raise PositionError(f"player {p + 1} wall", f"{tiles} tiles after {finished_rounds}"
                                                         " wall-tilings (at most 5 each)")
+    wall_tiles = sum(board.occupancy().bit_count() for board in boards)
+    # Each round that placed a tile follows at most STALL_LIMIT - 1 stalled ones; the
+    # stalled rounds since the last such round are counted in `stalled`, except during
+    # a tiling, whose own earlier rounds may end in STALL_LIMIT - 1 stalled ones.
+    trailing = STALL_LIMIT if state[W_PHASE] == PHASE_TILING else int(state[W_STALLED])
+    limit = STALL_LIMIT * wall_tiles + trailing + round_number - finished_rounds
+    if round_number > limit:
+        raise PositionError("round", f"round {round_number} with {wall_tiles} wall tiles and"
+                                     f" {state[W_STALLED]} stalled rounds (at most round {limit}:"
+                                     f" {STALL_LIMIT} stalled rounds in a row end the game)")
 
 
 # ---- moves ---------------------------------------------------------------------------
@@ -631,7 +650,7 @@ MOVE_FORMS = "'F3 blue 4', 'C red floor', 'col 2' or 'draw red'"
 def format_move(state, move):
     """Canonical text of a move code. ``state`` is part of the Game interface; codes
     do not depend on it."""
-    move = int(move)
+    move = move_code(move, "an Azul")
     if 0 <= move < MAX_MOVES:
         source, colour, dest = split_draft_move(move)
         where = "C" if source == SOURCE_CENTRE else f"F{source + 1}"
@@ -650,7 +669,7 @@ def parse_move(state, text):
 
 
 def _move_code(text):
-    words = text.lower().split()
+    words = move_words(text)
     if len(words) == 2 and words[0] == "draw":
         return CHANCE_MOVE_BASE + _move_colour(text, words[1])
     if len(words) == 2 and words[0] == "col":

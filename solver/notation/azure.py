@@ -35,8 +35,8 @@ from kernels.azure.realm import BoardDataError, Layout, check_layout, layout_of,
 from solver.errors import MoveError, PositionError
 from solver.notation.fields import (
     MAX_NUMBER, check_array, check_game, check_keys, choice, counts_text, json_counts,
-    legal_move, letter_counts, letters_text, move_colour, position_tokens, section_json,
-    text_counts, text_number, text_value, whole_number,
+    legal_move, letter_counts, letters_text, move_code, move_colour, move_words,
+    position_tokens, section_json, shown, text_counts, text_number, text_value, whole_number,
 )
 
 GAME = "azure"
@@ -110,7 +110,7 @@ def cell_name(cell):
 def cell_of_name(field, name):
     match = CELL_NAME.fullmatch(name) if isinstance(name, str) else None
     if not match:
-        raise PositionError(field, f"{name!r} is not a cell (a1..h8: column a-h, row 1-8)")
+        raise PositionError(field, f"{shown(name)} is not a cell (a1..h8: column a-h, row 1-8)")
     return GRID * (int(match.group(2)) - 1) + COLUMNS.index(match.group(1))
 
 
@@ -147,7 +147,7 @@ def _cards_of_text(field, text, unknown_allowed):
     allowed = set(COLOUR_LETTERS) | ({UNKNOWN} if unknown_allowed else set())
     if not text or set(text) - allowed:
         extra = f", {UNKNOWN} for an unknown card" if unknown_allowed else ""
-        raise PositionError(field, f"{text!r} is not a set of cards (letters"
+        raise PositionError(field, f"{shown(text)} is not a set of cards (letters"
                                    f" {' '.join(COLOUR_LETTERS)}{extra}, {NONE} for none)")
     counts = letter_counts(field, text, COLOUR_LETTERS, COLOUR_NAMES, CARDS_PER_COLOUR, "cards")
     return counts, text.count(UNKNOWN)
@@ -156,7 +156,7 @@ def _cards_of_text(field, text, unknown_allowed):
 def _player(field, value, alternative=""):
     """A player number 1..2 (JSON int) as the index 0..1."""
     if type(value) is not int or not 1 <= value <= PLAYERS:
-        raise PositionError(field, f"expected {alternative}a player, 1 or 2, got {value!r}")
+        raise PositionError(field, f"expected {alternative}a player, 1 or 2, got {shown(value)}")
     return value - 1
 
 
@@ -346,7 +346,7 @@ def format_position(state):
 
 def position_from_json(obj):
     """The state array of a position in JSON form (a dict); raises PositionError."""
-    check_game(obj, GAME, JSON_KEYS)
+    obj = check_game(obj, GAME, JSON_KEYS)
     state = np.zeros(STATE_SIZE, np.int64)
     state[W_GAME] = GAME_ID
     _encode_realm(state, obj)
@@ -382,7 +382,7 @@ def position_from_json(obj):
     state[W_DECK_SIZE] = sum(deck) + unknown
     players = obj["players"]
     if not isinstance(players, list):
-        raise PositionError("players", f"expected a list of 2 players, got {players!r}")
+        raise PositionError("players", f"expected a list of 2 players, got {shown(players)}")
     if len(players) != PLAYERS:
         raise PositionError(f"player {min(len(players) + 1, PLAYERS + 1)}",
                             "missing" if len(players) < PLAYERS else "Azure has 2 players")
@@ -402,7 +402,7 @@ def _encode_realm(state, obj):
     gifted = choice("gifted", obj["gifted"], GIFTED_NAMES)
     cosmos = obj["cosmos"]
     if type(cosmos) is not bool:
-        raise PositionError("cosmos", f"expected true or false, got {cosmos!r}")
+        raise PositionError("cosmos", f"expected true or false, got {shown(cosmos)}")
     layout = layout_from_json(obj["layout"], cosmos)
     state[S_SPACES:] = realm_words(layout, gifted)
     track = obj["track"]
@@ -412,7 +412,7 @@ def _encode_realm(state, obj):
         return
     if type(track) is not int or abs(track) > MAX_NUMBER:
         raise PositionError("track", f"expected the Yellow Dragon's steps from the middle (+"
-                                     f" toward player 1), got {track!r}")
+                                     f" toward player 1), got {shown(track)}")
     state[W_DRAGON] = track
 
 
@@ -420,22 +420,23 @@ def layout_from_json(layout, cosmos):
     """A realm ``Layout`` from the JSON ``layout`` object; raises PositionError."""
     if not isinstance(layout, dict):
         raise PositionError("layout", f"expected an object with {', '.join(PLACE_NAMES)}")
-    check_keys(layout, PLACE_NAMES, "layout ")
+    layout = check_keys(layout, PLACE_NAMES, "layout ")
     places, large = [], []
     for p, name in enumerate(PLACE_NAMES):
         place = layout[name]
         field = f"layout {name}"
-        check_keys(place, PLACE_KEYS, field + " ")
+        place = check_keys(place, PLACE_KEYS, field + " ")
         if place["domain"] not in COLOUR_NAMES:
             raise PositionError(field, f"domain: expected {', '.join(COLOUR_NAMES)}; got"
-                                       f" {place['domain']!r}")
+                                       f" {shown(place['domain'])}")
         if place["side"] not in (1, 2) or type(place["side"]) is not int:
-            raise PositionError(field, f"side: expected 1 or 2, got {place['side']!r}")
+            raise PositionError(field, f"side: expected 1 or 2, got {shown(place['side'])}")
         if place["rotation"] not in ROTATIONS or type(place["rotation"]) is not int:
             raise PositionError(field, f"rotation: expected 0, 90, 180 or 270, got"
-                                       f" {place['rotation']!r}")
+                                       f" {shown(place['rotation'])}")
         if type(place["large"]) is not bool:
-            raise PositionError(field, f"large: expected true or false, got {place['large']!r}")
+            raise PositionError(field, "large: expected true or false, got"
+                                       f" {shown(place['large'])}")
         places.append((COLOUR_NAMES.index(place["domain"]), place["side"],
                        place["rotation"] // 90))
         if place["large"]:
@@ -454,12 +455,12 @@ def layout_from_json(layout, cosmos):
 
 def _encode_player(state, p, obj, view, holders):
     prefix = f"player {p + 1} "
-    check_keys(obj, PLAYER_KEYS, prefix)
+    obj = check_keys(obj, PLAYER_KEYS, prefix)
     state[player_word(p, P_SCORE)] = whole_number(prefix + "score", obj["score"])
     state[player_word(p, P_SUPPLY)] = whole_number(prefix + "supply", obj["supply"])
     stones = obj["stones"]
     if not isinstance(stones, list):
-        raise PositionError(prefix + "stones", f"expected a list of cells, got {stones!r}")
+        raise PositionError(prefix + "stones", f"expected a list of cells, got {shown(stones)}")
     mask = 0
     for name in stones:
         cell = cell_of_name(prefix + "stones", name)
@@ -479,10 +480,10 @@ def _encode_player(state, p, obj, view, holders):
     state[player_word(p, P_STONES)] = _signed(mask)
     beasts = obj["beasts"]
     if not isinstance(beasts, list):
-        raise PositionError(prefix + "beasts", f"expected a list of beasts, got {beasts!r}")
+        raise PositionError(prefix + "beasts", f"expected a list of beasts, got {shown(beasts)}")
     for name in beasts:
         if not isinstance(name, str) or name not in BEAST_OF_NAME:
-            raise PositionError(prefix + "beasts", f"{name!r} is not a beast (expected"
+            raise PositionError(prefix + "beasts", f"{shown(name)} is not a beast (expected"
                                                    f" {', '.join(BEAST_NAMES)})")
         colour = BEAST_OF_NAME[name]
         if holders[colour] == p:
@@ -1065,7 +1066,7 @@ MOVE_FORMS = ("'place c4', 'gifted c4', 'boon wisdom', 'take azure', 'return whi
 def format_move(state, move):
     """Canonical text of a move code. ``state`` is part of the Game interface; codes do
     not depend on it."""
-    move = int(move)
+    move = move_code(move, "an Azure")
     if 0 <= move < CELLS:
         return f"place {cell_name(move)}"
     if GIFTED_BASE <= move < GIFTED_BASE + CELLS:
@@ -1091,7 +1092,7 @@ def parse_move(state, text):
 
 
 def _move_code(text):
-    words = text.lower().split()
+    words = move_words(text)
     if len(words) != 2:
         raise MoveError(text, f"expected {MOVE_FORMS}")
     verb, word = words

@@ -12,18 +12,38 @@ from kernels.constants import CHANCE, TERMINAL
 from solver.errors import MoveError, PositionError
 
 MAX_NUMBER = 2**31 - 1            # keeps every word far inside int64
+WHOLE_NUMBER = f"a whole number from 0 to {MAX_NUMBER}"
+BYTE_ORDER_MARK = "\ufeff"        # some editors start UTF-8 files with it
+SHOWN_CHARS = 40                  # how much of a bad value an error quotes
 PLAYER_KEY = "player"
 LIST_KEY = "factories"            # the one key whose value is several tokens
+
+
+def shown(value):
+    """``value`` as an error message quotes it (repr: control characters escaped), cut
+    to SHOWN_CHARS characters."""
+    return cut(repr(value))
+
+
+def cut(text):
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 3] + "..."
+
+
+def position_text(text):
+    """``text`` as the str a position is read from, without a byte-order mark."""
+    if not isinstance(text, str):
+        raise PositionError("position", f"expected text, got {type(text).__name__}")
+    return text.removeprefix(BYTE_ORDER_MARK)
 
 
 def position_tokens(text, game, what):
     """The tokens of a text position after its first, the game's name; ``what`` names
     the position in the error (``an Azul position``)."""
-    tokens = text.replace(";", " ").split()
+    tokens = position_text(text).replace(";", " ").split()
     if not tokens:
         raise PositionError("position", "empty input")
     if tokens[0] != game:
-        raise PositionError("game", f"{what} starts with '{game}', not '{tokens[0]}'")
+        raise PositionError("game", f"{what} starts with '{game}', not {shown(tokens[0])}")
     return tokens[1:]
 
 
@@ -88,33 +108,44 @@ def slash_list(field, token):
 
 def text_number(field, token):
     if not re.fullmatch(r"[0-9]{1,10}", token) or int(token) > MAX_NUMBER:
-        raise PositionError(field, f"expected a whole number, got '{token}'")
+        raise PositionError(field, f"expected {WHOLE_NUMBER}, got {shown(token)}")
     return int(token)
 
 
-def check_keys(obj, keys, prefix="", optional=()):
-    """Unknown keys name their object; a missing key is named as its own field."""
+class JsonFields(dict):
+    """A JSON object whose missing key is reported as its own field when it is read, so
+    fields are checked in the order they are read (a bad `players` before a missing
+    `wall`)."""
+
+    def __init__(self, obj, prefix):
+        super().__init__(obj)
+        self.prefix = prefix
+
+    def __missing__(self, key):
+        raise PositionError(self.prefix + key, "missing")
+
+
+def check_keys(obj, keys, prefix=""):
+    """``obj`` as JsonFields; an unknown key names its object."""
     owner = prefix.strip() or "position"
     if not isinstance(obj, dict):
         raise PositionError(owner, "expected a JSON object")
     for key in obj:
         if key not in keys:
-            raise PositionError(owner, f"unknown key {key!r}")
-    for key in keys:
-        if key not in obj and key not in optional:
-            raise PositionError(prefix + key, "missing")
+            raise PositionError(owner, f"unknown key {shown(key)}")
+    return JsonFields(obj, prefix)
 
 
 def whole_number(field, value):
     # bool is an int in Python; JSON true is not a number.
     if type(value) is not int or not 0 <= value <= MAX_NUMBER:
-        raise PositionError(field, f"expected a whole number, got {value!r}")
+        raise PositionError(field, f"expected {WHOLE_NUMBER}, got {shown(value)}")
     return value
 
 
 def text_value(field, value):
     if not isinstance(value, str):
-        raise PositionError(field, f"expected a string, got {value!r}")
+        raise PositionError(field, f"expected a string, got {shown(value)}")
     return value
 
 
@@ -129,7 +160,7 @@ def list_of(field, value, length, what):
 def player_boards(boards, players):
     """The JSON list of player boards, one per player."""
     if not isinstance(boards, list):
-        raise PositionError("boards", f"expected a list of player boards, got {boards!r}")
+        raise PositionError("boards", f"expected a list of player boards, got {shown(boards)}")
     if len(boards) < players:
         raise PositionError(f"player {len(boards) + 1}", "missing")
     if len(boards) > players:
@@ -137,17 +168,18 @@ def player_boards(boards, players):
     return boards
 
 
-def check_game(obj, game, keys, optional=()):
-    """A JSON position's keys, and its game."""
-    check_keys(obj, keys, optional=optional)
+def check_game(obj, game, keys):
+    """A JSON position's keys and its game; ``obj`` as JsonFields."""
+    obj = check_keys(obj, keys)
     if obj["game"] != game:
-        raise PositionError("game", f"expected '{game}', got {obj['game']!r}")
+        raise PositionError("game", f"expected '{game}', got {shown(obj['game'])}")
+    return obj
 
 
 def choice(field, value, names):
     """The index of ``value`` among ``names``."""
     if value not in names:
-        raise PositionError(field, f"expected {', '.join(names)}; got {value!r}")
+        raise PositionError(field, f"expected {', '.join(names)}; got {shown(value)}")
     return names.index(value)
 
 
@@ -195,7 +227,7 @@ def json_counts(field, counts, names, most, what):
     """The counts of a JSON {colour name: count} in ``names`` order, each at most ``most``
     (``what``: tiles or cards)."""
     if not isinstance(counts, dict) or sorted(counts) != sorted(names):
-        raise PositionError(field, f"expected counts of {', '.join(names)}, got {counts!r}")
+        raise PositionError(field, f"expected counts of {', '.join(names)}, got {shown(counts)}")
     result = []
     for name in names:
         count = whole_number(field, counts[name])
@@ -210,7 +242,7 @@ def letter_counts(field, text, letters, names, most, what):
     counts = [text.count(letter) for letter in letters]
     for name, count in zip(names, counts):
         if count > most:
-            raise PositionError(field, f"{text!r} has {count} {name} {what} ({most} exist)")
+            raise PositionError(field, f"{shown(text)} has {count} {name} {what} ({most} exist)")
     return counts
 
 
@@ -220,6 +252,20 @@ def letters_text(counts, letters):
 
 
 # ---- moves ---------------------------------------------------------------------------
+
+def move_words(text):
+    """The lower-case words of a move text."""
+    if not isinstance(text, str):
+        raise MoveError(cut(str(text)), f"expected move text, got {type(text).__name__}")
+    return text.lower().split()
+
+
+def move_code(move, title):
+    """``move`` as a Python int; ``title`` names the game in the error."""
+    if isinstance(move, bool) or not isinstance(move, (int, np.integer)):
+        raise MoveError(cut(str(move)), f"not {title} move code")
+    return int(move)
+
 
 def legal_move(state, text, move, kernels, why_illegal):
     """``move``, the code ``text`` names, if it is legal in ``state``; otherwise MoveError

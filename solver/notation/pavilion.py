@@ -23,9 +23,9 @@ from kernels.pavilion.layout import (
 from solver.errors import MoveError, PositionError
 from solver.notation.fields import (
     check_array, check_game, check_keys, check_unused_words, choice, counts_text, json_counts,
-    legal_move, letter_counts, letters_text, list_of, move_colour, move_number, player_boards,
-    position_tokens, slash_list, text_counts, text_json, text_number, text_sections, text_value,
-    whole_number,
+    legal_move, letter_counts, letters_text, list_of, move_code, move_colour, move_number,
+    move_words, player_boards, position_tokens, shown, slash_list, text_counts, text_json,
+    text_number, text_sections, text_value, whole_number,
 )
 
 GAME = "pavilion"
@@ -104,7 +104,7 @@ BOARD_READERS = {"score": text_number, "stars": slash_list}
 
 def position_from_json(obj):
     """The state array of a position in JSON form (a dict); raises PositionError."""
-    check_game(obj, GAME, JSON_KEYS)
+    obj = check_game(obj, GAME, JSON_KEYS)
     players = whole_number("players", obj["players"])
     if players not in PLAYER_COUNTS:
         raise PositionError("players", f"Summer Pavilion has 2 to 4 players, not {players}")
@@ -114,7 +114,7 @@ def position_from_json(obj):
     wild = COLOUR_NAMES[wild_of_round(round_number)]
     if obj["wild"] != wild:
         raise PositionError("wild", f"the wild colour of round {round_number} is {wild}, not"
-                                    f" {obj['wild']!r}")
+                                    f" {shown(obj['wild'])}")
     state = np.zeros(STATE_SIZE, np.int64)
     state[W_GAME] = GAME_ID
     state[W_PLAYERS] = players
@@ -179,13 +179,13 @@ def _board_json(state, p):
 def _player_number(field, value, players, alternative=""):
     if type(value) is not int or not 1 <= value <= players:
         raise PositionError(field, f"expected {alternative}a player from 1 to {players},"
-                                   f" got {value!r}")
+                                   f" got {shown(value)}")
     return value
 
 
 def _passed_word(value, players):
     if not isinstance(value, list):
-        raise PositionError("passed", f"expected a list of players, got {value!r}")
+        raise PositionError("passed", f"expected a list of players, got {shown(value)}")
     word = 0
     for number in value:
         _player_number("passed", number, players)
@@ -197,7 +197,7 @@ def _passed_word(value, players):
 
 def _encode_board(state, p, board):
     prefix = f"player {p + 1} "
-    check_keys(board, BOARD_KEYS, prefix)
+    board = check_keys(board, BOARD_KEYS, prefix)
     state[player_word(p, P_SCORE)] = whole_number(prefix + "score", board["score"])
     spaces, colours = _stars_words(prefix + "stars", board["stars"])
     state[player_word(p, P_SPACES)] = spaces
@@ -214,7 +214,7 @@ def _tile_set_word(field, text):
     if text == NO_TILES:
         return 0
     if not text or set(text) - set(COLOUR_LETTERS):
-        raise PositionError(field, f"{text!r} is not a tile set (letters"
+        raise PositionError(field, f"{shown(text)} is not a tile set (letters"
                                    f" {' '.join(COLOUR_LETTERS)}, {NO_TILES} for none)")
     # At most TILES_PER_COLOUR also keeps each count inside its byte lane.
     counts = letter_counts(field, text, COLOUR_LETTERS, COLOUR_NAMES, TILES_PER_COLOUR, "tiles")
@@ -253,17 +253,17 @@ def _stars_words(field, stars):
     for star, cells in enumerate(stars):
         name = _star_name(star)
         if len(cells) != STAR_SPACES:
-            raise PositionError(field, f"the {name} star {cells!r} needs {STAR_SPACES} spaces")
+            raise PositionError(field, f"the {name} star {shown(cells)} needs {STAR_SPACES} spaces")
         for i, cell in enumerate(cells):
             if cell == EMPTY_SPACE:
                 continue
             if star != CENTRE_STAR and cell != COLOUR_LETTERS[star]:
-                raise PositionError(field, f"the {name} star space {i + 1}: {cell!r} is not"
+                raise PositionError(field, f"the {name} star space {i + 1}: {shown(cell)} is not"
                                            f" '{COLOUR_LETTERS[star]}' or '{EMPTY_SPACE}'")
             if star == CENTRE_STAR:
                 if cell not in COLOUR_OF_LETTER:
-                    raise PositionError(field, f"the centre star space {i + 1}: {cell!r} is not"
-                                               f" a colour letter or '{EMPTY_SPACE}'")
+                    raise PositionError(field, f"the centre star space {i + 1}: {shown(cell)}"
+                                               f" is not a colour letter or '{EMPTY_SPACE}'")
                 if colours >> COLOUR_OF_LETTER[cell] & 1:
                     raise PositionError(field, f"the centre star holds {cell} twice (its six"
                                                " tiles are six different colours)")
@@ -556,7 +556,7 @@ MOVE_FORMS = ("'F3 red', 'C wild', 'place red 3 wild 1', 'place centre 4 blue', 
 def format_move(state, move):
     """Canonical text of a move code. ``state`` is part of the Game interface; codes do
     not depend on it."""
-    move = int(move)
+    move = move_code(move, "a Summer Pavilion")
     if 0 <= move < PLACE_BASE:
         source, colour = split_draft_move(move)
         if source <= SOURCE_CENTRE and colour <= LONE_WILD:
@@ -564,7 +564,8 @@ def format_move(state, move):
             return f"{where} {WILD_WORD if colour == LONE_WILD else COLOUR_NAMES[colour]}"
     if PLACE_BASE <= move < PASS_MOVE:
         star, number, colour, wilds = split_place_move(move)
-        if star < NSTARS:
+        # An outer star takes its own colour: a code with another names no move.
+        if star == CENTRE_STAR or colour == star:
             text = f"place {_star_name(star)} {number}"
             if star == CENTRE_STAR:
                 text += f" {COLOUR_NAMES[colour]}"
@@ -576,7 +577,10 @@ def format_move(state, move):
     if TAKE_BASE <= move < 2 * KEEP_BASE:
         word, base = ("keep", KEEP_BASE) if move >= KEEP_BASE else ("take", TAKE_BASE)
         counts = choice_counts(move - base)
-        return f"{word} " + (letters_text(counts, COLOUR_LETTERS) or NO_TILES)
+        # A bonus takes 1 to MAX_REWARD tiles; a pass keeps 0 to KEEP_AT_MOST.
+        smallest, largest = (0, KEEP_AT_MOST) if word == "keep" else (1, MAX_REWARD)
+        if smallest <= sum(counts) <= largest:
+            return f"{word} " + (letters_text(counts, COLOUR_LETTERS) or NO_TILES)
     raise MoveError(str(move), "not a Summer Pavilion move code")
 
 
@@ -586,7 +590,7 @@ def parse_move(state, text):
 
 
 def _move_code(state, text):
-    words = text.lower().split()
+    words = move_words(text)
     if words == ["pass"]:
         return PASS_MOVE
     if len(words) == 2 and words[0] == "draw":

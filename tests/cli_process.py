@@ -1,0 +1,12 @@
+"""The real `tessera` command in a child process, as a user runs it."""
+import os
+import subprocess
+import sys
+
+
+def tessera(*args, stdin="", **env):
+    """The finished process of `tessera ARGS` (``python -m solver``) with ``stdin`` as
+    its input and ``env`` added to the environment."""
+    return subprocess.run([sys.executable, "-m", "solver", *map(str, args)], input=stdin,
+                          env=dict(os.environ, **env), capture_output=True, text=True,
+                          encoding="utf-8", timeout=600)
