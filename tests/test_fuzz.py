@@ -154,12 +154,14 @@ def mutated_text(draw, text, other_text, letters, first=1):
     return draw(st.sampled_from((" ", "\n", " ; "))).join(tokens)
 
 
+def json_containers(inner):
+    return st.lists(inner, max_size=4) | st.dictionaries(st.text(CHARS, max_size=6), inner,
+                                                         max_size=3)
+
+
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 3000) | st.sampled_from([2**31, 2**63, -2**40])
-    | st.floats(allow_nan=True) | st.text(CHARS, max_size=8),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(CHARS, max_size=6),
-                                                                  inner, max_size=3),
-    max_leaves=6)
+    | st.floats(allow_nan=True) | st.text(CHARS, max_size=8), json_containers, max_leaves=6)
 
 
 def json_paths(value, path=()):
