@@ -154,12 +154,14 @@ def mutated_text(draw, text, other_text, letters, first=1):
     return draw(st.sampled_from((" ", "\n", " ; "))).join(tokens)
 
 
+def json_containers(inner):
+    return st.lists(inner, max_size=4) | st.dictionaries(st.text(CHARS, max_size=6), inner,
+                                                         max_size=3)
+
+
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 3000) | st.sampled_from([2**31, 2**63, -2**40])
-    | st.floats(allow_nan=True) | st.text(CHARS, max_size=8),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(CHARS, max_size=6),
-                                                                  inner, max_size=3),
-    max_leaves=6)
+    | st.floats(allow_nan=True) | st.text(CHARS, max_size=8), json_containers, max_leaves=6)
 
 
 def json_paths(value, path=()):
@@ -421,8 +423,8 @@ def test_fuzz_long(game_name, kind, data):
 
 
 def cli_answers_in_one_line(args, text):
-    """`tessera ARGS -` on ``text``: success, or one line `error: ...` and exit 2."""
-    result = CliRunner().invoke(main, [*args, "-"], input=text)
+    """`tessera ARGS` with ``text`` on stdin: success, or one line `error: ...` and exit 2."""
+    result = CliRunner().invoke(main, args, input=text)
     assert result.exception is None or isinstance(result.exception, SystemExit), \
         (args, text, result.exception)
     if result.exit_code:
@@ -431,17 +433,23 @@ def cli_answers_in_one_line(args, text):
         assert len(lines) == 1 and lines[0].startswith("error: "), (args, text, lines)
 
 
-CLI_COMMANDS = (["show"], ["moves"], ["best", "-n", "8", "--seed", "1"])
-
-
 def fuzz_cli(data, game_name):
+    """show, moves, best, view and play (a mangled move of the unmutated position) on a
+    mutated position from stdin."""
     state, other = a_seed_pair(data.draw, game_name)
     game = get_game(game_name)
     if data.draw(st.booleans()):
         text = text_input(data.draw, game, state, other)
     else:
         text = json_input(data.draw, game, state, other)
-    cli_answers_in_one_line(data.draw(st.sampled_from(CLI_COMMANDS)), text)
+    commands = [["show", "-"], ["moves", "-"], ["best", "-", "-n", "8", "--seed", "1"],
+                ["view", "-", "--player", "1"]]
+    moves = listed_moves(game, state) if game.observer(state) is None else []
+    if moves:
+        move = game.format_move(state, data.draw(st.sampled_from(moves)))
+        commands.append(["play", "-", mutated_text(data.draw, move, move,
+                                                   game.notation().COLOUR_LETTERS, first=0)])
+    cli_answers_in_one_line(data.draw(st.sampled_from(commands)), text)
 
 
 @pytest.mark.parametrize("game_name", GAMES)
