@@ -10,6 +10,8 @@ from solver.agents import (
 from solver.errors import OptionError
 from solver.games import get_game
 
+pytestmark = pytest.mark.repo         # bench/agent_strength.py plays the strength games
+
 AZUL = get_game("azul")
 
 # Round 2, player 1 to move. F5 blue 4 completes line 4 next to the white tile on the

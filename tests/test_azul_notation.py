@@ -2,7 +2,6 @@
 import json
 import random
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +18,7 @@ from solver.notation.azul import (
     format_move, format_position, parse_move, parse_position, position_from_json,
     position_to_json, validate,
 )
+from tests.repo import repo_text
 
 # Hand-written positions, in canonical text. Each keeps all 20 tiles of every colour.
 REFILL_2P = """\
@@ -185,10 +185,11 @@ def test_array_layout():
     assert not state[W_FACTORY + 5:W_FACTORY + 9].any()
 
 
+@pytest.mark.repo
 def test_documented_examples_parse():
     """docs/azul-notation.md: its text examples parse (the ``text`` ones are canonical),
     and its JSON example reads back unchanged."""
-    doc = (Path(__file__).parents[1] / "docs" / "azul-notation.md").read_text()
+    doc = repo_text("docs/azul-notation.md")
     blocks = re.findall(r"```(\w*)\n(.*?)\n```", doc, re.S)
     positions = [(kind, body) for kind, body in blocks if body.startswith("azul ")]
     documents = [json.loads(body) for kind, body in blocks if kind == "json"]

@@ -3,7 +3,6 @@ every validation check, and moves (docs/azure-notation.md)."""
 import json
 import random
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,9 +25,11 @@ from solver.notation.azure import (
     position_from_json, position_to_json, validate,
 )
 from tests.conformance import random_game
+from tests.repo import repo_text
 
 AZURE_GAME = get_game("azure")
-DOC = (Path(__file__).resolve().parents[1] / "docs" / "azure-notation.md").read_text()
+pytestmark = pytest.mark.repo         # the documented examples are this module's positions
+DOC = repo_text("docs/azure-notation.md")
 TEXTS = re.findall(r"```text\n(.*?)\n```", DOC, re.S)
 EXAMPLE, EXAMPLE_VIEW, EXAMPLE_COSMOS = TEXTS[:3]
 EXAMPLE_JSON = json.loads(re.search(r"```json\n(.*?)\n```", DOC, re.S).group(1))

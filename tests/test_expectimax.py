@@ -255,6 +255,7 @@ def test_chance_node_bounds_hold_for_any_window():
     assert min(seen.values()) > 10, seen
 
 
+@pytest.mark.repo
 def test_final_round_agrees_with_round_mode():
     """Where every line ends the game, the win rate is the round mode's result.
 

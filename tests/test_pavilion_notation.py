@@ -2,7 +2,6 @@
 and moves (docs/pavilion-notation.md)."""
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,6 +20,7 @@ from solver.notation.pavilion import (
     position_to_json, validate,
 )
 from tests.conformance import random_game
+from tests.repo import repo_text
 
 try:  # pytest puts tests/ on sys.path (rootdir-relative "prepend" import mode)
     from test_pavilion_rules import build, player
@@ -28,7 +28,8 @@ except ImportError:  # pragma: no cover - when tests/ is a package
     from tests.test_pavilion_rules import build, player
 
 PAVILION = get_game("pavilion")
-DOC = (Path(__file__).resolve().parents[1] / "docs" / "pavilion-notation.md").read_text()
+pytestmark = pytest.mark.repo         # the documented examples are this module's positions
+DOC = repo_text("docs/pavilion-notation.md")
 EXAMPLE = re.search(r"```text\n(.*?)\n```", DOC, re.S).group(1)
 EXAMPLE_JSON = json.loads(re.search(r"```json\n(.*?)\n```", DOC, re.S).group(1))
 
