@@ -68,7 +68,7 @@ def main():
 def load_position(pos):
     """(game, state) of POS: a file path, '-' for stdin, or the position text itself."""
     if pos == "-":
-        return game_of_position(_nonempty(sys.stdin.read(), "stdin"))
+        return game_of_position(_nonempty(_utf8(sys.stdin.buffer.read(), "stdin"), "stdin"))
     if os.path.isdir(pos):
         raise TesseraError(f"{pos} is a directory, not a position")
     if os.path.isfile(pos):
@@ -84,12 +84,17 @@ def load_position(pos):
 
 def _read_file(path):
     try:
-        with open(path, encoding="utf-8") as file:
-            return file.read()
+        with open(path, "rb") as file:
+            return _utf8(file.read(), path)
     except OSError as err:
         raise TesseraError(f"cannot read {path}: {err.strerror}") from None
+
+
+def _utf8(data, source):
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise TesseraError(f"cannot read {path}: not UTF-8 text") from None
+        raise TesseraError(f"cannot read {source}: not UTF-8 text") from None
 
 
 def _nonempty(text, source):

@@ -1,6 +1,8 @@
 """Bad input of every shape gets the project's own error: one line and exit status 2
 from the real `tessera` command, a ``TesseraError`` from the Python API."""
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -25,6 +27,13 @@ def start_text(game, seed=1):
 
 
 # ---- the command line ----------------------------------------------------------------
+
+def test_stdin_that_is_not_utf8_is_named():
+    result = subprocess.run([sys.executable, "-m", "solver", "show", "-"], input=b"\xff\xfe azul",
+                            capture_output=True, timeout=600)
+    result.stdout, result.stderr = result.stdout.decode(), result.stderr.decode()
+    assert_one_line_error(result, "cannot read stdin: not UTF-8 text")
+
 
 DEEP_JSON = '{"game": ' + "[" * 100_000 + "]" * 100_000 + "}"
 
