@@ -3,6 +3,8 @@
 determinization."""
 from numba import njit
 
+from kernels.arrays import copy_into
+
 
 @njit(cache=True)
 def is_complete(state):
@@ -11,9 +13,9 @@ def is_complete(state):
 
 @njit(cache=True)
 def view(state, observer, out):
-    out[:] = state
+    copy_into(out, state)
 
 
 @njit(cache=True)
 def determinize(state, observer, rng, out):
-    out[:] = state
+    copy_into(out, state)

@@ -9,6 +9,7 @@ generation, not the bag.
 """
 import numpy as np
 
+from kernels.arrays import copy_into
 from kernels.bind import kernel, template_games
 from kernels.constants import CHANCE, TERMINAL
 
@@ -19,7 +20,7 @@ games = template_games(__name__)
 def _stacks(state, depth):
     """Per-ply scratch: one position and one move list per remaining depth."""
     states = np.empty((depth + 1, state.size), np.int64)
-    states[depth] = state
+    copy_into(states[depth], state)
     return states, np.empty((depth + 1, games.MAX_MOVES), np.int64)
 
 
@@ -42,7 +43,7 @@ def perft_divide(state, depth, counts):
     states, moves = _stacks(state, depth)
     n = games.legal_moves(state, moves[depth])
     for i in range(n):
-        states[depth - 1] = state
+        copy_into(states[depth - 1], state)
         games.apply_move(states[depth - 1], moves[depth, i])
         counts[i] = _perft(states, moves, depth - 1)
     return n
@@ -59,7 +60,7 @@ def _perft(states, moves, depth):
         return n
     nodes = 0
     for i in range(n):
-        states[depth - 1] = state
+        copy_into(states[depth - 1], state)
         games.apply_move(states[depth - 1], moves[depth, i])
         nodes += _perft(states, moves, depth - 1)
     return nodes

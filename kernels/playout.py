@@ -6,6 +6,7 @@ A template (``kernels.bind``): each game runs its own instance, ``bind.instance(
 import numpy as np
 from numba import prange
 
+from kernels.arrays import copy_into
 from kernels.bind import kernel, template_games
 from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import make_rng
@@ -38,7 +39,7 @@ def playouts(start, seed, n_games, final_scores):
     state = np.empty_like(start)
     total = 0
     for i in range(n_games):
-        state[:] = start
+        copy_into(state, start)
         rng = make_rng(seed * 1000003 + i)
         total += random_playout(state, rng, moves)
         games.scores(state, final_scores[i])

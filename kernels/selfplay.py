@@ -24,6 +24,7 @@ threading layers are not all safe to enter from several threads at once).
 import numpy as np
 from numba import prange
 
+from kernels.arrays import copy_into
 from kernels.bind import kernel, template_games
 from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import SAMPLE_SALT, below, make_rng
@@ -66,7 +67,7 @@ def greedy_move(state, rng, moves, tied, child, values):
     best_own, best_lead = -np.inf, -np.inf
     n_tied = 0
     for i in range(count):
-        child[:] = state
+        copy_into(child, state)
         games.apply_move(child, moves[i])
         games.evaluate(child, values)
         own = values[mover]

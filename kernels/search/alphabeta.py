@@ -38,6 +38,7 @@ import time
 import numpy as np
 from numba import objmode
 
+from kernels.arrays import copy_into
 from kernels.bind import kernel, template_games
 from kernels.constants import CHANCE, TERMINAL
 from kernels.search import ttable
@@ -216,7 +217,7 @@ def _expand(state, ply, depth, root, tt_move, game, work):
     n = games.legal_moves(state, moves[ply])
     for i in range(n):
         child = children[ply, i]
-        child[:] = state
+        copy_into(child, state)
         games.apply_move(child, moves[ply, i])
         _classify(child, ply, depth - 1, root, game, room, static, kinds, scratch, i)
         order[ply, i] = i
@@ -266,7 +267,7 @@ def _expand_chance(state, ply, depth, root, work):
     n = games.chance_outcomes(state, moves[ply], probs[ply])
     for i in range(n):
         child = children[ply, i]
-        child[:] = state
+        copy_into(child, state)
         games.apply_move(child, moves[ply, i])
         _classify(child, ply, depth, root, True, room, static, kinds, scratch, i)
         # Insertion by probability, the more probable first; equal ones keep their order.
@@ -520,7 +521,7 @@ def principal_variation(state, value, depth, ply, root, work, table, counters, l
         _table_move_first(current, moves, n, table)
         found = False
         for i in range(n):
-            child[:] = current
+            copy_into(child, current)
             games.apply_move(child, moves[i])
             child_value = _plain_child_value(child, ply + 1, depth - 1, value, root, work,
                                              table, counters, limits, scratch)
@@ -529,7 +530,7 @@ def principal_variation(state, value, depth, ply, root, work, table, counters, l
             if abs(child_value - value) <= TOLERANCE:
                 pv[length] = moves[i]
                 length += 1
-                current[:] = child
+                copy_into(current, child)
                 found = True
                 break
         if not found:

@@ -29,6 +29,7 @@ block of ``CAPACITY`` slots from ``FIRST``, ``COUNT`` of them in use.
 import numpy as np
 from numba import prange
 
+from kernels.arrays import copy_into
 from kernels.bind import kernel, sibling, template_games
 from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import below, make_rng, next_u64, reseed
@@ -286,7 +287,7 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, pat
              margin, score):
     """One iteration: select, expand, roll out, back up."""
     state = scratch
-    state[:] = root
+    copy_into(state, root)
     node = 0
     depth = 0
     path[0] = 0
@@ -373,8 +374,8 @@ def copy_subtree(nodes, stats, new_root, dst_nodes, dst_stats):
         src = queue_src[head]
         dst = queue_dst[head]
         head += 1
-        dst_nodes[dst, :] = nodes[src, :]
-        dst_stats[dst, :] = stats[src, :]
+        copy_into(dst_nodes[dst], nodes[src])
+        copy_into(dst_stats[dst], stats[src])
         if nodes[src, FIRST] == UNEXPANDED:
             continue
         dst_nodes[dst, FIRST] = used
