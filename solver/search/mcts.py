@@ -23,9 +23,11 @@ ROLLOUTS = {"random": kernel.ROLLOUT_RANDOM, "greedy": kernel.ROLLOUT_GREEDY}
 PV_LENGTH = 256
 
 
-def load_kernels(state, threads):
+def load_kernels(state, threads, reuse=True):
     """Compile, or load from numba's cache, every kernel an MCTS search of ``state`` on
-    ``threads`` trees may call: the simulations, the result's lines, tree reuse's copy."""
+    ``threads`` trees may call: the simulations, the result's lines and, with ``reuse``,
+    tree reuse's copy (a search loads that one when it first follows a move, in ``play``:
+    a single search, ``tessera best``, never copies)."""
     kernels = bind.instance(state[0], "mcts")
     nodes, stats, size = kernel.new_tree(1, threads)
     rngs = np.stack([make_rng(t) for t in range(threads)])
@@ -34,7 +36,8 @@ def load_kernels(state, threads):
         bind.ready(kernels.run_tree, nodes[0], stats[0], size[0:1], root, 1, prm, rngs[0])
     else:
         bind.ready(kernels.run_trees, nodes, stats, size, root, 1, prm, rngs)
-    bind.ready(kernels.copy_subtree, nodes[0], stats[0], 0, nodes[0], stats[0])
+    if reuse:
+        bind.ready(kernels.copy_subtree, nodes[0], stats[0], 0, nodes[0], stats[0])
     bind.ready(kernels.principal_variation, nodes[0], 0, np.zeros(PV_LENGTH, np.int64))
 
 
@@ -107,7 +110,7 @@ class Mcts:
         prm = self.options.kernel_params()
         reused = int(nodes[:, 0, kernel.VISITS].sum())
         with compile_clock() as compiling:          # before the clock: it times the search alone
-            load_kernels(state, self.options.threads)
+            load_kernels(state, self.options.threads, reuse=False)
 
         def run(step):
             if self.options.threads == 1:
@@ -150,6 +153,8 @@ class Mcts:
                 return
             self.root_nodes[t] = match[0]
         self.rules.apply_move(self.root, move)
+        if self.options.reuse:          # the next search copies the subtree: load it now, before its clock
+            bind.ready(self.kernels.copy_subtree, nodes[0], self.tree[1][0], 0, nodes[0], self.tree[1][0])
 
     def _prepare_tree(self, state):
         """Reuse the tree when ``state`` is where the played moves led; else start afresh."""
