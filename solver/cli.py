@@ -284,8 +284,8 @@ def perft(pos, depth, divide):
     _check_depth(depth)
     game, state = load_position(pos)
     _check_complete(state, "perft")
-    count_paths, perft_divide = (getattr(bind.instance(state[0], "perft"), name)
-                                 for name in ("perft", "perft_divide"))
+    kernels = bind.instance(state[0], "perft")
+    count_paths, perft_divide = kernels.perft, kernels.perft_divide
     dividing = divide and depth > 0 and games.to_move(state) >= 0   # else no root moves
     if dividing:
         counts = np.zeros(games.max_moves(state), np.int64)
