@@ -120,11 +120,16 @@ def test_missing_board_file_is_one_clear_error(tmp_path):
                             capture_output=True, text=True, cwd=str(_repo()))
     assert result.returncode != 0
     assert "BoardDataError: Summer Pavilion board data not found" in result.stderr
-    result = subprocess.run([sys.executable, "-m", "solver", "new", "azul"], env=env,
+    result = subprocess.run([sys.executable, "-m", "solver", "new", "pavilion"], env=env,
                             capture_output=True, text=True, cwd=str(_repo()))
     assert result.returncode == 2
     assert result.stderr.startswith("error: Summer Pavilion board data not found")
     assert len(result.stderr.splitlines()) == 1
+    # Other games import only their own kernels (kernels.bind): Azul needs no board data.
+    result = subprocess.run([sys.executable, "-m", "solver", "new", "azul"], env=env,
+                            capture_output=True, text=True, cwd=str(_repo()))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("azul ")
 
 
 def _repo():
