@@ -15,7 +15,7 @@ import time
 import numba
 import numpy as np
 
-from kernels import playout
+from kernels import bind
 from solver.bench import (
     bar_line, machine, perft_rate, playout_bar, playout_line, playout_rate, timed, write_report,
 )
@@ -38,6 +38,7 @@ def parallel_rate(n_games):
     state = opening(2)
     scores = np.zeros((n_games, 4), np.int64)
     made = np.zeros(n_games, np.int64)
+    playout = bind.instance(state[0], "playout")
     playout.playouts_parallel(state, 0, 10, scores[:10], made[:10])
     _, dt = timed(time.perf_counter, playout.playouts_parallel, state, 1, n_games, scores, made)
     return {"threads": numba.get_num_threads(), "games_per_s": round(n_games / dt)}

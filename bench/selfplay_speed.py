@@ -56,6 +56,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from kernels import bind
 from kernels import selfplay as kernel
 from kernels.rng import CHANCE_SALT
 from solver.games import get_game
@@ -141,7 +142,7 @@ def kernel_run(games, threads, starts, seeds):
 
     def run():
         numba.set_num_threads(threads)
-        kernel.play_batch(starts, seeds ^ CHANCE_SALT, agent_seeds, kinds, *out)
+        bind.instance(starts[0, 0], "selfplay").play_batch(starts, seeds ^ CHANCE_SALT, agent_seeds, kinds, *out)
     return run
 
 

@@ -5,7 +5,7 @@
 import numpy as np
 import pytest
 
-from kernels import azul, games, perft, playout
+from kernels import azul, bind, games
 from kernels.rng import make_rng
 
 
@@ -19,6 +19,7 @@ def opening(players, variant=0):
 def test_random_playouts(benchmark, players):
     state = opening(players)
     scores = np.zeros((1000, 4), np.int64)
+    playout = bind.instance("azul", "playout")
     playout.playouts(state, 0, 10, scores)
     made = benchmark(playout.playouts, state, 1, 1000, scores)
     assert made > 0
@@ -32,5 +33,6 @@ def test_legal_moves_opening(benchmark):
 
 def test_perft_depth_3(benchmark):
     state = opening(2)
+    perft = bind.instance("azul", "perft")
     perft.perft(state, 1)
     assert benchmark(perft.perft, state, 3) > 0

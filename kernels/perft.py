@@ -1,31 +1,36 @@
 """Perft: count move paths of a given depth from a position.
 
+A template (``kernels.bind``): each game runs its own instance, ``bind.instance(game,
+"perft")``, where ``games`` is that game's interface.
+
 A path ends early where chance acts (a refill) or the game is over: such a
 position counts as one leaf whatever depth is left. Perft measures move
 generation, not the bag.
 """
 import numpy as np
-from numba import njit
 
-from kernels import games
+from kernels.arrays import copy_into
+from kernels.bind import kernel, template_games
 from kernels.constants import CHANCE, TERMINAL
 
+games = template_games(__name__)
 
-@njit(cache=True)
+
+@kernel
 def _stacks(state, depth):
     """Per-ply scratch: one position and one move list per remaining depth."""
     states = np.empty((depth + 1, state.size), np.int64)
-    states[depth] = state
+    copy_into(states[depth], state)
     return states, np.empty((depth + 1, games.MAX_MOVES), np.int64)
 
 
-@njit(cache=True)
+@kernel
 def perft(state, depth):
     states, moves = _stacks(state, depth)
     return _perft(states, moves, depth)
 
 
-@njit(cache=True)
+@kernel
 def perft_divide(state, depth, counts):
     """Perft per root move: ``counts[i]`` for the i-th legal move; returns the move count.
 
@@ -38,13 +43,13 @@ def perft_divide(state, depth, counts):
     states, moves = _stacks(state, depth)
     n = games.legal_moves(state, moves[depth])
     for i in range(n):
-        states[depth - 1] = state
+        copy_into(states[depth - 1], state)
         games.apply_move(states[depth - 1], moves[depth, i])
         counts[i] = _perft(states, moves, depth - 1)
     return n
 
 
-@njit(cache=True)
+@kernel
 def _perft(states, moves, depth):
     state = states[depth]
     who = games.to_move(state)
@@ -55,7 +60,7 @@ def _perft(states, moves, depth):
         return n
     nodes = 0
     for i in range(n):
-        states[depth - 1] = state
+        copy_into(states[depth - 1], state)
         games.apply_move(states[depth - 1], moves[depth, i])
         nodes += _perft(states, moves, depth - 1)
     return nodes

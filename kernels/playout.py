@@ -1,13 +1,20 @@
-"""Random playouts: whole games with uniform moves and chance drawn by probability."""
-import numpy as np
-from numba import njit, prange
+"""Random playouts: whole games with uniform moves and chance drawn by probability.
 
-from kernels import games
+A template (``kernels.bind``): each game runs its own instance, ``bind.instance(game,
+"playout")``, where ``games`` is that game's interface.
+"""
+import numpy as np
+from numba import prange
+
+from kernels.arrays import copy_into
+from kernels.bind import kernel, template_games
 from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import make_rng
 
+games = template_games(__name__)
 
-@njit(cache=True)
+
+@kernel
 def random_playout(state, rng, moves):
     """Play ``state`` to the end in place; return the number of player moves made."""
     made = 0
@@ -22,7 +29,7 @@ def random_playout(state, rng, moves):
             made += 1
 
 
-@njit(cache=True)
+@kernel
 def playouts(start, seed, n_games, final_scores):
     """Play ``n_games`` random games from ``start`` on one thread; game ``i`` uses seed ``(seed, i)``.
 
@@ -32,14 +39,14 @@ def playouts(start, seed, n_games, final_scores):
     state = np.empty_like(start)
     total = 0
     for i in range(n_games):
-        state[:] = start
+        copy_into(state, start)
         rng = make_rng(seed * 1000003 + i)
         total += random_playout(state, rng, moves)
         games.scores(state, final_scores[i])
     return total
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def playouts_parallel(start, seed, n_games, final_scores, made):
     """As ``playouts``, spread over threads; game ``i`` gives the same result as there."""
     for i in prange(n_games):

@@ -1,5 +1,8 @@
 """Whole games between cheap agents (random, greedy), a batch at a time, prange over games.
 
+A template (``kernels.bind``): each game runs its own instance, ``bind.instance(game,
+"selfplay")``, where ``games`` is that game's interface.
+
 Each seat of a game plays one kind: ``RANDOM`` (``games.random_move``) or ``GREEDY``
 (``greedy_move``). Game ``g`` starts from ``starts[g]``, draws chance from
 ``make_rng(chance_seeds[g])`` and gives seat ``s`` the generator
@@ -19,19 +22,22 @@ process, or one of several threads that each play their own batch; numba's
 threading layers are not all safe to enter from several threads at once).
 """
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from kernels import games
+from kernels.arrays import copy_into
+from kernels.bind import kernel, template_games
 from kernels.constants import CHANCE, TERMINAL
-from kernels.games import view as view_of     # numba takes ``games.view(...)`` for ndarray.view
 from kernels.rng import SAMPLE_SALT, below, make_rng
+
+games = template_games(__name__)
+view_of = games.view      # numba takes ``games.view(...)`` for ndarray.view
 
 RANDOM = 0
 GREEDY = 1
 OVERFLOW = -1       # the length of a game that needed more plies than the batch holds
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@kernel(parallel=True, nogil=True)
 def deal_batch(starts, seeds):
     """Resolve the chance of each undealt start ``starts[g]`` with ``make_rng(seeds[g])``,
     in place: what ``Game.new(seeds[g])`` does to its undealt start."""
@@ -39,14 +45,14 @@ def deal_batch(starts, seeds):
         games.resolve_chance(starts[g], make_rng(seeds[g]))
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def deal_serial(starts, seeds):
     """``deal_batch`` one game after another, on the calling thread."""
     for g in range(seeds.shape[0]):
         games.resolve_chance(starts[g], make_rng(seeds[g]))
 
 
-@njit(cache=True)
+@kernel
 def greedy_move(state, rng, moves, tied, child, values):
     """``GreedyAgent``'s move: the best ``games.evaluate`` for the mover after the move.
 
@@ -61,7 +67,7 @@ def greedy_move(state, rng, moves, tied, child, values):
     best_own, best_lead = -np.inf, -np.inf
     n_tied = 0
     for i in range(count):
-        child[:] = state
+        copy_into(child, state)
         games.apply_move(child, moves[i])
         games.evaluate(child, values)
         own = values[mover]
@@ -79,7 +85,7 @@ def greedy_move(state, rng, moves, tied, child, values):
     return tied[below(rng, n_tied)]
 
 
-@njit(cache=True)
+@kernel
 def play_game(start, chance_seed, agent_seeds, kinds, moves_out, movers_out, scores_out,
               payoffs_out):
     """Play one game from ``start``; return its player moves, or ``OVERFLOW`` if they do
@@ -127,7 +133,7 @@ def play_game(start, chance_seed, agent_seeds, kinds, moves_out, movers_out, sco
     return made
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def gather_moves(moves, movers, lengths, flat_moves, flat_movers):
     """The first ``lengths[g]`` entries of row ``g`` of ``moves`` and ``movers``, for the rows
     ``g`` in order, one game after another into ``flat_moves`` and ``flat_movers``."""
@@ -139,7 +145,7 @@ def gather_moves(moves, movers, lengths, flat_moves, flat_movers):
             at += 1
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@kernel(parallel=True, nogil=True)
 def play_batch(starts, chance_seeds, agent_seeds, kinds, moves, movers, lengths, scores,
                payoffs):
     """Play game ``g`` of the batch for every row ``g`` of the inputs, in parallel.
@@ -156,7 +162,7 @@ def play_batch(starts, chance_seeds, agent_seeds, kinds, moves, movers, lengths,
                                movers[g], scores[g], payoffs[g])
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def play_serial(starts, chance_seeds, agent_seeds, kinds, moves, movers, lengths, scores,
                 payoffs):
     """``play_batch`` one game after another, on the calling thread (the GIL released)."""

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import games
+from kernels import bind
+from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import CHANCE_SALT, SAMPLE_SALT, below, make_rng
 from solver.errors import OptionError
 from solver.search.ismcts import Ismcts
@@ -53,16 +54,16 @@ class RandomAgent(Agent):
     def __init__(self, spec, seed):
         super().__init__(spec)
         self.rng = make_rng(seed)
-        self.scratch = np.empty(games.MAX_MOVES, np.int64)
 
     def choose(self, state):
-        return int(games.random_move(state, self.rng, self.scratch))
+        rules = bind.interface(state[0])
+        return int(rules.random_move(state, self.rng, np.empty(rules.MAX_MOVES, np.int64)))
 
 
 class GreedyAgent(Agent):
     """The move whose result the game's evaluation rates best for the mover.
 
-    Moves are ranked by the mover's ``games.evaluate`` after the move (for Azul: the
+    Moves are ranked by the mover's ``evaluate`` after the move (for Azul: the
     score if the round ended now), then by that value less the best other player's;
     a seeded random choice settles what is still equal.
     """
@@ -75,16 +76,17 @@ class GreedyAgent(Agent):
         self.sample_rng = make_rng(seed ^ SAMPLE_SALT)
 
     def choose(self, state):
-        mover = games.to_move(state)
+        rules = bind.interface(state[0])
+        mover = rules.to_move(state)
         state = sampled_if_hidden(state, mover, self.sample_rng)
-        moves = np.empty(games.MAX_MOVES, np.int64)
-        count = games.legal_moves(state, moves)
-        values = np.zeros(games.players(state), np.float64)
+        moves = np.empty(rules.MAX_MOVES, np.int64)
+        count = rules.legal_moves(state, moves)
+        values = np.zeros(rules.players(state), np.float64)
         best_key, best_moves = None, []
         for move in moves[:count]:
             child = state.copy()
-            games.apply_move(child, move)
-            games.evaluate(child, values)
+            rules.apply_move(child, move)
+            rules.evaluate(child, values)
             own = values[mover]
             key = (own, own - max(np.delete(values, mover), default=own))
             if best_key is None or key > best_key:
@@ -105,7 +107,7 @@ class MctsAgent(Agent):
         self.ismcts = Ismcts(options)
 
     def choose(self, state):
-        searcher = self.mcts if games.is_complete(state) else self.ismcts
+        searcher = self.mcts if bind.interface(state[0]).is_complete(state) else self.ismcts
         return searcher.search(state).best.move
 
     def observe(self, move):
@@ -126,16 +128,17 @@ class AlphaBetaAgent(Agent):
 
     def choose(self, state):
         from solver.search.alphabeta import search_alphabeta
-        state = sampled_if_hidden(state, games.to_move(state), self.rng)
+        state = sampled_if_hidden(state, bind.interface(state[0]).to_move(state), self.rng)
         return search_alphabeta(state, depth=self.depth, time_limit=self.time_limit).best.move
 
 
 def sampled_if_hidden(state, observer, rng):
     """``state`` itself when complete, else one determinization of the view drawn with ``rng``."""
-    if games.is_complete(state):
+    rules = bind.interface(state[0])
+    if rules.is_complete(state):
         return state
     sample = np.empty_like(state)
-    games.determinize(state, observer, rng, sample)
+    rules.determinize(state, observer, rng, sample)
     return sample
 
 
@@ -237,24 +240,25 @@ class GameRecord:
 def play_game(game, options, agents, seed):
     """Play one game of ``game`` (a ``Game``) between ``agents``, seat 1 first."""
     state = game.new(seed, **options)
-    if games.players(state) != len(agents):
-        raise OptionError(f"{game.name} with these options has {games.players(state)} seats, "
+    rules = bind.interface(state[0])
+    if rules.players(state) != len(agents):
+        raise OptionError(f"{game.name} with these options has {rules.players(state)} seats, "
                           f"not {len(agents)}")
     chance_rng = make_rng(seed ^ CHANCE_SALT)
     played = []
-    while (who := games.to_move(state)) != games.TERMINAL:
-        if who == games.CHANCE:
-            games.resolve_chance(state, chance_rng)
+    while (who := rules.to_move(state)) != TERMINAL:
+        if who == CHANCE:
+            rules.resolve_chance(state, chance_rng)
             continue
         move = int(agents[who].choose(game.view(state, who)))
         played.append((int(who), move))
-        games.apply_move(state, move)
+        rules.apply_move(state, move)
         for agent in agents:
             agent.observe(move)
     scores = np.zeros(len(agents), np.int64)
     payoffs = np.zeros(len(agents), np.float64)
-    games.scores(state, scores)
-    games.payoffs(state, payoffs)
+    rules.scores(state, scores)
+    rules.payoffs(state, payoffs)
     return GameRecord(game=game.name, options=dict(options), seed=seed,
                       agents=[agent.spec for agent in agents], moves=played,
                       scores=scores.tolist(), payoffs=payoffs.tolist())

@@ -70,18 +70,20 @@ BENCH_POSITIONS = (
 def build(position):
     """The state of a bench position."""
     import numpy as np
-    from kernels import games
+    from kernels import bind
+    from kernels.constants import TERMINAL
     from kernels.rng import below, make_rng
     from solver.games import get_game
 
     state = get_game(position.game).new(position.seed, **position.options)
+    rules = bind.interface(state[0])
     rng = make_rng(position.seed)
-    moves = np.empty(games.MAX_MOVES, np.int64)
+    moves = np.empty(rules.MAX_MOVES, np.int64)
     for _ in range(position.plies):
-        if games.to_move(state) == games.TERMINAL:
+        if rules.to_move(state) == TERMINAL:
             break
-        games.apply_move(state, moves[below(rng, games.legal_moves(state, moves))])
-        games.resolve_chance(state, rng)
+        rules.apply_move(state, moves[below(rng, rules.legal_moves(state, moves))])
+        rules.resolve_chance(state, rng)
     return state
 
 
@@ -98,19 +100,21 @@ def random_decisions(name, seed, **options):
 
     import numpy as np
 
-    from kernels import games
+    from kernels import bind
+    from kernels.constants import CHANCE, TERMINAL
     from kernels.rng import make_rng
     from solver.games import get_game
     state = get_game(name).new(seed, **options)
+    rules = bind.interface(state[0])
     pick, chance = random.Random(seed), make_rng(seed)
-    moves = np.empty(games.MAX_MOVES, np.int64)
+    moves = np.empty(rules.MAX_MOVES, np.int64)
     decisions = []
-    while games.to_move(state) != games.TERMINAL:
-        if games.to_move(state) == games.CHANCE:
-            games.resolve_chance(state, chance)
+    while rules.to_move(state) != TERMINAL:
+        if rules.to_move(state) == CHANCE:
+            rules.resolve_chance(state, chance)
             continue
         decisions.append(state.copy())
-        games.apply_move(state, moves[pick.randrange(games.legal_moves(state, moves))])
+        rules.apply_move(state, moves[pick.randrange(rules.legal_moves(state, moves))])
     return decisions
 
 
@@ -155,7 +159,8 @@ def fastest(runs):
 def playout_rate(state, n_games, clock=time.process_time):
     """Random games from ``state``: the fastest of three runs of ``n_games``."""
     import numpy as np
-    from kernels import playout
+    from kernels import bind
+    playout = bind.instance(state[0], "playout")
     scores = np.zeros((n_games, 4), np.int64)
     playout.playouts(state, 0, 10, scores[:10])           # compile or load
     made, dt = fastest(timed(clock, playout.playouts, state, rep + 1, n_games, scores)
@@ -166,7 +171,8 @@ def playout_rate(state, n_games, clock=time.process_time):
 
 def perft_rate(label, state, depth, clock=time.process_time, runs=3):
     """Perft of ``state`` to ``depth``: the fastest of ``runs``."""
-    from kernels import perft
+    from kernels import bind
+    perft = bind.instance(state[0], "perft")
     perft.perft(state, 1)                                 # compile or load
     nodes, dt = fastest(timed(clock, perft.perft, state, depth) for _ in range(runs))
     return {"position": label, "depth": depth, "nodes": int(nodes),

@@ -211,8 +211,8 @@ def moves(pos, as_json):
     from kernels import games
     game, state = load_position(pos)
     _check_observer_acts(game, state)
-    codes = np.empty(games.MAX_MOVES, np.int64)
-    probabilities = np.empty(games.MAX_MOVES, np.float64)
+    codes = np.empty(games.max_moves(state), np.int64)
+    probabilities = np.empty(games.max_moves(state), np.float64)
     who = games.to_move(state)
     if who == games.CHANCE:
         count = games.chance_outcomes(state, codes, probabilities)
@@ -286,15 +286,16 @@ def perft(pos, depth, divide):
     never the bag.
     """
     import numpy as np
-    from kernels import games
-    from kernels.perft import perft as count_paths, perft_divide
+    from kernels import bind, games
     _check_depth(depth)
     game, state = load_position(pos)
     _check_complete(state, "perft")
+    kernels = bind.instance(state[0], "perft")
+    count_paths, perft_divide = kernels.perft, kernels.perft_divide
     dividing = divide and depth > 0 and games.to_move(state) >= 0   # else no root moves
     if dividing:
-        counts = np.zeros(games.MAX_MOVES, np.int64)
-        codes = np.empty(games.MAX_MOVES, np.int64)
+        counts = np.zeros(games.max_moves(state), np.int64)
+        codes = np.empty(games.max_moves(state), np.int64)
         perft_divide(state, 1, counts)          # load the kernel before timing it
         start = time.perf_counter()
         count = perft_divide(state, depth, counts)
@@ -328,12 +329,13 @@ def bench(depth):
     node count, the same on every run and machine at a given depth. It changes only
     when move generation (or the seeded sampling that builds the positions) changes.
     """
-    from kernels.perft import perft as count_paths
+    from kernels import bind
     _check_depth(depth)
     total_nodes, total_time = 0, 0.0
     positions = bench_states()
     width = max(len(label) for label, _ in positions)
     for i, (label, state) in enumerate(positions, 1):
+        count_paths = bind.instance(state[0], "perft").perft
         count_paths(state, 0)
         start = time.perf_counter()
         nodes = int(count_paths(state, depth))
@@ -347,6 +349,27 @@ def bench(depth):
     click.echo(f"time {total_time:.3f} s")
     click.echo(f"nodes/s {_rate(total_nodes, total_time)}")
     click.echo(f"signature {total_nodes}")
+
+
+@main.command()
+@click.argument("names", metavar="[GAME]...", nargs=-1)
+@click.option("--progress/--no-progress", default=None,
+              help="a progress bar on stderr [default: when stderr is a terminal]")
+def warmup(names, progress):
+    """Compile the kernels of each GAME (default: every game) into numba's cache.
+
+    Commands compile the kernels they use on first use and cache them; warmup does it
+    ahead of time, for a container image or a cluster worker, so that every later
+    command starts from the cache (set NUMBA_CACHE_DIR to choose where it goes).
+    """
+    from solver.warmup import warm
+    with _progress_bar(_progress_wanted(progress), limited=True) as show:
+        warmed = warm(names, None if show is None else
+                      (lambda description, done, total: show(description, done / total)))
+    for game in warmed:
+        how = (f"compiled in {game.compile_seconds:.1f} s" if game.compile_seconds > 0
+               else "already in the cache")
+        click.echo(f"{game.game}: {how} ({game.seconds:.1f} s in all)")
 
 
 # ---- best and solve ------------------------------------------------------------------
@@ -419,6 +442,7 @@ def best(pos, iterations, time_limit, algo, depth, threads, seed, value, select,
     else:
         settings = {"time": time_limit, "mode": _search_mode(state)}
         result, interrupted = _solve(state, time_limit, show_progress), False
+    _compile_note(result)
     report = _report("best", game, state, result, settings, interrupted)
     if as_json:
         click.echo(json.dumps(report))
@@ -449,6 +473,7 @@ def solve(pos, time_limit, progress, as_json):
     _check_searchable(state)
     _check_complete(state, "solve")
     result = _solve(state, time_limit, _progress_wanted(progress))
+    _compile_note(result)
     report = _report("solve", game, state, result,
                      {"time": time_limit, "mode": _search_mode(state)}, False)
     if as_json:
@@ -576,6 +601,14 @@ def _solve(state, time_limit, show_progress):
         return solve_exactly(state, time_limit=time_limit, progress=report)
 
 
+def _compile_note(result):
+    """A line of its own on stderr when the search's kernels were compiled (the first run):
+    the compile is not in the search's time and rate."""
+    if result.compile_seconds > 0:
+        click.echo(f"compiled the search kernels in {result.compile_seconds:.1f} s before searching "
+                   "(numba caches them: `tessera warmup` does it ahead of time)", err=True)
+
+
 def _fraction(done, budget, seconds, time_limit):
     """How far a search is through its budget: the larger of its two shares, at most 1."""
     shares = [done / budget if budget else 0.0, seconds / time_limit if time_limit else 0.0]
@@ -618,7 +651,7 @@ def _report(command, game, state, result, settings, interrupted):
             "win_rate": result.value, "margin": result.margin,
             "exact": _exact_json(result.exact), "depth": result.depth,
             "tree_nodes": result.tree_nodes, "tt_hit_rate": result.tt_hit_rate,
-            "threads": result.threads,
+            "threads": result.threads, "compile_seconds": result.compile_seconds,
         },
         "interrupted": interrupted,
         "moves": moves,

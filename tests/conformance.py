@@ -12,7 +12,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kernels import games, perft, playout
+from kernels import bind, games
 from kernels.rng import make_rng
 from solver.games import get_game
 
@@ -118,6 +118,7 @@ class GameConformance:
             assert np.array_equal(first, self.game.new(42, **options))
             assert any(not np.array_equal(first, self.game.new(s, **options)) for s in range(43, 53))
             a, b = np.zeros((4, 4), np.int64), np.zeros((4, 4), np.int64)
+            playout = bind.instance(first[0], "playout")
             made_a = playout.playouts(first, 5, 4, a)
             made_b = playout.playouts(first, 5, 4, b)
             assert made_a == made_b and np.array_equal(a, b)
@@ -127,6 +128,7 @@ class GameConformance:
         serial = np.zeros((16, 4), np.int64)
         parallel = np.zeros((16, 4), np.int64)
         made = np.zeros(16, np.int64)
+        playout = bind.instance(start[0], "playout")
         total = playout.playouts(start, 9, 16, serial)
         playout.playouts_parallel(start, 9, 16, parallel, made)
         assert np.array_equal(serial, parallel) and made.sum() == total
@@ -162,6 +164,7 @@ class GameConformance:
     def test_perft_divide_sums_to_perft(self):
         state = self.game.new(8, **self.configurations[0])
         counts = np.zeros(games.MAX_MOVES, np.int64)
+        perft = bind.instance(state[0], "perft")
         n = perft.perft_divide(state, 2, counts)
         moves = np.empty(games.MAX_MOVES, np.int64)
         assert n == games.legal_moves(state, moves)

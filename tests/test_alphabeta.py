@@ -12,7 +12,7 @@ import time
 import numpy as np
 import pytest
 
-from kernels import games
+from kernels import bind, games
 from kernels.azul.layout import W_CENTRE, W_FACTORY, W_PLAYERS, W_ROUND
 from kernels.azul.tiles import total
 from kernels.rng import make_rng
@@ -115,12 +115,13 @@ def minimax(state, root, depth, seen=None):
 def kernel_values(state, depth):
     """Per root move (engine order): the values and proven flags of an iterative deepening."""
     table, counters = ttable.new_table(16), kernel.new_counters()
-    work = kernel.new_work(state, 64)
+    search = bind.instance(state[0], "alphabeta")
+    work = search.new_work(state, 64)
     values = np.zeros(games.MAX_MOVES)
     nodes = np.zeros(games.MAX_MOVES, np.int64)
     proven = np.zeros(games.MAX_MOVES, np.bool_)
     for d in range(1, depth + 1):
-        n = kernel.search_root(state, d, work, table, counters, kernel.new_limits(), values,
+        n = search.search_root(state, d, work, table, counters, kernel.new_limits(), values,
                                nodes, proven)
     return values[:n].copy(), proven[:n].copy()
 
@@ -301,7 +302,7 @@ def test_one_compiled_specialisation_of_the_recursion():
     would have crashed before this test).
     """
     solve(late_in_round(1, 2, "colour", 5, True))
-    assert len(kernel._search.signatures) <= 1
+    assert len(bind.instance("azul", "alphabeta")._search.signatures) <= 1
 
 
 # ---- a final round worked by hand ----------------------------------------------------

@@ -10,13 +10,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from kernels import games
+from kernels import bind, games
 from kernels.azure.layout import (
     GIFTED_BASE, P_HAND_SIZE, PHASE_PLACE, S_COSMOS, S_GIFTED, W_PHASE, player_word,
 )
 from kernels.azure.realm import BASE_LAYOUTS, COSMOS_FILE, base_layout, deal_layout, layout_of
 from kernels.boarddata import board_json
-from kernels.perft import perft
 from kernels.rng import below, make_rng
 from solver.cli import main
 from solver.errors import OptionError
@@ -259,9 +258,9 @@ def test_perft_matches_the_kernel_and_divides():
     out = ok("perft", text(state), "--depth", 2, "--divide").stdout
     rows = [line.rsplit(": ", 1) for line in out.splitlines() if ": " in line]
     assert [AZURE.parse_move(state, move) for move, _ in rows] == kernel_moves(state)
-    assert sum(int(n) for _, n in rows) == perft(state, 2)
-    assert f"nodes {perft(state, 2)}" in out
-    assert f"nodes {perft(state, 3)}" in ok("perft", text(state), "-d", 3).stdout
+    assert sum(int(n) for _, n in rows) == bind.instance(state[0], "perft").perft(state, 2)
+    assert f"nodes {bind.instance(state[0], 'perft').perft(state, 2)}" in out
+    assert f"nodes {bind.instance(state[0], 'perft').perft(state, 3)}" in ok("perft", text(state), "-d", 3).stdout
 
 
 # ---- best and selfplay ---------------------------------------------------------------

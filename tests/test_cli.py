@@ -6,8 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 import kernels.azul as azul
-from kernels import games
-from kernels.perft import perft
+from kernels import bind, games
 from kernels.rng import below, make_rng
 from solver.bench import BENCH_POSITIONS, bench_states
 from solver.cli import main
@@ -259,7 +258,7 @@ def test_perft_depth_one_is_the_move_count(players, variant):
 
 def test_perft_matches_the_kernel():
     state = start(21)
-    assert _nodes(ok("perft", text(state), "-d", 3).stdout) == perft(state, 3)
+    assert _nodes(ok("perft", text(state), "-d", 3).stdout) == bind.instance(state[0], "perft").perft(state, 3)
     assert _nodes(ok("perft", text(state), "-d", 0).stdout) == 1
 
 
@@ -268,7 +267,7 @@ def test_perft_divide_sums_to_perft():
     out = ok("perft", text(state), "--depth", 2, "--divide").stdout
     rows = [line.rsplit(": ", 1) for line in out.splitlines() if ": " in line]
     assert [AZUL.parse_move(state, move) for move, _ in rows] == kernel_moves(state)
-    assert sum(int(n) for _, n in rows) == _nodes(out) == perft(state, 2)
+    assert sum(int(n) for _, n in rows) == _nodes(out) == bind.instance(state[0], "perft").perft(state, 2)
 
 
 def test_perft_stops_at_chance():
@@ -281,7 +280,7 @@ def test_perft_stops_at_chance():
 
 def test_bench_signature_is_the_total_perft():
     out = ok("bench", "--depth", 2).stdout
-    expected = sum(perft(state, 2) for _, state in bench_states())
+    expected = sum(bind.instance(state[0], "perft").perft(state, 2) for _, state in bench_states())
     assert f"signature {expected}" in out
     assert f"nodes {expected}" in out
     for position in BENCH_POSITIONS:

@@ -20,7 +20,7 @@ import random
 import numpy as np
 import pytest
 
-from kernels import games
+from kernels import bind, games
 from kernels.azul.layout import W_BAG, W_LID
 from kernels.azul.tiles import one_of
 from kernels.search import alphabeta as kernel
@@ -104,12 +104,13 @@ def reference(state, depth=None):
 def kernel_values(state, depth, bits=16):
     """Per root move (engine order): game-mode values and proven flags, deepening to ``depth``."""
     table, counters = ttable.new_table(bits), kernel.new_counters()
-    work = kernel.new_work(state, 64)
+    search = bind.instance(state[0], "alphabeta")
+    work = search.new_work(state, 64)
     values = np.zeros(games.MAX_MOVES)
     nodes = np.zeros(games.MAX_MOVES, np.int64)
     proven = np.zeros(games.MAX_MOVES, np.bool_)
     for d in range(1, depth + 1):
-        n = kernel.search_root(state, d, work, table, counters,
+        n = search.search_root(state, d, work, table, counters,
                                kernel.new_limits(mode=kernel.MODE_GAME), values, nodes, proven)
     return values[:n].copy(), proven[:n].copy()
 
@@ -230,7 +231,8 @@ def test_chance_node_bounds_hold_for_any_window():
     assert len(nodes) >= 20
     root = ref.root
     table, counters = ttable.new_table(12), kernel.new_counters()
-    work = kernel.new_work(state, 64)
+    search = bind.instance(state[0], "alphabeta")
+    work = search.new_work(state, 64)
     limits = kernel.new_limits(mode=kernel.MODE_GAME)
     pick = random.Random(1)
     seen = {"below": 0, "above": 0, "inside": 0}
@@ -240,7 +242,7 @@ def test_chance_node_bounds_hold_for_any_window():
             a, b = sorted(pick.choice([value, pick.random(), 0.0, 1.0]) for _ in range(2))
             if b - a < 1e-6:
                 a, b = a - 0.05, b + 0.05
-            found = kernel._search(chance, key, np.int64(1), np.int64(kernel.UNLIMITED),
+            found = search._search(chance, key, np.int64(1), np.int64(kernel.UNLIMITED),
                                    np.float64(a), np.float64(b), np.int64(root), work, table,
                                    counters, limits)
             if found <= a:
@@ -345,4 +347,4 @@ def test_mode_is_chosen_by_the_game():
 def test_one_compiled_specialisation_of_the_recursion():
     """Game mode compiles no second specialisation of _search (numba issue 6061)."""
     solve(azure_late(0, {}, 6))
-    assert len(kernel._search.signatures) <= 1
+    assert len(bind.instance("azure", "alphabeta")._search.signatures) <= 1

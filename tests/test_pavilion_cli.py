@@ -5,8 +5,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from kernels import games, pavilion
-from kernels.perft import perft
+from kernels import bind, games, pavilion
 from kernels.rng import below, make_rng
 from solver.bench import BENCH_POSITIONS, bench_states
 from solver.cli import main
@@ -142,8 +141,8 @@ def test_perft_matches_the_kernel_and_divides():
     out = ok("perft", text(state), "--depth", 3, "--divide").stdout
     rows = [line.rsplit(": ", 1) for line in out.splitlines() if ": " in line]
     assert [PAVILION.parse_move(state, move) for move, _ in rows] == kernel_moves(state)
-    assert sum(int(n) for _, n in rows) == perft(state, 3)
-    assert f"nodes {perft(state, 3)}" in out
+    assert sum(int(n) for _, n in rows) == bind.instance(state[0], "perft").perft(state, 3)
+    assert f"nodes {bind.instance(state[0], 'perft').perft(state, 3)}" in out
 
 
 def test_bench_includes_pavilion_positions():

@@ -68,3 +68,15 @@ def test_cheap_agents_run_on_worker_threads_search_agents_on_processes(tmp_path)
     run_selfplay(plan, tmp_path / "here", choose_executor(1))
     assert records.read_records(tmp_path / "threads").equals(
         records.read_records(tmp_path / "here"))
+
+
+def test_every_worker_warms_the_plan_kernels_before_taking_a_chunk(cluster):
+    """Summer Pavilion, which no other test here plays: after the warm-up alone (no chunk
+    submitted) every worker process holds the game's self-play kernels."""
+    import sys
+    plan = make_plan(get_game("pavilion"), {"players": 2}, ["random", "greedy"], 10, 3)
+    with DaskCluster(cluster.scheduler_address, 2) as remote:
+        assert not any(remote.client.run(lambda: "kernels.pavilion.bound.selfplay" in sys.modules).values())
+        remote.warm_workers(plan, "warm-test")
+        warmed = remote.client.run(lambda: "kernels.pavilion.bound.selfplay" in sys.modules)
+    assert len(warmed) == 2 and all(warmed.values())

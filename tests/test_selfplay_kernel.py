@@ -3,7 +3,7 @@ import numba
 import numpy as np
 import pytest
 
-from kernels import games
+from kernels import bind, games
 from kernels import selfplay as kernel
 from solver.agents import CHANCE_SALT, parse_agent, play_game
 from solver.games import get_game, registered_games
@@ -84,7 +84,7 @@ def test_greedy_move_breaks_ties_like_the_agent():
     child = np.empty_like(state)
     values = np.zeros(2, np.float64)
     from kernels.rng import make_rng
-    picks = [kernel.greedy_move(state, make_rng(seed), moves, tied, child, values)
+    picks = [bind.instance("azul", "selfplay").greedy_move(state, make_rng(seed), moves, tied, child, values)
              for seed in range(20)]
     assert picks == [parse_agent("greedy", seed=seed).choose(state) for seed in range(20)]
     assert len(set(picks)) > 1

@@ -11,6 +11,7 @@ from kernels.azure.layout import (
     CARDS_PER_COLOUR, HIDDEN, NCOLOURS, NOBODY, P_HAND, P_HAND_SIZE, P_KNOWN, W_DECK, W_FACEUP,
     W_VIEW,
 )
+from kernels.arrays import copy_into
 from kernels.azure.state import player_base
 from kernels.rng import below
 
@@ -18,7 +19,7 @@ from kernels.rng import below
 @njit(cache=True)
 def view(state, observer, out):
     """What ``observer`` knows of the complete ``state``, written into ``out``."""
-    out[:] = state
+    copy_into(out, state)
     out[W_VIEW] = observer
     base = player_base(1 - observer)
     for c in range(NCOLOURS):
@@ -49,7 +50,7 @@ def determinize(state, observer, rng, out):
     cards), as a shuffle would; the rest form the hidden deck. A complete state is
     copied.
     """
-    out[:] = state
+    copy_into(out, state)
     if state[W_VIEW] == NOBODY:
         return
     observer = state[W_VIEW]

@@ -1,1 +1,2 @@
-"""Game-independent search kernels: they speak only through ``kernels.games``."""
+"""Game-independent search kernels: templates written against the game interface
+(``kernels.games``) and instantiated per game (``kernels.bind``)."""

@@ -1,5 +1,8 @@
 """Alpha-beta search, for any game of ``kernels.games``, in one of two modes.
 
+A template (``kernels.bind``): each game runs its own instance, ``bind.instance(game,
+"alphabeta")``, where ``games`` is that game's interface.
+
 ``MODE_ROUND`` (Azul, Summer Pavilion) searches to the end of the round. A value
 is the root player's score margin (their score minus the best other score),
 times ``SCALE``, from the root player's side, at the horizon:
@@ -33,11 +36,14 @@ reused at any depth. docs/search-alphabeta.md has the design.
 import time
 
 import numpy as np
-from numba import njit, objmode
+from numba import objmode
 
-from kernels import games
+from kernels.arrays import copy_into
+from kernels.bind import kernel, template_games
 from kernels.constants import CHANCE, TERMINAL
 from kernels.search import ttable
+
+games = template_games(__name__)
 
 SCALE = 4.0             # leaves room for the tie-break step between two margins
 INFINITY = 1e18
@@ -95,14 +101,14 @@ def new_limits(deadline=np.inf, node_limit=np.inf, mode=MODE_ROUND):
     return np.array([deadline, node_limit, mode], np.float64)
 
 
-@njit(cache=True)
+@kernel
 def _now():
     with objmode(t="float64"):
         t = time.perf_counter()
     return t
 
 
-@njit(cache=True)
+@kernel
 def _out_of_budget(counters, limits):
     """True once the node limit or the deadline has passed.
 
@@ -120,7 +126,7 @@ def _out_of_budget(counters, limits):
     return counters[ABORTED] != 0
 
 
-@njit(cache=True)
+@kernel
 def _margin(values, root):
     best_other = -INFINITY
     for p in range(values.size):
@@ -129,7 +135,7 @@ def _margin(values, root):
     return values[root] - best_other
 
 
-@njit(cache=True)
+@kernel
 def horizon_value(state, root, scratch):
     """MODE_ROUND: the exact value where chance acts or the game is over."""
     games.scores(state, scratch)
@@ -143,33 +149,33 @@ def horizon_value(state, root, scratch):
     return value
 
 
-@njit(cache=True)
+@kernel
 def heuristic_value(state, root, scratch):
     """MODE_ROUND: the cut-off value, the margin of ``games.evaluate``."""
     games.evaluate(state, scratch)
     return SCALE * _margin(scratch, root)
 
 
-@njit(cache=True)
+@kernel
 def game_value(state, root, scratch):
     """MODE_GAME: the root player's payoff in a finished game."""
     games.payoffs(state, scratch)
     return scratch[root]
 
 
-@njit(cache=True)
+@kernel
 def win_estimate(state, root, scratch):
     """MODE_GAME: the cut-off value, a logistic of the ``games.evaluate`` margin."""
     games.evaluate(state, scratch)
     return 1.0 / (1.0 + np.exp(-_margin(scratch, root) / LOGISTIC_POINTS))
 
 
-@njit(cache=True)
+@kernel
 def _game_mode(limits):
     return limits[MODE] == MODE_GAME
 
 
-@njit(cache=True)
+@kernel
 def _classify(child, ply, child_depth, root, game, room, static, kinds, scratch, i):
     """Set ``kinds[ply, i]`` and ``static[ply, i]`` for ``child``, to be searched to ``child_depth``.
 
@@ -195,7 +201,7 @@ def _classify(child, ply, child_depth, root, game, room, static, kinds, scratch,
             child, root, scratch)
 
 
-@njit(cache=True)
+@kernel
 def _expand(state, ply, depth, root, tt_move, game, work):
     """Make the children of ``state`` (a player to move) at ``ply``, value them statically
     and order them.
@@ -211,7 +217,7 @@ def _expand(state, ply, depth, root, tt_move, game, work):
     n = games.legal_moves(state, moves[ply])
     for i in range(n):
         child = children[ply, i]
-        child[:] = state
+        copy_into(child, state)
         games.apply_move(child, moves[ply, i])
         _classify(child, ply, depth - 1, root, game, room, static, kinds, scratch, i)
         order[ply, i] = i
@@ -224,7 +230,7 @@ def _expand(state, ply, depth, root, tt_move, game, work):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _game_ranks(ply, n, maximising, work):
     """MODE_GAME: the children's ranks for ordering, into ``ranks[ply]`` (the probs scratch).
 
@@ -243,13 +249,13 @@ def _game_ranks(ply, n, maximising, work):
         ranks[ply, i] = value + count if maximising else value - count
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _count_cut_off(maximising, move, history):
     """MODE_GAME: a cut-off by ``move`` of the side to move (maximising or not)."""
     history[(HISTORY_SLOTS if maximising else 0) + (move & (HISTORY_SLOTS - 1))] += 1.0
 
 
-@njit(cache=True)
+@kernel
 def _expand_chance(state, ply, depth, root, work):
     """MODE_GAME: make the outcomes of the chance node ``state`` at ``ply``.
 
@@ -261,7 +267,7 @@ def _expand_chance(state, ply, depth, root, work):
     n = games.chance_outcomes(state, moves[ply], probs[ply])
     for i in range(n):
         child = children[ply, i]
-        child[:] = state
+        copy_into(child, state)
         games.apply_move(child, moves[ply, i])
         _classify(child, ply, depth, root, True, room, static, kinds, scratch, i)
         # Insertion by probability, the more probable first; equal ones keep their order.
@@ -273,7 +279,7 @@ def _expand_chance(state, ply, depth, root, work):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _sort_children(ply, count, maximising, tt_move, moves, static, order):
     """Insertion sort of ``order[ply, :count]``, best first (a few dozen children)."""
     for k in range(1, count):
@@ -289,14 +295,14 @@ def _sort_children(ply, count, maximising, tt_move, moves, static, order):
         order[ply, j] = i
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _rank(move, value, maximising, tt_move):
     if move == tt_move:
         return INFINITY
     return value if maximising else -value
 
 
-@njit(cache=True)
+@kernel
 def _hash_unless_duplicate(ply, k, work):
     """Hash the k-th child in order, an INNER one; return the earlier twin's index or -1.
 
@@ -316,7 +322,7 @@ def _hash_unless_duplicate(ply, k, work):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def _search(state, key, ply, depth, alpha, beta, root, work, table, counters, limits):
     """Fail-soft alpha-beta value of ``state``.
 
@@ -454,7 +460,7 @@ def _search(state, key, ply, depth, alpha, beta, root, work, table, counters, li
     return best
 
 
-@njit(cache=True)
+@kernel
 def search_root(state, depth, work, table, counters, limits, values, nodes, proven):
     """Search every root move with a full window; return the number of root moves.
 
@@ -492,7 +498,7 @@ def search_root(state, depth, work, table, counters, limits, values, nodes, prov
     return n
 
 
-@njit(cache=True)
+@kernel
 def principal_variation(state, value, depth, ply, root, work, table, counters, limits, pv):
     """Moves from ``state`` (searched to ``depth`` at ``ply``) that keep its ``value``.
 
@@ -515,7 +521,7 @@ def principal_variation(state, value, depth, ply, root, work, table, counters, l
         _table_move_first(current, moves, n, table)
         found = False
         for i in range(n):
-            child[:] = current
+            copy_into(child, current)
             games.apply_move(child, moves[i])
             child_value = _plain_child_value(child, ply + 1, depth - 1, value, root, work,
                                              table, counters, limits, scratch)
@@ -524,7 +530,7 @@ def principal_variation(state, value, depth, ply, root, work, table, counters, l
             if abs(child_value - value) <= TOLERANCE:
                 pv[length] = moves[i]
                 length += 1
-                current[:] = child
+                copy_into(current, child)
                 found = True
                 break
         if not found:
@@ -534,7 +540,7 @@ def principal_variation(state, value, depth, ply, root, work, table, counters, l
     return length
 
 
-@njit(cache=True)
+@kernel
 def _plain_child_value(child, ply, depth, target, root, work, table, counters, limits, scratch):
     """A child's value as the search sees it, searched with a window around ``target``."""
     who = games.to_move(child)
@@ -550,7 +556,7 @@ def _plain_child_value(child, ply, depth, target, root, work, table, counters, l
                    target + TOLERANCE, root, work, table, counters, limits)
 
 
-@njit(cache=True)
+@kernel
 def _table_move_first(state, moves, n, table):
     best_moves = table[4]
     slot = ttable.probe(table, games.position_hash(state))

@@ -1,5 +1,8 @@
 """Information-set MCTS in numba: single-observer IS-MCTS (Cowling, Powley & Whitehouse 2012).
 
+A template (``kernels.bind``): each game runs its own instance, ``bind.instance(game,
+"ismcts")``, where ``games`` is that game's interface.
+
 The root may be a player's view (``kernels.games``): every iteration draws a
 determinization of it with ``games.determinize`` for the player to move at the
 root (the observer) and plays one simulation in that complete state. The tree
@@ -35,15 +38,20 @@ them as choosing without their own hidden cards (known limits, strategy fusion
 and non-locality: docs/hidden-information.md).
 """
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from kernels import games
+from kernels.bind import kernel, sibling, template_games
 from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import below
 from kernels.search.mcts import (  # noqa: F401  (MARGIN, WIN: this tree's stats columns too)
     MARGIN, P_EXPLORATION, P_PRIOR_TEMPERATURE, P_SELECT, P_VALUE, PRIOR, SELECT_PUCT, STAT_COLUMNS,
-    VISITS, WIN, backup, outcome, puct_score, rollout, set_priors, simulation_buffers, uct_score,
+    VISITS, WIN,
 )
+
+games = template_games(__name__)
+_mcts = sibling(__name__, "mcts")       # the same game's MCTS kernels
+backup, outcome, puct_score, rollout = _mcts.backup, _mcts.outcome, _mcts.puct_score, _mcts.rollout
+set_priors, simulation_buffers, uct_score = _mcts.set_priors, _mcts.simulation_buffers, _mcts.uct_score
 
 NO_NODE = -1
 
@@ -64,7 +72,7 @@ def new_tree(max_nodes, trees=1):
     return nodes, np.zeros((trees, max_nodes, STAT_COLUMNS), np.float64), np.ones(trees, np.int64)
 
 
-@njit(cache=True)
+@kernel
 def add_child(nodes, stats, size, parent, move, prior):
     """A new first child of ``parent`` for ``move``; NO_NODE when the arrays are full."""
     child = size[0]
@@ -82,7 +90,7 @@ def add_child(nodes, stats, size, parent, move, prior):
     return child
 
 
-@njit(cache=True)
+@kernel
 def match_children(nodes, node, moves, n, slot):
     """``slot[i]``: the child of ``node`` for ``moves[i]`` (sorted), or NO_NODE; returns how many lack one."""
     slot[:n] = NO_NODE
@@ -98,7 +106,7 @@ def match_children(nodes, node, moves, n, slot):
     return missing
 
 
-@njit(cache=True)
+@kernel
 def nth_missing(slot, n, k):
     """The index of the ``k``-th move without a child."""
     for i in range(n):
@@ -109,7 +117,7 @@ def nth_missing(slot, n, k):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def best_available(nodes, stats, slot, n, player, prm):
     """ISUCT (or PUCT) over the children in ``slot``, with availability for parent visits."""
     puct = prm[P_SELECT] == SELECT_PUCT
@@ -131,7 +139,7 @@ def best_available(nodes, stats, slot, n, player, prm):
     return best
 
 
-@njit(cache=True)
+@kernel
 def choose(nodes, stats, size, node, state, player, prm, rng, moves, slot, prior_rows):
     """The child of ``node`` this determinization follows, adding children as needed.
 
@@ -159,14 +167,14 @@ def choose(nodes, stats, size, node, state, player, prm, rng, moves, slot, prior
     return best_available(nodes, stats, slot, n, player, prm)
 
 
-@njit(cache=True)
+@kernel
 def count_available(nodes, slot, n):
     for i in range(n):
         if slot[i] != NO_NODE:
             nodes[slot[i], AVAIL] += 1
 
 
-@njit(cache=True)
+@kernel
 def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, slot, prior_rows, path,
              payoff, margin, score):
     """One iteration: determinize, select, expand, roll out, back up."""
@@ -195,7 +203,7 @@ def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, slot, p
     backup(nodes, stats, path, depth, payoff, margin)
 
 
-@njit(cache=True)
+@kernel
 def run_tree(nodes, stats, size, root, iterations, prm, rng):
     """``iterations`` simulations for the player to move at ``root``; ``rng`` carries on between calls."""
     observer = games.to_move(root)
@@ -208,14 +216,14 @@ def run_tree(nodes, stats, size, root, iterations, prm, rng):
                  payoff, margin, score)
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def run_trees(nodes, stats, size, root, iterations, prm, rngs):
     """Root parallelism: tree ``t`` on its own thread with its own generator ``rngs[t]``."""
     for t in prange(nodes.shape[0]):
         run_tree(nodes[t], stats[t], size[t:t + 1], root, iterations, prm, rngs[t])
 
 
-@njit(cache=True)
+@kernel
 def children(nodes, node, out):
     """The children of ``node`` into ``out``; the count."""
     n = 0
@@ -227,7 +235,7 @@ def children(nodes, node, out):
     return n
 
 
-@njit(cache=True)
+@kernel
 def principal_variation(nodes, node, out):
     """Moves from ``node`` down the most visited children (``node``'s own move first)."""
     n = 1

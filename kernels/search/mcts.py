@@ -1,5 +1,8 @@
 """Monte Carlo tree search in numba, for any game of ``kernels.games``.
 
+A template (``kernels.bind``): each game runs its own instance, ``bind.instance(game,
+"mcts")``, where ``games`` is that game's interface.
+
 A tree is two preallocated arrays (``new_tree``): ``nodes`` (int64 columns
 ``VISITS``, ``FIRST``, ``COUNT``, ``CAPACITY``, ``MOVE``) and ``stats`` (float64:
 ``PRIOR``, then per-player payoff sums from ``WIN`` and margin sums from
@@ -24,13 +27,19 @@ block of ``CAPACITY`` slots from ``FIRST``, ``COUNT`` of them in use.
   from the leaf they reach (the memory bound).
 """
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from kernels import games
+from kernels.arrays import copy_into
+from kernels.bind import kernel, sibling, template_games
 from kernels.constants import CHANCE, TERMINAL
-from kernels.playout import random_playout
 from kernels.rng import below, make_rng, next_u64, reseed
 
+games = template_games(__name__)
+random_playout = sibling(__name__, "playout").random_playout
+
+# The helpers of one simulation are inlined into ``simulate`` (``inline="always"``): one
+# function for LLVM to optimise rather than a chain of them, each optimised again with all
+# it calls, took about 3 s off compiling a first search (bench/start_speed.py), no slower.
 MAX_PLAYERS = 4
 UNEXPANDED = -1
 PATH_LENGTH = 1024   # nodes on a simulation's path, the root included
@@ -90,7 +99,7 @@ def params(exploration=1.4, value=VALUE_WIN, select=SELECT_UCT, rollout=ROLLOUT_
     return p
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def node_value(nodes, stats, node, player, mode):
     n = nodes[node, VISITS]
     win = stats[node, WIN + player] / n
@@ -102,7 +111,7 @@ def node_value(nodes, stats, node, player, mode):
     return 0.5 * (win + margin)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def init_node(nodes, stats, node, move, prior):
     nodes[node, VISITS] = 0
     nodes[node, FIRST] = UNEXPANDED
@@ -113,7 +122,7 @@ def init_node(nodes, stats, node, move, prior):
     stats[node, PRIOR] = prior
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def puct_score(nodes, stats, child, player, mode, c, sqrt_n):
     """PUCT: value (0.5 before the first visit) plus prior-weighted exploration.
 
@@ -124,13 +133,13 @@ def puct_score(nodes, stats, child, player, mode, c, sqrt_n):
     return q + c * stats[child, PRIOR] * sqrt_n / (1 + v)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def uct_score(nodes, stats, child, player, mode, c, log_n):
     """UCT of a visited child; ``log_n``: the log of the parent's visits (IS-MCTS: availability)."""
     return node_value(nodes, stats, child, player, mode) + c * np.sqrt(log_n / nodes[child, VISITS])
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def select_child(nodes, stats, node, player, prm, rng):
     """The child the player to move picks: unvisited children first, then UCT or PUCT."""
     start = nodes[node, FIRST]
@@ -156,7 +165,7 @@ def select_child(nodes, stats, node, player, prm, rng):
     return best
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def expand(nodes, stats, size, node, state, moves, prm):
     """Give a player node one child per legal move; False when the arrays are full."""
     n = games.legal_moves(state, moves)
@@ -174,7 +183,7 @@ def expand(nodes, stats, size, node, state, moves, prm):
     return True
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def set_priors(stats, state, start, n, moves, temperature):
     """Softmax of the game's move heuristic."""
     top = -np.inf
@@ -191,7 +200,7 @@ def set_priors(stats, state, start, n, moves, temperature):
         stats[start + i, PRIOR] /= total
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def chance_child(nodes, stats, size, node, width, rng):
     """A sampled outcome below a chance node (a new one while there is room); -1 if full."""
     if nodes[node, FIRST] == UNEXPANDED:
@@ -210,7 +219,7 @@ def chance_child(nodes, stats, size, node, width, rng):
     return nodes[node, FIRST] + below(rng, used)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def greedy_rollout(state, rng, moves):
     """Epsilon-greedy on the move heuristic; ties go to the first best move."""
     while True:
@@ -234,7 +243,7 @@ def greedy_rollout(state, rng, moves):
         games.apply_move(state, pick)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def outcome(state, payoff, margin, score):
     """Per player: the payoff and the score margin over the best other player."""
     n = games.players(state)
@@ -248,7 +257,7 @@ def outcome(state, payoff, margin, score):
         margin[p] = score[p] - best_other
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def rollout(state, rng, moves, prm):
     """Play ``state`` to the end of the game with the rollout of ``prm``."""
     if prm[P_ROLLOUT] == ROLLOUT_GREEDY:
@@ -257,7 +266,7 @@ def rollout(state, rng, moves, prm):
         random_playout(state, rng, moves)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def backup(nodes, stats, path, depth, payoff, margin):
     """One visit and every player's payoff and margin for each node of ``path[:depth + 1]``."""
     for i in range(depth + 1):
@@ -268,7 +277,7 @@ def backup(nodes, stats, path, depth, payoff, margin):
             stats[n, MARGIN + p] += margin[p]
 
 
-@njit(cache=True)
+@kernel
 def simulation_buffers():
     """The work arrays of a tree's simulations: ``(moves, path, payoff, margin, score)``."""
     return (np.empty(games.MAX_MOVES, np.int64), np.empty(PATH_LENGTH, np.int64),
@@ -276,12 +285,12 @@ def simulation_buffers():
             np.zeros(MAX_PLAYERS, np.int64))
 
 
-@njit(cache=True)
+@kernel
 def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, path, payoff,
              margin, score):
     """One iteration: select, expand, roll out, back up."""
     state = scratch
-    state[:] = root
+    copy_into(state, root)
     node = 0
     depth = 0
     path[0] = 0
@@ -312,7 +321,7 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, pat
     backup(nodes, stats, path, depth, payoff, margin)
 
 
-@njit(cache=True)
+@kernel
 def run_tree(nodes, stats, size, root, iterations, prm, rng):
     """``iterations`` simulations on one tree; ``rng`` carries on between calls."""
     scratch = root.copy()
@@ -323,14 +332,14 @@ def run_tree(nodes, stats, size, root, iterations, prm, rng):
                  margin, score)
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def run_trees(nodes, stats, size, root, iterations, prm, rngs):
     """Root parallelism: tree ``t`` on its own thread with its own generator ``rngs[t]``."""
     for t in prange(nodes.shape[0]):
         run_tree(nodes[t], stats[t], size[t:t + 1], root, iterations, prm, rngs[t])
 
 
-@njit(cache=True)
+@kernel
 def principal_variation(nodes, node, out):
     """Moves from ``node`` down the most visited children (``node``'s own move first)."""
     n = 1
@@ -351,7 +360,7 @@ def principal_variation(nodes, node, out):
     return n
 
 
-@njit(cache=True)
+@kernel
 def copy_subtree(nodes, stats, new_root, dst_nodes, dst_stats):
     """Copy the subtree under ``new_root`` into ``dst``, ``new_root`` becoming node 0.
 
@@ -368,8 +377,8 @@ def copy_subtree(nodes, stats, new_root, dst_nodes, dst_stats):
         src = queue_src[head]
         dst = queue_dst[head]
         head += 1
-        dst_nodes[dst, :] = nodes[src, :]
-        dst_stats[dst, :] = stats[src, :]
+        copy_into(dst_nodes[dst], nodes[src])
+        copy_into(dst_stats[dst], stats[src])
         if nodes[src, FIRST] == UNEXPANDED:
             continue
         dst_nodes[dst, FIRST] = used

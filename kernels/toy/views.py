@@ -8,6 +8,7 @@ public, so the hidden card can be any card in no known hand.
 import numpy as np
 from numba import njit
 
+from kernels.arrays import copy_into
 from kernels.rng import below
 from kernels.toy.layout import HIDDEN, MAX_CARDS, NO_CARD, PHASE_OVER, PLAYERS, W_HAND, W_PHASE, W_STAKE
 from kernels.toy.rules import undealt_cards
@@ -16,7 +17,7 @@ from kernels.toy.rules import undealt_cards
 @njit(cache=True)
 def view(state, observer, out):
     """What ``observer`` knows of the complete ``state``, written into ``out``."""
-    out[:] = state
+    copy_into(out, state)
     shown = state[W_PHASE] == PHASE_OVER and state[W_STAKE] > 0
     for p in range(PLAYERS):
         if p != observer and state[W_HAND + p] != NO_CARD and not shown:
@@ -39,7 +40,7 @@ def determinize(state, observer, rng, out):
     tells anything about a card (a raise is followed by the showdown), so every
     such deal is as likely as any other.
     """
-    out[:] = state
+    copy_into(out, state)
     unseen = np.empty(MAX_CARDS, np.int64)
     n = undealt_cards(state, unseen, 0)
     for p in range(PLAYERS):

@@ -1,8 +1,9 @@
 """What every game offers above its numba kernels.
 
-The kernels (``kernels.games``) do the rules on int64 arrays; a ``Game`` adds the
-parts people see: options, notation, rendering. Search, self-play, perft and the
-CLI talk to games only through this class and ``kernels.games``.
+The kernels (``Game.kernels``: the game's interface module, ``kernels.bind``) do the
+rules on int64 arrays; a ``Game`` adds the parts people see: options, notation,
+rendering. Search, self-play, perft and the CLI talk to games only through this
+class and the game's kernels.
 """
 import importlib
 import json
@@ -40,11 +41,15 @@ class Game:
         """A start position: ``undealt`` with chance resolved by ``make_rng(seed)``
         (``solver.selfplay.starts`` deals a batch the same way)."""
         check_seed(seed)
-        from kernels import games
         from kernels.rng import make_rng
         state = self.undealt(seed, **options)
-        games.resolve_chance(state, make_rng(seed))
+        self.kernels().resolve_chance(state, make_rng(seed))
         return state
+
+    def kernels(self):
+        """The game's kernels under the names of the game interface (``kernels.bind``)."""
+        from kernels import bind
+        return bind.interface(self.name)
 
     def notation(self):
         return importlib.import_module(f"solver.notation.{self.name}")

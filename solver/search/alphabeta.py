@@ -15,10 +15,11 @@ import time
 
 import numpy as np
 
-from kernels import games
-from kernels.constants import AZURE
-from kernels.search import alphabeta as kernel
+from kernels import bind
+from kernels.constants import AZURE, CHANCE, TERMINAL
+from kernels.search import alphabeta as kernel     # the layout and limits; the kernels per game
 from kernels.search import ttable
+from solver.compiletime import compile_clock
 from solver.errors import OptionError, TesseraError
 from solver.search.result import ExactValue, MoveLine, SearchResult
 
@@ -29,6 +30,18 @@ MODES = {"round": kernel.MODE_ROUND, "game": kernel.MODE_GAME}
 # The one place where a game's mode is chosen: game id (word 0 of a state) -> mode.
 # A game not listed searches to the end of the round.
 GAME_MODES = {AZURE: "game"}
+
+
+def load_kernels(state):
+    """Compile, or load from numba's cache, the kernels an alpha-beta search or a solve of
+    ``state`` calls: the search and the principal variations."""
+    kernels, max_moves = bind.instance(state[0], "alphabeta"), bind.interface(state[0]).MAX_MOVES
+    work, table, counters = kernels.new_work(state, 1), ttable.new_table(1), kernel.new_counters()
+    limits = kernel.new_limits()
+    bind.ready(kernels.search_root, state, 1, work, table, counters, limits,
+               np.zeros(max_moves, np.float64), np.zeros(max_moves, np.int64), np.zeros(max_moves, np.bool_))
+    bind.ready(kernels.principal_variation, state, 0.0, 1, 1, 1, work, table, counters, limits,
+               np.empty(MAX_PLY, np.int64))
 
 
 def search_mode(state, mode=None):
@@ -78,23 +91,28 @@ class _Search:
 
     def __init__(self, state, time_limit, tt_bits, node_limit, progress, mode):
         self.mode = search_mode(state, mode)
-        self.root = games.to_move(state)
+        self.rules = bind.interface(state[0])
+        self.kernels = bind.instance(state[0], "alphabeta")
+        self.root = self.rules.to_move(state)
         if self.root < 0:
             raise TesseraError("alpha-beta needs a position with a player to move"
                                " (not a refill or a finished game)")
-        if not games.is_complete(state):
+        if not self.rules.is_complete(state):
             raise TesseraError("alpha-beta needs a complete position, not a player's view"
                                " with hidden parts")
         self.state = state
         self.progress = progress
+        self.table = ttable.new_table(tt_bits)
+        self.work = self.kernels.new_work(state, MAX_PLY)
+        self.counters = kernel.new_counters()
+        self.nodes_so_far = np.zeros(self.rules.MAX_MOVES, np.int64)
+        self.done = None            # the last completed iteration
+        with compile_clock() as compiling:          # before the clock: it times the search alone
+            load_kernels(state)
+        self.compile_seconds = compiling.seconds
         self.start = time.perf_counter()
         deadline = self.start + time_limit if time_limit is not None else math.inf
         self.limits = self._limits(deadline, math.inf if node_limit is None else node_limit)
-        self.table = ttable.new_table(tt_bits)
-        self.work = kernel.new_work(state, MAX_PLY)
-        self.counters = kernel.new_counters()
-        self.nodes_so_far = np.zeros(games.MAX_MOVES, np.int64)
-        self.done = None            # the last completed iteration
 
     def _limits(self, deadline=math.inf, node_limit=math.inf):
         return kernel.new_limits(deadline, node_limit, MODES[self.mode])
@@ -105,9 +123,9 @@ class _Search:
 
     def iterate(self, depth):
         """One search of every root move to ``depth``; False when the limits cut it short."""
-        iteration = _Iteration(depth)
+        iteration = _Iteration(depth, self.rules.MAX_MOVES)
         first = self.done is None
-        n = kernel.search_root(self.state, depth, self.work, self.table, self.counters,
+        n = self.kernels.search_root(self.state, depth, self.work, self.table, self.counters,
                                self._limits() if first else self.limits,
                                iteration.values, iteration.nodes, iteration.proven)
         if self.counters[kernel.ABORTED]:
@@ -128,27 +146,28 @@ class _Search:
         lines = self._move_lines()
         best = lines[0]
         return SearchResult(
-            algo=algo, player=int(self.root), position_hash=int(games.position_hash(self.state)),
+            algo=algo, player=int(self.root), position_hash=int(self.rules.position_hash(self.state)),
             visits=int(self.counters[kernel.NODES]), seconds=self.elapsed(),
             value=best.win_rate, margin=best.margin, moves=lines,
             exact=best.exact if self.proven else None, depth=self.done.depth,
-            tt_hit_rate=ttable.hit_rate(self.table), mode=self.mode)
+            tt_hit_rate=ttable.hit_rate(self.table), mode=self.mode,
+            compile_seconds=self.compile_seconds)
 
     def _move_lines(self):
         """A MoveLine per root move, best first; moves reaching one position share a PV."""
-        moves = np.empty(games.MAX_MOVES, np.int64)
-        n = games.legal_moves(self.state, moves)
+        moves = np.empty(self.rules.MAX_MOVES, np.int64)
+        n = self.rules.legal_moves(self.state, moves)
         below = {}
         ranked = []
         for i in range(n):
             child = self.state.copy()
-            games.apply_move(child, moves[i])
+            self.rules.apply_move(child, moves[i])
             value, proven = float(self.done.values[i]), bool(self.done.proven[i])
-            key = games.position_hash(child)
+            key = self.rules.position_hash(child)
             if key not in below:
                 below[key] = self._principal_variation(child, value, proven)
             make_line = _game_move_line if self.mode == "game" else _move_line
-            line = make_line(self.state, [int(moves[i])] + below[key], value, proven,
+            line = make_line(self.rules, self.state, [int(moves[i])] + below[key], value, proven,
                              int(self.done.nodes[i]))
             ranked.append((-value, i, line))
         ranked.sort(key=lambda entry: entry[:2])     # equal values keep the engine's order
@@ -159,7 +178,7 @@ class _Search:
         pv = np.empty(MAX_PLY, np.int64)
         self.counters[kernel.ABORTED] = 0
         limits = self._limits() if proven else self.limits
-        length = kernel.principal_variation(child, value, self.done.search_depth - 1, 1,
+        length = self.kernels.principal_variation(child, value, self.done.search_depth - 1, 1,
                                             self.root, self.work, self.table, self.counters,
                                             limits, pv)
         self.counters[kernel.ABORTED] = 0
@@ -174,17 +193,17 @@ class _Iteration:
     iterations.
     """
 
-    def __init__(self, depth):
+    def __init__(self, depth, max_moves):
         self.search_depth = depth
         self.depth = depth
         self.count = 0
-        self.values = np.zeros(games.MAX_MOVES, np.float64)
-        self.nodes = np.zeros(games.MAX_MOVES, np.int64)
-        self.proven = np.zeros(games.MAX_MOVES, np.bool_)
+        self.values = np.zeros(max_moves, np.float64)
+        self.nodes = np.zeros(max_moves, np.int64)
+        self.proven = np.zeros(max_moves, np.bool_)
 
 
-def _move_line(state, pv, value, proven, nodes):
-    horizon = _horizon(state, pv)
+def _move_line(rules, state, pv, value, proven, nodes):
+    horizon = _horizon(rules, state, pv)
     if horizon == "game":
         margin = float(round(value / kernel.SCALE))   # the tie-break step rounds away
     else:
@@ -202,7 +221,7 @@ def _move_line(state, pv, value, proven, nodes):
                     prior=None, pv=pv, exact=exact)
 
 
-def _game_move_line(state, pv, value, proven, nodes):
+def _game_move_line(rules, state, pv, value, proven, nodes):
     """A move line of the "game" mode: ``value`` is the root player's win probability.
 
     ``win_rate`` is the value (an estimate when not proven; rounded to 12 decimals,
@@ -218,7 +237,7 @@ def _game_move_line(state, pv, value, proven, nodes):
         for name, rate in WIN_RATE.items():
             if abs(value - rate) <= kernel.TOLERANCE:
                 value, result = rate, name
-        if result == "draw" and _horizon(state, pv) != "game":
+        if result == "draw" and _horizon(rules, state, pv) != "game":
             result = None
     margin = round(2 * value - 1, 12)
     exact = ExactValue(margin=margin, horizon="game", result=result,
@@ -227,14 +246,14 @@ def _game_move_line(state, pv, value, proven, nodes):
                     prior=None, pv=pv, exact=exact)
 
 
-def _horizon(state, pv):
+def _horizon(rules, state, pv):
     """"game" or "round" when the line ends where the game is over or chance acts, else None."""
     end = state.copy()
     for move in pv:
-        games.apply_move(end, move)
-    who = games.to_move(end)
-    if who == games.TERMINAL:
+        rules.apply_move(end, move)
+    who = rules.to_move(end)
+    if who == TERMINAL:
         return "game"
-    if who == games.CHANCE:
+    if who == CHANCE:
         return "round"
     return None

@@ -11,15 +11,33 @@ open loop, not in the tree) and ``reuse`` (every search starts a fresh tree).
 """
 import numpy as np
 
-from kernels import games
+from kernels import bind
+from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import make_rng
-from kernels.search import ismcts as kernel
+from kernels.search import ismcts as kernel    # the layout; the kernels per game
+from solver.compiletime import compile_clock
 from solver.errors import TesseraError
 from solver.search.batches import lower_bound, run_batches
 from solver.search.mcts import MctsOptions  # noqa: F401  (the options of both searches)
 from solver.search.result import MoveLine, SearchResult
 
 PV_LENGTH = 256
+
+
+def load_kernels(state, threads):
+    """Compile, or load from numba's cache, every kernel an IS-MCTS search of ``state``
+    on ``threads`` trees may call."""
+    kernels = bind.instance(state[0], "ismcts")
+    nodes, stats, size = kernel.new_tree(1, threads)
+    rngs = np.stack([make_rng(t) for t in range(threads)])
+    prm, root = MctsOptions().kernel_params(), state.copy()
+    if threads == 1:
+        bind.ready(kernels.run_tree, nodes[0], stats[0], size[0:1], root, 1, prm, rngs[0])
+    else:
+        bind.ready(kernels.run_trees, nodes, stats, size, root, 1, prm, rngs)
+    buffer = np.zeros(PV_LENGTH, np.int64)
+    bind.ready(kernels.children, nodes[0], 0, buffer)
+    bind.ready(kernels.principal_variation, nodes[0], 0, buffer)
 
 
 class Ismcts:
@@ -32,29 +50,33 @@ class Ismcts:
 
     def search(self, state, progress=None):
         """Search ``state`` and rank its moves; ``progress(done, total, seconds)`` per batch."""
-        player = games.to_move(state)
-        if player == games.TERMINAL:
+        rules, kernels = bind.interface(state[0]), bind.instance(state[0], "ismcts")
+        player = rules.to_move(state)
+        if player == TERMINAL:
             raise TesseraError("the game is over: there is no move to search")
-        if player == games.CHANCE:
+        if player == CHANCE:
             raise TesseraError("chance acts in this position: there is no move to choose")
         root = state.copy()
         tree = kernel.new_tree(self.options.max_nodes, self.options.threads)
         nodes, stats, size = tree
         prm = self.options.kernel_params()
+        with compile_clock() as compiling:          # before the clock: it times the search alone
+            load_kernels(state, self.options.threads)
 
         def run(step):
             if self.options.threads == 1:
-                kernel.run_tree(nodes[0], stats[0], size[0:1], root, step, prm, self.rngs[0])
+                kernels.run_tree(nodes[0], stats[0], size[0:1], root, step, prm, self.rngs[0])
             else:
-                kernel.run_trees(nodes, stats, size, root, step, prm, self.rngs)
+                kernels.run_trees(nodes, stats, size, root, step, prm, self.rngs)
 
         seconds, interrupted = run_batches(run, self.options.iterations,
                                            self.options.time_limit, progress)
-        result = self._result(root, tree, player, seconds)
+        result = self._result(rules, kernels, root, tree, player, seconds)
         result.interrupted = interrupted
+        result.compile_seconds = compiling.seconds
         return result
 
-    def _result(self, root, tree, player, seconds):
+    def _result(self, rules, kernels, root, tree, player, seconds):
         """Every root move, its statistics summed over the threads' trees by move.
 
         Child lists differ between trees, so children are matched by move; a legal
@@ -62,11 +84,11 @@ class Ismcts:
         """
         nodes, stats, size = tree
         places = {}                                     # move -> [(tree, child)]
-        buffer = np.empty(games.MAX_MOVES, np.int64)
-        for move in buffer[:games.legal_moves(root, buffer)]:
+        buffer = np.empty(rules.MAX_MOVES, np.int64)
+        for move in buffer[:rules.legal_moves(root, buffer)]:
             places[int(move)] = []
         for t in range(self.options.threads):
-            for child in buffer[:kernel.children(nodes[t], 0, buffer)]:
+            for child in buffer[:kernels.children(nodes[t], 0, buffer)]:
                 places.setdefault(int(nodes[t, child, kernel.MOVE]), []).append((t, int(child)))
         pv = np.zeros(PV_LENGTH, np.int64)
         lines = []
@@ -77,7 +99,7 @@ class Ismcts:
             prior, variation = None, [move]
             if found:
                 t, c = max(found, key=lambda place: nodes[place[0], place[1], kernel.VISITS])
-                variation = [int(m) for m in pv[:kernel.principal_variation(nodes[t], c, pv)]]
+                variation = [int(m) for m in pv[:kernels.principal_variation(nodes[t], c, pv)]]
                 if self.options.select == "puct":
                     prior = float(stats[t, c, kernel.PRIOR])
             win_rate = wins / visits if visits else None
@@ -87,7 +109,7 @@ class Ismcts:
         lines.sort(key=lambda line: (-line.visits, -(line.win_rate or 0.0)))
         root_visits = int(nodes[:, 0, kernel.VISITS].sum())
         return SearchResult(
-            algo="ismcts", player=int(player), position_hash=int(games.position_hash(root)),
+            algo="ismcts", player=int(player), position_hash=int(rules.position_hash(root)),
             visits=root_visits, seconds=seconds,
             value=float(stats[:, 0, kernel.WIN + player].sum()) / root_visits,
             margin=float(stats[:, 0, kernel.MARGIN + player].sum()) / root_visits,

@@ -8,9 +8,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import games
+from kernels import bind
+from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import make_rng
-from kernels.search import mcts as kernel
+from kernels.search import mcts as kernel      # the layout and parameters; the kernels per game
+from solver.compiletime import compile_clock
 from solver.errors import OptionError, TesseraError
 from solver.search.batches import lower_bound, run_batches
 from solver.search.result import MoveLine, SearchResult
@@ -18,6 +20,25 @@ from solver.search.result import MoveLine, SearchResult
 VALUES = {"win": kernel.VALUE_WIN, "margin": kernel.VALUE_MARGIN, "blend": kernel.VALUE_BLEND}
 SELECTIONS = {"uct": kernel.SELECT_UCT, "puct": kernel.SELECT_PUCT}
 ROLLOUTS = {"random": kernel.ROLLOUT_RANDOM, "greedy": kernel.ROLLOUT_GREEDY}
+PV_LENGTH = 256
+
+
+def load_kernels(state, threads, reuse=True):
+    """Compile, or load from numba's cache, every kernel an MCTS search of ``state`` on
+    ``threads`` trees may call: the simulations, the result's lines and, with ``reuse``,
+    tree reuse's copy (a search loads that one when it first follows a move, in ``play``:
+    a single search, ``tessera best``, never copies)."""
+    kernels = bind.instance(state[0], "mcts")
+    nodes, stats, size = kernel.new_tree(1, threads)
+    rngs = np.stack([make_rng(t) for t in range(threads)])
+    prm, root = kernel.params(), state.copy()
+    if threads == 1:
+        bind.ready(kernels.run_tree, nodes[0], stats[0], size[0:1], root, 1, prm, rngs[0])
+    else:
+        bind.ready(kernels.run_trees, nodes, stats, size, root, 1, prm, rngs)
+    if reuse:
+        bind.ready(kernels.copy_subtree, nodes[0], stats[0], 0, nodes[0], stats[0])
+    bind.ready(kernels.principal_variation, nodes[0], 0, np.zeros(PV_LENGTH, np.int64))
 
 
 @dataclass
@@ -69,34 +90,47 @@ class Mcts:
         self.root = None
         self.root_nodes = None
         self.tree = None
+        self.rules = None           # the game's interface and MCTS kernels (kernels.bind)
+        self.kernels = None
         self.rngs = np.stack([make_rng(options.seed * 1_000_003 + t) for t in range(options.threads)])
 
     def search(self, state, progress=None):
         """Search ``state`` and rank its moves; ``progress(done, total, seconds)`` per batch."""
-        player = games.to_move(state)
-        if player == games.TERMINAL:
+        self._bind(state)
+        player = self.rules.to_move(state)
+        if player == TERMINAL:
             raise TesseraError("the game is over: there is no move to search")
-        if player == games.CHANCE:
+        if player == CHANCE:
             raise TesseraError("chance acts in this position (a refill): there is no move to choose")
-        if not games.is_complete(state):
+        if not self.rules.is_complete(state):
             raise TesseraError("this position is a player's view with hidden parts: "
                                "search it with information-set MCTS")
         self._prepare_tree(state)
         nodes, stats, size = self.tree
         prm = self.options.kernel_params()
         reused = int(nodes[:, 0, kernel.VISITS].sum())
+        with compile_clock() as compiling:          # before the clock: it times the search alone
+            load_kernels(state, self.options.threads, reuse=False)
 
         def run(step):
             if self.options.threads == 1:
-                kernel.run_tree(nodes[0], stats[0], size[0:1], self.root, step, prm, self.rngs[0])
+                self.kernels.run_tree(nodes[0], stats[0], size[0:1], self.root, step, prm, self.rngs[0])
             else:
-                kernel.run_trees(nodes, stats, size, self.root, step, prm, self.rngs)
+                self.kernels.run_trees(nodes, stats, size, self.root, step, prm, self.rngs)
 
         seconds, interrupted = run_batches(run, self.options.iterations,
                                            self.options.time_limit, progress)
         result = self._result(player, seconds, reused)
         result.interrupted = interrupted
+        result.compile_seconds = compiling.seconds
         return result
+
+    def _bind(self, state):
+        """The kernels of ``state``'s game; a new game drops the tree."""
+        if self.rules is None or self.rules.GAME_ID != state[0]:
+            self.rules = bind.interface(state[0])
+            self.kernels = bind.instance(state[0], "mcts")
+            self.tree = None
 
     # ---- tree reuse -------------------------------------------------------------------
 
@@ -105,7 +139,7 @@ class Mcts:
 
         Moves the tree has not seen, and chance, drop the tree.
         """
-        if self.tree is None or games.to_move(self.root) < 0:
+        if self.tree is None or self.rules.to_move(self.root) < 0:
             self.tree = None
             return
         nodes = self.tree[0]
@@ -118,7 +152,9 @@ class Mcts:
                 self.tree = None
                 return
             self.root_nodes[t] = match[0]
-        games.apply_move(self.root, move)
+        self.rules.apply_move(self.root, move)
+        if self.options.reuse:          # the next search copies the subtree: load it now, before its clock
+            bind.ready(self.kernels.copy_subtree, nodes[0], self.tree[1][0], 0, nodes[0], self.tree[1][0])
 
     def _prepare_tree(self, state):
         """Reuse the tree when ``state`` is where the played moves led; else start afresh."""
@@ -128,7 +164,7 @@ class Mcts:
             nodes, stats, _ = self.tree
             fresh = kernel.new_tree(self.options.max_nodes, self.options.threads)
             for t, node in enumerate(self.root_nodes):
-                fresh[2][t] = kernel.copy_subtree(nodes[t], stats[t], node, fresh[0][t], fresh[1][t])
+                fresh[2][t] = self.kernels.copy_subtree(nodes[t], stats[t], node, fresh[0][t], fresh[1][t])
             self.tree = fresh
         elif not reusable:
             self.tree = kernel.new_tree(self.options.max_nodes, self.options.threads)
@@ -143,7 +179,7 @@ class Mcts:
         first = nodes[0, 0, kernel.FIRST]
         count = int(nodes[0, 0, kernel.COUNT])
         lines = []
-        pv = np.zeros(256, np.int64)
+        pv = np.zeros(PV_LENGTH, np.int64)
         uses_priors = self.options.select == "puct"
         for i in range(count):
             child = first + i
@@ -151,7 +187,7 @@ class Mcts:
             wins = float(stats[:, child, kernel.WIN + player].sum())
             margins = float(stats[:, child, kernel.MARGIN + player].sum())
             richest = int(np.argmax(nodes[:, child, kernel.VISITS]))
-            n = kernel.principal_variation(nodes[richest], child, pv)
+            n = self.kernels.principal_variation(nodes[richest], child, pv)
             win_rate = wins / visits if visits else None
             lines.append(MoveLine(
                 move=int(nodes[0, child, kernel.MOVE]), visits=visits, win_rate=win_rate,
@@ -161,7 +197,7 @@ class Mcts:
         lines.sort(key=lambda line: (-line.visits, -(line.win_rate or 0.0)))
         root_visits = int(nodes[:, 0, kernel.VISITS].sum())
         return SearchResult(
-            algo="mcts", player=int(player), position_hash=int(games.position_hash(self.root)),
+            algo="mcts", player=int(player), position_hash=int(self.rules.position_hash(self.root)),
             visits=root_visits - reused, seconds=seconds,
             value=float(stats[:, 0, kernel.WIN + player].sum()) / root_visits,
             margin=float(stats[:, 0, kernel.MARGIN + player].sum()) / root_visits,

@@ -60,6 +60,7 @@ class SearchResult:
     reused_visits: int = 0               # MCTS: root visits kept from the previous search
     interrupted: bool = False            # stopped early by Ctrl-C (the figures so far)
     mode: Optional[str] = None           # alpha-beta: "round" (score margins) or "game" (win rates)
+    compile_seconds: float = 0.0         # numba compiling the kernels before the search's clock
 
     @property
     def nodes_per_second(self):

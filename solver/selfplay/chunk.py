@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import selfplay as kernel
+from kernels import bind
+from kernels import selfplay as kernel          # the agent kinds; the kernels per game
 from solver.agents import CHANCE_SALT, GreedyAgent, RandomAgent, parse_agent, play_game
 from solver.games import get_game
 from solver.selfplay import records
@@ -159,8 +160,6 @@ def play_batched(starts, chance_seeds, agent_seeds, kinds, serial=None):
     play on this thread alone (``play_serial``) or over numba's threads (``play_batch``);
     by default serial when this thread runs numba on one thread. The games are the same.
     """
-    play = kernel.play_serial if (one_thread() if serial is None else serial) \
-        else kernel.play_batch
     games, seats = kinds.shape
     lengths = np.zeros(games, np.int64)
     scores = np.zeros((games, seats), np.int64)
@@ -168,6 +167,8 @@ def play_batched(starts, chance_seeds, agent_seeds, kinds, serial=None):
     moves, movers = [None] * games, [None] * games     # only for games replayed with room
     if games == 0:
         return Played(lengths, np.zeros(0, np.int64), np.zeros(0, np.int8), scores, payoffs)
+    kernels = bind.instance(starts[0, 0], "selfplay")        # the starts are of one game
+    play = kernels.play_serial if (one_thread() if serial is None else serial) else kernels.play_batch
     pending = np.arange(games)
     max_plies = FIRST_MAX_PLIES
     first = None
@@ -202,7 +203,7 @@ def play_batched(starts, chance_seeds, agent_seeds, kinds, serial=None):
     if done.all():              # every game fitted the first time: gather them at once
         total = int(lengths.sum())
         flat_moves, flat_movers = np.empty(total, np.int64), np.empty(total, np.int8)
-        kernel.gather_moves(plies, who, lengths, flat_moves, flat_movers)
+        kernels.gather_moves(plies, who, lengths, flat_moves, flat_movers)
         return Played(lengths, flat_moves, flat_movers, scores, payoffs)
     for row in np.flatnonzero(done):
         moves[row], movers[row] = plies[row, :lengths[row]], who[row, :lengths[row]]

@@ -9,16 +9,18 @@ lost, the scheduler gives its tasks to another worker (up to Dask's
 Numba threads: a task sets its worker's numba thread count to the host's cores
 divided by the Dask threads all workers on that host run, so the workers of a
 host do not oversubscribe it; a task that shares its process with other task
-threads uses one (``play_chunk_on_worker``). Workers load the kernels from numba's cache, which
-the runner fills before the first task (``chunk.warm_up``); a worker on another
-machine compiles once and caches there.
+threads uses one (``play_chunk_on_worker``). Before the first chunk, every worker process
+warms the plan's kernels (``chunk.warm_up``, one task per worker, waited for): a worker on
+this machine loads them from numba's cache, which the runner has just filled; a worker on
+another machine compiles them once and caches them there, and no chunk's time includes
+a compile.
 """
 import logging
 import uuid
 import warnings
 
 from solver.errors import TesseraError
-from solver.selfplay.chunk import STOP, play_chunk_file
+from solver.selfplay.chunk import STOP, play_chunk_file, warm_up
 from solver.selfplay.workers import (available_cores, set_numba_threads, sigint_ignored,
                                      worker_context)
 
@@ -122,11 +124,22 @@ class DaskCluster:
             by_host[host] = by_host.get(host, 0) + info["nthreads"]
         return by_host
 
+    def warm_workers(self, plan, run_id):
+        """``warm_up(plan)`` on every worker, before any chunk is submitted."""
+        workers = list(self.client.scheduler_info(n_workers=-1)["workers"])
+        self.futures = [self.client.submit(warm_up, plan, workers=[address], allow_other_workers=False,
+                                           pure=False, key=f"tessera-warm-{i}-{run_id}")
+                        for i, address in enumerate(workers)]
+        self.client.gather(self.futures)
+        self.futures = []
+
     def run(self, plan, chunks):
         from distributed import as_completed
         by_host = self.dask_threads_by_host()
         run_id = uuid.uuid4().hex[:8]
         shared_process = self.address == LOCAL and not self.processes
+        if not shared_process:          # worker threads of this process share its warm kernels
+            self.warm_workers(plan, run_id)
         self.futures = [self.client.submit(play_chunk_on_worker, plan, chunk, by_host,
                                            shared_process, pure=False,
                                            key=f"tessera-chunk-{chunk}-{run_id}")

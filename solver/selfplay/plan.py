@@ -136,7 +136,6 @@ def default_chunk_size(agents):
 def make_plan(game, options, agents, games, seed, chunk_size=None):
     """A checked ``Plan`` for ``game`` (a ``Game``); raises OptionError naming the fault.
     ``chunk_size`` None: ``default_chunk_size(agents)``."""
-    from kernels.games import players
     from solver.agents import parse_agent
     if not agents:
         raise OptionError("--agents needs at least one agent spec")
@@ -156,6 +155,6 @@ def make_plan(game, options, agents, games, seed, chunk_size=None):
                               f"(its options: {', '.join(game.options) or 'none'})")
     options = {name: options.get(name, default)
                for name, (_, default, _) in game.options.items()}
-    seats = int(players(game.new(0, **options)))      # the game checks its options here
+    seats = int(game.kernels().players(game.new(0, **options)))   # the game checks its options here
     return Plan(game=game.name, options=options, agents=list(agents), games=games, seed=seed,
                 chunk_size=chunk_size, seats=seats)

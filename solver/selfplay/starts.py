@@ -2,7 +2,7 @@
 
 ``Game.new`` is the game's undealt start with its chance resolved by ``make_rng(seed)``,
 about 20 µs of Python a game; here the undealt starts come from
-``Game.undealt_batch`` and the numba kernel ``kernels.selfplay.deal_batch`` resolves
+``Game.undealt_batch`` and the numba kernel ``deal_batch`` of ``kernels.selfplay`` (the game's instance) resolves
 chance for the whole batch, under a microsecond a game.
 """
 import numpy as np
@@ -16,10 +16,11 @@ def start_positions(name, options, seeds, serial=None):
     ``serial``: deal on this thread alone (``deal_serial``) or over numba's threads
     (``deal_batch``); by default serial when this thread runs numba on one thread.
     """
-    from kernels.selfplay import deal_batch, deal_serial
+    from kernels import bind
+    kernels = bind.instance(name, "selfplay")
     seeds = np.ascontiguousarray(seeds, np.int64)
     starts = np.ascontiguousarray(get_game(name).undealt_batch(seeds, **options), np.int64)
-    deal = deal_serial if (one_thread() if serial is None else serial) else deal_batch
+    deal = kernels.deal_serial if (one_thread() if serial is None else serial) else kernels.deal_batch
     deal(starts, seeds)
     return starts
 

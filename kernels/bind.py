@@ -1,0 +1,154 @@
+"""Per-game instances of the kernels written once for every game.
+
+Search, perft, playouts and self-play batches are written once, as templates that
+call the game interface through a module global ``games``. A template is never
+compiled as it stands: each game gets its own instance, the template's source run
+as the module ``kernels.<game>.bound.<template>`` with ``games`` bound to that
+game's interface module (``kernels.<game>.game``). So an Azul search compiles
+Azul's kernels and the search, nothing of the other games, and calls the rules
+directly, with no dispatch on the game id.
+
+Instances are ordinary modules found by an import hook (installed by
+``kernels/__init__.py``), so any process, a pool worker or a Dask worker
+unpickling a reference, imports ``kernels.azul.bound.mcts`` like any other module.
+
+numba names a function's cache files after its source file and ``__qualname__``
+and keys the entries by signature and bytecode, which are the same in every
+instance of a template: ``kernel`` (the decorator templates use instead of
+``njit``) puts the game's name in front of the qualname, so every game keeps its
+own cache entries and a second process loads them instead of compiling.
+"""
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+
+from kernels.constants import AZUL, AZURE, PAVILION, TOY
+
+GAME_NAMES = {AZUL: "azul", PAVILION: "pavilion", AZURE: "azure", TOY: "toy"}
+# Template modules by the short name of their instances.
+TEMPLATES = {
+    "playout": "kernels.playout",
+    "perft": "kernels.perft",
+    "selfplay": "kernels.selfplay",
+    "mcts": "kernels.search.mcts",
+    "ismcts": "kernels.search.ismcts",
+    "alphabeta": "kernels.search.alphabeta",
+}
+_TEMPLATE_SHORT_NAMES = {module: short for short, module in TEMPLATES.items()}
+
+
+def game_name(game):
+    """``game`` (a game id, e.g. ``state[0]``, or a name) as a name: ``"azul"``."""
+    if isinstance(game, str):
+        if game not in GAME_NAMES.values():
+            raise ValueError(f"unknown game {game!r}")
+        return game
+    try:
+        return GAME_NAMES[int(game)]
+    except KeyError:
+        raise ValueError(f"unknown game id {game!r}") from None
+
+
+def interface(game):
+    """The game's interface module (``kernels.<game>.game``): its kernels under the interface names."""
+    return importlib.import_module(f"kernels.{game_name(game)}.game")
+
+
+def instance(game, template):
+    """The game's instance of a template (a short name of ``TEMPLATES``, e.g. ``"mcts"``)."""
+    if template not in TEMPLATES:
+        raise ValueError(f"unknown kernel template {template!r}")
+    return importlib.import_module(f"kernels.{game_name(game)}.bound.{template}")
+
+
+def _bound_game(module_name):
+    """The game of an instance's module name, or None for anything else."""
+    parts = module_name.split(".")
+    if len(parts) == 4 and parts[0] == "kernels" and parts[2] == "bound" and parts[1] in GAME_NAMES.values():
+        return parts[1]
+    return None
+
+
+def template_games(module_name):
+    """What a template calls ``games``: in an instance, its game's interface module; in the
+    template itself, the dispatching ``kernels.games`` (for its Python-level helpers)."""
+    game = _bound_game(module_name)
+    if game is None:
+        return importlib.import_module("kernels.games")
+    return interface(game)
+
+
+def sibling(module_name, template):
+    """Another template as seen from ``module_name``: the same game's instance of it in an
+    instance, the template itself in a template."""
+    game = _bound_game(module_name)
+    if game is None:
+        return importlib.import_module(TEMPLATES[template])
+    return instance(game, template)
+
+
+def kernel(function=None, **options):
+    """``njit(cache=True, **options)`` for a template's functions: compiled per instance,
+    with the game's name in the qualname (its own cache entries). In the template
+    itself a call fails and names the instance to use."""
+    def decorate(function):
+        game = _bound_game(function.__module__)
+        if game is None:
+            return _unbound(function)
+        from numba import njit
+        function.__qualname__ = f"{game}.{function.__qualname__}"
+        return njit(cache=True, **options)(function)
+    return decorate if function is None else decorate(function)
+
+
+def _unbound(function):
+    short = _TEMPLATE_SHORT_NAMES.get(function.__module__, function.__module__)
+
+    def template_only(*args, **kwargs):
+        raise TypeError(f"{function.__module__}.{function.__name__} is a template: call it on a game's "
+                        f"instance, kernels.bind.instance(game, {short!r}).{function.__name__}")
+    template_only.__name__ = function.__name__
+    template_only.__doc__ = function.__doc__
+    return template_only
+
+
+class _InstanceFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports ``kernels.<game>.bound`` (an empty package) and ``kernels.<game>.bound.<template>``."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        parts = fullname.split(".")
+        if len(parts) < 3 or parts[0] != "kernels" or parts[2] != "bound" or parts[1] not in GAME_NAMES.values():
+            return None
+        if len(parts) == 3:
+            return importlib.util.spec_from_loader(fullname, self, is_package=True)
+        if len(parts) == 4 and parts[3] in TEMPLATES:
+            origin = importlib.util.find_spec(TEMPLATES[parts[3]]).origin
+            return importlib.util.spec_from_loader(fullname, self, origin=origin)
+        return None
+
+    def create_module(self, spec):
+        return None                      # the default module object
+
+    def exec_module(self, module):
+        game = _bound_game(module.__name__)
+        if game is None:
+            return                       # the package kernels.<game>.bound holds only instances
+        template = TEMPLATES[module.__name__.rsplit(".", 1)[1]]
+        spec = importlib.util.find_spec(template)
+        module.__file__ = spec.origin    # numba puts the cache beside (or named after) the template
+        code = compile(spec.loader.get_source(template), spec.origin, "exec")
+        exec(code, module.__dict__)
+
+
+def install():
+    """Make instances importable (idempotent)."""
+    if not any(isinstance(finder, _InstanceFinder) for finder in sys.meta_path):
+        sys.meta_path.append(_InstanceFinder())
+
+
+def ready(function, *args):
+    """Compile ``function`` for the types of ``args``, or load it from numba's cache,
+    without running it: what a search does before its clock starts."""
+    from numba import typeof
+    function.compile(tuple(typeof(arg) for arg in args))

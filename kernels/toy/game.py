@@ -1,0 +1,8 @@
+"""The toy game's kernels under the names of the game interface (``kernels.games`` lists them),
+for the per-game instances of the generic kernels (``kernels.bind``)."""
+from kernels.toy import (  # noqa: F401  (the interface)
+    MAX_MOVES, apply_move, chance_outcomes, determinize, evaluate, is_complete, legal_moves,
+    move_heuristic, payoffs, players, random_move, resolve_chance, sample_chance, scores, to_move, view,
+)
+from kernels.constants import TOY as GAME_ID  # noqa: F401
+from kernels.hashing import position_hash  # noqa: F401

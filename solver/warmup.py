@@ -1,0 +1,108 @@
+"""``tessera warmup``: compile every kernel a command may use, per game, into numba's cache.
+
+Kernels compile on first use and numba caches them (``NUMBA_CACHE_DIR``, else beside
+the sources). A container image or a cluster worker that runs this once starts every
+later command, search and self-play batch from the cache. A game's steps: its rules
+(what ``moves``, ``play`` and ``view`` call), perft, MCTS on one and on several
+trees, IS-MCTS on players' views (games with hidden information), alpha-beta and
+the exact solver, and self-play batches of random and greedy agents.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver.compiletime import compile_clock
+from solver.games import get_game, registered_games
+
+THREADED = 2        # tree count of the multi-tree searches: one compile serves every count
+
+
+@dataclass
+class Warmed:
+    game: str
+    compile_seconds: float      # 0 when everything came from the cache
+    seconds: float
+
+
+def steps(game):
+    """(description, function) of every step warming ``game`` (a ``Game``)."""
+    from solver.search import alphabeta, ismcts, mcts
+    state = game.new(0)
+    view = game.view(state, int(game.kernels().to_move(state)))
+    listed = [
+        ("rules", lambda: _rules(game, state)),
+        ("perft", lambda: _perft(state)),
+        ("MCTS", lambda: mcts.load_kernels(state, 1)),
+        ("MCTS, several trees", lambda: mcts.load_kernels(state, THREADED)),
+    ]
+    if not game.kernels().is_complete(view):
+        listed += [("IS-MCTS", lambda: ismcts.load_kernels(view, 1)),
+                   ("IS-MCTS, several trees", lambda: ismcts.load_kernels(view, THREADED))]
+    listed += [("alpha-beta and solve", lambda: alphabeta.load_kernels(state)),
+               ("self-play batches", lambda: _selfplay(game))]
+    return listed
+
+
+def warm(names, progress=None):
+    """Warm each game of ``names`` (every game when empty), in order; a ``Warmed`` each.
+
+    ``progress(description, done, total)`` is called before each step and at the end.
+    An unknown name raises OptionError before anything compiles.
+    """
+    import time
+    games = [get_game(name) for name in names] or [registered_games()[name]
+                                                   for name in sorted(registered_games())]
+    plans = [(game, steps(game)) for game in games]
+    total = sum(len(listed) for _, listed in plans)
+    done, warmed = 0, []
+    for game, listed in plans:
+        started = time.perf_counter()
+        with compile_clock() as compiling:
+            for description, step in listed:
+                if progress is not None:
+                    progress(f"{game.name}: {description}", done, total)
+                step()
+                done += 1
+        warmed.append(Warmed(game.name, compiling.seconds, time.perf_counter() - started))
+    if progress is not None:
+        progress("done", done, total)
+    return warmed
+
+
+def _rules(game, state):
+    """Each function of the game interface once, on its start and a refill."""
+    from kernels.rng import make_rng
+    rules = game.kernels()
+    moves = np.empty(rules.MAX_MOVES, np.int64)
+    probabilities = np.empty(rules.MAX_MOVES, np.float64)
+    undealt = game.undealt(0)
+    rules.chance_outcomes(undealt, moves, probabilities)
+    rules.sample_chance(undealt, make_rng(0))
+    count = rules.legal_moves(state, moves)
+    rules.random_move(state, make_rng(0), moves)
+    rules.move_heuristic(state, moves[0])
+    child = state.copy()
+    rules.apply_move(child, moves[count - 1])
+    seats = rules.players(state)
+    rules.scores(child, np.zeros(seats, np.int64))
+    rules.payoffs(child, np.zeros(seats, np.float64))
+    rules.evaluate(child, np.zeros(seats, np.float64))
+    rules.position_hash(child)
+    view = np.empty_like(state)
+    rules.view(state, 0, view)
+    rules.is_complete(view)
+    rules.determinize(view, 0, make_rng(0), child)
+
+
+def _perft(state):
+    from kernels import bind
+    kernels = bind.instance(state[0], "perft")
+    bind.ready(kernels.perft, state, 1)
+    bind.ready(kernels.perft_divide, state, 1, np.zeros(1, np.int64))
+
+
+def _selfplay(game):
+    """The batched kernels of random and greedy agents, dealing and playing (``chunk.warm_up``)."""
+    from solver.selfplay.chunk import warm_up
+    from solver.selfplay.plan import make_plan
+    warm_up(make_plan(game, {}, ["random", "greedy"], 1, 0))

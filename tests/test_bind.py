@@ -1,0 +1,155 @@
+"""Per-game instances of the generic kernels (kernels.bind): what they bind, what they import,
+their numba cache entries across processes, and searches that compile before their clock."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kernels import bind, games
+from kernels.games import FUNCTIONS
+from solver.games import get_game
+
+GAMES = ("azul", "pavilion", "azure", "toy")
+ROOT = Path(__file__).parents[1]
+
+
+def python(code, cache_dir=None, **env):
+    """Run ``code`` in a fresh interpreter (numba reads NUMBA_CACHE_DIR when it starts); its stdout."""
+    environ = dict(os.environ, **env)
+    if cache_dir is not None:
+        environ["NUMBA_CACHE_DIR"] = str(cache_dir)
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, env=environ, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_interface_modules_bind_the_game_kernels_under_the_interface_names(name):
+    rules = bind.interface(name)
+    package = __import__(f"kernels.{name}", fromlist=["MAX_MOVES"])
+    assert rules.MAX_MOVES == package.MAX_MOVES
+    for function in FUNCTIONS:
+        kernel = getattr(rules, function)
+        assert hasattr(kernel, "py_func"), f"{name}.{function} is not jitted"
+        own = getattr(package, function, None)
+        if own is not None:
+            assert kernel is own, f"{name}.{function} is not the game's own kernel"
+
+
+def test_an_instance_is_a_module_of_its_game_with_its_own_qualnames():
+    azul_mcts, toy_mcts = bind.instance("azul", "mcts"), bind.instance("toy", "mcts")
+    assert azul_mcts.__name__ == "kernels.azul.bound.mcts"
+    assert sys.modules["kernels.azul.bound.mcts"] is azul_mcts
+    assert azul_mcts.games is bind.interface("azul") and toy_mcts.games is bind.interface("toy")
+    assert azul_mcts.run_tree is not toy_mcts.run_tree
+    assert azul_mcts.run_tree.py_func.__qualname__ == "azul.run_tree"
+    # The same game's sibling templates: IS-MCTS backs up with Azul's MCTS kernels.
+    assert bind.instance("azul", "ismcts").backup is azul_mcts.backup
+    assert bind.instance(games.AZUL, "mcts") is azul_mcts
+
+
+def test_a_template_itself_is_not_compiled_and_names_the_instance_to_use():
+    from kernels import perft
+    state = get_game("azul").new(1)
+    with pytest.raises(TypeError, match=r"bind.instance\(game, 'perft'\).perft"):
+        perft.perft(state, 1)
+    moves = np.empty(games.MAX_MOVES, np.int64)
+    assert bind.instance(state[0], "perft").perft(state, 1) == games.legal_moves(state, moves)
+
+
+def test_unknown_games_and_templates_are_refused():
+    with pytest.raises(ValueError):
+        bind.instance("chess", "mcts")
+    with pytest.raises(ValueError):
+        bind.instance("azul", "minimax")
+    with pytest.raises(ValueError):
+        bind.interface(7)
+
+
+def test_the_python_dispatch_calls_the_game_of_word_0():
+    for name in ("azul", "pavilion", "azure"):
+        state = get_game(name).new(3)
+        rules = bind.interface(name)
+        mine, theirs = np.empty(rules.MAX_MOVES, np.int64), np.empty(rules.MAX_MOVES, np.int64)
+        n = games.legal_moves(state, mine)
+        assert n == rules.legal_moves(state, theirs) and np.array_equal(mine[:n], theirs[:n])
+        assert games.max_moves(state) == rules.MAX_MOVES <= games.MAX_MOVES
+
+
+def test_an_azul_search_imports_no_other_game():
+    """Before: kernels.games imported (and every search compiled) all four games."""
+    out = python("""
+        import json, sys
+        from kernels import games  # noqa: F401  (the dispatch imports no game by itself)
+        from solver.games import get_game
+        from solver.search.mcts import Mcts, MctsOptions
+        Mcts(MctsOptions(iterations=50, seed=1)).search(get_game("azul").new(1))
+        print(json.dumps(sorted({m.split(".")[1] for m in sys.modules if m.startswith("kernels.")})))
+    """)
+    loaded = set(json.loads(out))
+    assert "azul" in loaded and not loaded & {"pavilion", "azure", "toy"}
+
+
+CACHE_PROBE = """
+    from kernels import bind
+    from solver.games import get_game
+    import kernels.toy as toy
+    from kernels.toy.layout import DEAL_BASE
+    name = "{game}"
+    if name == "toy":
+        state = toy.new_game(5, True)
+        toy.apply_move(state, DEAL_BASE + 1)
+        toy.apply_move(state, DEAL_BASE + 4)
+    else:
+        state = get_game(name).new(1)
+    perft = bind.instance(state[0], "perft").perft
+    print(perft(state, 2), perft.stats.cache_hits.total(), perft.stats.cache_misses.total())
+"""
+
+
+def test_each_game_keeps_its_own_cache_entries_and_a_second_process_loads_them(tmp_path):
+    """numba keys cache entries by file, qualname, signature and bytecode: without the game in
+    the qualname, Azul's perft would load the toy's compiled code from the same template."""
+    toy_first = python(CACHE_PROBE.format(game="toy"), tmp_path).split()
+    azul_first = python(CACHE_PROBE.format(game="azul"), tmp_path).split()
+    toy_again = python(CACHE_PROBE.format(game="toy"), tmp_path).split()
+    azul_again = python(CACHE_PROBE.format(game="azul"), tmp_path).split()
+    assert toy_first[1:] == ["0", "1"] and azul_first[1:] == ["0", "1"]     # compiled
+    assert toy_again[1:] == ["1", "0"] and azul_again[1:] == ["1", "0"]     # loaded
+    assert toy_again[0] == toy_first[0] and azul_again[0] == azul_first[0]
+    state = get_game("azul").new(1)
+    assert int(azul_first[0]) == bind.instance(state[0], "perft").perft(state, 2)
+    names = {path.name.split("-")[0] for path in tmp_path.rglob("perft.*.nbi")}
+    assert {"perft.toy.perft", "perft.azul.perft"} <= names
+
+
+def test_a_timed_search_compiles_before_its_clock_and_tree_reuse_compiles_nothing(tmp_path):
+    """Before: the first search's time included the compile, and the first reuse of a tree
+    compiled copy_subtree under the agent's time limit (3.68 s for mcts:time=0.1)."""
+    out = python("""
+        import numpy as np
+        import kernels.toy as toy
+        from kernels.toy.layout import BET, DEAL_BASE
+        from solver.compiletime import compile_clock
+        from solver.search.mcts import Mcts, MctsOptions
+        state = toy.new_game(7, True)
+        toy.apply_move(state, DEAL_BASE + 3)
+        toy.apply_move(state, DEAL_BASE + 5)
+        searcher = Mcts(MctsOptions(time_limit=0.2, seed=1, select="uct", rollout="random"))
+        first = searcher.search(state)
+        searcher.play(BET)
+        child = state.copy()
+        toy.apply_move(child, BET)
+        with compile_clock() as compiling:
+            second = searcher.search(child)
+        print(first.compile_seconds, first.seconds, compiling.seconds, second.reused_visits)
+    """, tmp_path)
+    compiled, searched, compiled_later, reused = (float(x) for x in out.split())
+    assert compiled > 0 and searched < 0.2 + 0.15 < compiled
+    assert compiled_later == 0 and reused > 0
