@@ -15,6 +15,7 @@ import jsonschema
 from solver.analysis.positions import QueryError, check_searchable, play_turns, start_position
 from solver.errors import TesseraError
 from solver.search.mcts import MctsOptions
+from solver.search.report import mcts_settings
 
 DEFAULT_VISITS = 10_000         # as `tessera best` without --iterations or --time
 QUERY_SCHEMA = json.loads(resources.files("solver.analysis").joinpath("query.schema.json")
@@ -165,7 +166,4 @@ def _search_settings(query, algo):
         options.check()
     except TesseraError as err:
         raise QueryError(str(err)) from None
-    settings = {"iterations": visits, "time": time_limit, "threads": options.threads,
-                "seed": options.seed, "value": options.value, "select": options.select,
-                "rollout": options.rollout, "exploration": options.exploration}
-    return options, settings
+    return options, mcts_settings(options)
