@@ -82,6 +82,7 @@ def test_best_json_on_a_view_follows_the_schema():
 
 @pytest.mark.parametrize("query, game", [
     ({"game": "azul"}, "azul"),
+    ({"game": "azul", "threads": 2}, "azul"),
     ({"game": "azul", "options": {"players": 3, "variant": "gray"}, "startSeed": 4}, "azul"),
     ({"game": "pavilion", "options": {"players": 2}}, "pavilion"),
     ({"game": "azure", "options": {"gifted": "mighty"}}, "azure"),
@@ -101,7 +102,8 @@ def test_a_query_for_each_game_and_an_azure_view(engine, query, game):
     assert answer["position_hash"] == position_hash(state)
     assert answer["algo"] == ("mcts" if games.is_complete(state) else "ismcts")
     assert {m["move"] for m in answer["moves"]} <= legal_texts(get_game(game), state)
-    assert answer["root"]["visits"] == 200
+    threads = query.get("threads", 1)
+    assert answer["root"]["visits"] == 200 * threads and answer["root"]["threads"] == threads
 
 
 def test_answers_come_as_searches_finish_tagged_by_id(engine):
