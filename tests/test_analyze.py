@@ -16,6 +16,7 @@ from kernels.rng import CHANCE_SALT, make_rng
 from solver.agents import parse_agent, play_game
 from solver.analysis.client import AnalysisProcess
 from solver.games import get_game
+from solver.position import Position
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 BEST_SCHEMA = json.loads((DOCS / "best.schema.json").read_text())
@@ -64,7 +65,8 @@ def engine():
 
 
 def test_the_schemas_are_valid():
-    for schema in (BEST_SCHEMA, ANSWER_SCHEMA):
+    from solver.analysis.protocol import QUERY_SCHEMA
+    for schema in (BEST_SCHEMA, ANSWER_SCHEMA, QUERY_SCHEMA):
         jsonschema.Draft202012Validator.check_schema(schema)
 
 
@@ -198,13 +200,40 @@ def test_a_bad_query_gets_an_error_naming_its_field(engine, query, query_id, fie
     assert "\n" not in answer["error"]
 
 
-def test_unused_fields_get_warnings_and_the_query_runs(engine):
-    engine.send({"id": "w", "game": "azul", "algo": "alphabeta", "depth": 1, "maxVisits": 5,
-                 "seed": 2})
-    warnings = [checked(engine.next()) for _ in range(2)]
-    assert {(w["id"], w["field"]) for w in warnings} == {("w", "maxVisits"), ("w", "seed")}
-    answer = checked(engine.answer_to("w"))
-    assert answer["algo"] == "alphabeta" and answer["root"]["depth"] == 1
+@pytest.mark.parametrize("query, fields", [
+    ({"game": "azul", "algo": "alphabeta", "depth": 1, "maxVisits": 5, "seed": 2},
+     {"maxVisits", "seed"}),
+    ({"game": "azul", "depth": 3, "maxVisits": 5}, {"depth"}),
+    ({"position": AZUL.format_position(AZUL.new(1)), "options": {"players": 3}, "maxVisits": 5},
+     {"options"}),
+    ({"position": AZURE.position_to_json(AZURE.view(AZURE.new(2), 0)), "maxVisits": 5,
+      "reportDuringSearchEvery": 0.5}, {"reportDuringSearchEvery"}),
+    ({"action": "query_version", "maxVisits": 5}, {"maxVisits"}),
+])
+def test_unused_fields_get_warnings_and_the_query_runs(engine, query, fields):
+    engine.send({"id": "w", **query})
+    lines = [checked(engine.next())]
+    while "warning" in lines[-1]:
+        lines.append(checked(engine.next()))
+    assert {(line["id"], line["field"]) for line in lines[:-1]} == {("w", f) for f in fields}
+    assert lines[-1]["id"] == "w" and "error" not in lines[-1]
+
+
+def test_chance_outcomes_in_the_moves_are_played_as_given(engine):
+    position, texts = Position.new("azul", seed=8), []
+    while not position.is_chance:
+        texts.append(position.legal_moves[0])
+        position = position.play(texts[-1])
+    while position.is_chance:               # the refill, drawn by hand: the last colour each time
+        texts.append(position.legal_moves[-1])
+        position = position.play(texts[-1])
+    engine.send({"id": "drawn", "game": "azul", "startSeed": 8, "moves": texts, "maxVisits": 5})
+    assert checked(engine.answer_to("drawn"))["position_hash"] == position.hash
+    first_draw = next(i for i, t in enumerate(texts) if t.startswith("draw"))
+    engine.send({"id": "seeded", "game": "azul", "startSeed": 8, "moves": texts[:first_draw],
+                 "maxVisits": 5})
+    by_seed = Position.new("azul", seed=8).play(*texts[:first_draw]).draw_chance(8 ^ CHANCE_SALT)
+    assert checked(engine.answer_to("seeded"))["position_hash"] == by_seed.hash != position.hash
 
 
 def test_a_turn_that_cannot_be_searched_is_an_error_the_others_run(engine):
