@@ -43,21 +43,41 @@ def positions(count):
 
 
 def throughput(texts, visits, threads):
-    """(queries per second, seconds) of all ``texts`` through one engine."""
+    """(seconds, CPU milliseconds per query) of all ``texts`` through one engine.
+
+    CPU time is counted for the engine's main process, its search processes (with
+    the fork server, idle), and this process (which writes the queries and reads the
+    answers)."""
     with AnalysisProcess(threads=threads) as engine:
         for i, name in enumerate(GAMES * threads):                      # warm every process
             engine.send({"id": f"warm{i}", "game": name, "maxVisits": visits})
         engine.answers_to([f"warm{i}" for i in range(len(GAMES) * threads)], timeout=300)
+        before = cpu_seconds(engine.process.pid)
         started = time.perf_counter()
         for i, text in enumerate(texts):
             engine.send({"id": str(i), "position": text, "maxVisits": visits})
         answers = engine.answers_to([str(i) for i in range(len(texts))], timeout=600)
         seconds = time.perf_counter() - started
+        after = cpu_seconds(engine.process.pid)
         engine.close()
     failed = [a for a in answers.values() if "error" in a]
     if failed:
         raise SystemExit(f"{len(failed)} queries failed, e.g. {failed[0]}")
-    return len(texts) / seconds, seconds
+    return seconds, {part: round(1000 * (after[part] - before[part]) / len(texts), 2)
+                     for part in before}
+
+
+def cpu_seconds(pid):
+    """CPU seconds so far of the engine's main process, of its descendants, and of this one."""
+    import psutil
+    engine = psutil.Process(pid)
+
+    def used(process):
+        times = process.cpu_times()
+        return times.user + times.system
+    return {"engine_main": used(engine),
+            "search_processes": sum(used(child) for child in engine.children(recursive=True)),
+            "this_client": time.process_time()}
 
 
 def separate_runs(texts, visits):
@@ -99,10 +119,12 @@ def main():
     args = parser.parse_args()
     load_before = load_average()
     texts = positions(args.queries)
-    runs = {1: [], 2: []}
+    runs, cpu = {1: [], 2: []}, {}
     for _ in range(args.rounds):            # interleaved, so both see the same machine
         for threads in runs:
-            runs[threads].append(throughput(texts, args.visits, threads)[1])
+            seconds, cpu_ms = throughput(texts, args.visits, threads)
+            runs[threads].append(seconds)
+            cpu[threads] = cpu_ms if seconds == min(runs[threads]) else cpu[threads]
     one_seconds, two_seconds = min(runs[1]), min(runs[2])
     one_rate, two_rate = len(texts) / one_seconds, len(texts) / two_seconds
     sample = random.Random(0).sample(texts, min(args.sample, len(texts)))
@@ -112,9 +134,11 @@ def main():
     figures = {
         "queries": args.queries, "visits": args.visits,
         "engine_1_thread": {"seconds": round(one_seconds, 2), "queries_per_second": round(one_rate, 1),
-                            "every_round_seconds": [round(t, 2) for t in runs[1]]},
+                            "every_round_seconds": [round(t, 2) for t in runs[1]],
+                            "cpu_ms_per_query": cpu[1]},
         "engine_2_threads": {"seconds": round(two_seconds, 2), "queries_per_second": round(two_rate, 1),
-                             "every_round_seconds": [round(t, 2) for t in runs[2]]},
+                             "every_round_seconds": [round(t, 2) for t in runs[2]],
+                             "cpu_ms_per_query": cpu[2]},
         "separate_best_runs": {
             "timed": len(run_times), "mean_seconds": round(statistics.mean(run_times), 3),
             "extrapolated_seconds_for_all": round(separate_seconds, 1),

@@ -183,7 +183,7 @@ class Engine:
             for conn in connection.wait(list(readers), timeout=POLL_SECONDS):
                 process = readers[conn]
                 try:
-                    kind, serial, document = conn.recv()
+                    kind, serial, line, failed = conn.recv()
                 except (EOFError, OSError):
                     self._lost(process)
                     continue
@@ -191,10 +191,10 @@ class Engine:
                     job = process.job
                     if job is None or job.serial != serial:
                         continue
-                    self.emit(document)
+                    self.write(line)
                     if kind == "final":
                         process.job = None
-                        if job.keep_key is not None and "error" not in document:
+                        if job.keep_key is not None and not failed:
                             self._keep(process, job)
                         self._dispatch()
                         self.changed.notify_all()
@@ -218,9 +218,12 @@ class Engine:
             self.changed.notify_all()
 
     def emit(self, document):
+        self.write(json.dumps(document))
+
+    def write(self, line):
         with self.out_lock:
             try:
-                self.out.write(json.dumps(document) + "\n")
+                self.out.write(line + "\n")
                 self.out.flush()
             except (BrokenPipeError, ValueError):
                 pass                        # nobody reads the answers any more

@@ -1,10 +1,12 @@
 """A search process of `tessera analyze`: it runs the jobs it is sent, one at a time.
 
 Messages in: ``("job", Job)``, ``("forget", key)`` (drop a kept tree), ``("clear",)``
-(drop them all). Messages out: ``("partial", serial, answer)`` during a search and
-``("final", serial, answer)`` at its end. The engine asks a job to stop by writing its
+(drop them all). Messages out: ``("partial", serial, line, failed)`` during a search and
+``("final", serial, line, failed)`` at its end: the answer as its JSON line, and
+whether it is an error. The engine asks a job to stop by writing its
 serial into the shared ``stop_serial``.
 """
+import json
 import signal
 import traceback
 
@@ -34,11 +36,15 @@ def _run(conn, job, trees, stop_serial):
     def stopped():
         return stop_serial.value == job.serial
 
+    def send(kind, document):
+        # The line is written here, not in the engine, whose one thread writes every answer.
+        conn.send((kind, job.serial, json.dumps(document), "error" in document))
+
     try:
-        final = run_job(job, trees, stopped, lambda partial: conn.send(("partial", job.serial, partial)))
+        final = run_job(job, trees, stopped, lambda partial: send("partial", partial))
     except TesseraError as err:
         final = error_answer(job.query_id, err, turn=job.turn)
     except Exception:                       # a defect: answered, and the engine goes on
         last = traceback.format_exc().strip().splitlines()[-1]
         final = error_answer(job.query_id, f"internal error: {last}", turn=job.turn)
-    conn.send(("final", job.serial, final))
+    send("final", final)
