@@ -339,3 +339,21 @@ def test_sigterm_stops_running_searches_cleanly():
     by_id = {line["id"]: line for line in lines}
     assert by_id["run"]["interrupted"] is True
     assert "stopped" in by_id["queued"]["error"]
+
+
+def test_a_search_process_that_dies_is_answered_for_and_replaced():
+    import psutil
+    with AnalysisProcess(threads=1) as process:
+        process.send({"id": "warm", "game": "azul", "maxVisits": 1})
+        process.answer_to("warm", timeout=120)
+        process.send({"id": "doomed", "game": "azul", "maxTime": 60})
+        time.sleep(0.5)
+        server = next(child for child in psutil.Process(process.process.pid).children()
+                      if "forkserver" in " ".join(child.cmdline()))
+        for search in server.children():
+            search.kill()
+        lost = checked(process.answer_to("doomed", timeout=30))
+        assert lost["error"] == "the search process ended unexpectedly"
+        process.send({"id": "next", "game": "azul", "maxVisits": 20})
+        assert checked(process.answer_to("next", timeout=60))["root"]["visits"] == 20
+        assert process.close() == [] and process.process.returncode == 0

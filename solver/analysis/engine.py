@@ -17,6 +17,7 @@ import json
 import signal
 import sys
 import threading
+import traceback
 from collections import deque
 from multiprocessing import connection
 
@@ -181,23 +182,28 @@ class Engine:
             with self.lock:
                 readers = {p.conn: p for p in self.pool.processes if p.alive}
             for conn in connection.wait(list(readers), timeout=POLL_SECONDS):
-                process = readers[conn]
                 try:
-                    kind, serial, line, failed = conn.recv()
-                except (EOFError, OSError):
-                    self._lost(process)
-                    continue
-                with self.lock:
-                    job = process.job
-                    if job is None or job.serial != serial:
-                        continue
-                    self.write(line)
-                    if kind == "final":
-                        process.job = None
-                        if job.keep_key is not None and not failed:
-                            self._keep(process, job)
-                        self._dispatch()
-                        self.changed.notify_all()
+                    self._receive(readers[conn])
+                except Exception:       # a defect here must not silence every later answer
+                    traceback.print_exc()
+
+    def _receive(self, process):
+        try:
+            kind, serial, line, failed = process.conn.recv()
+        except (EOFError, OSError):
+            self._lost(process)
+            return
+        with self.lock:
+            job = process.job
+            if job is None or job.serial != serial:
+                return
+            self.write(line)
+            if kind == "final":
+                process.job = None
+                if job.keep_key is not None and not failed:
+                    self._keep(process, job)
+                self._dispatch()
+                self.changed.notify_all()
 
     def _lost(self, process):
         """A search process ended (killed to stop its search, or crashed): answer and replace."""
