@@ -357,3 +357,11 @@ def test_a_search_process_that_dies_is_answered_for_and_replaced():
         process.send({"id": "next", "game": "azul", "maxVisits": 20})
         assert checked(process.answer_to("next", timeout=60))["root"]["visits"] == 20
         assert process.close() == [] and process.process.returncode == 0
+
+
+def test_a_position_queried_again_is_the_same_whatever_was_played_from_it(engine):
+    start = Position.new("pavilion", seed=12)
+    ahead = start.play(start.legal_moves[3])
+    for name, moves, expected in (("x1", [start.legal_moves[3]], ahead), ("x2", [], start)):
+        engine.send({"id": name, "position": start.text(), "moves": moves, "maxVisits": 5})
+        assert checked(engine.answer_to(name))["position_hash"] == expected.hash

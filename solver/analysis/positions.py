@@ -6,6 +6,7 @@ list names a chance outcome itself (``draw red``). A game record's start seed an
 player moves therefore replay its game exactly.
 """
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -38,7 +39,7 @@ def start_position(query):
         text = query["position"]
         text = text if isinstance(text, str) else _json_text(text)
         try:
-            return game_of_position(text)
+            return _parsed(text)
         except TesseraError as err:
             raise QueryError(str(err), "position") from None
     if "game" not in query:
@@ -56,6 +57,13 @@ def start_position(query):
         return game, game.new(query.get("startSeed", 0), **options)
     except TesseraError as err:
         raise QueryError(str(err), "options") from None
+
+
+@lru_cache(maxsize=256)
+def _parsed(text):
+    """``game_of_position``, kept for the queries of a game that repeat its start position
+    with more moves each time. The state is shared: callers copy it before playing."""
+    return game_of_position(text)
 
 
 def _json_text(obj):
