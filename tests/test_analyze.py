@@ -243,9 +243,9 @@ def test_a_turn_that_cannot_be_searched_is_an_error_the_others_run(engine):
     end = len(texts)
     engine.send({"id": "t", "game": "azul", "startSeed": 4, "moves": texts,
                  "analyzeTurns": [end, end - 1], "maxVisits": 5})
-    over = checked(engine.next())
+    over, searched = sorted((checked(engine.next()) for _ in range(2)), key=lambda a: -a["turn"])
     assert (over["turn"], over["field"]) == (end, "analyzeTurns") and "game is over" in over["error"]
-    assert checked(engine.answer_to("t"))["turn"] == end - 1
+    assert searched["turn"] == end - 1 and searched["root"]["visits"] == 5
 
 
 def test_a_query_that_follows_a_game_reuses_the_tree_until_the_cache_is_cleared(engine):
@@ -365,3 +365,20 @@ def test_a_position_queried_again_is_the_same_whatever_was_played_from_it(engine
     for name, moves, expected in (("x1", [start.legal_moves[3]], ahead), ("x2", [], start)):
         engine.send({"id": name, "position": start.text(), "moves": moves, "maxVisits": 5})
         assert checked(engine.answer_to(name))["position_hash"] == expected.hash
+
+
+def test_a_bad_move_fails_a_query_of_many_turns_once(engine):
+    first = Position.new("azul", seed=0).legal_moves[0]
+    engine.send({"id": "many", "game": "azul", "moves": [first, "F9 blue 1"],
+                 "analyzeTurns": [0, 1, 2], "maxVisits": 5})
+    engine.send({"id": "after", "game": "azul", "maxVisits": 50})   # queued behind its turns
+    lines = []
+    while not lines or lines[-1]["id"] != "after":
+        lines.append(checked(engine.next()))
+    time.sleep(0.5)
+    engine.send({"id": "v", "action": "query_version"})
+    while lines[-1]["id"] != "v":
+        lines.append(checked(engine.next()))
+    many = [line for line in lines if line["id"] == "many"]
+    assert [(line["field"], "turn" in line) for line in many] == [("moves", False)]
+    assert "move 2 of 2" in many[0]["error"]

@@ -8,9 +8,13 @@ input (then every queued query is finished) or SIGTERM/SIGINT (then running sear
 stop with what they have and queued ones are answered with an error).
 
 Tree reuse: the tree of every finished MCTS search is kept in its process (``KEEP``
-per process) and indexed here by its root position. A job whose position is a kept
-root, or follows one by at most ``MAX_REUSE_MOVES`` player moves with no chance
-between, goes to that process if it is idle and continues that tree.
+per process) and indexed here by its query's start and the moves played from it. A
+job with the same start whose moves are those of a kept tree and at most
+``MAX_REUSE_MOVES`` more goes to that process if it is idle, and continues that tree
+(the process checks that the tree's root is the position the moves led to).
+
+A bad position, option or move is found by the search process that takes the query's
+first turn; the engine writes that error once and drops the query's other turns.
 """
 import itertools
 import json
@@ -21,11 +25,9 @@ import traceback
 from collections import deque
 from multiprocessing import connection
 
-from kernels import games
 from solver.analysis.pool import Pool, SearchProcess
 from solver.analysis.protocol import Control, LineError, parse_query
 from solver.analysis.searching import Job, error_answer
-from solver.games import registered_games
 
 KEEP = 4                    # trees kept per search process
 MAX_REUSE_MOVES = 8
@@ -42,10 +44,11 @@ class Engine:
         self.changed = threading.Condition(self.lock)   # a job finished or a process went
         self.pool = Pool(threads)
         self.pending = deque()
-        self.lines = {}                 # serial -> the turn's line, for reuse
         self.serials = itertools.count(1)
+        self.open_queries = {}          # query serial -> its turns not answered yet
+        self.failed_queries = set()     # query serials answered with an error
         self.tree_keys = itertools.count(1)
-        self.kept = {}                  # (root bytes, tree shape) -> (key, process index)
+        self.kept = {}                  # (start, moves, tree shape) -> (key, process index)
         self.stopping = False
         self.closing = False
         self.collector = threading.Thread(target=self._collect, name="collector", daemon=True)
@@ -66,17 +69,19 @@ class Engine:
         if isinstance(query, Control):
             self._control(query)
             return
-        for number, err in query.error_turns:
-            self.emit(error_answer(query.id, err, err.field, turn=number))
         with self.lock:
+            if self.stopping:
+                self.emit(error_answer(query.id, "the engine is stopping"))
+                return
+            query_serial = next(self.serials)
+            self.open_queries[query_serial] = len(query.turns)
             for turn in query.turns:
-                if self.stopping:
-                    self.emit(error_answer(query.id, "the engine is stopping", turn=turn.number))
-                    continue
-                job = Job(next(self.serials), query.id, turn.number, query.game.name, turn.state,
+                job = Job(next(self.serials), query_serial, query.id, turn, query.source,
                           query.algo, query.settings, query.mcts, query.report_every,
                           query.top_moves)
-                self.lines[job.serial] = turn.line
+                if job.algo == "mcts":
+                    job.keep_root = (query.start_key,
+                                     tuple(query.source.get("moves", [])[:turn]), _tree_shape(job))
                 self.pending.append(job)
             self._dispatch()
 
@@ -107,8 +112,8 @@ class Engine:
         with self.lock:
             for job in [job for job in self.pending if matches(job)]:
                 self.pending.remove(job)
-                self.lines.pop(job.serial, None)
                 self.emit(error_answer(job.query_id, unstarted_reason, turn=job.turn))
+                self._done(job)
             for process in self.pool.processes:
                 if process.job is None or not matches(process.job):
                     continue
@@ -118,6 +123,13 @@ class Engine:
                     process.kill_reason = ("terminated: an alpha-beta or solve search has no "
                                            "result before it ends")
                     process.process.kill()      # the collector answers and replaces it
+
+    def _done(self, job):
+        """One turn less of its query to wait for (call with the lock held)."""
+        self.open_queries[job.query_serial] -= 1
+        if not self.open_queries[job.query_serial]:
+            del self.open_queries[job.query_serial]
+            self.failed_queries.discard(job.query_serial)
 
     # ---- dispatch ---------------------------------------------------------------------
 
@@ -135,23 +147,19 @@ class Engine:
 
     def _place(self, job, idle):
         """The process for ``job``: one keeping a tree it can continue, else the first idle."""
-        line = self.lines.pop(job.serial)
-        if job.algo != "mcts" or not games.is_complete(job.state):
+        if job.algo != "mcts":
             return idle[0]
-        shape = _tree_shape(job)
         job.keep_key = next(self.tree_keys)
-        job.keep_root = (job.state.tobytes(), shape)
-        starts = [(job.state, ())] + [(line[i][0], tuple(move for _, move in line[i:]))
-                                      for i in range(len(line) - 1, -1, -1)][:MAX_REUSE_MOVES]
-        for root, moves in starts:
-            found = self.kept.get((root.tobytes(), shape))
+        start, path, shape = job.keep_root
+        for back in range(min(len(path), MAX_REUSE_MOVES) + 1):
+            found = self.kept.get((start, path[:len(path) - back], shape))
             if found is None:
                 continue
             key, index = found
             process = self.pool.processes[index]
             if process in idle:
                 self._forget(key)
-                job.reuse_key, job.reuse_moves = key, moves
+                job.reuse_key, job.reuse_moves = key, back
                 return process
         return idle[0]
 
@@ -189,21 +197,41 @@ class Engine:
 
     def _receive(self, process):
         try:
-            kind, serial, line, failed = process.conn.recv()
+            message = process.conn.recv()
         except (EOFError, OSError):
             self._lost(process)
             return
+        kind, serial, line = message[:3]
         with self.lock:
             job = process.job
             if job is None or job.serial != serial:
                 return
-            self.write(line)
-            if kind == "final":
-                process.job = None
-                if job.keep_key is not None and not failed:
-                    self._keep(process, job)
-                self._dispatch()
-                self.changed.notify_all()
+            failed_before = job.query_serial in self.failed_queries
+            if kind == "line":
+                if not failed_before:
+                    self.write(line)
+                return
+            status = message[3]
+            process.job = None
+            if not failed_before:
+                self.write(line)
+            if status == "query_error":
+                self._fail_query(job.query_serial)
+            elif status == "kept":
+                self._keep(process, job)
+            self._done(job)
+            self._dispatch()
+            self.changed.notify_all()
+
+    def _fail_query(self, query_serial):
+        """The query's position or moves are bad: its other turns are dropped unanswered."""
+        self.failed_queries.add(query_serial)
+        for job in [job for job in self.pending if job.query_serial == query_serial]:
+            self.pending.remove(job)
+            self._done(job)
+        for process in self.pool.processes:
+            if process.job is not None and process.job.query_serial == query_serial:
+                process.stop_job()
 
     def _lost(self, process):
         """A search process ended (killed to stop its search, or crashed): answer and replace."""
@@ -211,7 +239,9 @@ class Engine:
             job = process.job
             if job is not None:
                 reason = process.kill_reason or "the search process ended unexpectedly"
-                self.emit(error_answer(job.query_id, reason, turn=job.turn))
+                if job.query_serial not in self.failed_queries:
+                    self.emit(error_answer(job.query_id, reason, turn=job.turn))
+                self._done(job)
             for key in list(process.trees):
                 self._forget(key)
             process.kill()
@@ -274,20 +304,8 @@ def _send(process, message):
         pass                                # the collector sees the process end
 
 
-def warm_up_parsing():
-    """Parse one query per game, so the first real query loads no notation kernels."""
-    import numpy as np
-    for game in registered_games().values():
-        state = game.new(0)
-        moves = np.empty(games.MAX_MOVES, np.int64)
-        games.legal_moves(state, moves)
-        parse_query(json.dumps({"id": "", "game": game.name,
-                                "moves": [game.format_move(state, moves[0])]}))
-
-
 def run(threads, stdin, stdout):
     """Serve until the end of ``stdin`` or SIGTERM/SIGINT; the exit status (0)."""
-    warm_up_parsing()
     # While the reader parses a burst of queries, the collector would wait up to the
     # default 5 ms for the GIL before handing a finished process its next job.
     sys.setswitchinterval(0.0005)

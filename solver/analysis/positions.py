@@ -1,4 +1,5 @@
 """The positions a query names: a position or a new game, then its moves played in order.
+A search process works them out for each turn it searches (``prepare``).
 
 Chance is resolved as `tessera selfplay` plays a game: by ``resolve_chance`` with
 ``make_rng(startSeed ^ CHANCE_SALT)`` whenever it acts, unless the next move of the
@@ -124,3 +125,14 @@ def check_searchable(game, state):
     if observer is not None and who != observer:
         raise QueryError(f"in player {observer + 1}'s view player {who + 1} acts: its moves depend "
                          "on cards the view hides", "position")
+
+
+def prepare(source, turn):
+    """(game, state, line) of turn ``turn`` of a query's ``source`` (its position or game,
+    options, startSeed and moves): every move is checked, so each turn of a query with a
+    bad move fails alike. QueryError names the field at fault."""
+    game, state = start_position(source)
+    turns = play_turns(game, state, source.get("moves", []), source.get("startSeed", 0))
+    chosen = turns[turn]
+    check_searchable(game, chosen.state)
+    return game, chosen.state, chosen.line

@@ -1,9 +1,12 @@
 """One line of `tessera analyze`'s input as a control action or a search query.
 
-The line must be a JSON object that ``query.schema.json`` accepts; then its position,
-moves and turns are played out here, so a bad query is answered at once with
-``{"id", "error", "field"}`` and never reaches a search process. Fields a query gives
-but its search does not use are named in warnings (``{"id", "warning", "field"}``).
+The line must be a JSON object that ``query.schema.json`` accepts, with turns within
+its moves; such a bad query is answered at once with ``{"id", "error", "field"}``. The
+position and moves are worked out by the search process that takes a turn
+(``positions.prepare``): parsing a position costs more than a small search (an Azure
+realm is written in Python), so the engine's one process only reads JSON. Fields a
+query gives but its search does not use are named in warnings
+(``{"id", "warning", "field"}``).
 """
 import json
 from dataclasses import dataclass, field
@@ -12,7 +15,7 @@ from typing import Optional
 
 import jsonschema
 
-from solver.analysis.positions import QueryError, check_searchable, play_turns, start_position
+from solver.analysis.positions import QueryError
 from solver.errors import TesseraError
 from solver.search.mcts import MctsOptions
 from solver.search.report import mcts_settings
@@ -23,6 +26,7 @@ QUERY_SCHEMA = json.loads(resources.files("solver.analysis").joinpath("query.sch
 _VALIDATOR = jsonschema.Draft202012Validator(QUERY_SCHEMA)
 MCTS_ONLY = ("maxVisits", "threads", "seed", "value", "select", "rollout", "exploration",
              "reportDuringSearchEvery")
+SOURCE_FIELDS = ("position", "game", "options", "startSeed", "moves")
 ACTION_FIELDS = {"terminate": ("id", "action", "terminateId"),
                  "query_version": ("id", "action"), "clear_cache": ("id", "action")}
 
@@ -37,17 +41,22 @@ class Control:
 
 @dataclass
 class SearchQuery:
-    """A search of one or more turns; ``error_turns`` are turns that cannot be searched."""
+    """A search of one or more turns of the position that ``source`` names."""
     id: str
-    game: object
+    source: dict                        # position or game, options, startSeed; moves
     algo: str
-    turns: list                         # Turn, in the order asked
+    turns: list                         # turn numbers, in the order asked
     settings: dict                      # the answer's settings (docs/best.schema.json)
     mcts: Optional[MctsOptions]         # algo mcts
     report_every: Optional[float]
     top_moves: Optional[int]
     warnings: list = field(default_factory=list)        # (field, message)
-    error_turns: list = field(default_factory=list)     # (turn number, QueryError)
+
+    @property
+    def start_key(self):
+        """The start the moves are played from, as text: queries of one game share it."""
+        return json.dumps({name: value for name, value in self.source.items() if name != "moves"},
+                          sort_keys=True)
 
 
 def parse_query(line):
@@ -100,31 +109,19 @@ def _control(query):
 
 
 def _search_query(query):
-    game, state = start_position(query)
-    warnings = _unused_fields(query)
+    if "position" not in query and "game" not in query:
+        raise QueryError("a query needs a position or a game", "position")
     moves = query.get("moves", [])
-    turns = play_turns(game, state, moves, query.get("startSeed", 0))
-    asked = query.get("analyzeTurns", [len(moves)])
-    for number in asked:
+    turns = query.get("analyzeTurns", [len(moves)])
+    for number in turns:
         if number > len(moves):
             raise QueryError(f"turn {number} is beyond the {len(moves)} moves given", "analyzeTurns")
-    chosen, error_turns = [], []
-    for number in asked:
-        turn = turns[number]
-        try:
-            check_searchable(game, turn.state)
-            chosen.append(turn)
-        except QueryError as err:
-            error_turns.append((number, err))
     algo = query.get("algo", "mcts")
-    complete = all(game.observer(turn.state) is None for turn in turns)
-    if algo == "mcts" and not complete and "reportDuringSearchEvery" in query:
-        warnings.append(("reportDuringSearchEvery", "information-set MCTS on a view gives only its "
-                         "final answer"))
     mcts, settings = _search_settings(query, algo)
-    return SearchQuery(query["id"], game, algo, chosen, settings, mcts,
-                       query.get("reportDuringSearchEvery") if complete else None,
-                       query.get("topMoves"), warnings, error_turns)
+    source = {name: query[name] for name in SOURCE_FIELDS if name in query}
+    return SearchQuery(query["id"], source, algo, turns, settings, mcts,
+                       query.get("reportDuringSearchEvery"), query.get("topMoves"),
+                       _unused_fields(query))
 
 
 def _unused_fields(query):
