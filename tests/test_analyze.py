@@ -382,3 +382,11 @@ def test_a_bad_move_fails_a_query_of_many_turns_once(engine):
     many = [line for line in lines if line["id"] == "many"]
     assert [(line["field"], "turn" in line) for line in many] == [("moves", False)]
     assert "move 2 of 2" in many[0]["error"]
+
+
+def test_threads_below_one_is_a_one_line_error():
+    from click.testing import CliRunner
+    from solver.cli import main
+    result = CliRunner().invoke(main, ["analyze", "--threads", "0"])
+    assert result.exit_code == 2
+    assert result.output == "error: --threads must be at least 1, not 0\n"
