@@ -8,6 +8,7 @@ instead of ``module``) seats it; each worker process imports it there.
 """
 import importlib
 import importlib.util
+from functools import lru_cache
 from pathlib import Path
 
 from solver.agents import Agent
@@ -67,7 +68,7 @@ def external_agent(spec, settings):
         except ImportError as err:
             raise OptionError(f"cannot import {settings['module']}: {err}") from None
     else:
-        namespace = _load_file(Path(settings["file"]))
+        namespace = _load_file(str(Path(settings["file"]).resolve()))
     function = getattr(namespace, settings["function"], None)
     if not callable(function):
         raise OptionError(f"{settings['function']} is not a function of "
@@ -75,7 +76,11 @@ def external_agent(spec, settings):
     return ExternalAgent(function, spec)
 
 
-def _load_file(path):
+@lru_cache(maxsize=None)
+def _load_file(name):
+    """The module of the file ``name``, loaded once per process (self-play builds the
+    agents of every game from their specs)."""
+    path = Path(name)
     if not path.is_file():
         raise OptionError(f"no file {path}")
     spec = importlib.util.spec_from_file_location(f"tessera_player_{path.stem}", path)

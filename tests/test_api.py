@@ -183,3 +183,14 @@ def test_an_external_player_in_tessera_selfplay(tmp_path):
     assert bad.stderr.strip().splitlines() == [
         "error: bad agent spec 'python:file=bot.py,function=first': first is not a function"
         " of bot.py"]
+
+
+def test_a_players_file_is_loaded_once_per_process(tmp_path):
+    from solver.agents import parse_agent as build
+    counter = tmp_path / "loads.txt"
+    (tmp_path / "counted.py").write_text(
+        f"open({str(counter)!r}, 'a').write('x')\n" + BOT)
+    spec = f"python:file={tmp_path / 'counted.py'},function=last"
+    agents = [build(spec, seed=s) for s in range(3)]
+    assert all(agent.function is agents[0].function for agent in agents)
+    assert counter.read_text() == "x"
