@@ -306,7 +306,7 @@ def _send(process, message):
 
 def run(threads, stdin, stdout):
     """Serve until the end of ``stdin`` or SIGTERM/SIGINT; the exit status (0)."""
-    # While the reader parses a burst of queries, the collector would wait up to the
+    # While the reader checks a burst of queries, the collector would wait up to the
     # default 5 ms for the GIL before handing a finished process its next job.
     sys.setswitchinterval(0.0005)
     engine = Engine(threads, stdout)
