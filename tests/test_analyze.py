@@ -390,3 +390,13 @@ def test_threads_below_one_is_a_one_line_error():
     result = CliRunner().invoke(main, ["analyze", "--threads", "0"])
     assert result.exit_code == 2
     assert result.output == "error: --threads must be at least 1, not 0\n"
+
+
+def test_bytes_that_are_not_utf8_are_a_line_that_is_not_json(engine):
+    engine.process.stdin.flush()
+    engine.process.stdin.buffer.write(b'{"id": "\xff\xfe"\n')
+    engine.process.stdin.buffer.flush()
+    answer = checked(engine.next())
+    assert answer["id"] is None and answer["error"].startswith("not valid JSON")
+    engine.send({"id": "v", "action": "query_version"})
+    assert checked(engine.next())["id"] == "v"

@@ -320,11 +320,19 @@ def run(threads, stdin, stdout):
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
 
     def read():
-        for line in iter(stdin.readline, ""):
-            if done.is_set():
-                break
-            engine.handle_line(line)
-        done.set()
+        try:
+            for line in iter(stdin.readline, ""):
+                if done.is_set():
+                    break
+                try:
+                    engine.handle_line(line)
+                except Exception:       # a defect: reported, and the next line is read
+                    traceback.print_exc()
+        finally:
+            done.set()
+
+    if hasattr(stdin, "reconfigure"):
+        stdin.reconfigure(errors="replace")     # bytes that are not UTF-8: a line not JSON
 
     threading.Thread(target=read, name="reader", daemon=True).start()
     try:
