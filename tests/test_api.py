@@ -164,6 +164,10 @@ def test_an_external_player_that_fails_ends_the_game_with_an_agent_error(functio
 BOT = """
 def last(position):
     return position.legal_moves[-1]
+
+
+def broken(position):
+    raise ValueError("boom")
 """
 
 
@@ -183,6 +187,10 @@ def test_an_external_player_in_tessera_selfplay(tmp_path):
     assert bad.stderr.strip().splitlines() == [
         "error: bad agent spec 'python:file=bot.py,function=first': first is not a function"
         " of bot.py"]
+    raising = selfplay("python:file=bot.py,function=broken", "runs3")
+    assert raising.returncode == 2
+    assert raising.stderr.strip().splitlines() == [
+        "error: player python:file=bot.py,function=broken raised ValueError: boom"]
 
 
 def test_a_players_file_is_loaded_once_per_process(tmp_path):
