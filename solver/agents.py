@@ -8,7 +8,12 @@ Specs (docs/search.md, "Agents"):
   ``rollout``, ``value``, ``width`` (the ``MctsOptions`` of the same meaning);
 - ``alphabeta:depth=D`` and/or ``alphabeta:time=S``.
 
+- ``python:module=M,function=F`` (or ``file=PATH.py`` for ``module``): an external
+  player, the function ``F(position)`` returning a move (``solver.external``).
+
 Every agent takes a seed, so a game between seeded agents is reproducible.
+``Agent.decide`` returns the move with the search result that chose it and the time
+taken; ``play_game`` calls ``on_move`` after every player move.
 
 In a game with hidden information (Azure) an agent is given the view of the player
 to move, never the complete position: MCTS then runs information-set MCTS; greedy
@@ -16,7 +21,9 @@ and alpha-beta decide on one determinization of the view drawn with their seed
 (alpha-beta on a sample is "perfect-information Monte Carlo" with one sample: it
 plays as if the sampled cards were the true ones).
 """
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
+from typing import Optional
 
 import numpy as np
 
@@ -26,6 +33,16 @@ from kernels.rng import CHANCE_SALT, SAMPLE_SALT, below, make_rng
 from solver.errors import OptionError
 from solver.search.ismcts import Ismcts
 from solver.search.mcts import Mcts, MctsOptions
+from solver.search.result import SearchResult
+
+
+@dataclass
+class Decision:
+    """A move, the search result that chose it (None for an agent that does not search)
+    and the seconds the choice took."""
+    move: int
+    result: Optional[SearchResult] = None
+    seconds: float = 0.0
 
 
 class Agent:
@@ -37,12 +54,20 @@ class Agent:
     """
 
     name = ""
+    last_result = None          # a searching agent's result of its last ``choose``
 
     def __init__(self, spec):
         self.spec = spec
 
     def choose(self, state):
         raise NotImplementedError
+
+    def decide(self, state):
+        """``choose``, with the search result and the time it took: a ``Decision``."""
+        started = time.perf_counter()
+        self.last_result = None
+        move = self.choose(state)
+        return Decision(int(move), self.last_result, time.perf_counter() - started)
 
     def observe(self, move):
         """Nothing to follow by default."""
@@ -108,7 +133,8 @@ class MctsAgent(Agent):
 
     def choose(self, state):
         searcher = self.mcts if bind.interface(state[0]).is_complete(state) else self.ismcts
-        return searcher.search(state).best.move
+        self.last_result = searcher.search(state)
+        return self.last_result.best.move
 
     def observe(self, move):
         # Keeps the subtree below the move; a move after a refill finds no tree to follow.
@@ -129,7 +155,8 @@ class AlphaBetaAgent(Agent):
     def choose(self, state):
         from solver.search.alphabeta import search_alphabeta
         state = sampled_if_hidden(state, bind.interface(state[0]).to_move(state), self.rng)
-        return search_alphabeta(state, depth=self.depth, time_limit=self.time_limit).best.move
+        self.last_result = search_alphabeta(state, depth=self.depth, time_limit=self.time_limit)
+        return self.last_result.best.move
 
 
 def sampled_if_hidden(state, observer, rng):
@@ -163,7 +190,10 @@ def parse_agent(spec, seed=0):
             return _mcts_agent(spec, settings, seed)
         if name == "alphabeta":
             return _alphabeta_agent(spec, settings, seed)
-        raise OptionError(f"unknown agent '{name}' (known: alphabeta, greedy, mcts, random)")
+        if name == "python":
+            from solver.external import external_agent
+            return external_agent(spec, settings)
+        raise OptionError(f"unknown agent '{name}' (known: alphabeta, greedy, mcts, python, random)")
     except OptionError as err:
         raise OptionError(f"bad agent spec '{spec}': {err}") from None
 
@@ -235,10 +265,24 @@ class GameRecord:
     moves: list         # (player, move code) of every player move, in order
     scores: list        # final scores by seat
     payoffs: list       # by seat; winners share 1
+    # By seat: time spent choosing moves; a measurement, not part of the game (not compared).
+    seconds: list = field(default_factory=list, compare=False)
 
 
-def play_game(game, options, agents, seed):
-    """Play one game of ``game`` (a ``Game``) between ``agents``, seat 1 first."""
+@dataclass
+class MoveEvent:
+    """What ``play_game`` tells ``on_move`` after each player move."""
+    ply: int            # index of the move in ``GameRecord.moves``
+    player: int         # the seat that moved, 0-based
+    move: int
+    text: str           # the move in the game's notation
+    decision: Decision  # the move's search result and time
+
+
+def play_game(game, options, agents, seed, on_move=None):
+    """Play one game of ``game`` (a ``Game``) between ``agents``, seat 1 first.
+
+    ``on_move(MoveEvent)`` is called after every player move."""
     state = game.new(seed, **options)
     rules = bind.interface(state[0])
     if rules.players(state) != len(agents):
@@ -246,19 +290,25 @@ def play_game(game, options, agents, seed):
                           f"not {len(agents)}")
     chance_rng = make_rng(seed ^ CHANCE_SALT)
     played = []
+    seconds = [0.0] * len(agents)
     while (who := rules.to_move(state)) != TERMINAL:
         if who == CHANCE:
             rules.resolve_chance(state, chance_rng)
             continue
-        move = int(agents[who].choose(game.view(state, who)))
+        decision = agents[who].decide(game.view(state, who))
+        move = decision.move
+        seconds[who] += decision.seconds
+        text = game.format_move(state, move) if on_move is not None else None
         played.append((int(who), move))
         rules.apply_move(state, move)
         for agent in agents:
             agent.observe(move)
+        if on_move is not None:
+            on_move(MoveEvent(len(played) - 1, int(who), move, text, decision))
     scores = np.zeros(len(agents), np.int64)
     payoffs = np.zeros(len(agents), np.float64)
     rules.scores(state, scores)
     rules.payoffs(state, payoffs)
     return GameRecord(game=game.name, options=dict(options), seed=seed,
                       agents=[agent.spec for agent in agents], moves=played,
-                      scores=scores.tolist(), payoffs=payoffs.tolist())
+                      scores=scores.tolist(), payoffs=payoffs.tolist(), seconds=seconds)

@@ -1,5 +1,5 @@
 """The ``tessera`` command line: new, show, view, moves, play, perft, bench, best, solve,
-selfplay and stats.
+analyze, selfplay and stats.
 
 Every user error ends the same way: one line ``error: ...`` on stderr and exit
 code 2 (``TesseraGroup``); click's own usage errors keep click's message and its
@@ -380,8 +380,6 @@ MAX_SEARCH_SEED = 2**32 - 1
 NOT_PROVEN = 3                  # exit code of `solve` when its time limit ran out first
 DEFAULT_TOP = 10                # moves `best` prints; its JSON has them all
 MCTS_ALGOS = ("mcts", "ismcts")   # the report's algo: ismcts on a player's view
-JSON_VERSION = 1                # of the documents in docs/best.schema.json
-HASH_MASK = 2**64 - 1
 
 
 @main.command(epilog=POSITION_HELP)
@@ -443,7 +441,8 @@ def best(pos, iterations, time_limit, algo, depth, threads, seed, value, select,
         settings = {"time": time_limit, "mode": _search_mode(state)}
         result, interrupted = _solve(state, time_limit, show_progress), False
     _compile_note(result)
-    report = _report("best", game, state, result, settings, interrupted)
+    from solver.search.report import search_report
+    report = search_report("best", game, state, result, settings, interrupted)
     if as_json:
         click.echo(json.dumps(report))
     else:
@@ -474,7 +473,8 @@ def solve(pos, time_limit, progress, as_json):
     _check_complete(state, "solve")
     result = _solve(state, time_limit, _progress_wanted(progress))
     _compile_note(result)
-    report = _report("solve", game, state, result,
+    from solver.search.report import search_report
+    report = search_report("solve", game, state, result,
                      {"time": time_limit, "mode": _search_mode(state)}, False)
     if as_json:
         click.echo(json.dumps(report))
@@ -637,60 +637,6 @@ def _progress_bar(enabled, limited):
 
 # ---- reporting -----------------------------------------------------------------------
 
-def _report(command, game, state, result, settings, interrupted):
-    """The JSON document of docs/best.schema.json for ``result``."""
-    moves = [_move_report(game, state, line) for line in result.moves]
-    report = {
-        "version": JSON_VERSION, "command": command, "game": game.name, "algo": result.algo,
-        "position_hash": f"{result.position_hash & HASH_MASK:016x}",
-        "player": result.player + 1,
-        "settings": settings,
-        "root": {
-            "visits": result.visits, "seconds": result.seconds,
-            "nodes_per_second": result.nodes_per_second,
-            "win_rate": result.value, "margin": result.margin,
-            "exact": _exact_json(result.exact), "depth": result.depth,
-            "tree_nodes": result.tree_nodes, "tt_hit_rate": result.tt_hit_rate,
-            "threads": result.threads, "compile_seconds": result.compile_seconds,
-        },
-        "interrupted": interrupted,
-        "moves": moves,
-        "proven": result.exact is not None,
-    }
-    if command == "solve":
-        report["best_moves"] = [move["move"] for move in moves
-                                if report["proven"] and move["exact"] == report["root"]["exact"]]
-        report["pv"] = moves[0]["pv"] if moves else []
-    return report
-
-
-def _move_report(game, state, line):
-    return {"move": game.format_move(state, line.move), "code": line.move,
-            "visits": line.visits, "win_rate": line.win_rate, "margin": line.margin,
-            "lcb": line.lcb, "prior": line.prior, "pv": _pv_texts(game, state, line.pv),
-            "exact": _exact_json(line.exact)}
-
-
-def _pv_texts(game, state, pv):
-    """The line in notation, each move written in its own position; it stops at chance."""
-    from kernels import games
-    position = state.copy()
-    texts = []
-    for move in pv:
-        if games.to_move(position) < 0:
-            break
-        texts.append(game.format_move(position, move))
-        games.apply_move(position, move)
-    return texts
-
-
-def _exact_json(exact):
-    if exact is None:
-        return None
-    return {"margin": exact.margin, "horizon": exact.horizon, "result": exact.result,
-            "win_rate": exact.win_rate}
-
-
 def _search_mode(state):
     from solver.search.alphabeta import search_mode
     return search_mode(state)
@@ -815,6 +761,23 @@ def _print_solve(report):
     lines.append(f"{_counted(root['visits'], 'node')} in {root['seconds']:.2f} s · "
                  f"{root['nodes_per_second']:,.0f} nodes/s")
     click.echo("\n".join(lines))
+
+
+# ---- analyze -------------------------------------------------------------------------
+
+@main.command()
+@click.option("--threads", type=int, default=1, show_default=True,
+              help="search processes: how many queries run at once")
+def analyze(threads):
+    """Serve JSON queries from stdin, one per line, with JSON answers on stdout.
+
+    Runs until stdin closes (every query is answered) or SIGTERM. docs/analyze.md
+    describes the queries and answers.
+    """
+    if threads < 1:
+        raise TesseraError(f"--threads must be at least 1, not {threads}")
+    from solver.analysis.engine import run
+    click.get_current_context().exit(run(threads, sys.stdin, sys.stdout))
 
 
 # ---- selfplay and stats --------------------------------------------------------------

@@ -4,6 +4,7 @@ every game from an empty folder, with nothing of the repository beside it.
 The wheel is built from this checkout, installed with its dependencies (pip's cache
 makes that quick after the first time), and the real ``tessera`` script is run.
 """
+import json
 import os
 import subprocess
 import sys
@@ -64,3 +65,10 @@ def test_each_game_runs_from_an_empty_folder(installed, game):
 def test_a_search_on_cosmos_runs_from_an_empty_folder(installed):
     out = installed("tessera new azure --cosmos --seed 2 | tessera best - --iterations 500 --json")
     assert '"moves"' in out
+
+
+def test_tessera_analyze_runs_from_an_empty_folder(installed):
+    """The query schema is package data of the wheel too."""
+    out = installed("""echo '{"id": "a", "game": "pavilion", "maxVisits": 50}' | tessera analyze""")
+    answer = json.loads(out)
+    assert answer["id"] == "a" and answer["root"]["visits"] == 50

@@ -1,0 +1,166 @@
+"""One line of `tessera analyze`'s input as a control action or a search query.
+
+The line must be a JSON object that ``query.schema.json`` accepts, with turns within
+its moves; such a bad query is answered at once with ``{"id", "error", "field"}``. The
+position and moves are worked out by the search process that takes a turn
+(``positions.prepare``): parsing a position costs more than a small search (an Azure
+realm is written in Python), so the engine's one process only reads JSON. Fields a
+query gives but its search does not use are named in warnings
+(``{"id", "warning", "field"}``).
+"""
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Optional
+
+import jsonschema
+
+from solver.analysis.positions import QueryError
+from solver.errors import TesseraError
+from solver.search.mcts import MctsOptions
+from solver.search.report import mcts_settings
+
+DEFAULT_VISITS = 10_000         # as `tessera best` without --iterations or --time
+QUERY_SCHEMA = json.loads(resources.files("solver.analysis").joinpath("query.schema.json")
+                          .read_text(encoding="utf-8"))
+_VALIDATOR = jsonschema.Draft202012Validator(QUERY_SCHEMA)
+MCTS_ONLY = ("maxVisits", "threads", "seed", "value", "select", "rollout", "exploration",
+             "reportDuringSearchEvery")
+SOURCE_FIELDS = ("position", "game", "options", "startSeed", "moves")
+ACTION_FIELDS = {"terminate": ("id", "action", "terminateId"),
+                 "query_version": ("id", "action"), "clear_cache": ("id", "action")}
+
+
+@dataclass
+class Control:
+    id: str
+    action: str
+    terminate_id: Optional[str] = None
+    warnings: list = field(default_factory=list)
+
+
+@dataclass
+class SearchQuery:
+    """A search of one or more turns of the position that ``source`` names."""
+    id: str
+    source: dict                        # position or game, options, startSeed; moves
+    algo: str
+    turns: list                         # turn numbers, in the order asked
+    settings: dict                      # the answer's settings (docs/best.schema.json)
+    mcts: Optional[MctsOptions]         # algo mcts
+    report_every: Optional[float]
+    top_moves: Optional[int]
+    warnings: list = field(default_factory=list)        # (field, message)
+
+    @property
+    def start_key(self):
+        """The start the moves are played from, as text: queries of one game share it."""
+        return json.dumps({name: value for name, value in self.source.items() if name != "moves"},
+                          sort_keys=True)
+
+
+def parse_query(line):
+    """A ``Control`` or ``SearchQuery``; raises ``LineError`` (which knows the id, if any)."""
+    try:
+        query = json.loads(line)
+    except json.JSONDecodeError as err:
+        raise LineError(None, QueryError(f"not valid JSON ({err.msg} at column {err.colno})")) from None
+    if not isinstance(query, dict):
+        raise LineError(None, QueryError("a query is a JSON object"))
+    query_id = query.get("id") if isinstance(query.get("id"), str) else None
+    try:
+        _check_schema(query)
+        if "action" in query:
+            return _control(query)
+        return _search_query(query)
+    except QueryError as err:
+        raise LineError(query_id, err) from None
+
+
+class LineError(Exception):
+    def __init__(self, query_id, error):
+        self.query_id = query_id
+        self.error = error
+        super().__init__(str(error))
+
+
+def _check_schema(query):
+    for name in query:
+        if name not in QUERY_SCHEMA["properties"]:
+            raise QueryError(f"unknown field '{name}'", name)
+    error = jsonschema.exceptions.best_match(_VALIDATOR.iter_errors(query))
+    if error is None:
+        return
+    path = [str(part) for part in error.absolute_path]
+    if error.validator == "required":
+        path = [error.message.split("'")[1]]
+    name = path[0] if path else None
+    where = ".".join(path)
+    raise QueryError(f"{where}: {error.message}" if where else error.message, name)
+
+
+def _control(query):
+    action = query["action"]
+    if action == "terminate" and "terminateId" not in query:
+        raise QueryError("terminate needs terminateId, the id of the query to stop", "terminateId")
+    unused = [name for name in query if name not in ACTION_FIELDS[action]]
+    return Control(query["id"], action, query.get("terminateId"),
+                   [(name, f"{name} is not used by the action {action}") for name in unused])
+
+
+def _search_query(query):
+    if "position" not in query and "game" not in query:
+        raise QueryError("a query needs a position or a game", "position")
+    moves = query.get("moves", [])
+    turns = query.get("analyzeTurns", [len(moves)])
+    for number in turns:
+        if number > len(moves):
+            raise QueryError(f"turn {number} is beyond the {len(moves)} moves given", "analyzeTurns")
+    algo = query.get("algo", "mcts")
+    mcts, settings = _search_settings(query, algo)
+    source = {name: query[name] for name in SOURCE_FIELDS if name in query}
+    return SearchQuery(query["id"], source, algo, turns, settings, mcts,
+                       query.get("reportDuringSearchEvery"), query.get("topMoves"),
+                       _unused_fields(query))
+
+
+def _unused_fields(query):
+    algo = query.get("algo", "mcts")
+    unused = []
+    if algo != "mcts":
+        unused += [(name, f"{name} is an MCTS field; algo {algo} does not use it")
+                   for name in MCTS_ONLY if name in query]
+    if "depth" in query and algo != "alphabeta":
+        unused.append(("depth", f"depth is an alpha-beta field; algo {algo} does not use it"))
+    if "position" in query:
+        unused += [(name, f"{name} is for a new game; this query gives a position")
+                   for name in ("game", "options") if name in query]
+    if "terminateId" in query:
+        unused.append(("terminateId", "terminateId is for the action terminate"))
+    return unused
+
+
+def _search_settings(query, algo):
+    """(MctsOptions or None, the answer's settings) of the query's budget and options."""
+    time_limit = query.get("maxTime")
+    if algo != "mcts":
+        settings = {"time": time_limit}
+        if algo == "alphabeta":
+            settings["depth"] = query.get("depth")
+        return None, settings
+    visits = query.get("maxVisits")
+    if visits is None and time_limit is None:
+        visits = DEFAULT_VISITS
+    defaults = MctsOptions()
+    options = MctsOptions(iterations=visits, time_limit=time_limit,
+                          threads=query.get("threads", defaults.threads),
+                          seed=query.get("seed", defaults.seed),
+                          value=query.get("value", defaults.value),
+                          select=query.get("select", defaults.select),
+                          rollout=query.get("rollout", defaults.rollout),
+                          exploration=query.get("exploration", defaults.exploration))
+    try:
+        options.check()
+    except TesseraError as err:
+        raise QueryError(str(err)) from None
+    return options, mcts_settings(options)

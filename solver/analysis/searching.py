@@ -1,0 +1,139 @@
+"""One turn's search inside a search process, and its answers.
+
+MCTS runs in slices of ``reportDuringSearchEvery`` seconds: after each slice the tree
+so far is reported (``isDuringSearch: true``) and the next slice grows the same tree
+(``Mcts`` keeps it for a search of the same position). A terminate request is seen
+between two numba batches (about 0.1 s): the progress callback raises ``StopRequested``,
+which the search loop treats as Ctrl-C, so the answer is the tree so far with
+``interrupted: true``. Alpha-beta and solve have no such hook inside an iteration; the
+engine stops them by replacing their process (``pool``).
+"""
+from dataclasses import dataclass, replace
+from typing import Optional
+
+from kernels import games
+from solver.analysis.positions import prepare
+from solver.search.ismcts import Ismcts
+from solver.search.mcts import Mcts, MctsOptions
+from solver.search.report import search_report
+
+
+class StopRequested(KeyboardInterrupt):
+    """Raised in a search's progress callback: the search loop ends as on Ctrl-C."""
+
+
+@dataclass
+class Job:
+    """One turn of a query, as sent to a search process."""
+    serial: int                     # the engine's number for it, unique
+    query_serial: int               # the engine's number for its query
+    query_id: str
+    turn: int
+    source: dict                    # the query's position or game, options, startSeed, moves
+    algo: str
+    settings: dict
+    mcts: Optional[MctsOptions]
+    report_every: Optional[float]
+    top_moves: Optional[int]
+    reuse_key: Optional[int] = None     # a kept tree to continue, after the last
+    reuse_moves: int = 0                # reuse_moves moves of the turn
+    keep_key: Optional[int] = None      # keep this search's tree under this key
+    keep_root: Optional[tuple] = None   # (the engine's side) how the kept tree is indexed
+
+
+def run_job(job, trees, stopped, send):
+    """(the final answer of ``job``, whether its tree was kept under ``job.keep_key``).
+
+    ``send(document)`` writes a line before the final answer: a partial answer, or a
+    warning. ``trees`` are the MCTS searchers kept for reuse, by key; ``stopped()`` is
+    true once the engine asked this job to stop. Raises QueryError for a bad position,
+    move or turn.
+    """
+    game, state, line = prepare(job.source, job.turn)
+
+    def progress(done, total, seconds):
+        if stopped():
+            raise StopRequested
+
+    kept = False
+    if job.algo == "mcts" and games.is_complete(state):
+        searcher = _mcts_searcher(job, trees, line)
+        result = _sliced_search(searcher, job, state, progress, lambda partial: send(
+            answer(job, game, state, partial, during=True)))
+        if job.keep_key is not None:
+            trees[job.keep_key] = searcher
+            kept = True
+    elif job.algo == "mcts":
+        if job.report_every is not None:
+            send({"id": job.query_id, "warning": "information-set MCTS on a view gives only its"
+                  " final answer", "field": "reportDuringSearchEvery"})
+        result = Ismcts(replace(job.mcts)).search(state, progress)
+    else:
+        result = _alphabeta(job, state)
+    return answer(job, game, state, result, during=False), kept
+
+
+def _mcts_searcher(job, trees, line):
+    """The kept searcher to continue, its tree moved down the turn's last moves, or a new one.
+
+    ``line`` holds the player moves that led to the turn since the last chance event; a
+    kept tree further back than that (chance between) cannot be followed."""
+    searcher = trees.pop(job.reuse_key, None) if job.reuse_key is not None else None
+    if searcher is None or job.reuse_moves > len(line):
+        return Mcts(replace(job.mcts))
+    for _, move in line[len(line) - job.reuse_moves:]:
+        searcher.play(move)                 # an unknown move drops the tree: a fresh search
+    return searcher
+
+
+def _sliced_search(searcher, job, state, progress, report):
+    """Search to the job's budget, calling ``report(result)`` after each slice but the last."""
+    budget_visits, budget_time = job.mcts.iterations, job.mcts.time_limit
+    visits, seconds, reused = 0, 0.0, None
+    per_thread = 0                          # a budget of visits counts per search thread
+    while True:
+        slice_time = budget_time - seconds if budget_time is not None else None
+        if job.report_every is not None:
+            slice_time = job.report_every if slice_time is None else min(slice_time, job.report_every)
+        searcher.options.iterations = None if budget_visits is None else budget_visits - per_thread
+        searcher.options.time_limit = slice_time
+        result = searcher.search(state, progress)
+        reused = result.reused_visits if reused is None else reused
+        visits += result.visits
+        per_thread += result.visits // job.mcts.threads
+        seconds += result.seconds
+        result.visits, result.seconds, result.reused_visits = visits, seconds, reused
+        if (result.interrupted or (budget_visits is not None and per_thread >= budget_visits)
+                or (budget_time is not None and seconds >= budget_time)):
+            return result
+        report(result)
+
+
+def _alphabeta(job, state):
+    from solver.search.alphabeta import search_alphabeta, solve
+    time_limit = job.settings["time"]
+    if job.algo == "solve":
+        return solve(state, time_limit=time_limit)
+    return search_alphabeta(state, depth=job.settings["depth"], time_limit=time_limit)
+
+
+def answer(job, game, state, result, during):
+    """The answer document: `tessera best --json`'s fields and the query's id and turn."""
+    settings = dict(job.settings)
+    if job.algo != "mcts":
+        from solver.search.alphabeta import search_mode
+        settings["mode"] = search_mode(state)
+    report = search_report("analyze", game, state, result, settings, result.interrupted)
+    if job.top_moves is not None:
+        report["moves"] = report["moves"][:job.top_moves]
+    return {"id": job.query_id, "turn": job.turn, "isDuringSearch": during,
+            "reusedVisits": result.reused_visits, **report}
+
+
+def error_answer(query_id, message, field=None, turn=None):
+    """``{"id", "error", "field"}``, with the turn when one turn of a query fails."""
+    document = {"id": query_id}
+    if turn is not None:
+        document["turn"] = turn
+    document.update(error=" ".join(str(message).split()), field=field)
+    return document

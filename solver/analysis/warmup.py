@@ -1,0 +1,17 @@
+"""One tiny search of every kind on every game, so that later searches load nothing."""
+from solver.games import registered_games
+from solver.search.alphabeta import search_alphabeta
+from solver.search.ismcts import Ismcts
+from solver.search.mcts import Mcts, MctsOptions
+from solver.search.report import search_report
+
+
+def warm_up():
+    for game in registered_games().values():
+        state = game.new(0)
+        result = Mcts(MctsOptions(iterations=8)).search(state)
+        search_report("analyze", game, state, result, {}, False)
+        search_alphabeta(state, depth=1)
+        view = game.view(state, 0)
+        if game.observer(view) is not None:
+            Ismcts(MctsOptions(iterations=8)).search(view)

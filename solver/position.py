@@ -1,0 +1,228 @@
+"""Positions for people who write code: start or read one, list and play moves by their
+text, draw it, search it, take a view (docs/api.md).
+
+A ``Position`` never changes: ``play`` returns a new one. Everything is in the games'
+notation; errors are ``solver.errors`` types (``MoveError``, ``PositionError``,
+``OptionError``, all ``TesseraError``).
+"""
+import json
+
+import numpy as np
+
+from kernels import games
+from solver.errors import MoveError, OptionError, TesseraError
+from solver.games import game_of_position, get_game, registered_games
+
+MCTS_EXTRAS = {"value", "select", "rollout", "exploration"}
+
+
+class Position:
+    """A position of Azul, Summer Pavilion or Azure, complete or a player's view."""
+
+    def __init__(self, game, state):
+        self._game = game
+        self._state = state
+
+    # ---- making one -------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, game, seed=0, **options):
+        """A start position of ``game`` (its name), as ``tessera new GAME --seed SEED``."""
+        chosen = get_game(game)
+        return cls(chosen, chosen.new(seed, **options))
+
+    @classmethod
+    def parse(cls, text):
+        """A position from its text, its JSON text, or its JSON object (a dict)."""
+        return cls(*game_of_position(json.dumps(text) if isinstance(text, dict) else text))
+
+    @classmethod
+    def from_state(cls, state):
+        """The position of a state array, its game found from the array."""
+        return cls(game_of_state(state), state.copy())
+
+    # ---- what it is -------------------------------------------------------------------
+
+    @property
+    def game(self):
+        return self._game.name
+
+    @property
+    def players(self):
+        return int(games.players(self._state))
+
+    @property
+    def to_move(self):
+        """The player to move, from 1; None when chance acts or the game is over."""
+        who = games.to_move(self._state)
+        return int(who) + 1 if who >= 0 else None
+
+    @property
+    def is_chance(self):
+        return games.to_move(self._state) == games.CHANCE
+
+    @property
+    def is_over(self):
+        return games.to_move(self._state) == games.TERMINAL
+
+    @property
+    def is_view(self):
+        return not games.is_complete(self._state)
+
+    @property
+    def scores(self):
+        out = np.zeros(self.players, np.int64)
+        games.scores(self._state, out)
+        return out.tolist()
+
+    @property
+    def hash(self):
+        """The 64-bit position hash, hexadecimal (``position_hash`` in search results)."""
+        return f"{int(games.position_hash(self._state)) & (2**64 - 1):016x}"
+
+    @property
+    def state(self):
+        """A copy of the engine's array, for code that calls the kernels itself."""
+        return self._state.copy()
+
+    def __eq__(self, other):
+        return isinstance(other, Position) and np.array_equal(self._state, other._state)
+
+    def __hash__(self):
+        return hash(self._state.tobytes())
+
+    # ---- moves ------------------------------------------------------------------------
+
+    @property
+    def legal_moves(self):
+        """The moves of whoever acts, in notation; at chance, the outcomes."""
+        return [text for text, _ in self._listing()]
+
+    def chance_outcomes(self):
+        """[(outcome, probability)] when chance acts, else []."""
+        return [(text, p) for text, p in self._listing() if p is not None]
+
+    def _listing(self):
+        codes = np.empty(games.MAX_MOVES, np.int64)
+        who = games.to_move(self._state)
+        if who == games.TERMINAL:
+            return []
+        if who == games.CHANCE:
+            probabilities = np.empty(games.MAX_MOVES, np.float64)
+            count = games.chance_outcomes(self._state, codes, probabilities)
+            return [(self._game.format_move(self._state, c), float(p))
+                    for c, p in zip(codes[:count], probabilities[:count])]
+        count = games.legal_moves(self._state, codes)
+        return [(self._game.format_move(self._state, c), None) for c in codes[:count]]
+
+    def parse_move(self, text):
+        """The engine's code of the move ``text``; MoveError when it is not legal here."""
+        return int(self._game.parse_move(self._state, text))
+
+    def play(self, *moves):
+        """The position after ``moves`` (texts), played in order."""
+        self._check_complete("play")
+        state = self._state.copy()
+        for i, text in enumerate(moves, 1):
+            try:
+                move = self._game.parse_move(state, text)
+            except MoveError as err:
+                raise MoveError(text, f"move {i} of {len(moves)}: {str(err).split(': ', 1)[-1]}") \
+                    from None
+            games.apply_move(state, move)
+        return Position(self._game, state)
+
+    def draw_chance(self, seed):
+        """The position after chance acts, drawn with ``seed`` (itself when a player acts)."""
+        from kernels.rng import make_rng
+        self._check_complete("draw_chance")
+        state = self._state.copy()
+        if games.to_move(state) == games.CHANCE:
+            games.resolve_chance(state, make_rng(seed))
+        return Position(self._game, state)
+
+    def view(self, player):
+        """What ``player`` (from 1) knows of this complete position."""
+        self._check_complete("view")
+        if not 1 <= player <= self.players:
+            raise TesseraError(f"player must be 1 to {self.players}, not {player}")
+        return Position(self._game, self._game.view(self._state, player - 1))
+
+    def _check_complete(self, what):
+        if self.is_view:
+            raise TesseraError(f"{what} needs a complete position; this is a player's view")
+
+    # ---- text and drawing -------------------------------------------------------------
+
+    def text(self):
+        return self._game.format_position(self._state)
+
+    __str__ = text
+
+    def __repr__(self):
+        return f"Position.parse({self.text()!r})"
+
+    def to_json(self):
+        return self._game.position_to_json(self._state)
+
+    def render(self):
+        """A rich renderable drawing the position (``rich.print(position.render())``)."""
+        return self._game.render(self._state)
+
+    # ---- search -----------------------------------------------------------------------
+
+    def best(self, visits=None, time=None, algo="mcts", depth=None, threads=1, seed=0, **mcts):
+        """Rank the moves by a search: the document of `tessera best --json` as a dict.
+
+        ``visits`` (MCTS simulations per thread) and/or ``time`` (seconds); neither:
+        10,000 visits. ``algo`` ``"mcts"`` (information-set MCTS on a view),
+        ``"alphabeta"`` (``depth`` plies and/or ``time``) or ``"solve"``; ``mcts``:
+        ``value``, ``select``, ``rollout``, ``exploration`` as in docs/search.md.
+        """
+        from solver.search.report import mcts_settings, search_report
+        unknown = sorted(set(mcts) - MCTS_EXTRAS)
+        if unknown:
+            raise OptionError(f"unknown search option '{unknown[0]}' (known: algo, visits, time, "
+                              f"depth, threads, seed, {', '.join(sorted(MCTS_EXTRAS))})")
+        if algo == "mcts":
+            from solver.search.ismcts import Ismcts
+            from solver.search.mcts import Mcts, MctsOptions
+            if visits is None and time is None:
+                visits = 10_000
+            options = MctsOptions(iterations=visits, time_limit=time, threads=threads, seed=seed,
+                                  **mcts)
+            searcher = Mcts(options) if not self.is_view else Ismcts(options)
+            result, settings = searcher.search(self._state), mcts_settings(options)
+        elif algo in ("alphabeta", "solve"):
+            from solver.search.alphabeta import search_alphabeta, search_mode, solve
+            if algo == "solve":
+                result, settings = solve(self._state, time_limit=time), {"time": time}
+            else:
+                result = search_alphabeta(self._state, depth=depth, time_limit=time)
+                settings = {"depth": depth, "time": time}
+            settings["mode"] = search_mode(self._state)
+        else:
+            raise OptionError(f"unknown algo '{algo}' (known: mcts, alphabeta, solve)")
+        return search_report("best", self._game, self._state, result, settings, result.interrupted)
+
+    def solve(self, time=None):
+        """The exact value and best moves: the document of `tessera solve --json` as a dict."""
+        from solver.search.alphabeta import search_mode, solve
+        from solver.search.report import search_report
+        result = solve(self._state, time_limit=time)
+        return search_report("solve", self._game, self._state, result,
+                             {"time": time, "mode": search_mode(self._state)}, False)
+
+
+_GAME_IDS = {}
+
+
+def game_of_state(state):
+    """The ``Game`` whose kernels a state array belongs to (its word 0)."""
+    if not _GAME_IDS:
+        for game in registered_games().values():
+            _GAME_IDS[int(game.undealt(0)[0])] = game
+    try:
+        return _GAME_IDS[int(state[0])]
+    except KeyError:
+        raise TesseraError(f"no game has the id {int(state[0])}") from None
