@@ -6,9 +6,8 @@ import json
 import numpy as np
 import pytest
 
-from kernels import games
+from kernels import bind, games
 from kernels.azul.layout import PHASE_OVER, STALL_LIMIT, W_PHASE, W_ROUND, W_STALLED
-from kernels.playout import random_playout
 from kernels.rng import make_rng
 from solver.errors import PositionError
 from solver.games import get_game
@@ -52,7 +51,9 @@ def test_many_random_games_read_back(variant):
 
 def stalled_game_end():
     state = AZUL.new(STALLED_GRAY_SEED, players=2, variant="gray")
-    random_playout(state, make_rng(STALLED_GRAY_SEED), np.empty(games.MAX_MOVES, np.int64))
+    rules = bind.interface(state[0])
+    bind.instance(state[0], "playout").random_playout(state, make_rng(STALLED_GRAY_SEED),
+                                                      np.empty(rules.MAX_MOVES, np.int64))
     return state
 
 
