@@ -1,14 +1,17 @@
 """Seeded, seat-rotated matches between agents of this checkout and agents of another commit.
 
     python bench/versus.py GAME A B [--players N] [--games N] [--seed S]
-                           [--baseline COMMIT | --baseline-dir DIR] [--option KEY=VALUE ...]
+                           [--baseline COMMIT | --baseline-dir DIR [--baseline-cache DIR]]
+                           [--option KEY=VALUE ...]
                            [--out FILE]
 
 A and B are agent specs (``greedy``, ``mcts:time=0.002``, see solver/agents.py); a spec
 ending in ``@base`` is played by the baseline: the commit ``--baseline`` (default
 e696baa) exported with ``git archive`` into a cache folder (``$TESSERA_VERSUS_CACHE``,
 default ``<tmp>/tessera-versus``) with its own numba cache, or the source tree
-``--baseline-dir`` used as it is. Each version's kernels are compiled with its own
+``--baseline-dir`` used as it is (with the numba cache ``--baseline-cache``, default
+``$NUMBA_CACHE_DIR``: numba does not notice edits to inlined helpers, so give each
+edited tree a cache of its own). Each version's kernels are compiled with its own
 rules and heuristics, so the baseline runs in a subprocess (bench/versus_worker.py)
 that reads positions and answers moves in the notation both share.
 
@@ -315,7 +318,7 @@ def run(args):
         if args.baseline_dir:
             if not (Path(args.baseline_dir) / "solver").is_dir():
                 raise VersusError(f"{args.baseline_dir} holds no solver package")
-            baseline = Baseline(args.baseline_dir, label=args.baseline_dir)
+            baseline = Baseline(args.baseline_dir, numba_cache=args.baseline_cache, label=args.baseline_dir)
         else:
             baseline = Baseline.of_commit(args.baseline)
     try:
@@ -344,6 +347,7 @@ def main():
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--baseline", default=DEFAULT_BASELINE, help="commit of the @base agents")
     source.add_argument("--baseline-dir", help="a source tree for the @base agents, used as it is")
+    parser.add_argument("--baseline-cache", help="numba cache of a --baseline-dir (default: $NUMBA_CACHE_DIR)")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     try:

@@ -7,6 +7,7 @@ from kernels import games
 from kernels.pavilion.evaluate import (
     FADE, KEPT, NUMBER, REGION, STAR, TILE, TOKEN, WEIGHTS as W, WILD,
 )
+from kernels.pavilion.heuristic import PRIOR_SCALE
 from kernels.pavilion.layout import (
     P_SPACES, PASS_MOVE, PHASE_BONUS, PLACE_BASE, W_PHASE, W_ROUND, W_TO_MOVE, player_word,
     space_bit, split_place_move,
@@ -28,7 +29,8 @@ def values(state):
 
 
 def heuristic(state, text):
-    return games.move_heuristic(state, parse_move(state, text))
+    """The move's predicted change in points (the heuristic is in 1/PRIOR_SCALE points)."""
+    return games.move_heuristic(state, parse_move(state, text)) / PRIOR_SCALE
 
 
 def progress(**stars_covered):
@@ -168,7 +170,7 @@ def test_the_heuristic_is_the_change_in_the_movers_evaluation(players):
             games.evaluate(state, before)
             gains = []
             for move in moves[:n]:
-                gains.append(games.move_heuristic(state, move))
+                gains.append(games.move_heuristic(state, move) / PRIOR_SCALE)
                 child = state.copy()
                 games.apply_move(child, move)
                 if games.to_move(child) == games.TERMINAL or child[W_ROUND] != state[W_ROUND] \
