@@ -42,7 +42,7 @@ from kernels.pavilion.tiles import count_of, total
 # WEIGHTS[...]: points, or shares of a bonus (see the module docstring).
 TILE, WILD, KEPT, STAR, NUMBER, REGION, TOKEN, FADE = range(8)
 N_WEIGHTS = 8
-WEIGHTS = np.array([1.0, 1.5, 0.8, 0.6, 0.5, 1.0, 0.5, 0.7], np.float64)
+WEIGHTS = np.array([1.0, 1.5, 0.8, 0.6, 0.5, 1.0, 0.75, 0.7], np.float64)
 
 # EMPTY_COST[m]: tiles the empty spaces of a star with covered-space mask m cost in all;
 # LARGEST_EMPTY[m]: the cost of its largest empty space (0 when full).
