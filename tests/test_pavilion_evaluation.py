@@ -182,3 +182,14 @@ def test_the_heuristic_is_the_change_in_the_movers_evaluation(players):
                 checked += 1
             games.apply_move(state, moves[int(np.argmax(gains))])
     assert checked > 1000
+
+
+def test_the_tuned_weights_beat_worse_ones_in_the_tuners_duel():
+    """bench/pavilion_tune.py's duel: a weight set against itself splits every deal
+    evenly; wild tiles valued below plain ones lose most games (the tuning found 8%)."""
+    from bench.pavilion_tune import duel
+    assert duel(W, W, 20, 1) == (20.0, 0.0)
+    worse = W.copy()
+    worse[WILD] = 0.5 * W[WILD]
+    won, margin = duel(worse, W, 50, 1)
+    assert won < 0.25 * 100 and margin < 0
