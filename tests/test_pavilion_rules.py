@@ -440,27 +440,3 @@ def test_a_whole_game_ends_after_six_rounds():
     assert rounds == {1, 2, 3, 4, 5, 6}
     assert int(np.sum([state[player_word(p, P_HAND)] for p in range(2)])) == 0
     assert view(state)["supply"] and int(state[W_SUPPLY]) != 0
-
-
-# ---- evaluation and move heuristic (docs/pavilion.md) ---------------------------------
-
-def test_evaluate_is_score_plus_earned_bonuses_less_unkeepable_tiles():
-    state = build(boards=[player(score=10, hand="PPGGOOY", P="PPPPPP"), player(score=3)])
-    values = np.zeros(2)
-    games.evaluate(state, values)
-    # 10 + purple star 20 - (7 tiles held - 4 keepable); player 2: just the score
-    assert values.tolist() == [10 + 20 - 3, 3]
-
-
-def test_move_heuristic_reads_points_tiles_and_penalties():
-    def value(state, text):
-        return games.move_heuristic(state, parse_move(state, text))
-
-    draft = build(round=2, phase="draft", factories=["PPGY", "-", "-", "-", "-"], centre="RRG")
-    assert value(draft, "C red") == 3 - 3          # 3 tiles, the token costs 3 points
-    assert value(draft, "F1 purple") == 2 + 1      # 2 purple and the green wild
-    place = build(boards=[player(hand="RRRRRRBBBB", R="....R."), player()])
-    assert value(place, "place red 6") == 2 + 3    # 2 points and a window's 3 tiles
-    assert value(place, "pass") == -0.5 - 6        # 10 tiles held, 4 keepable
-    keep = play(place, "pass")
-    assert value(keep, "keep RRBB") == 4

@@ -1,0 +1,67 @@
+"""The far side of bench/versus.py: agents of another source tree, answering over pipes.
+
+Started by bench/versus.py with that tree first on ``PYTHONPATH``. It uses only the
+tree's public Python API (``solver.games.game_of_position``, ``solver.agents.parse_agent``
+and the game's ``parse_move`` / ``format_move``), so any commit offering it can serve.
+One JSON object a line on stdin, one answer a line on stdout:
+
+  {"op": "hello"}                                   -> {"solver": file of the solver package}
+  {"op": "agent", "spec": S, "seed": N}             -> {"agent": id}
+  {"op": "choose", "agent": id, "position": P,
+   "seen": [[P0, M0], ...]}                         -> {"move": text}
+  {"op": "drop", "agent": id}                       -> {}
+
+``seen`` lists the moves played since the agent last chose (its own included), each
+with the position its mover saw, so the agent can follow the game (``observe``).
+Any failure answers {"error": one line}.
+"""
+import itertools
+import json
+import sys
+
+
+def serve(lines, answer):
+    import solver
+    from solver.agents import parse_agent
+    from solver.games import game_of_position
+
+    agents = {}
+    ids = itertools.count()
+
+    def handle(request):
+        op = request["op"]
+        if op == "hello":
+            return {"solver": solver.__file__}
+        if op == "agent":
+            key = next(ids)
+            agents[key] = parse_agent(request["spec"], seed=request["seed"])
+            return {"agent": key}
+        if op == "drop":
+            agents.pop(request["agent"], None)
+            return {}
+        if op == "choose":
+            agent = agents[request["agent"]]
+            for position, move in request["seen"]:
+                game, state = game_of_position(position)
+                agent.observe(game.parse_move(state, move))
+            game, state = game_of_position(request["position"])
+            return {"move": game.format_move(state, agent.choose(state))}
+        raise ValueError(f"unknown op {op!r}")
+
+    for line in lines:
+        try:
+            reply = handle(json.loads(line))
+        except Exception as err:        # noqa: BLE001  (every failure goes back as one line)
+            reply = {"error": f"{type(err).__name__}: {err}".splitlines()[0]}
+        answer(json.dumps(reply))
+
+
+def main():
+    def answer(text):
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    serve(sys.stdin, answer)
+
+
+if __name__ == "__main__":
+    main()

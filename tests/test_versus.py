@@ -1,0 +1,76 @@
+"""bench/versus.py: seeded matches against a baseline source tree in a worker process."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.versus import Baseline, VersusError, match
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def here_as_baseline():
+    """This checkout serving as its own baseline (its numba cache is shared: nothing recompiles)."""
+    with Baseline(REPO) as baseline:
+        yield baseline
+
+
+def test_a_seeded_match_is_reproducible_and_its_figures_add_up(here_as_baseline):
+    first, records = match("pavilion", "greedy", "greedy@base", 2, seed=5, baseline=here_as_baseline,
+                           warm=False)
+    again, records_again = match("pavilion", "greedy", "greedy@base", 2, seed=5,
+                                 baseline=here_as_baseline, warm=False)
+    assert [r.moves for _, r in records] == [r.moves for _, r in records_again]
+    assert [r.scores for _, r in records] == [r.scores for _, r in records_again]
+    assert [seat for seat, _ in records] == [0, 1]            # seats alternate
+    assert records[0][1].agents == ["greedy", "greedy@base"]
+    assert records[1][1].agents == ["greedy@base", "greedy"]
+    assert sum(row["games"] for row in first["by_seat"]) == first["games"] == 2
+    assert first["won"] + first["drawn"] + first["lost"] == 2
+    margins = [r.scores[s] - r.scores[1 - s] for s, r in records]
+    assert first["mean_margin"] == pytest.approx(sum(margins) / 2)
+    assert {k: v for k, v in first.items() if k != "seconds"} == \
+        {k: v for k, v in again.items() if k != "seconds"}
+
+
+def test_the_same_agent_on_both_sides_plays_the_same_moves(here_as_baseline):
+    """The baseline here is this very checkout: seat for seat, its greedy plays as ours does."""
+    _, local = match("pavilion", "greedy", "greedy", 2, seed=9, warm=False)
+    _, remote = match("pavilion", "greedy@base", "greedy@base", 2, seed=9, baseline=here_as_baseline,
+                      warm=False)
+    assert [r.moves for _, r in local] == [r.moves for _, r in remote]
+
+
+def _tree_with_an_agent_that_passes(root):
+    """A source tree whose solver package is this checkout's, but whose agents always answer
+    'pass' (illegal while drafting): the baseline side of the next test."""
+    package = root / "solver"
+    package.mkdir()
+    (package / "__init__.py").write_text(f"__path__.append({str(REPO / 'solver')!r})\n")
+    (package / "agents.py").write_text(
+        "from kernels.pavilion.layout import PASS_MOVE\n\n\n"
+        "class Passer:\n"
+        "    def choose(self, state):\n"
+        "        return PASS_MOVE\n\n"
+        "    def observe(self, move):\n"
+        "        pass\n\n\n"
+        "def parse_agent(spec, seed=0):\n"
+        "    return Passer()\n")
+    (root / "kernels").symlink_to(REPO / "kernels")
+
+
+def test_an_illegal_baseline_move_is_an_error_naming_it(tmp_path):
+    _tree_with_an_agent_that_passes(tmp_path)
+    with Baseline(tmp_path) as baseline:
+        with pytest.raises(VersusError, match=r"greedy@base in seat 2 .* answered 'pass', which is not legal"):
+            match("pavilion", "greedy", "greedy@base", 1, seed=3, baseline=baseline, warm=False)
+
+
+def test_the_command_line_says_what_is_wrong_in_one_line(tmp_path):
+    run = subprocess.run([sys.executable, str(REPO / "bench" / "versus.py"), "pavilion", "greedy",
+                          "greedy@base", "--baseline", "no-such-commit"],
+                         capture_output=True, text=True, cwd=REPO)
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines() == [f"error: no commit 'no-such-commit' in {REPO}"]
