@@ -3,7 +3,7 @@ from numba import njit
 
 from kernels.pavilion.layout import (
     CENTRE_STAR, CHANCE_BASE, DRAFT_COLOURS, FACTORIES_BY_PLAYERS, FACTORY_SIZE, KEEP_BASE,
-    LONE_WILD, NCOLOURS, P_CENTRE_COLOURS, P_HAND, P_KEPT, P_SCORE, P_SPACES, PASS_MOVE,
+    NCOLOURS, P_CENTRE_COLOURS, P_HAND, P_KEPT, P_SCORE, P_SPACES, PASS_MOVE,
     PHASE_BONUS, PHASE_DRAFT, PHASE_KEEP, PHASE_OVER, PHASE_PLACE, PHASE_REFILL, PHASE_RESUPPLY,
     PLACE_BASE, ROUNDS, SOURCE_CENTRE, STAR_SPACES, SUPPLY_SIZE, TAKE_BASE, TOKEN_IN_CENTRE,
     W_BAG, W_CENTRE, W_FACTORY, W_PASSED, W_PHASE, W_PLAYERS, W_REWARD, W_ROUND, W_STARTER,
@@ -11,7 +11,7 @@ from kernels.pavilion.layout import (
 )
 from kernels.pavilion.moves import is_chance_phase, player_base, sample_chance, wild_colour
 from kernels.pavilion.stars import completed_reward, end_bonus, lose_points, placement_points
-from kernels.pavilion.tiles import colours_present, count_of, one_of, tiles_of_choice, total
+from kernels.pavilion.tiles import colours_present, drafted, one_of, tiles_of_choice, total
 
 
 @njit(cache=True)
@@ -41,12 +41,7 @@ def draft(state, source, colour):
     base = player_base(player)
     wild = wild_colour(state)
     tiles = state[W_CENTRE] if source == SOURCE_CENTRE else state[W_FACTORY + source]
-    if colour == LONE_WILD:
-        taken = one_of(wild)
-    else:
-        taken = count_of(tiles, colour) * one_of(colour)
-        if count_of(tiles, wild) > 0:
-            taken += one_of(wild)
+    taken = drafted(tiles, colour, wild)
     state[base + P_HAND] += taken
     if source == SOURCE_CENTRE:
         state[W_CENTRE] = tiles - taken

@@ -24,13 +24,13 @@ from kernels.pavilion.evaluate import (
     fade, hand_value, keeping_value, kept_value, number_term, region_term, star_term,
 )
 from kernels.pavilion.layout import (
-    CENTRE_STAR, CHANCE_BASE, DRAFT_COLOURS, KEEP_BASE, LONE_WILD, NCOLOURS, P_CENTRE_COLOURS,
+    CENTRE_STAR, CHANCE_BASE, DRAFT_COLOURS, KEEP_BASE, NCOLOURS, P_CENTRE_COLOURS,
     P_HAND, P_SCORE, P_SPACES, PASS_MOVE, PLACE_BASE, SOURCE_CENTRE, STAR_SPACES, TAKE_BASE,
     TOKEN_IN_CENTRE, W_CENTRE, W_FACTORY, W_REWARD, W_ROUND, W_TO_MOVE, W_TOKEN,
 )
 from kernels.pavilion.moves import player_base, wild_colour
 from kernels.pavilion.stars import completed_reward, placement_points
-from kernels.pavilion.tiles import count_of, one_of, tiles_of_choice, total
+from kernels.pavilion.tiles import count_of, drafted, one_of, tiles_of_choice, total
 
 
 # MCTS's PUCT priors are a softmax of the heuristic at the search's temperature of 2,
@@ -80,12 +80,7 @@ def draft_gain(state, base, hand, spaces, centre_colours, wild, move, w):
     source = move // DRAFT_COLOURS
     colour = move % DRAFT_COLOURS
     tiles = state[W_CENTRE] if source == SOURCE_CENTRE else state[W_FACTORY + source]
-    if colour == LONE_WILD:
-        taken = one_of(wild)
-    else:
-        taken = count_of(tiles, colour) * one_of(colour)
-        if count_of(tiles, wild) > 0:
-            taken += one_of(wild)
+    taken = drafted(tiles, colour, wild)
     gain = (hand_value(hand + taken, spaces, centre_colours, wild, w)
             - hand_value(hand, spaces, centre_colours, wild, w))
     if source == SOURCE_CENTRE and state[W_TOKEN] == TOKEN_IN_CENTRE:

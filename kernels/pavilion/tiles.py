@@ -3,7 +3,8 @@ from numba import njit
 
 from kernels.common import count_of, one_of  # noqa: F401  (re-exported)
 from kernels.pavilion.layout import (
-    CHOICE_BITS, CHOICE_MASK, LANE_BITS, LANE_MASK, LANES_ALL, LANES_ONE, NCOLOURS, TOTAL_SHIFT,
+    CHOICE_BITS, CHOICE_MASK, LANE_BITS, LANE_MASK, LANES_ALL, LANES_ONE, LONE_WILD, NCOLOURS,
+    TOTAL_SHIFT,
 )
 
 
@@ -11,6 +12,18 @@ from kernels.pavilion.layout import (
 def total(tiles):
     """Tiles in the set: the top lane of the product sums the lanes (at most 255)."""
     return (((tiles & LANES_ALL) * LANES_ONE) >> TOTAL_SHIFT) & LANE_MASK
+
+
+@njit(cache=True, inline="always")
+def drafted(tiles, colour, wild):
+    """What a draft of ``colour`` takes from the source ``tiles``: every tile of the
+    colour plus one wild tile if there is one (the lone wild when ``colour`` is LONE_WILD)."""
+    if colour == LONE_WILD:
+        return one_of(wild)
+    taken = count_of(tiles, colour) * one_of(colour)
+    if count_of(tiles, wild) > 0:
+        taken += one_of(wild)
+    return taken
 
 
 @njit(cache=True, inline="always")

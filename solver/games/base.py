@@ -114,7 +114,7 @@ def get_game(name):
 
 def game_of_position(text):
     """The game a position text or JSON document is written for, and the parsed state."""
-    from solver.notation.fields import position_text, shown
+    from solver.notation.fields import position_text
     stripped = position_text(text).strip()
     if stripped.startswith("{"):
         obj = _json_document(stripped)
