@@ -1,7 +1,7 @@
 """Information-set MCTS in numba: single-observer IS-MCTS (Cowling, Powley & Whitehouse 2012).
 
-A template (``kernels.bind``): each game runs its own instance, ``bind.instance(game,
-"ismcts")``, where ``games`` is that game's interface.
+A template (``kernels.bind``): each game runs its own instances, one per rollout,
+``bind.instance(game, "ismcts", rollout)``, where ``games`` is that game's interface.
 
 The root may be a player's view (``kernels.games``): every iteration draws a
 determinization of it with ``games.determinize`` for the player to move at the
@@ -49,7 +49,7 @@ from kernels.search.mcts import (  # noqa: F401  (MARGIN, WIN: this tree's stats
 )
 
 games = template_games(__name__)
-_mcts = sibling(__name__, "mcts")       # the same game's MCTS kernels
+_mcts = sibling(__name__, "mcts")       # the same game's MCTS kernels, with the same rollout
 backup, outcome, puct_score, rollout = _mcts.backup, _mcts.outcome, _mcts.puct_score, _mcts.rollout
 set_priors, simulation_buffers, uct_score = _mcts.set_priors, _mcts.simulation_buffers, _mcts.uct_score
 
@@ -198,7 +198,7 @@ def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, slot, p
         node = child
         if nodes[child, VISITS] == 0:
             break                                            # a new leaf: roll out
-    rollout(state, rng, moves, prm)
+    rollout(state, rng, moves)
     outcome(state, payoff, margin, score)
     backup(nodes, stats, path, depth, payoff, margin)
 
