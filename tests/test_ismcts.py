@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kernels import bind, games, toy
+from kernels.arrays import sort_prefix
 from kernels.rng import make_rng
 from kernels.search import ismcts as kernel
 from kernels.toy.layout import (
@@ -255,3 +256,13 @@ def test_agrees_with_mcts_on_azul():
     by_mcts = Mcts(options).search(state)
     assert by_ismcts.best.move == by_mcts.best.move == best
     assert by_ismcts.best.win_rate == by_mcts.best.win_rate == 1.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-5, 300), max_size=40), st.data())
+def test_sort_prefix_sorts_the_first_n_like_numpy_and_leaves_the_rest(values, data):
+    """The children of a node are matched to the sorted legal moves (choose)."""
+    n = data.draw(st.integers(0, len(values)))
+    array = np.array(values, np.int64)
+    sort_prefix(array, n)
+    assert array[:n].tolist() == sorted(values[:n]) and array[n:].tolist() == values[n:]

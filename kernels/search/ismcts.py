@@ -40,6 +40,7 @@ and non-locality: docs/hidden-information.md).
 import numpy as np
 from numba import prange
 
+from kernels.arrays import sort_prefix
 from kernels.bind import kernel, sibling, template_games
 from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import below
@@ -147,7 +148,7 @@ def choose(nodes, stats, size, node, state, player, prm, rng, moves, slot, prior
     tree is full; a child with no visits is a new leaf.
     """
     n = games.legal_moves(state, moves)
-    moves[:n].sort()
+    sort_prefix(moves, n)
     missing = match_children(nodes, node, moves, n, slot)
     if missing > 0 and prm[P_SELECT] != SELECT_PUCT:
         i = nth_missing(slot, n, below(rng, missing))
