@@ -10,7 +10,7 @@ directly, with no dispatch on the game id.
 
 Instances are ordinary modules found by an import hook (installed by
 ``kernels/__init__.py``), so any process, a pool worker or a Dask worker
-unpickling a reference, imports ``kernels.azul.bound.mcts`` like any other module.
+unpickling a reference, imports ``kernels.azul.bound.perft`` like any other module.
 
 numba names a function's cache files after its source file and ``__qualname__``
 and keys the entries by signature and bytecode, which are the same in every
@@ -36,6 +36,11 @@ TEMPLATES = {
     "alphabeta": "kernels.search.alphabeta",
 }
 _TEMPLATE_SHORT_NAMES = {module: short for short, module in TEMPLATES.items()}
+# Templates instantiated per variant as well as per game: a compile-time choice the template
+# reads from its module name (``variant(__name__)``), in ``kernels.<game>.bound.<template>_<variant>``.
+# numba prunes the branches of the other variants before typing, so an instance compiles
+# only its own: a search with greedy rollouts compiles no random playout, and the other way round.
+VARIANTS = {"mcts": ("random", "greedy"), "ismcts": ("random", "greedy")}
 
 
 def game_name(game):
@@ -55,19 +60,41 @@ def interface(game):
     return importlib.import_module(f"kernels.{game_name(game)}.game")
 
 
-def instance(game, template):
-    """The game's instance of a template (a short name of ``TEMPLATES``, e.g. ``"mcts"``)."""
+def instance(game, template, variant=None):
+    """The game's instance of a template (a short name of ``TEMPLATES``, e.g. ``"perft"``);
+    a template of ``VARIANTS`` needs the variant too: ``instance(game, "mcts", "greedy")``."""
     if template not in TEMPLATES:
         raise ValueError(f"unknown kernel template {template!r}")
-    return importlib.import_module(f"kernels.{game_name(game)}.bound.{template}")
+    if variant not in VARIANTS.get(template, (None,)):
+        raise ValueError(f"unknown variant {variant!r} of kernel template {template!r}"
+                         f" (known: {', '.join(map(str, VARIANTS.get(template, ('none',))))})")
+    suffix = "" if variant is None else f"_{variant}"
+    return importlib.import_module(f"kernels.{game_name(game)}.bound.{template}{suffix}")
+
+
+def _instance_name(module_name):
+    """``(game, template, variant)`` of an instance's module name (variant None for a template
+    without variants), or None for anything else."""
+    parts = module_name.split(".")
+    if not (len(parts) == 4 and parts[0] == "kernels" and parts[2] == "bound"
+            and parts[1] in GAME_NAMES.values()):
+        return None
+    template, _, variant = parts[3].partition("_")
+    if template not in TEMPLATES or (variant or None) not in VARIANTS.get(template, (None,)):
+        return None
+    return parts[1], template, variant or None
 
 
 def _bound_game(module_name):
     """The game of an instance's module name, or None for anything else."""
-    parts = module_name.split(".")
-    if len(parts) == 4 and parts[0] == "kernels" and parts[2] == "bound" and parts[1] in GAME_NAMES.values():
-        return parts[1]
-    return None
+    name = _instance_name(module_name)
+    return None if name is None else name[0]
+
+
+def variant(module_name):
+    """The variant of the instance ``module_name`` (e.g. ``"greedy"``); None in a template."""
+    name = _instance_name(module_name)
+    return None if name is None else name[2]
 
 
 def template_games(module_name):
@@ -81,23 +108,26 @@ def template_games(module_name):
 
 def sibling(module_name, template):
     """Another template as seen from ``module_name``: the same game's instance of it in an
-    instance, the template itself in a template."""
-    game = _bound_game(module_name)
-    if game is None:
+    instance (of the same variant, if it has variants), the template itself in a template."""
+    name = _instance_name(module_name)
+    if name is None:
         return importlib.import_module(TEMPLATES[template])
-    return instance(game, template)
+    game, _, own_variant = name
+    return instance(game, template, own_variant if template in VARIANTS else None)
 
 
 def kernel(function=None, **options):
     """``njit(cache=True, **options)`` for a template's functions: compiled per instance,
-    with the game's name in the qualname (its own cache entries). In the template
-    itself a call fails and names the instance to use."""
+    with the game's name (and the variant's) in the qualname (its own cache entries). In
+    the template itself a call fails and names the instance to use."""
     def decorate(function):
-        game = _bound_game(function.__module__)
-        if game is None:
+        name = _instance_name(function.__module__)
+        if name is None:
             return _unbound(function)
         from numba import njit
-        function.__qualname__ = f"{game}.{function.__qualname__}"
+        game, _, own_variant = name
+        prefix = game if own_variant is None else f"{game}.{own_variant}"
+        function.__qualname__ = f"{prefix}.{function.__qualname__}"
         return njit(cache=True, **options)(function)
     return decorate if function is None else decorate(function)
 
@@ -107,7 +137,8 @@ def _unbound(function):
 
     def template_only(*args, **kwargs):
         raise TypeError(f"{function.__module__}.{function.__name__} is a template: call it on a game's "
-                        f"instance, kernels.bind.instance(game, {short!r}).{function.__name__}")
+                        f"instance, kernels.bind.instance(game, {short!r}{', variant' if short in VARIANTS else ''})"
+                        f".{function.__name__}")
     template_only.__name__ = function.__name__
     template_only.__doc__ = function.__doc__
     return template_only
@@ -122,8 +153,9 @@ class _InstanceFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             return None
         if len(parts) == 3:
             return importlib.util.spec_from_loader(fullname, self, is_package=True)
-        if len(parts) == 4 and parts[3] in TEMPLATES:
-            origin = importlib.util.find_spec(TEMPLATES[parts[3]]).origin
+        name = _instance_name(fullname)
+        if name is not None:
+            origin = importlib.util.find_spec(TEMPLATES[name[1]]).origin
             return importlib.util.spec_from_loader(fullname, self, origin=origin)
         return None
 
@@ -131,10 +163,10 @@ class _InstanceFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None                      # the default module object
 
     def exec_module(self, module):
-        game = _bound_game(module.__name__)
-        if game is None:
+        name = _instance_name(module.__name__)
+        if name is None:
             return                       # the package kernels.<game>.bound holds only instances
-        template = TEMPLATES[module.__name__.rsplit(".", 1)[1]]
+        template = TEMPLATES[name[1]]
         spec = importlib.util.find_spec(template)
         module.__file__ = spec.origin    # numba puts the cache beside (or named after) the template
         code = compile(spec.loader.get_source(template), spec.origin, "exec")

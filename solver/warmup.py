@@ -8,6 +8,7 @@ trees, IS-MCTS on players' views (games with hidden information), alpha-beta and
 the exact solver, and self-play batches of random and greedy agents.
 """
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -29,15 +30,16 @@ def steps(game):
     from solver.search import alphabeta, ismcts, mcts
     state = game.new(0)
     view = game.view(state, int(game.kernels().to_move(state)))
-    listed = [
-        ("rules", lambda: _rules(game, state)),
-        ("perft", lambda: _perft(state)),
-        ("MCTS", lambda: mcts.load_kernels(state, 1)),
-        ("MCTS, several trees", lambda: mcts.load_kernels(state, THREADED)),
-    ]
+    listed = [("rules", lambda: _rules(game, state)), ("perft", lambda: _perft(state))]
+    for rollout in mcts.ROLLOUTS:           # each rollout has kernels of its own
+        listed += [(f"MCTS, {rollout} rollouts", partial(mcts.load_kernels, state, 1, rollout)),
+                   (f"MCTS, several trees, {rollout} rollouts",
+                    partial(mcts.load_kernels, state, THREADED, rollout))]
     if not game.kernels().is_complete(view):
-        listed += [("IS-MCTS", lambda: ismcts.load_kernels(view, 1)),
-                   ("IS-MCTS, several trees", lambda: ismcts.load_kernels(view, THREADED))]
+        for rollout in mcts.ROLLOUTS:
+            listed += [(f"IS-MCTS, {rollout} rollouts", partial(ismcts.load_kernels, view, 1, rollout)),
+                       (f"IS-MCTS, several trees, {rollout} rollouts",
+                        partial(ismcts.load_kernels, view, THREADED, rollout))]
     listed += [("alpha-beta and solve", lambda: alphabeta.load_kernels(state)),
                ("self-play batches", lambda: _selfplay(game))]
     return listed

@@ -43,15 +43,35 @@ def test_interface_modules_bind_the_game_kernels_under_the_interface_names(name)
 
 
 def test_an_instance_is_a_module_of_its_game_with_its_own_qualnames():
-    azul_mcts, toy_mcts = bind.instance("azul", "mcts"), bind.instance("toy", "mcts")
-    assert azul_mcts.__name__ == "kernels.azul.bound.mcts"
-    assert sys.modules["kernels.azul.bound.mcts"] is azul_mcts
+    azul_mcts, toy_mcts = bind.instance("azul", "mcts", "greedy"), bind.instance("toy", "mcts", "greedy")
+    assert azul_mcts.__name__ == "kernels.azul.bound.mcts_greedy"
+    assert sys.modules["kernels.azul.bound.mcts_greedy"] is azul_mcts
     assert azul_mcts.games is bind.interface("azul") and toy_mcts.games is bind.interface("toy")
     assert azul_mcts.run_tree is not toy_mcts.run_tree
-    assert azul_mcts.run_tree.py_func.__qualname__ == "azul.run_tree"
-    # The same game's sibling templates: IS-MCTS backs up with Azul's MCTS kernels.
-    assert bind.instance("azul", "ismcts").backup is azul_mcts.backup
-    assert bind.instance(games.AZUL, "mcts") is azul_mcts
+    assert azul_mcts.run_tree.py_func.__qualname__ == "azul.greedy.run_tree"
+    assert bind.instance("azul", "perft").perft.py_func.__qualname__ == "azul.perft"
+    # The same game's sibling templates: IS-MCTS backs up with Azul's MCTS kernels of its rollout.
+    assert bind.instance("azul", "ismcts", "greedy").backup is azul_mcts.backup
+    assert bind.instance(games.AZUL, "mcts", "greedy") is azul_mcts
+    assert bind.instance("azul", "mcts", "random").run_tree is not azul_mcts.run_tree
+
+
+def test_a_variant_compiles_only_its_own_rollout(tmp_path):
+    """The rollout is chosen at compile time: with a fresh cache a greedy search compiles no
+    random playout (a runtime choice typed, so compiled, both rollouts); a random one does."""
+    out = python("""
+        from kernels import bind
+        from kernels.rng import make_rng
+        import kernels.toy as toy
+        state = toy.new_game(5, True)                 # before the deal: chance acts first
+        playout = bind.instance("toy", "playout").random_playout
+        for rollout in ("greedy", "random"):
+            search = bind.instance("toy", "mcts", rollout)
+            nodes, stats, size = search.new_tree(1000)
+            search.run_tree(nodes[0], stats[0], size[0:1], state, 50, search.params(), make_rng(1))
+            print(len(playout.signatures))
+    """, tmp_path)
+    assert out.split() == ["0", "1"]
 
 
 def test_a_template_itself_is_not_compiled_and_names_the_instance_to_use():
@@ -65,7 +85,11 @@ def test_a_template_itself_is_not_compiled_and_names_the_instance_to_use():
 
 def test_unknown_games_and_templates_are_refused():
     with pytest.raises(ValueError):
-        bind.instance("chess", "mcts")
+        bind.instance("chess", "mcts", "greedy")
+    with pytest.raises(ValueError, match="known: random, greedy"):
+        bind.instance("azul", "mcts")
+    with pytest.raises(ValueError):
+        bind.instance("azul", "perft", "greedy")
     with pytest.raises(ValueError):
         bind.instance("azul", "minimax")
     with pytest.raises(ValueError):

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kernels import bind, games, toy
+from kernels.arrays import sort_prefix
 from kernels.rng import make_rng
 from kernels.search import ismcts as kernel
 from kernels.toy.layout import (
@@ -190,7 +191,7 @@ def test_availability_counts_a_reply_legal_in_some_determinizations():
     card = 6
     nodes, stats, size = kernel.new_tree(100_000)
     prm = MctsOptions(iterations=1, **TEXTBOOK).kernel_params()
-    bind.instance("toy", "ismcts").run_tree(nodes[0], stats[0], size[0:1], view_of(dealt(card, 1, reply=True)), 20_000, prm, make_rng(2))
+    bind.instance("toy", "ismcts", TEXTBOOK["rollout"]).run_tree(nodes[0], stats[0], size[0:1], view_of(dealt(card, 1, reply=True)), 20_000, prm, make_rng(2))
     tree = nodes[0]
     bet = child_with_move(tree, 0, BET)
     call, raise_ = child_with_move(tree, bet, CALL), child_with_move(tree, bet, RAISE)
@@ -205,7 +206,7 @@ def test_availability_counts_a_reply_legal_in_some_determinizations():
 
 def child_with_move(tree, node, move):
     ids = np.empty(games.MAX_MOVES, np.int64)
-    return next(c for c in ids[:bind.instance("toy", "ismcts").children(tree, node, ids)] if tree[c, kernel.MOVE] == move)
+    return next(c for c in ids[:bind.instance("toy", "ismcts", TEXTBOOK["rollout"]).children(tree, node, ids)] if tree[c, kernel.MOVE] == move)
 
 
 def test_same_seed_same_result():
@@ -255,3 +256,13 @@ def test_agrees_with_mcts_on_azul():
     by_mcts = Mcts(options).search(state)
     assert by_ismcts.best.move == by_mcts.best.move == best
     assert by_ismcts.best.win_rate == by_mcts.best.win_rate == 1.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-5, 300), max_size=40), st.data())
+def test_sort_prefix_sorts_the_first_n_like_numpy_and_leaves_the_rest(values, data):
+    """The children of a node are matched to the sorted legal moves (choose)."""
+    n = data.draw(st.integers(0, len(values)))
+    array = np.array(values, np.int64)
+    sort_prefix(array, n)
+    assert array[:n].tolist() == sorted(values[:n]) and array[n:].tolist() == values[n:]

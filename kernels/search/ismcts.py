@@ -1,7 +1,7 @@
 """Information-set MCTS in numba: single-observer IS-MCTS (Cowling, Powley & Whitehouse 2012).
 
-A template (``kernels.bind``): each game runs its own instance, ``bind.instance(game,
-"ismcts")``, where ``games`` is that game's interface.
+A template (``kernels.bind``): each game runs its own instances, one per rollout,
+``bind.instance(game, "ismcts", rollout)``, where ``games`` is that game's interface.
 
 The root may be a player's view (``kernels.games``): every iteration draws a
 determinization of it with ``games.determinize`` for the player to move at the
@@ -40,6 +40,7 @@ and non-locality: docs/hidden-information.md).
 import numpy as np
 from numba import prange
 
+from kernels.arrays import sort_prefix
 from kernels.bind import kernel, sibling, template_games
 from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import below
@@ -49,7 +50,7 @@ from kernels.search.mcts import (  # noqa: F401  (MARGIN, WIN: this tree's stats
 )
 
 games = template_games(__name__)
-_mcts = sibling(__name__, "mcts")       # the same game's MCTS kernels
+_mcts = sibling(__name__, "mcts")       # the same game's MCTS kernels, with the same rollout
 backup, outcome, puct_score, rollout = _mcts.backup, _mcts.outcome, _mcts.puct_score, _mcts.rollout
 set_priors, simulation_buffers, uct_score = _mcts.set_priors, _mcts.simulation_buffers, _mcts.uct_score
 
@@ -147,7 +148,7 @@ def choose(nodes, stats, size, node, state, player, prm, rng, moves, slot, prior
     tree is full; a child with no visits is a new leaf.
     """
     n = games.legal_moves(state, moves)
-    moves[:n].sort()
+    sort_prefix(moves, n)
     missing = match_children(nodes, node, moves, n, slot)
     if missing > 0 and prm[P_SELECT] != SELECT_PUCT:
         i = nth_missing(slot, n, below(rng, missing))
@@ -198,7 +199,7 @@ def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, slot, p
         node = child
         if nodes[child, VISITS] == 0:
             break                                            # a new leaf: roll out
-    rollout(state, rng, moves, prm)
+    rollout(state, rng, moves)
     outcome(state, payoff, margin, score)
     backup(nodes, stats, path, depth, payoff, margin)
 

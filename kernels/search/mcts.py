@@ -1,7 +1,8 @@
 """Monte Carlo tree search in numba, for any game of ``kernels.games``.
 
-A template (``kernels.bind``): each game runs its own instance, ``bind.instance(game,
-"mcts")``, where ``games`` is that game's interface.
+A template (``kernels.bind``): each game runs its own instances, one per rollout,
+``bind.instance(game, "mcts", rollout)``, where ``games`` is that game's interface and
+``ROLLOUT`` the instance's rollout ("random" or "greedy", ``ROLLOUTS``).
 
 A tree is two preallocated arrays (``new_tree``): ``nodes`` (int64 columns
 ``VISITS``, ``FIRST``, ``COUNT``, ``CAPACITY``, ``MOVE``) and ``stats`` (float64:
@@ -30,12 +31,16 @@ import numpy as np
 from numba import prange
 
 from kernels.arrays import copy_into
-from kernels.bind import kernel, sibling, template_games
+from kernels.bind import kernel, sibling, template_games, variant
 from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import below, make_rng, next_u64, reseed
 
 games = template_games(__name__)
 random_playout = sibling(__name__, "playout").random_playout
+# The rollout, a compile-time choice: the other rollout's code is pruned before typing, so
+# it is not compiled (the random rollout's chain cost about 2.8 s of a first greedy search).
+ROLLOUTS = ("random", "greedy")
+ROLLOUT = variant(__name__)         # None in the template itself
 
 # The helpers of one simulation are inlined into ``simulate`` (``inline="always"``): one
 # function for LLVM to optimise rather than a chain of them, each optimised again with all
@@ -66,18 +71,15 @@ MARGIN_SCALE = 10.0  # tanh scale: a 10-point mean margin counts as 0.88
 SELECT_UCT = 0
 SELECT_PUCT = 1
 
-ROLLOUT_RANDOM = 0
-ROLLOUT_GREEDY = 1
 GREEDY_EPSILON = 0.1  # greedy rollouts still play a random move this often
 
 # Search parameters, one float64 array so the kernels take a single argument.
 P_EXPLORATION = 0
 P_VALUE = 1
 P_SELECT = 2
-P_ROLLOUT = 3
-P_CHANCE_WIDTH = 4
-P_PRIOR_TEMPERATURE = 5
-N_PARAMS = 6
+P_CHANCE_WIDTH = 3
+P_PRIOR_TEMPERATURE = 4
+N_PARAMS = 5
 
 
 def new_tree(max_nodes, trees=1):
@@ -87,13 +89,12 @@ def new_tree(max_nodes, trees=1):
     return nodes, np.zeros((trees, max_nodes, STAT_COLUMNS), np.float64), np.ones(trees, np.int64)
 
 
-def params(exploration=1.4, value=VALUE_WIN, select=SELECT_UCT, rollout=ROLLOUT_RANDOM,
-           chance_width=8, prior_temperature=2.0):
+def params(exploration=1.4, value=VALUE_WIN, select=SELECT_UCT, chance_width=8,
+           prior_temperature=2.0):
     p = np.zeros(N_PARAMS, np.float64)
     p[P_EXPLORATION] = exploration
     p[P_VALUE] = value
     p[P_SELECT] = select
-    p[P_ROLLOUT] = rollout
     p[P_CHANCE_WIDTH] = chance_width
     p[P_PRIOR_TEMPERATURE] = prior_temperature
     return p
@@ -258,9 +259,9 @@ def outcome(state, payoff, margin, score):
 
 
 @kernel(inline="always")
-def rollout(state, rng, moves, prm):
-    """Play ``state`` to the end of the game with the rollout of ``prm``."""
-    if prm[P_ROLLOUT] == ROLLOUT_GREEDY:
+def rollout(state, rng, moves):
+    """Play ``state`` to the end of the game with the instance's rollout."""
+    if ROLLOUT == "greedy":
         greedy_rollout(state, rng, moves)
     else:
         random_playout(state, rng, moves)
@@ -316,7 +317,7 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, pat
         node = child
         depth += 1
         path[depth] = node
-    rollout(state, rng, moves, prm)
+    rollout(state, rng, moves)
     outcome(state, payoff, margin, score)
     backup(nodes, stats, path, depth, payoff, margin)
 

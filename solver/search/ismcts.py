@@ -24,10 +24,10 @@ from solver.search.result import MoveLine, SearchResult
 PV_LENGTH = 256
 
 
-def load_kernels(state, threads):
+def load_kernels(state, threads, rollout):
     """Compile, or load from numba's cache, every kernel an IS-MCTS search of ``state``
-    on ``threads`` trees may call."""
-    kernels = bind.instance(state[0], "ismcts")
+    on ``threads`` trees with ``rollout`` may call."""
+    kernels = bind.instance(state[0], "ismcts", rollout)
     nodes, stats, size = kernel.new_tree(1, threads)
     rngs = np.stack([make_rng(t) for t in range(threads)])
     prm, root = MctsOptions().kernel_params(), state.copy()
@@ -50,7 +50,7 @@ class Ismcts:
 
     def search(self, state, progress=None):
         """Search ``state`` and rank its moves; ``progress(done, total, seconds)`` per batch."""
-        rules, kernels = bind.interface(state[0]), bind.instance(state[0], "ismcts")
+        rules, kernels = bind.interface(state[0]), bind.instance(state[0], "ismcts", self.options.rollout)
         player = rules.to_move(state)
         if player == TERMINAL:
             raise TesseraError("the game is over: there is no move to search")
@@ -61,7 +61,7 @@ class Ismcts:
         nodes, stats, size = tree
         prm = self.options.kernel_params()
         with compile_clock() as compiling:          # before the clock: it times the search alone
-            load_kernels(state, self.options.threads)
+            load_kernels(state, self.options.threads, self.options.rollout)
 
         def run(step):
             if self.options.threads == 1:

@@ -19,16 +19,16 @@ from solver.search.result import MoveLine, SearchResult
 
 VALUES = {"win": kernel.VALUE_WIN, "margin": kernel.VALUE_MARGIN, "blend": kernel.VALUE_BLEND}
 SELECTIONS = {"uct": kernel.SELECT_UCT, "puct": kernel.SELECT_PUCT}
-ROLLOUTS = {"random": kernel.ROLLOUT_RANDOM, "greedy": kernel.ROLLOUT_GREEDY}
+ROLLOUTS = kernel.ROLLOUTS              # each compiled into instances of its own
 PV_LENGTH = 256
 
 
-def load_kernels(state, threads, reuse=True):
+def load_kernels(state, threads, rollout, reuse=True):
     """Compile, or load from numba's cache, every kernel an MCTS search of ``state`` on
-    ``threads`` trees may call: the simulations, the result's lines and, with ``reuse``,
-    tree reuse's copy (a search loads that one when it first follows a move, in ``play``:
-    a single search, ``tessera best``, never copies)."""
-    kernels = bind.instance(state[0], "mcts")
+    ``threads`` trees with ``rollout`` may call: the simulations, the result's lines and,
+    with ``reuse``, tree reuse's copy (a search loads that one when it first follows a
+    move, in ``play``: a single search, ``tessera best``, never copies)."""
+    kernels = bind.instance(state[0], "mcts", rollout)
     nodes, stats, size = kernel.new_tree(1, threads)
     rngs = np.stack([make_rng(t) for t in range(threads)])
     prm, root = kernel.params(), state.copy()
@@ -78,7 +78,7 @@ class MctsOptions:
 
     def kernel_params(self):
         return kernel.params(self.exploration, VALUES[self.value], SELECTIONS[self.select],
-                             ROLLOUTS[self.rollout], self.chance_width)
+                             self.chance_width)
 
 
 class Mcts:
@@ -110,7 +110,7 @@ class Mcts:
         prm = self.options.kernel_params()
         reused = int(nodes[:, 0, kernel.VISITS].sum())
         with compile_clock() as compiling:          # before the clock: it times the search alone
-            load_kernels(state, self.options.threads, reuse=False)
+            load_kernels(state, self.options.threads, self.options.rollout, reuse=False)
 
         def run(step):
             if self.options.threads == 1:
@@ -129,7 +129,7 @@ class Mcts:
         """The kernels of ``state``'s game; a new game drops the tree."""
         if self.rules is None or self.rules.GAME_ID != state[0]:
             self.rules = bind.interface(state[0])
-            self.kernels = bind.instance(state[0], "mcts")
+            self.kernels = bind.instance(state[0], "mcts", self.options.rollout)
             self.tree = None
 
     # ---- tree reuse -------------------------------------------------------------------
