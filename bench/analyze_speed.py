@@ -8,8 +8,8 @@ The queries are random positions of all three games, in turn (``random_decisions
 a seeded random game, one of its decisions picked by the query's seed), each searched
 by MCTS with ``maxVisits`` visits. Throughput is queries per wall second from the
 first query sent to the last answer read, the engine warm; the engines with 1 and 2
-search processes run in turn ``--rounds`` times and the fastest run of each counts
-(the machine is shared, so single runs wander). Separate runs: ``--sample``
+search processes run in turn ``--rounds`` times (odd) and the median run of each
+counts, its range reported beside it. Separate runs: ``--sample``
 of the same positions, each a `tessera best POS -n VISITS` process; their mean time
 times the query count is the extrapolated time of all of them (running them all would
 take an hour). Latency: a 1-visit query to a warm engine that has nothing else to do,
@@ -113,19 +113,23 @@ def main():
     parser.add_argument("--visits", type=int, default=200)
     parser.add_argument("--sample", type=int, default=20, help="separate `tessera best` runs timed")
     parser.add_argument("--rounds", type=int, default=3,
-                        help="runs of each engine, 1 and 2 threads in turn; the fastest counts")
+                        help="runs of each engine (odd), 1 and 2 threads in turn; the median counts")
     parser.add_argument("--latency-repeats", type=int, default=60)
     parser.add_argument("--out", help="write the figures as JSON here")
     args = parser.parse_args()
     load_before = load_average()
     texts = positions(args.queries)
-    runs, cpu = {1: [], 2: []}, {}
+    if args.rounds % 2 == 0:
+        parser.error("--rounds must be odd (the median run counts)")
+    runs, cpu_runs = {1: [], 2: []}, {1: [], 2: []}
     for _ in range(args.rounds):            # interleaved, so both see the same machine
         for threads in runs:
             seconds, cpu_ms = throughput(texts, args.visits, threads)
             runs[threads].append(seconds)
-            cpu[threads] = cpu_ms if seconds == min(runs[threads]) else cpu[threads]
-    one_seconds, two_seconds = min(runs[1]), min(runs[2])
+            cpu_runs[threads].append(cpu_ms)
+    median_run = {threads: runs[threads].index(statistics.median(runs[threads])) for threads in runs}
+    cpu = {threads: cpu_runs[threads][median_run[threads]] for threads in runs}
+    one_seconds, two_seconds = (runs[threads][median_run[threads]] for threads in (1, 2))
     one_rate, two_rate = len(texts) / one_seconds, len(texts) / two_seconds
     sample = random.Random(0).sample(texts, min(args.sample, len(texts)))
     run_times = separate_runs(sample, args.visits)
