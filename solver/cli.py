@@ -858,8 +858,12 @@ def selfplay(game_name, count, agent_list, players, variant, game_options, seed,
     game = get_game(game_name)
     agents = split_agents(agent_list)
     options = _game_options(game, game_options)
-    if players is not None or ("players" in game.options and len(agents) > 1):
-        options["players"] = len(agents) if players is None else players
+    if players is not None and options.get("players", players) != players:
+        raise TesseraError(f"--players {players} and --option players={options['players']} disagree")
+    if players is not None:
+        options["players"] = players
+    elif "players" in game.options and "players" not in options and len(agents) > 1:
+        options["players"] = len(agents)         # one seat per agent unless told otherwise
     if variant is not None:
         options["variant"] = variant
     if workers is not None and workers < 1:

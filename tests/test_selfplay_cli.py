@@ -97,6 +97,13 @@ def test_one_agent_plays_itself_at_the_game_default(tmp_path):
     assert json.loads((tmp_path / "run.json").read_text())["seats"] == 2
 
 
+def test_option_players_is_not_overridden_by_the_agent_count(tmp_path):
+    ok("selfplay", "azul", "--games", "6", "--agents", "random,greedy", "--seed", "1",
+       "--option", "players=3", "--out", tmp_path, "--no-plots")
+    run_file = json.loads((tmp_path / "run.json").read_text())
+    assert run_file["options"]["players"] == 3 and run_file["seats"] == 3
+
+
 @pytest.mark.parametrize("args, message", [
     (["chess", *BATCH], "error: unknown game 'chess' (known: azul"),
     (["azul", "--games", "10", "--agents", "random,mcts:iters=ten"],
@@ -107,6 +114,8 @@ def test_one_agent_plays_itself_at_the_game_default(tmp_path):
     (["azul", "--games", "0", "--agents", "random"], "error: --games must be at least 1, not 0"),
     (["azul", *BATCH, "--players", "7"], "error: players must be 2, 3 or 4, not 7"),
     (["azul", *BATCH, "--variant", "blue"], "error: unknown variant 'blue'"),
+    (["azul", *BATCH, "--players", "3", "--option", "players=4"],
+     "error: --players 3 and --option players=4 disagree"),
     (["azul", *BATCH, "--workers", "0"], "error: --workers must be at least 1, not 0"),
     (["azul", *BATCH, "--workers", "2", "--cluster", "tcp://127.0.0.1:8786"],
      "error: --workers is for this machine or --cluster local"),
