@@ -61,11 +61,11 @@ def test_records_are_the_games_play_game_plays(tmp_path):
 def test_a_finished_chunk_is_the_chunk_s_records_and_outcomes(agents):
     # What a worker sends back: the Parquet file's bytes and the outcomes, from arrays.
     plan = make_plan(AZUL, {"players": 2}, agents, 10, 6, 4)
-    for chunk in range(plan.chunks):
-        finished = play_chunk_file(plan, chunk)
+    for index in range(plan.chunks):
+        finished = play_chunk_file(plan, index)
         table = pq.read_table(pa.BufferReader(finished.data))
-        assert table.equals(play_chunk(plan, chunk))
-        assert table.column("game").to_pylist() == list(plan.chunk_games(chunk))
+        assert table.equals(play_chunk(plan, index))
+        assert table.column("game").to_pylist() == list(plan.chunk_games(index))
         assert table.column("length").to_pylist() == \
             [len(moves) for moves in table.column("moves").to_pylist()]
         expected = records.outcomes_of(table, plan.seats)
@@ -191,9 +191,9 @@ def test_a_lost_worker_costs_only_the_chunks_in_flight(tmp_path):
     result = run(plan, tmp_path / "pool", workers=2, progress=kill_a_worker)
     assert killed and result.games_done == 800 and not result.interrupted
     expected = records.read_records(tmp_path / "pool")
-    for chunk in (0, 4, 7):
-        assert play_chunk(plan, chunk).equals(
-            expected.slice(chunk * 100, 100).combine_chunks().cast(records.SCHEMA))
+    for index in (0, 4, 7):
+        assert play_chunk(plan, index).equals(
+            expected.slice(index * 100, 100).combine_chunks().cast(records.SCHEMA))
 
 
 @pytest.mark.parametrize("where", [["--workers", "2"], []])     # processes; threads (default)
