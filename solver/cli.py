@@ -768,7 +768,10 @@ def _print_solve(report):
 @main.command()
 @click.option("--threads", type=int, default=1, show_default=True,
               help="search processes: how many queries run at once")
-def analyze(threads):
+@click.option("--warm", "warm_names", multiple=True, metavar="GAME",
+              help="load this game's kernels before the first query (repeat it; 'all': every "
+                   "game); other games load when a query first needs them")
+def analyze(threads, warm_names):
     """Serve JSON queries from stdin, one per line, with JSON answers on stdout.
 
     Runs until stdin closes (every query is answered) or SIGTERM. docs/analyze.md
@@ -776,8 +779,10 @@ def analyze(threads):
     """
     if threads < 1:
         raise TesseraError(f"--threads must be at least 1, not {threads}")
+    warm = sorted(registered_games()) if "all" in warm_names else \
+        list(dict.fromkeys(get_game(name).name for name in warm_names))
     from solver.analysis.engine import run
-    click.get_current_context().exit(run(threads, sys.stdin, sys.stdout))
+    click.get_current_context().exit(run(threads, sys.stdin, sys.stdout, warm))
 
 
 # ---- selfplay and stats --------------------------------------------------------------

@@ -1,6 +1,7 @@
 """`tessera analyze` driven through its pipes: answers, concurrency, terminate, errors,
 tree reuse, the end of input and SIGTERM; every line checked against docs/analyze.schema.json."""
 import json
+import os
 import random
 import signal
 import time
@@ -58,7 +59,7 @@ def replayed(record, count):
 
 @pytest.fixture(scope="module")
 def engine():
-    with AnalysisProcess(threads=2) as process:
+    with AnalysisProcess(threads=2, options=["--warm", "all"]) as process:
         process.send({"id": "warm", "game": "azul", "maxVisits": 1})
         process.answer_to("warm", timeout=120)
         yield process
@@ -400,3 +401,24 @@ def test_bytes_that_are_not_utf8_are_a_line_that_is_not_json(engine):
     assert answer["id"] is None and answer["error"].startswith("not valid JSON")
     engine.send({"id": "v", "action": "query_version"})
     assert checked(engine.next())["id"] == "v"
+
+
+def test_only_the_warmed_games_and_the_queried_ones_are_compiled(tmp_path):
+    """Before: every search process's fork server compiled all three games (minutes on a
+    fresh cache) before the first answer."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    with AnalysisProcess(env=env, options=["--warm", "pavilion"]) as process:
+        process.send({"id": "a", "game": "azul", "maxVisits": 20})
+        assert "moves" in checked(process.answer_to("a", timeout=300))
+    cached = {game for game in ("azul", "pavilion", "azure")
+              if any(game in path.name or game in path.parent.name
+                     for path in tmp_path.rglob("*.nbi"))}
+    assert cached == {"azul", "pavilion"}
+
+
+def test_an_unknown_game_to_warm_is_a_one_line_error():
+    from click.testing import CliRunner
+    from solver.cli import main
+    result = CliRunner().invoke(main, ["analyze", "--warm", "chess"])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: unknown game 'chess'")

@@ -15,9 +15,9 @@ import threading
 
 
 class AnalysisProcess:
-    def __init__(self, threads=1, env=None, cwd=None):
+    def __init__(self, threads=1, env=None, cwd=None, options=()):
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "solver", "analyze", "--threads", str(threads)],
+            [sys.executable, "-m", "solver", "analyze", "--threads", str(threads), *options],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True, bufsize=1, env=env, cwd=cwd)
         self.lines = queue.Queue()

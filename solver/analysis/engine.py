@@ -37,12 +37,12 @@ STOP_TIMEOUT = 10.0         # seconds running searches get to answer on SIGTERM
 
 
 class Engine:
-    def __init__(self, threads, out):
+    def __init__(self, threads, out, warm=()):
         self.out = out
         self.out_lock = threading.Lock()
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)   # a job finished or a process went
-        self.pool = Pool(threads)
+        self.pool = Pool(threads, warm)
         self.pending = deque()
         self.serials = itertools.count(1)
         self.open_queries = {}          # query serial -> its turns not answered yet
@@ -304,12 +304,13 @@ def _send(process, message):
         pass                                # the collector sees the process end
 
 
-def run(threads, stdin, stdout):
-    """Serve until the end of ``stdin`` or SIGTERM/SIGINT; the exit status (0)."""
+def run(threads, stdin, stdout, warm=()):
+    """Serve until the end of ``stdin`` or SIGTERM/SIGINT; the exit status (0). ``warm``:
+    the games whose kernels every search process has loaded before the first query."""
     # While the reader checks a burst of queries, the collector would wait up to the
     # default 5 ms for the GIL before handing a finished process its next job.
     sys.setswitchinterval(0.0005)
-    engine = Engine(threads, stdout)
+    engine = Engine(threads, stdout, warm)
     done = threading.Event()
     signalled = []
 

@@ -4,19 +4,23 @@ The search kernels hold the GIL while they run (they are not compiled ``nogil``)
 threads in one process would take turns; separate processes search side by side.
 Each process has its own pipe, so a process that is killed (to stop an alpha-beta
 search, which has no stop hook) takes only its own half-written message with it.
-Processes are forked from a fork server that has loaded and run the kernels
-(``preload``), so a new one is ready at once; where there is none they are spawned.
+Processes are forked from a fork server that has imported the search and loaded the
+kernels of the games to warm (``preload``), so a new one is ready at once; where there
+is none they are spawned.
 """
+import os
 from multiprocessing import get_all_start_methods, get_context
 
 from solver.analysis.worker import serve
 
 PRELOAD = "solver.analysis.preload"
+WARM_VARIABLE = "TESSERA_ANALYZE_WARM"      # read by ``preload`` in the fork server
 NO_JOB = -1
 
 
-def _context():
+def _context(warm):
     if "forkserver" in get_all_start_methods():
+        os.environ[WARM_VARIABLE] = ",".join(warm)      # the fork server starts with it
         context = get_context("forkserver")
         context.set_forkserver_preload([PRELOAD])
         return context
@@ -61,8 +65,9 @@ class SearchProcess:
 
 
 class Pool:
-    def __init__(self, size):
-        self.context = _context()
+    def __init__(self, size, warm=()):
+        """``size`` search processes; ``warm``: names of the games loaded before any query."""
+        self.context = _context(warm)
         self.processes = [SearchProcess(self.context, i) for i in range(size)]
 
     def replace(self, process):

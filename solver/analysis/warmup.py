@@ -1,13 +1,14 @@
-"""One tiny search of every kind on every game, so that later searches load nothing."""
-from solver.games import registered_games
+"""One tiny search of every kind on each named game, so that later searches load nothing."""
+from solver.games import get_game
 from solver.search.alphabeta import search_alphabeta
 from solver.search.ismcts import Ismcts
 from solver.search.mcts import Mcts, MctsOptions
 from solver.search.report import search_report
 
 
-def warm_up():
-    for game in registered_games().values():
+def warm_up(names):
+    for name in names:
+        game = get_game(name)
         state = game.new(0)
         result = Mcts(MctsOptions(iterations=8)).search(state)
         search_report("analyze", game, state, result, {}, False)
