@@ -1,0 +1,118 @@
+"""Speed of the batched environment (``solver.rl.vector``): environment steps per second
+with random legal actions, observations and masks included.
+
+    python bench/rl_speed.py [--envs N] [--seconds S] [--repeats R] [--out FILE]
+
+Each run resets ``--envs`` games and then steps them all with a random legal action
+per game (``TesseraVectorEnv.random_actions``, numba) for about ``--seconds`` of wall
+time, without copying the outputs (``copy=False``), on one numba thread and on two
+(``threads=2``: the rows in two chunks, ``prange``). Runs of the two settings
+alternate, ``--repeats`` of each; the median counts and the range is kept.
+
+The machine may be shared: each run records the CPU the other work on the machine
+took meanwhile (``others_cores``: from /proc/stat, every process, less this one) and
+its own CPU rate (steps per CPU second of this process), which other work hardly
+changes for one thread; the load average is recorded before and after.
+"""
+import argparse
+import json
+import os
+import platform
+import statistics
+import time
+
+import numba
+import numpy as np
+
+from solver.rl.vector import TesseraVectorEnv
+
+SETTINGS = (
+    ("azul", {"players": 2}),
+    ("pavilion", {"players": 2}),
+    ("azure", {}),
+)
+TARGET_ONE_CORE = 2_000_000
+TARGET_SPEEDUP = 1.8
+
+
+def busy_jiffies():
+    """CPU time of every process on the machine, in clock ticks (/proc/stat)."""
+    with open("/proc/stat") as stat:
+        fields = [int(x) for x in stat.readline().split()[1:]]
+    return sum(fields) - fields[3] - fields[4]      # less idle and iowait
+
+
+def run(env, seconds, rngs):
+    env.reset(seed=1)
+    steps = 0
+    jiffies, cpu, start = busy_jiffies(), time.process_time(), time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(20):
+            env.step(env.random_actions(rngs))
+        steps += 20 * env.num_envs
+    wall = time.perf_counter() - start
+    cpu = time.process_time() - cpu
+    others = (busy_jiffies() - jiffies) / os.sysconf("SC_CLK_TCK") - cpu
+    return {"steps_per_s": steps / wall, "steps_per_cpu_s": steps / cpu,
+            "others_cores": round(max(others, 0.0) / wall, 2)}
+
+
+def summary(runs):
+    rates = [r["steps_per_s"] for r in runs]
+    return {"steps_per_s": round(statistics.median(rates)),
+            "range": [round(min(rates)), round(max(rates))],
+            "steps_per_cpu_s": round(statistics.median(r["steps_per_cpu_s"] for r in runs)),
+            "others_cores": [r["others_cores"] for r in runs]}
+
+
+def measure(game, options, envs, seconds, repeats):
+    rngs = np.arange(envs, dtype=np.uint64)
+    one = TesseraVectorEnv(game, envs, copy=False, **options)
+    two = TesseraVectorEnv(game, envs, threads=2, copy=False, **options)
+    for env in (one, two):          # compile (or load) before any clock starts
+        run(env, 0.2, rngs)
+    runs = {1: [], 2: []}
+    for _ in range(repeats):
+        runs[1].append(run(one, seconds, rngs))
+        runs[2].append(run(two, seconds, rngs))
+    one_core, two_cores = summary(runs[1]), summary(runs[2])
+    return {"game": game, "options": options, "envs": envs,
+            "observation_size": one.encoding.observation_size,
+            "actions": one.encoding.num_actions,
+            "one_thread": one_core, "two_threads": two_cores,
+            "speedup": round(two_cores["steps_per_s"] / one_core["steps_per_s"], 2)}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--envs", type=int, default=1024)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args()
+    numba.set_num_threads(2)
+    load_before = [round(x, 2) for x in os.getloadavg()]
+    results = [measure(game, options, args.envs, args.seconds, args.repeats)
+               for game, options in SETTINGS]
+    azul = results[0]
+    report = {
+        "command": "python bench/rl_speed.py " + " ".join(
+            f"--{k} {v}" for k, v in vars(args).items() if v is not None),
+        "machine": {"cpu_count": os.cpu_count(), "python": platform.python_version(),
+                    "numba": numba.__version__, "numpy": np.__version__},
+        "load_before": load_before,
+        "load_after": [round(x, 2) for x in os.getloadavg()],
+        "results": results,
+        "targets": {"azul_2p_one_core": TARGET_ONE_CORE,
+                    "one_core_ratio": round(azul["one_thread"]["steps_per_s"] / TARGET_ONE_CORE, 2),
+                    "speedup": TARGET_SPEEDUP, "azul_speedup": azul["speedup"]},
+    }
+    text = json.dumps(report, indent=1)
+    print(text)
+    if args.out:
+        with open(args.out, "w") as out:
+            out.write(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
