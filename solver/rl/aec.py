@@ -90,7 +90,6 @@ class TesseraAEC(AECEnv):
             self.infos[agent] = {"illegal_action": int(action)}
         else:
             self.table.play(action)               # raises MoveError for "raise"
-            self.table.resolve_chance()
             self.moves += 1
             if self.table.is_over:
                 self.rewards = dict(zip(self.possible_agents, self.table.returns().tolist()))
