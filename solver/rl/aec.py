@@ -12,7 +12,14 @@ others). Rewards come at the end: ``players * payoff - 1`` (winners share the pa
 does: ``"terminate"`` (PettingZoo's classic games: the game ends, the offender gets -1,
 the others 0), ``"raise"`` (a ``MoveError``), or ``"fold"`` (the legal action at that
 index, modulo the number of legal actions, in ascending id order: for drivers that sample
-without the mask).
+without the mask). ``seed``: where the generator of deal seeds starts when ``reset`` is
+given none (default: unseeded), and the action spaces' seeds (``seed + seat``).
+
+The players of these games do not always move in rotation (a gray-wall player may tile
+several lines in a row; a round's first player is who took the marker; Azure's decisions
+after a placement), so a cycle of PettingZoo's parallel API is "until an agent would move a
+second time", and PettingZoo's ``max_cycles_test``, which expects every agent to have
+moved equally often, holds only for deals whose first cycles rotate.
 """
 import random
 
@@ -30,7 +37,7 @@ class TesseraAEC(AECEnv):
     metadata = {"render_modes": ["ansi", "human"], "name": "tessera_v0", "is_parallelizable": False}
 
     def __init__(self, game="azul", render_mode=None, max_cycles=None, illegal_action="terminate",
-                 **options):
+                 seed=None, **options):
         super().__init__()
         if illegal_action not in ILLEGAL_ACTIONS:
             raise OptionError(f"illegal_action is one of {', '.join(ILLEGAL_ACTIONS)}, not {illegal_action!r}")
@@ -47,7 +54,10 @@ class TesseraAEC(AECEnv):
         })
         self.observation_spaces = {agent: space for agent in self.possible_agents}
         self.action_spaces = {agent: gymnasium.spaces.Discrete(actions) for agent in self.possible_agents}
-        self._seeds = random.Random()
+        self._seeds = random.Random(seed)
+        if seed is not None:
+            for p, agent in enumerate(self.possible_agents):
+                self.action_spaces[agent].seed(seed + p)
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -129,8 +139,9 @@ class TesseraParallel(ParallelEnv):
 
     metadata = {"render_modes": ["ansi", "human"], "name": "tessera_v0", "is_parallelizable": True}
 
-    def __init__(self, game="azul", render_mode=None, max_cycles=None, illegal_action="fold", **options):
-        self.aec = TesseraAEC(game, render_mode, None, illegal_action, **options)
+    def __init__(self, game="azul", render_mode=None, max_cycles=None, illegal_action="fold", seed=None,
+                 **options):
+        self.aec = TesseraAEC(game, render_mode, None, illegal_action, seed, **options)
         self.render_mode, self.max_cycles = render_mode, max_cycles
         self.possible_agents = self.aec.possible_agents
         self.metadata = dict(self.metadata, name=self.aec.metadata["name"])
