@@ -3,16 +3,25 @@ with random legal actions, observations and masks included.
 
     python bench/rl_speed.py [--envs N] [--seconds S] [--repeats R] [--out FILE]
 
+Then the OpenSpiel adapter (``solver.rl.spiel``) against native C++ OpenSpiel games of
+about the same size, through the same pyspiel calls: microseconds per action (chance's
+included) of random games, each action ``legal_actions`` or ``chance_outcomes``, a
+random choice and ``apply_action``.
+
 Each run resets ``--envs`` games and then steps them all with a random legal action
 per game (``TesseraVectorEnv.random_actions``, numba) for about ``--seconds`` of wall
 time, without copying the outputs (``copy=False``), on one numba thread and on two
-(``threads=2``: the rows in two chunks, ``prange``). Runs of the two settings
-alternate, ``--repeats`` of each; the median counts and the range is kept.
+(``threads=2``: the rows in two chunks, each stepped on a thread of its own). Runs of
+the two settings alternate, ``--repeats`` of each; the median counts and the range is
+kept.
 
 The machine may be shared: each run records the CPU the other work on the machine
 took meanwhile (``others_cores``: from /proc/stat, every process, less this one) and
-its own CPU rate (steps per CPU second of this process), which other work hardly
-changes for one thread; the load average is recorded before and after.
+its own CPU rate (steps per CPU second of this process, all threads), which other work
+hardly changes. ``speedup`` is the ratio of wall-time rates, which needs a second idle
+core to mean anything; ``cpu_efficiency`` the ratio of CPU rates (1.0 when two threads
+waste nothing on sharing the work: two idle cores then give twice one's rate). The
+load average is recorded before and after.
 """
 import argparse
 import json
@@ -80,7 +89,32 @@ def measure(game, options, envs, seconds, repeats):
             "observation_size": one.encoding.observation_size,
             "actions": one.encoding.num_actions,
             "one_thread": one_core, "two_threads": two_cores,
-            "speedup": round(two_cores["steps_per_s"] / one_core["steps_per_s"], 2)}
+            "speedup": round(two_cores["steps_per_s"] / one_core["steps_per_s"], 2),
+            "cpu_efficiency": round(two_cores["steps_per_cpu_s"] / one_core["steps_per_cpu_s"], 2)}
+
+
+SPIEL_GAMES = (("tessera_azul", {}), ("backgammon", {}), ("tessera_azure", {}), ("tessera_pavilion", {}))
+
+
+def spiel_per_action(name, params, seconds):
+    """Microseconds per action of random games of an OpenSpiel game, for ``seconds``."""
+    import pyspiel
+
+    import solver.rl.spiel  # noqa: F401  (registers Tessera's games)
+    game = pyspiel.load_game(name, params)
+    rng = np.random.default_rng(1)
+    actions, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(outcomes[rng.choice(len(outcomes), p=probs)])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.integers(len(legal))])
+            actions += 1
+    return round((time.process_time() - start) / actions * 1e6, 2)
 
 
 def main():
@@ -95,6 +129,7 @@ def main():
     results = [measure(game, options, args.envs, args.seconds, args.repeats)
                for game, options in SETTINGS]
     azul = results[0]
+    spiel = {name: spiel_per_action(name, params, args.seconds) for name, params in SPIEL_GAMES}
     report = {
         "command": "python bench/rl_speed.py " + " ".join(
             f"--{k} {v}" for k, v in vars(args).items() if v is not None),
@@ -103,9 +138,12 @@ def main():
         "load_before": load_before,
         "load_after": [round(x, 2) for x in os.getloadavg()],
         "results": results,
+        "openspiel_us_per_action_cpu": spiel,
         "targets": {"azul_2p_one_core": TARGET_ONE_CORE,
                     "one_core_ratio": round(azul["one_thread"]["steps_per_s"] / TARGET_ONE_CORE, 2),
-                    "speedup": TARGET_SPEEDUP, "azul_speedup": azul["speedup"]},
+                    "one_core_cpu_ratio": round(azul["one_thread"]["steps_per_cpu_s"] / TARGET_ONE_CORE, 2),
+                    "speedup": TARGET_SPEEDUP, "azul_speedup": azul["speedup"],
+                    "azul_cpu_efficiency": azul["cpu_efficiency"]},
     }
     text = json.dumps(report, indent=1)
     print(text)

@@ -22,9 +22,13 @@ Arrays, for N games of one game and option set (row ``i`` is game ``i``):
 
 A game that ends restarts at once from a new deal: the observation and mask written
 for it are the new game's, the rewards and ``terminated`` the finished one's.
+
+Each kernel works on the rows ``lo`` to ``hi`` with the GIL released, so several Python
+threads step disjoint row ranges at once (``solver.rl.vector``'s ``threads``): numba's
+``prange`` under its OpenMP layer spin-waits at every call's end, which on a shared
+machine made two threads 14 times slower than one (``bench/rl_speed.py``, this machine).
 """
 import numpy as np
-from numba import prange
 
 from kernels.arrays import copy_into
 from kernels.bind import game_module, kernel, template_games
@@ -66,7 +70,7 @@ def write_outputs(state, obs, mask, legal, moves, seen):
     return who, n
 
 
-@kernel
+@kernel(nogil=True)
 def reset_range(lo, hi, seed, states, starts, seeders, rngs, game_seeds, obs, masks, legal, n_legal, to_move):
     """Rows ``lo`` to ``hi``: seed row ``i``'s seeder from ``(seed, i)`` and deal its first game."""
     moves = np.empty(games.MAX_MOVES, np.int64)
@@ -77,7 +81,7 @@ def reset_range(lo, hi, seed, states, starts, seeders, rngs, game_seeds, obs, ma
         to_move[i], n_legal[i] = write_outputs(states[i], obs[i], masks[i], legal[i], moves, seen)
 
 
-@kernel
+@kernel(nogil=True)
 def step_range(lo, hi, actions, states, starts, seeders, rngs, game_seeds, obs, masks, legal, n_legal, to_move,
                rewards, reward, terminated):
     """Rows ``lo`` to ``hi``: play ``actions[i]`` in game ``i`` (legal: checked by ``first_illegal``)."""
@@ -114,38 +118,8 @@ def first_illegal(actions, masks):
     return -1
 
 
-@kernel
-def chunk(n, parts, k):
-    """Rows of the ``k``-th of ``parts`` nearly equal chunks of ``n`` rows: (first, end)."""
-    return n * k // parts, n * (k + 1) // parts
-
-
-@kernel(parallel=True)
-def step_parallel(parts, actions, states, starts, seeders, rngs, game_seeds, obs, masks, legal, n_legal, to_move,
-                  rewards, reward, terminated):
-    """``step_range`` over all rows, in ``parts`` chunks on numba's threads."""
-    for k in prange(parts):
-        lo, hi = chunk(states.shape[0], parts, k)
-        step_range(lo, hi, actions, states, starts, seeders, rngs, game_seeds, obs, masks, legal, n_legal, to_move,
-                   rewards, reward, terminated)
-
-
-@kernel(parallel=True)
-def reset_parallel(parts, seed, states, starts, seeders, rngs, game_seeds, obs, masks, legal, n_legal, to_move):
-    for k in prange(parts):
-        lo, hi = chunk(states.shape[0], parts, k)
-        reset_range(lo, hi, seed, states, starts, seeders, rngs, game_seeds, obs, masks, legal, n_legal, to_move)
-
-
-@kernel
+@kernel(nogil=True)
 def random_actions_range(lo, hi, legal, n_legal, rngs, out):
     """A uniformly random legal action id of each row ``lo`` to ``hi``, drawn with ``rngs[i]``."""
     for i in range(lo, hi):
         out[i] = legal[i, below(rngs[i:i + 1], n_legal[i])]
-
-
-@kernel(parallel=True)
-def random_actions_parallel(parts, legal, n_legal, rngs, out):
-    for k in prange(parts):
-        lo, hi = chunk(legal.shape[0], parts, k)
-        random_actions_range(lo, hi, legal, n_legal, rngs, out)

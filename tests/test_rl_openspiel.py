@@ -107,7 +107,7 @@ def test_openspiel_mcts_and_ismcts_bots_play_whole_games():
     rng = np.random.RandomState(7)
     evaluator = mcts.RandomRolloutEvaluator(1, rng)
     azul = pyspiel.load_game("tessera_azul")
-    bot = mcts.MCTSBot(azul, 2.0, 4, evaluator, random_state=rng)
+    bot = mcts.MCTSBot(azul, 2.0, 2, evaluator, random_state=rng)
     state = azul.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
@@ -117,7 +117,7 @@ def test_openspiel_mcts_and_ismcts_bots_play_whole_games():
             state.apply_action(bot.step(state))
     assert sum(state.returns()) == pytest.approx(0.0) and max(state.returns()) >= 0
     azure = pyspiel.load_game("tessera_azure", {"gifted": "bountiful"})
-    bot = ismcts.ISMCTSBot(azure, evaluator, 2.0, 10, random_state=rng, allow_inconsistent_action_sets=True)
+    bot = ismcts.ISMCTSBot(azure, evaluator, 2.0, 5, random_state=rng, allow_inconsistent_action_sets=True)
     state = azure.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():

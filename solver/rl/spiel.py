@@ -188,14 +188,25 @@ class TesseraObserver:
 
 
 def max_game_length(name, players):
-    """An upper bound on the actions of a game, chance's included (docs/rl.md)."""
+    """An upper bound on the actions of a game, chance's included (docs/rl.md derives them)."""
     if name == "azul":
         factories = 2 * players + 1
-        rounds = players * 20 * 5           # a tile to a wall in one round of five at least
+        # a round that puts no tile on a wall is followed by at most four more (the fifth
+        # ends the game), and walls hold at most 20 tiles a player before a row completes
+        rounds = (players * 20 + 1) * 5
+        # per round: a draw per tile dealt, a draft per tile at most, five tilings a player
         return rounds * (8 * factories + 5 * players)
     if name == "pavilion":
-        return 6 * 2000
-    return 2000
+        from kernels.pavilion.layout import FACTORIES_BY_PLAYERS, REGION_REWARDS, ROUNDS, SUPPLY_SIZE
+        factories = int(FACTORIES_BY_PLAYERS[players])
+        bonus = players * int(REGION_REWARDS.sum())      # tiles bonuses can give in a game
+        dealt = 4 * factories + SUPPLY_SIZE
+        # per round: the deal, a draft per tile, a placement per tile in hand (drafted, kept,
+        # taken), a pass and a keep a player; over the game a take, a resupply and a placement per bonus tile
+        return ROUNDS * (3 * dealt + 6 * players) + 3 * bonus
+    from kernels.azure.layout import COSMOS_STONES, STONES
+    # a turn places a stone (at most 19 a player) and then makes fewer than 50 decisions and draws
+    return 2 * (STONES + COSMOS_STONES + 1) * 50
 
 
 class AzulGame(TesseraGame):

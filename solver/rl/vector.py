@@ -6,6 +6,8 @@ player to act; ``info["action_mask"]`` marks the legal action ids; a finished ga
 again at once from a new seeded deal (Gymnasium's same-step autoreset, without the final
 observation).
 """
+from concurrent.futures import ThreadPoolExecutor
+
 import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode
@@ -20,7 +22,8 @@ AZURE_LAYOUTS = 64      # Azure realms dealt for a batch when no layout is given
 class TesseraVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` games of ``game`` with ``options`` (those of ``tessera new``).
 
-    ``threads`` > 1 steps the rows in that many chunks on numba's threads. ``copy=False``
+    ``threads`` > 1 steps the rows in that many chunks at once, each on a thread of its own
+    (the kernels release the GIL; kernels/vecenv.py says why not ``prange``). ``copy=False``
     returns the environment's own arrays, overwritten by the next step (no copying).
     Every game's seed is ``info["game_seed"]``: a game starts as ``starts[seed % K]`` dealt
     by ``make_rng(seed)``, that is ``Position.new(game, seed)`` for Azul and Summer
@@ -61,18 +64,17 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
         self.action_space = gymnasium.spaces.MultiDiscrete(
             np.full(num_envs, self.encoding.num_actions))
         self._seed = seed
+        bounds = [num_envs * k // threads for k in range(threads + 1)]
+        self._chunks = list(zip(bounds[:-1], bounds[1:]))
+        self._pool = ThreadPoolExecutor(threads - 1) if threads > 1 else None
 
     def reset(self, *, seed=None, options=None):
         """Deal every row a new game; rows' game seeds come from ``seed`` (or the env's)."""
         if seed is not None:
             self._seed = seed
-        k = self.kernels
-        arrays = (self.states, self.starts, self.seeders, self.rngs, self.game_seeds, self.obs,
-                  self.masks, self.legal, self.n_legal, self.to_move)
-        if self.threads == 1:
-            k.reset_range(0, self.num_envs, self._seed, *arrays)
-        else:
-            k.reset_parallel(self.threads, self._seed, *arrays)
+        self._by_chunks(self.kernels.reset_range, self._seed, self.states, self.starts, self.seeders,
+                        self.rngs, self.game_seeds, self.obs, self.masks, self.legal, self.n_legal,
+                        self.to_move)
         self.rewards[:] = 0
         self.reward[:] = 0
         self.terminated[:] = False
@@ -87,12 +89,9 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
         bad = k.first_illegal(actions, self.masks)
         if bad >= 0:
             raise ValueError(f"action {actions[bad]} is not legal in game {bad}")
-        arrays = (actions, self.states, self.starts, self.seeders, self.rngs, self.game_seeds,
-                  self.obs, self.masks, self.legal, self.n_legal, self.to_move, self.rewards, self.reward, self.terminated)
-        if self.threads == 1:
-            k.step_range(0, self.num_envs, *arrays)
-        else:
-            k.step_parallel(self.threads, *arrays)
+        self._by_chunks(k.step_range, actions, self.states, self.starts, self.seeders, self.rngs,
+                        self.game_seeds, self.obs, self.masks, self.legal, self.n_legal, self.to_move,
+                        self.rewards, self.reward, self.terminated)
         out = self._out
         return (out(self.obs), out(self.reward), out(self.terminated), out(self.truncated),
                 self._info())
@@ -101,11 +100,22 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
         """A uniformly random legal action id per row, drawn with ``rngs`` (uint64 [num_envs],
         advanced): what a random player does, without leaving numba."""
         out = np.empty(self.num_envs, np.int64)
-        if self.threads == 1:
-            self.kernels.random_actions_range(0, self.num_envs, self.legal, self.n_legal, rngs, out)
-        else:
-            self.kernels.random_actions_parallel(self.threads, self.legal, self.n_legal, rngs, out)
+        self._by_chunks(self.kernels.random_actions_range, self.legal, self.n_legal, rngs, out)
         return out
+
+    def _by_chunks(self, kernel, *arrays):
+        """``kernel(lo, hi, *arrays)`` for each chunk of rows: the first ones on the pool's
+        threads, the last on this one."""
+        *others, (lo, hi) = self._chunks
+        pending = [self._pool.submit(kernel, a, b, *arrays) for a, b in others]
+        kernel(lo, hi, *arrays)
+        for job in pending:
+            job.result()
+
+    def close(self, **kwargs):
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
 
     def positions(self):
         """The games as ``Position`` objects (for looking at them; slow)."""
