@@ -206,3 +206,15 @@ def test_an_azure_observation_does_not_show_what_the_player_cannot_know():
             assert np.array_equal(encoding.observation(first, observer), encoding.observation(second, observer))
             assert np.array_equal(encoding.observation(first, observer), encoding.observation(state, observer))
     assert differed > 0
+
+
+@pytest.mark.repo
+def test_docs_rl_states_the_sizes_of_the_encodings():
+    """docs/rl.md's action counts and observation sizes are the encodings'."""
+    from tests.repo import repo_text
+    text = repo_text("docs/rl.md")
+    sizes = {"azul": (305, 354), "pavilion": (2003, 195), "azure": (156, 1282)}
+    for game, (actions, observation) in sizes.items():
+        encoding = Encoding(game)
+        assert (encoding.num_actions, encoding.observation_size) == (actions, observation)
+        assert f"| {actions} |" in text and str(observation) in text
