@@ -4,10 +4,11 @@
 
 Both play the OpenSpiel game ``tessera_<game>`` (``solver.rl.spiel``): Tessera's agent
 ``mcts:time=S`` (``solver.agents``) on the position's array, OpenSpiel's Python
-``MCTSBot`` (UCT constant 2, one random rollout per leaf) with as many simulations as
-it ran in S seconds on the opening (measured before the games; OpenSpiel's bot takes a
-simulation count, not a time), so each side gets about S seconds a move; the seconds each
-side really took are recorded. Seats alternate; chance is drawn from the game's seed.
+``MCTSBot`` (UCT constant 2, one random rollout per leaf) with a simulation count (it
+takes no time budget) set before each move to what fits in S seconds at the speed of its
+previous move (of a probe on the opening for its first), so each side gets about S
+seconds a move; the seconds each side really took are recorded. Seats alternate; chance
+is drawn from the game's seed.
 """
 import argparse
 import json
@@ -44,6 +45,7 @@ def deal(state, rng):
 def play(game, encoding, tessera_seat, simulations, seconds, seed):
     rng = np.random.RandomState(seed)
     bot = mcts.MCTSBot(game, 2.0, simulations, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    counts = []
     agent = parse_agent(f"mcts:time={seconds}", seed=seed)
     spent = {"tessera": 0.0, "openspiel": 0.0}
     moves = {"tessera": 0, "openspiel": 0}
@@ -55,6 +57,9 @@ def play(game, encoding, tessera_seat, simulations, seconds, seed):
             action = encoding.action_of_move(state.array, agent.choose(state.array.copy()))
         else:
             action = bot.step(state)
+            per_simulation = (time.perf_counter() - start) / bot.max_simulations
+            counts.append(bot.max_simulations)
+            bot.max_simulations = max(1, int(seconds / per_simulation))
         spent[side] += time.perf_counter() - start
         moves[side] += 1
         state.apply_action(action)
@@ -62,6 +67,7 @@ def play(game, encoding, tessera_seat, simulations, seconds, seed):
     returns = state.returns()
     return {"seed": seed, "tessera_seat": tessera_seat + 1, "returns": returns,
             "tessera_result": returns[tessera_seat],
+            "openspiel_simulations": [min(counts), int(np.median(counts)), max(counts)],
             "seconds_per_move": {side: round(spent[side] / max(moves[side], 1), 3) for side in spent}}
 
 
@@ -84,7 +90,7 @@ def main():
         "command": f"python bench/rl_match.py --game {args.game} --games {args.games} --seconds {args.seconds}"
                    + (f" --out {args.out}" if args.out else ""),
         "game": f"tessera_{args.game}", "seconds_per_move": args.seconds,
-        "openspiel_simulations_per_move": simulations,
+        "openspiel_first_simulations": simulations,
         "tessera": f"mcts:time={args.seconds}",
         "openspiel": "open_spiel.python.algorithms.mcts.MCTSBot(uct_c=2, random rollouts)",
         "tessera_wins": sum(r > 0 for r in results), "draws": sum(r == 0 for r in results),

@@ -71,7 +71,8 @@ def write_outputs(state, obs, mask, legal, moves, seen):
 
 
 @kernel(nogil=True)
-def reset_range(lo, hi, seed, states, starts, seeders, rngs, game_seeds, obs, masks, legal, n_legal, to_move):
+def reset_range(lo, hi, seed, states, starts, seeders, rngs, game_seeds, obs, masks, legal, n_legal,
+                to_move):
     """Rows ``lo`` to ``hi``: seed row ``i``'s seeder from ``(seed, i)`` and deal its first game."""
     moves = np.empty(games.MAX_MOVES, np.int64)
     seen = np.empty(states.shape[1], np.int64)
@@ -82,8 +83,8 @@ def reset_range(lo, hi, seed, states, starts, seeders, rngs, game_seeds, obs, ma
 
 
 @kernel(nogil=True)
-def step_range(lo, hi, actions, states, starts, seeders, rngs, game_seeds, obs, masks, legal, n_legal, to_move,
-               rewards, reward, terminated):
+def step_range(lo, hi, actions, states, starts, seeders, rngs, game_seeds, obs, masks, legal, n_legal,
+               to_move, rewards, reward, terminated):
     """Rows ``lo`` to ``hi``: play ``actions[i]`` in game ``i`` (legal: checked by ``first_illegal``)."""
     moves = np.empty(games.MAX_MOVES, np.int64)
     seen = np.empty(states.shape[1], np.int64)

@@ -85,3 +85,9 @@ def test_bad_settings_are_option_errors():
         aec.env("azul", illegal_action="ignore")
     with pytest.raises(OptionError, match="unknown game"):
         aec.env("chess")
+
+
+def test_ansi_rendering_is_the_positions_notation():
+    env = aec.env("pavilion", render_mode="ansi", players=3)
+    env.reset(seed=2)
+    assert env.render() == Position.new("pavilion", seed=env.table.deal_seed, players=3).text()

@@ -101,3 +101,17 @@ def test_an_illegal_action_is_refused_and_changes_nothing():
     assert np.array_equal(states, env.states)
     with pytest.raises(ValueError, match="need 3 actions"):
         env.step(actions[:2])
+
+
+def test_each_game_binds_its_own_encoding_and_the_template_alone_does_not_run():
+    import importlib
+
+    import kernels.vecenv as template
+    from kernels import bind
+    for game in ("azul", "pavilion", "azure"):
+        bound = bind.instance(game, "vecenv")
+        assert bound.games is bind.interface(game)
+        assert bound.encoding is importlib.import_module(f"kernels.{game}.encoding")
+    assert template.encoding is None
+    with pytest.raises(TypeError, match="vecenv"):
+        template.step_range(0, 0)

@@ -96,10 +96,12 @@ class Table:
         self.encoding = self.rules.encoding
         self.players = self.rules.players
         self.state = None
+        self.deal_seed = None
         self._rng = None
 
     def deal(self, seed):
         """A new game: ``Position.new(game, seed)``; later chance events drawn from ``seed`` too."""
+        self.deal_seed = seed
         self.state = self.rules.game.new(seed, **self.rules.options)
         self._rng = make_rng(seed ^ CHANCE_SALT)
 
