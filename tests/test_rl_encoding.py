@@ -218,3 +218,18 @@ def test_docs_rl_states_the_sizes_of_the_encodings():
         encoding = Encoding(game)
         assert (encoding.num_actions, encoding.observation_size) == (actions, observation)
         assert f"| {actions} |" in text and str(observation) in text
+
+
+@pytest.mark.parametrize("game", ["azul", "pavilion", "azure"])
+def test_a_list_of_moves_maps_as_each_move_does(game):
+    encoding = Encoding(game)
+    state = Position.new(game, seed=4).state
+    moves = np.empty(400, np.int64)
+    count = encoding_kernels(game).legal_moves(state, moves)
+    assert encoding.actions_of_moves(state, moves[:count]) == \
+        [int(encoding.kernels.action_of_move(state, m)) for m in moves[:count]]
+
+
+def encoding_kernels(game):
+    from kernels import bind
+    return bind.interface(game)

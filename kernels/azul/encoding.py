@@ -23,6 +23,7 @@ from kernels.bits import popcount
 
 NUM_ACTIONS = TILE_MOVE_BASE + 5
 HIDDEN = False         # every player sees everything: observations need no view
+MOVES_ARE_ACTIONS = True    # an action id is the engine's move code
 
 # Global entries, in order.
 G_ROUND = 0

@@ -26,6 +26,7 @@ from kernels.azure.state import to_move
 
 NUM_ACTIONS = DRAW_BASE
 HIDDEN = True          # the opponent's hand is hidden: observations are made from views
+MOVES_ARE_ACTIONS = True    # an action id is the engine's move code
 GIFTED_CARDS = 5
 THRESHOLD_BITS = 8
 

@@ -28,6 +28,7 @@ from kernels.pavilion.layout import (
 )
 
 HIDDEN = False         # every player sees everything: observations need no view
+MOVES_ARE_ACTIONS = False    # action ids are not the engine's move codes
 CHOICE_MOST = max(KEEP_AT_MOST, MAX_REWARD)
 
 

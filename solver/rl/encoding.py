@@ -30,6 +30,12 @@ class Encoding:
     def action_of_move(self, state, move):
         return int(self.kernels.action_of_move(state, move))
 
+    def actions_of_moves(self, state, moves):
+        """The action ids of the engine's move codes ``moves`` (an array), as a list."""
+        if self.kernels.MOVES_ARE_ACTIONS:
+            return moves.tolist()
+        return [self.action_of_move(state, move) for move in moves]
+
     def move_of_action(self, state, action):
         return int(self.kernels.move_of_action(state, action))
 

@@ -76,6 +76,7 @@ class TesseraGame(pyspiel.Game):
         params = {**PARAMETERS[self.name], **(params or {})}
         self.options = tessera_options(self.name, params)
         self.realm_seed = int(params.get("realm_seed", 0))
+        self._undealt = None
         rules = rules_for(self.name, self.options)
         players = rules.players
         super().__init__(game_type(self.name), pyspiel.GameInfo(
@@ -91,8 +92,9 @@ class TesseraGame(pyspiel.Game):
         return rules_for(self.name, self.options)
 
     def new_initial_state(self):
-        rules = self.rules()
-        return TesseraState(self, rules.game.undealt(self.realm_seed, **dict(self.options)))
+        if self._undealt is None:      # laid once: Azure's realm takes milliseconds of Python
+            self._undealt = self.rules().game.undealt(self.realm_seed, **dict(self.options))
+        return TesseraState(self, self._undealt.copy())
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:

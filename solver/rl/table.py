@@ -41,7 +41,7 @@ class Rules:
         if who == TERMINAL:
             return []
         count = self.kernels.legal_moves(state, self._moves)
-        return sorted(self.encoding.action_of_move(state, m) for m in self._moves[:count])
+        return sorted(self.encoding.actions_of_moves(state, self._moves[:count]))
 
     def mask(self, state):
         mask = np.zeros(self.encoding.num_actions, np.int8)
