@@ -40,9 +40,11 @@ def test_a_game_played_through_the_env_is_the_game_of_its_position():
     env.reset(seed=4)
     rng = np.random.default_rng(4)
     encoding = env.table.encoding
+    finals = {}
     for agent in env.agent_iter():
         observation, reward, terminated, truncated, info = env.last()
         if terminated or truncated:
+            finals[agent] = reward
             env.step(None)
             continue
         state = env.table.state
@@ -51,8 +53,9 @@ def test_a_game_played_through_the_env_is_the_game_of_its_position():
         legal = {encoding.action_of_move(state, position.parse_move(t)) for t in position.legal_moves}
         assert set(np.flatnonzero(observation["action_mask"])) == legal
         env.step(int(rng.choice(sorted(legal))))
-    assert position.is_over or env.table.is_over
-    assert sum(env._cumulative_rewards.values()) == 0 or not env.agents
+    assert env.table.is_over
+    assert finals == dict(zip(env.possible_agents, env.table.returns().tolist()))
+    assert sum(finals.values()) == 0 and set(finals.values()) <= {-1.0, 0.0, 1.0}
 
 
 def test_illegal_actions_terminate_raise_or_fold():
