@@ -115,3 +115,14 @@ def test_each_game_binds_its_own_encoding_and_the_template_alone_does_not_run():
     assert template.encoding is None
     with pytest.raises(TypeError, match="vecenv"):
         template.step_range(0, 0)
+
+
+@pytest.mark.repo
+def test_the_examples_of_docs_rl_run():
+    from tests.test_api import python_blocks
+    blocks = python_blocks("rl.md")
+    assert len(blocks) == 3
+    for code in blocks:
+        namespace = {"__name__": "docs_example"}
+        exec(compile(code, "rl.md", "exec"), namespace)
+    assert namespace["state"].is_chance_node() and namespace["game"].num_players() == 3
