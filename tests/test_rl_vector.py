@@ -91,7 +91,12 @@ def test_finished_games_restart_from_their_seeded_deals(game, options):
 
 
 def test_an_illegal_action_is_refused_and_changes_nothing():
+    from solver.errors import OptionError
     env = TesseraVectorEnv("azul", 3, seed=1)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(np.zeros(3, np.int64))
+    with pytest.raises(OptionError, match="seed"):
+        env.reset(seed=-1)
     obs, info = env.reset()
     actions = np.array([np.flatnonzero(mask)[0] for mask in info["action_mask"]])
     actions[1] = np.flatnonzero(info["action_mask"][1] == 0)[0]

@@ -14,6 +14,7 @@ from gymnasium.vector import AutoresetMode
 
 from solver.errors import OptionError
 from solver.games import get_game
+from solver.games.base import check_seed
 from solver.rl.encoding import Encoding
 
 AZURE_LAYOUTS = 64      # Azure realms dealt for a batch when no layout is given
@@ -63,7 +64,9 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
         self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, num_envs)
         self.action_space = gymnasium.spaces.MultiDiscrete(
             np.full(num_envs, self.encoding.num_actions))
+        check_seed(seed)
         self._seed = seed
+        self._dealt = False
         bounds = [num_envs * k // threads for k in range(threads + 1)]
         self._chunks = list(zip(bounds[:-1], bounds[1:]))
         self._pool = ThreadPoolExecutor(threads - 1) if threads > 1 else None
@@ -71,7 +74,9 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
     def reset(self, *, seed=None, options=None):
         """Deal every row a new game; rows' game seeds come from ``seed`` (or the env's)."""
         if seed is not None:
+            check_seed(seed)
             self._seed = seed
+        self._dealt = True
         self._by_chunks(self.kernels.reset_range, self._seed, self.states, self.starts, self.seeders,
                         self.rngs, self.game_seeds, self.obs, self.masks, self.legal, self.n_legal,
                         self.to_move)
@@ -82,6 +87,8 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
 
     def step(self, actions):
         """Play ``actions[i]`` (an action id) in game ``i``; ValueError if one is not legal there."""
+        if not self._dealt:
+            raise RuntimeError("call reset() before step()")
         actions = np.ascontiguousarray(actions, np.int64)
         if actions.shape != (self.num_envs,):
             raise ValueError(f"need {self.num_envs} actions, got shape {actions.shape}")
