@@ -34,6 +34,7 @@ TEMPLATES = {
     "mcts": "kernels.search.mcts",
     "ismcts": "kernels.search.ismcts",
     "alphabeta": "kernels.search.alphabeta",
+    "vecenv": "kernels.vecenv",
 }
 _TEMPLATE_SHORT_NAMES = {module: short for short, module in TEMPLATES.items()}
 # Templates instantiated per variant as well as per game: a compile-time choice the template
@@ -104,6 +105,13 @@ def template_games(module_name):
     if game is None:
         return importlib.import_module("kernels.games")
     return interface(game)
+
+
+def game_module(module_name, name):
+    """The game's own module ``kernels.<game>.<name>`` as seen from ``module_name``: in an
+    instance, imported; in the template itself, None (only instances compile)."""
+    game = _bound_game(module_name)
+    return None if game is None else importlib.import_module(f"kernels.{game}.{name}")
 
 
 def sibling(module_name, template):

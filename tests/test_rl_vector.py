@@ -1,0 +1,133 @@
+"""The batched environment (``solver.rl.vector``, ``kernels.vecenv``): its masks, action
+lists and observations against the Python API on the positions it reaches, seeds, restarts,
+rewards, threads and bad actions."""
+import numpy as np
+import pytest
+
+from solver.position import Position
+from solver.rl.encoding import Encoding
+
+pytest.importorskip("gymnasium")
+from solver.rl.vector import TesseraVectorEnv  # noqa: E402
+
+SETTINGS = [("azul", {"players": 2}), ("azul", {"players": 3, "variant": "gray"}),
+            ("pavilion", {"players": 2}), ("azure", {"gifted": "bountiful"})]
+
+
+def random_steps(env, steps, seed=9):
+    """Step ``env`` ``steps`` times with random legal actions; yield each step's outputs."""
+    rngs = np.arange(env.num_envs, dtype=np.uint64) + np.uint64(seed)
+    for _ in range(steps):
+        yield env.step(env.random_actions(rngs))
+
+
+@pytest.mark.parametrize("game,options", SETTINGS)
+def test_masks_lists_and_observations_agree_with_the_python_api(game, options):
+    env = TesseraVectorEnv(game, 8, seed=3, **options)
+    encoding = Encoding(game, **options)
+    obs, info = env.reset()
+    checked = 0
+    for step, (obs, reward, terminated, truncated, info) in enumerate(random_steps(env, 120)):
+        if step % 10:
+            continue
+        for i, state in enumerate(env.states):
+            position = Position.from_state(state)
+            assert position.to_move == info["to_move"][i] + 1
+            legal = {encoding.action_of_move(state, position.parse_move(text)) for text in position.legal_moves}
+            assert set(np.flatnonzero(info["action_mask"][i])) == legal
+            assert sorted(env.legal[i, :env.n_legal[i]].tolist()) == sorted(legal)
+            assert np.array_equal(obs[i], encoding.observation(state, position.to_move - 1))
+            checked += 1
+    assert checked == 8 * 12
+    assert env.observation_space.contains(obs)
+
+
+def test_the_same_seed_plays_the_same_games_and_threads_do_not_matter():
+    runs = []
+    for threads in (1, 2, 1):
+        env = TesseraVectorEnv("azul", 6, seed=11, threads=threads)
+        env.reset()
+        runs.append([(o, r, t, info["game_seed"]) for o, r, t, _, info in random_steps(env, 150)])
+    other = TesseraVectorEnv("azul", 6, seed=12)
+    other.reset()
+    different = [o for o, *_ in random_steps(other, 150)]
+    for a, b in zip(runs[0], runs[1]):
+        assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    for a, b in zip(runs[0], runs[2]):
+        assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert not all(np.array_equal(o, d) for (o, *_), d in zip(runs[0], different))
+
+
+@pytest.mark.parametrize("game,options", [("azul", {"players": 2}), ("pavilion", {"players": 3}),
+                                          ("azure", {})])
+def test_finished_games_restart_from_their_seeded_deals(game, options):
+    """A row whose game ended holds at once a new game: ``Position.new(game, seed)`` of its
+    new ``game_seed`` (Azure: the seed's realm of the env's starts, dealt by that seed);
+    the finished game's rewards sum to 0 and the mover's reward is its own."""
+    from kernels.rng import make_rng
+    env = TesseraVectorEnv(game, 16, seed=5, **options)
+    _, info = env.reset()
+    seeds, previous_to_move = info["game_seed"], info["to_move"]
+    restarts = 0
+    for obs, reward, terminated, truncated, info in random_steps(env, 400 if game != "azure" else 120):
+        rewards = info["rewards"]
+        assert not truncated.any()
+        for i in np.flatnonzero(terminated):
+            assert info["game_seed"][i] != seeds[i]
+            seed = int(info["game_seed"][i])
+            if game == "azure":
+                expected = env.starts[seed % len(env.starts)].copy()
+                env.kernels.games.resolve_chance(expected, make_rng(seed))
+            else:
+                expected = Position.new(game, seed=seed, **options).state
+            assert np.array_equal(env.states[i], expected)
+            assert rewards[i].sum() == pytest.approx(0.0) and rewards[i].min() >= -1
+            restarts += 1
+        assert np.all(rewards[~terminated] == 0)
+        assert np.array_equal(reward, rewards[np.arange(env.num_envs), previous_to_move])
+        previous_to_move = info["to_move"]
+        seeds = info["game_seed"]
+    assert restarts >= 8
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing():
+    from solver.errors import OptionError
+    env = TesseraVectorEnv("azul", 3, seed=1)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(np.zeros(3, np.int64))
+    with pytest.raises(OptionError, match="seed"):
+        env.reset(seed=-1)
+    obs, info = env.reset()
+    actions = np.array([np.flatnonzero(mask)[0] for mask in info["action_mask"]])
+    actions[1] = np.flatnonzero(info["action_mask"][1] == 0)[0]
+    states = env.states.copy()
+    with pytest.raises(ValueError, match="not legal in game 1"):
+        env.step(actions)
+    assert np.array_equal(states, env.states)
+    with pytest.raises(ValueError, match="need 3 actions"):
+        env.step(actions[:2])
+
+
+def test_each_game_binds_its_own_encoding_and_the_template_alone_does_not_run():
+    import importlib
+
+    import kernels.vecenv as template
+    from kernels import bind
+    for game in ("azul", "pavilion", "azure"):
+        bound = bind.instance(game, "vecenv")
+        assert bound.games is bind.interface(game)
+        assert bound.encoding is importlib.import_module(f"kernels.{game}.encoding")
+    assert template.encoding is None
+    with pytest.raises(TypeError, match="vecenv"):
+        template.step_range(0, 0)
+
+
+@pytest.mark.repo
+def test_the_examples_of_docs_rl_run():
+    from tests.test_api import python_blocks
+    blocks = python_blocks("rl.md")
+    assert len(blocks) == 3
+    for code in blocks:
+        namespace = {"__name__": "docs_example"}
+        exec(compile(code, "rl.md", "exec"), namespace)
+    assert namespace["state"].is_chance_node() and namespace["game"].num_players() == 3
