@@ -1,0 +1,20 @@
+"""Reading a request's JSON body, for every route of the API."""
+import json
+
+from solver.web.documents import BadRequest
+
+MAX_BODY = 1 << 20                  # bytes of a request body
+
+
+async def json_body(request):
+    """The request's JSON object; BadRequest when it is not one."""
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise BadRequest(f"the request is over {MAX_BODY} bytes")
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise BadRequest("the request is not JSON") from None
+    if not isinstance(body, dict):
+        raise BadRequest("the request must be a JSON object")
+    return body
