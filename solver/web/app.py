@@ -87,7 +87,15 @@ def create_app(searches=2, analysis=True):
     async def stream(request):
         tab = _hub().open_tab(asyncio.get_running_loop())
 
+        async def watch():
+            """The page went away: its stream ends (the server may not say so before a
+            write to the closed connection, and a quiet stream writes nothing)."""
+            while (await request.receive())["type"] != "http.disconnect":
+                pass
+            tab.events.put_nowait(None)
+
         async def events():
+            watcher = asyncio.create_task(watch())
             try:
                 yield _event("tab", {"tab": tab.id})
                 while True:
@@ -96,8 +104,11 @@ def create_app(searches=2, analysis=True):
                     except asyncio.TimeoutError:
                         yield ": keep-alive\n\n"
                         continue
+                    if document is None:
+                        return
                     yield _event("analysis", document)
             finally:
+                watcher.cancel()
                 await asyncio.to_thread(hub.close_tab, tab)
 
         return StreamingResponse(events(), media_type="text/event-stream",
@@ -116,6 +127,11 @@ def create_app(searches=2, analysis=True):
         tab = _hub().tab(body.get("tab"))
         await asyncio.to_thread(hub.stop, tab)
         return JSONResponse({"stopped": True})
+
+    async def analysis_status(request):
+        """How many pages have a stream open and how many of them search now."""
+        tabs = list(_hub().tabs.values())
+        return JSONResponse({"tabs": len(tabs), "searching": sum(tab.query is not None for tab in tabs)})
 
     async def engine_move(request):
         """The engine's move for whoever acts: on an Azure position, found from that
@@ -142,6 +158,7 @@ def create_app(searches=2, analysis=True):
         Route("/api/analysis/stream", stream),
         Route("/api/analysis/start", analyse, methods=["POST"]),
         Route("/api/analysis/stop", stop, methods=["POST"]),
+        Route("/api/analysis/status", analysis_status),
         Route("/api/engine-move", engine_move, methods=["POST"]),
         Mount("/static", StaticFiles(packages=[STATIC]), name="static"),
     ]

@@ -20,7 +20,10 @@ def serve(host, port, open_page, searches):
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     threading.Thread(target=_announce, args=(server, url, open_page), daemon=True).start()
     threading.Thread(target=warm_up, daemon=True).start()
-    server.run()
+    try:
+        server.run()
+    except KeyboardInterrupt:       # uvicorn raises the Ctrl-C again once it has shut down
+        pass
 
 
 def warm_up():

@@ -203,6 +203,12 @@ function openStream() {
   stream.addEventListener("tab", (event) => { ui.tab = JSON.parse(event.data).tab; });
   stream.addEventListener("analysis", (event) => showAnalysis(JSON.parse(event.data)));
   stream.onerror = () => { ui.tab = null; };
+  // A closed tab stops its search: the server also sees the stream end, but a browser
+  // may keep the connection of a closed page open a while.
+  window.addEventListener("pagehide", () => {
+    if (ui.tab) navigator.sendBeacon("/api/analysis/stop", new Blob([JSON.stringify({tab: ui.tab})], {type: "application/json"}));
+    stream.close();
+  });
 }
 
 async function startAnalysis() {

@@ -1,0 +1,232 @@
+"""The web board in a real browser: Debian's headless chromium driven by Playwright against
+a real `tessera serve` (child process). Azul moves clicked to the end of a round, undo,
+redo and jumps; a bad pasted position; live analysis in one tab and in two at once, a
+closed tab's search stopped; the engine at a seat; a Summer Pavilion and an Azure turn.
+The screenshots in docs/ (docs/web.md) are taken here."""
+import json
+import shutil
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.cli_process import tessera
+from tests.web_server import running_server
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+WAIT_MS = 60_000
+
+pytestmark = pytest.mark.skipif(shutil.which("chromium") is None and not Path(CHROMIUM).exists(),
+                                reason="Debian's chromium is not installed (.ci/run installs it)")
+
+
+@pytest.fixture(scope="module")
+def server():
+    with running_server() as (url, _):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    with playwright_api.sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM,
+            headless=True, args=ARGS, viewport={"width": 1400, "height": 1000})
+        yield context
+        context.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(server)
+    page.wait_for_selector("#board [data-pick]")
+    yield page
+    page.close()
+    assert not errors, errors
+
+
+def doc(page):
+    return page.evaluate("current().doc")
+
+
+def history_length(page):
+    return page.evaluate("ui.history.length")
+
+
+def pick_selector(fields):
+    return f"#board [data-pick='{json.dumps(fields, separators=(',', ':'))}']"
+
+
+def click_move(page, move):
+    """Click the board as a player would: the source's tile, then (if the move is not
+    the only one from there) the destination; wait until the move is played."""
+    before = page.evaluate("ui.index")
+    page.locator(pick_selector({"source": move["source"], "colour": move["colour"]})).first.click()
+    if page.evaluate("ui.index") == before:
+        page.locator(pick_selector({"destination": move["destination"]})).click()
+    page.wait_for_function(f"ui.index === {before + 1} && ui.history.length === {before + 2}",
+                           timeout=WAIT_MS)
+
+
+def new_game(page, game, seed=1):
+    page.select_option("#game", game)
+    page.fill("#seed", str(seed))
+    page.click("#new")
+    page.wait_for_function(f"current().doc.game === '{game}' && ui.history.length === 1",
+                           timeout=WAIT_MS)
+
+
+def test_azul_moves_clicked_to_the_end_of_a_round_then_undo_redo_and_jump(page):
+    played = []
+    while doc(page)["json"]["round"] == 1:
+        moves = [m for m in doc(page)["moves"] if m["kind"] == "draft"]
+        # A pattern line when there is one (the round then fills walls), else the floor.
+        move = next((m for m in moves if m["destination"] != "floor"), moves[0])
+        click_move(page, move)
+        played.append(move["text"])
+        assert page.evaluate("current().move").startswith(move["text"])
+    after = doc(page)
+    assert after["json"]["round"] == 2 and after["to_move"] is not None       # the refill was dealt
+    walls = "".join("".join(board["wall"]) for board in after["json"]["boards"])
+    assert walls.replace(".", ""), "the round's end put tiles on the walls"
+    board_text = page.locator("#board").text_content()
+    for p, board in enumerate(after["json"]["boards"], 1):
+        assert f"Player {p} · {board['score']} points" in board_text
+    # The move list holds the game; undo, redo and a jump show earlier positions.
+    assert page.locator("#history li").count() == len(played) + 1
+    page.click("#undo")
+    assert page.evaluate("ui.index") == len(played) - 1 and doc(page)["json"]["round"] == 1
+    page.click("#redo")
+    assert doc(page)["text"] == after["text"]
+    page.locator("#history li").nth(2).click()
+    page.wait_for_function("ui.index === 2")
+    assert page.inner_text("#history li.current") == played[1]
+    assert doc(page)["text"] == page.evaluate("ui.history[2].text")
+    # A move from an earlier position replaces what followed it.
+    click_move(page, next(m for m in doc(page)["moves"] if m["kind"] == "draft"))
+    assert history_length(page) == 4
+
+
+def test_a_bad_pasted_position_shows_the_engines_error(page):
+    text = "azul players 2 wall colour round 1 phase draft turn 1 starter 1; factories BBBBB"
+    expected = tessera("show", text).stderr.strip()
+    page.fill("#position-text", text)
+    page.click("#load")
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.inner_text("#error") == expected
+    # A good one loads, and the error goes.
+    good = tessera("new", "azul", "--seed", "5").stdout
+    page.fill("#position-text", good)
+    page.click("#load")
+    page.wait_for_function("document.getElementById('error').hidden")
+    assert doc(page)["text"] == good.strip()
+
+
+def analysis_rows(page):
+    return page.locator("#analysis tbody tr").count()
+
+
+def test_live_analysis_fills_the_table_and_marks_the_best_move(page, server):
+    page.fill("#analysis-seconds", "4")
+    page.click("#analyse")
+    page.wait_for_function("document.querySelectorAll('#analysis tbody tr').length > 0",
+                           timeout=WAIT_MS)
+    first_visits = int(page.locator("#analysis tbody tr").first.locator("td").nth(3).inner_text())
+    assert page.locator("#board .best").count() > 0
+    page.wait_for_function("document.getElementById('analysis-state').textContent.includes('done')",
+                           timeout=WAIT_MS)
+    best = page.locator("#analysis tbody tr.best td").first.inner_text()
+    assert best in [m["text"] for m in doc(page)["moves"]]
+    final_visits = int(page.locator("#analysis tbody tr").first.locator("td").nth(3).inner_text())
+    assert final_visits >= first_visits
+    DOCS.joinpath("web-azul.png").write_bytes(page.screenshot(full_page=True))
+    # A click on a row plays its move.
+    page.locator("#analysis tbody tr").first.click()
+    page.wait_for_function("ui.history.length === 2")
+    assert page.evaluate("current().move").startswith(best)
+    page.click("#analyse")                  # it went on with the new position: stop it
+    assert page.inner_text("#analysis-state") == "stopped"
+
+
+def test_two_tabs_analyse_at_once_and_a_closed_tab_stops_its_search(browser, server, page):
+    other = browser.new_page()
+    other.goto(server)
+    other.wait_for_selector("#board [data-pick]")
+    new_game(other, "pavilion")
+    for tab in (page, other):
+        tab.fill("#analysis-seconds", "60")
+        tab.click("#analyse")
+    for tab in (page, other):
+        tab.wait_for_function("document.querySelectorAll('#analysis tbody tr').length > 0",
+                              timeout=WAIT_MS)
+    assert httpx.get(f"{server}/api/analysis/status").json()["searching"] == 2
+    other.close()
+    deadline = time.monotonic() + 10
+    # The page stops its search as it goes (the browser may hold its stream open a while).
+    while (status := httpx.get(f"{server}/api/analysis/status").json())["searching"] != 1:
+        assert time.monotonic() < deadline, f"the closed tab's search went on: {status}"
+        time.sleep(0.1)
+    page.click("#analyse")
+    page.wait_for_function("document.getElementById('analysis-state').textContent === 'stopped'")
+
+
+def test_the_engine_plays_a_seat(page):
+    page.check("#seats input[data-seat='2']")
+    page.fill("#engine-seconds", "0.2")
+    click_move(page, next(m for m in doc(page)["moves"] if m["kind"] == "draft"))
+    page.wait_for_function("ui.history.length === 3 && !ui.busy", timeout=WAIT_MS)
+    assert doc(page)["to_move"] == 1 and page.locator("#history li").count() == 3
+
+
+def test_a_summer_pavilion_turn(page):
+    new_game(page, "pavilion", seed=2)
+    move = doc(page)["moves"][0]
+    page.locator(pick_selector({"source": move["source"], "colour": move["colour"]})).first.click()
+    page.wait_for_function("ui.history.length === 2", timeout=WAIT_MS)
+    assert page.evaluate("current().move").startswith(move["text"])
+    assert doc(page)["to_move"] == 2 and "player 2" in page.inner_text("#status")
+    DOCS.joinpath("web-pavilion.png").write_bytes(page.screenshot(full_page=True))
+
+
+def test_an_azure_turn_and_a_players_view(page):
+    new_game(page, "azure", seed=5)
+    move = doc(page)["moves"][0]
+    page.click(pick_selector({"cell": move["cell"]}))
+    page.wait_for_function("ui.history.length === 2", timeout=WAIT_MS)
+    assert page.evaluate("current().move").startswith(move["text"])
+    assert doc(page)["to_move"] == 2
+    stones = page.locator("#board circle").count()
+    page.select_option("#viewer", "2")      # player 1's cards drawn from the hidden deck: "?"
+    assert "?" in page.evaluate("current().doc.views['2'].players[0].hand")
+    assert page.locator("#board text", has_text="?").count() > 0
+    assert page.locator("#board circle").count() == stones      # the realm is public
+    DOCS.joinpath("web-azure.png").write_bytes(page.screenshot(full_page=True))
+
+
+def test_a_dropped_stream_ends_its_tab_and_its_search(server):
+    """Whatever the page does, the server stops the search of a stream that ends."""
+    from solver.position import Position
+    with httpx.Client(timeout=WAIT_MS / 1000) as client:
+        with client.stream("GET", f"{server}/api/analysis/stream") as stream:
+            lines = stream.iter_lines()
+            tab = next(json.loads(line[5:]) for line in lines if line.startswith("data:"))["tab"]
+            text = Position.new("azure", seed=3).text()
+            client.post(f"{server}/api/analysis/start", json={"tab": tab, "position": text, "seconds": 60})
+            answer = next(json.loads(line[5:]) for line in lines if line.startswith("data:"))
+            assert answer["isDuringSearch"] and answer["moves"]
+            assert client.get(f"{server}/api/analysis/status").json()["searching"] >= 1
+        deadline = time.monotonic() + 10
+        while (status := client.get(f"{server}/api/analysis/status").json())["searching"] != 0:
+            assert time.monotonic() < deadline, status
+            time.sleep(0.1)
+        gone = client.post(f"{server}/api/analysis/start", json={"tab": tab, "position": text})
+        assert gone.status_code == 400 and "no analysis stream" in gone.json()["error"]
