@@ -5,6 +5,7 @@ closed tab's search stopped; the engine at a seat; a Summer Pavilion and an Azur
 The screenshots in docs/ (docs/web.md) are taken here."""
 import json
 import shutil
+import socket
 import time
 from pathlib import Path
 
@@ -85,26 +86,29 @@ def new_game(page, game, seed=1):
                            timeout=WAIT_MS)
 
 
-def test_azul_moves_clicked_to_the_end_of_a_round_then_undo_redo_and_jump(page):
-    played = []
-    while doc(page)["json"]["round"] == 1:
+def test_a_whole_azul_game_by_clicks_then_undo_redo_and_jump(page):
+    played, round_two = [], None
+    while not doc(page)["is_over"]:
+        if round_two is None and doc(page)["json"]["round"] == 2:
+            round_two = doc(page)
+            check_drawn_scores(page, round_two)
         moves = [m for m in doc(page)["moves"] if m["kind"] == "draft"]
         # A pattern line when there is one (the round then fills walls), else the floor.
         move = next((m for m in moves if m["destination"] != "floor"), moves[0])
         click_move(page, move)
         played.append(move["text"])
         assert page.evaluate("current().move").startswith(move["text"])
-    after = doc(page)
-    assert after["json"]["round"] == 2 and after["to_move"] is not None       # the refill was dealt
-    walls = "".join("".join(board["wall"]) for board in after["json"]["boards"])
+    # Round 1's end tiled the walls and the refill was dealt; the game ended with a winner.
+    assert round_two["to_move"] is not None
+    walls = "".join("".join(board["wall"]) for board in round_two["json"]["boards"])
     assert walls.replace(".", ""), "the round's end put tiles on the walls"
-    board_text = page.locator("#board").text_content()
-    for p, board in enumerate(after["json"]["boards"], 1):
-        assert f"Player {p} · {board['score']} points" in board_text
+    after = doc(page)
+    assert page.inner_text("#status").startswith("game over:") and after["moves"] == []
+    check_drawn_scores(page, after)
     # The move list holds the game; undo, redo and a jump show earlier positions.
     assert page.locator("#history li").count() == len(played) + 1
     page.click("#undo")
-    assert page.evaluate("ui.index") == len(played) - 1 and doc(page)["json"]["round"] == 1
+    assert page.evaluate("ui.index") == len(played) - 1 and not doc(page)["is_over"]
     page.click("#redo")
     assert doc(page)["text"] == after["text"]
     page.locator("#history li").nth(2).click()
@@ -114,6 +118,12 @@ def test_azul_moves_clicked_to_the_end_of_a_round_then_undo_redo_and_jump(page):
     # A move from an earlier position replaces what followed it.
     click_move(page, next(m for m in doc(page)["moves"] if m["kind"] == "draft"))
     assert history_length(page) == 4
+
+
+def check_drawn_scores(page, shown):
+    drawn = page.locator("#board").text_content()
+    for p, board in enumerate(shown["json"]["boards"], 1):
+        assert f"Player {p} · {board['score']} points" in drawn
 
 
 def test_a_bad_pasted_position_shows_the_engines_error(page):
@@ -230,3 +240,28 @@ def test_a_dropped_stream_ends_its_tab_and_its_search(server):
             time.sleep(0.1)
         gone = client.post(f"{server}/api/analysis/start", json={"tab": tab, "position": text})
         assert gone.status_code == 400 and "no analysis stream" in gone.json()["error"]
+
+
+def test_garbage_never_stops_the_server(server):
+    """Raw bytes that are no HTTP, bad JSON to every route, wrong types: each gets its
+    error (or a closed connection) and the server answers the next page."""
+    host, port = server.removeprefix("http://").split(":")
+    for garbage in (b"\x00\xff" * 500 + b"\r\n\r\n", b"GET / HTTP/9.9\r\n\r\n",
+                    b"POST /api/play HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n{",
+                    b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\n\r\n"):
+        with socket.create_connection((host, int(port)), timeout=10) as raw:
+            raw.sendall(garbage)
+            raw.shutdown(socket.SHUT_WR)
+            raw.recv(4096)
+    routes = ["/api/new", "/api/position", "/api/play", "/api/deal", "/api/view", "/api/run",
+              "/api/run/game", "/api/analysis/start", "/api/analysis/stop", "/api/engine-move"]
+    bodies = [b"{", b"[]", b"null", b'{"position": {"game": "azure"}}', b'{"tab": [], "seconds": -1}',
+              b'{"position": "azul", "move": 5, "rng": "-1"}', b'{"folder": "/nonexistent"}']
+    with httpx.Client(timeout=30) as client:
+        for route in routes:
+            for body in bodies:
+                response = client.post(f"{server}{route}", content=body)
+                assert response.status_code == 400, (route, body, response.text)
+                assert response.json()["error"]
+        assert client.get(f"{server}/").status_code == 200
+        assert client.post(f"{server}/api/new", json={"game": "azure"}).json()["game"] == "azure"

@@ -115,7 +115,7 @@ class AnalysisHub:
         self.stop(tab)
 
     def tab(self, tab_id):
-        tab = self.tabs.get(tab_id)
+        tab = self.tabs.get(tab_id) if isinstance(tab_id, str) else None
         if tab is None:
             raise TesseraError("this page has no analysis stream open (reload the page)")
         return tab

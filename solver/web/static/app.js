@@ -235,6 +235,10 @@ async function stopAnalysis() {
   if (ui.tab) await api("/api/analysis/stop", {tab: ui.tab});
 }
 
+function shortLine(pv) {
+  return pv.slice(0, 5).join(", ") + (pv.length > 5 ? ", …" : "");
+}
+
 function showAnalysis(answer) {
   if (!ui.analysing || answer.id !== ui.analysing) return;
   if (answer.error) {
@@ -247,7 +251,7 @@ function showAnalysis(answer) {
     const row = rows.insertRow();
     if (i === 0) row.className = "best";
     const cells = [move.move, move.win_rate == null ? "" : (100 * move.win_rate).toFixed(1),
-      move.margin == null ? "" : move.margin.toFixed(1), move.visits, (move.pv || []).join(", ")];
+      move.margin == null ? "" : move.margin.toFixed(1), move.visits, shortLine(move.pv || [])];
     for (const value of cells) row.insertCell().textContent = value;
     row.addEventListener("click", () => guarded(() => play(move.move)));
   });
