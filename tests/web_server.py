@@ -1,4 +1,5 @@
-"""A real `tessera serve` in a child process on a free port, for the web board's tests."""
+"""A real `tessera serve` in a child process on a free port, and Debian's chromium to open
+it, for the web board's tests and bench/web_speed.py."""
 import os
 import queue
 import signal
@@ -9,6 +10,16 @@ import threading
 from contextlib import contextmanager
 
 START_TIMEOUT = 60
+CHROMIUM = "/usr/bin/chromium"          # Debian's; Playwright's own browsers are not used
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def launch_chromium(playwright, profile_dir):
+    """A headless chromium with a fresh profile in ``profile_dir``, as a Playwright context."""
+    return playwright.chromium.launch_persistent_context(
+        str(profile_dir), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+        viewport={"width": 1400, "height": 1000})
 
 
 def free_port():

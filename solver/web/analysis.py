@@ -28,6 +28,7 @@ class Tab:
         self.loop = loop
         self.events = asyncio.Queue()
         self.query = None                   # the id of its running query, or None
+        self.watcher = None                 # the task that sees its stream's end
 
     def deliver(self, document):
         """Called on the engine's threads: the document goes to the tab's stream."""

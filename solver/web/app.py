@@ -88,14 +88,15 @@ def create_app(searches=2, analysis=True):
         tab = _hub().open_tab(asyncio.get_running_loop())
 
         async def watch():
-            """The page went away: its stream ends (the server may not say so before a
-            write to the closed connection, and a quiet stream writes nothing)."""
+            """The page went away: its search stops and its stream ends. Watched apart from
+            the stream, which is left hanging when a write to the closed connection fails."""
             while (await request.receive())["type"] != "http.disconnect":
                 pass
+            await asyncio.to_thread(hub.close_tab, tab)
             tab.events.put_nowait(None)
 
         async def events():
-            watcher = asyncio.create_task(watch())
+            tab.watcher = asyncio.create_task(watch())
             try:
                 yield _event("tab", {"tab": tab.id})
                 while True:
@@ -108,7 +109,6 @@ def create_app(searches=2, analysis=True):
                         return
                     yield _event("analysis", document)
             finally:
-                watcher.cancel()
                 await asyncio.to_thread(hub.close_tab, tab)
 
         return StreamingResponse(events(), media_type="text/event-stream",
@@ -129,9 +129,15 @@ def create_app(searches=2, analysis=True):
         return JSONResponse({"stopped": True})
 
     async def analysis_status(request):
-        """How many pages have a stream open and how many of them search now."""
-        tabs = list(_hub().tabs.values())
-        return JSONResponse({"tabs": len(tabs), "searching": sum(tab.query is not None for tab in tabs)})
+        """How many pages have a stream open and how many of them search now; with
+        ``?tab=ID``, whether that page's stream is open and whether it searches."""
+        tabs = dict(_hub().tabs)
+        if "tab" in request.query_params:
+            tab = tabs.get(request.query_params["tab"])
+            return JSONResponse({"open": tab is not None,
+                                 "searching": tab is not None and tab.query is not None})
+        return JSONResponse({"tabs": len(tabs),
+                             "searching": sum(tab.query is not None for tab in tabs.values())})
 
     async def engine_move(request):
         """The engine's move for whoever acts: on an Azure position, found from that
