@@ -3,6 +3,7 @@ the analysis engine: positions and moves, chance dealt by the game's seed as `te
 selfplay` deals it, the fields clicks map to, the Azure realm and views, self-play runs,
 and bad input answered with HTTP 400 and the engine's one-line error."""
 import random
+import socket
 
 import pytest
 from starlette.testclient import TestClient
@@ -210,3 +211,14 @@ def test_the_page_and_its_assets_are_served(client):
     for asset in ("app.js", "svg.js", "azul.js", "pavilion.js", "azure.js", "style.css"):
         assert f"/static/{asset}" in page.text
         assert client.get(f"/static/{asset}").status_code == 200
+
+
+def test_serve_on_a_port_in_use_is_a_one_line_error():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = tessera("serve", "--port", port)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"error: cannot listen on 127.0.0.1:{port}: ")
+    assert len(result.stderr.strip().splitlines()) == 1

@@ -352,8 +352,8 @@ $("new-game").addEventListener("submit", (event) => {
 });
 
 $("load").addEventListener("click", () => guarded(async () => {
-  const text = $("position-text").value.trim();
-  const doc = await api("/api/position", {position: text.startsWith("{") ? JSON.parse(text) : text});
+  // Text or JSON alike: the server reads both and names what is wrong.
+  const doc = await api("/api/position", {position: $("position-text").value.trim()});
   await startHistory(doc);
 }));
 
