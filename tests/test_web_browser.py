@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from solver.position import Position
 from tests.cli_process import tessera
 from tests.web_server import CHROMIUM, launch_chromium, running_server
 
@@ -18,6 +19,18 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 WAIT_MS = 60_000
+AZUL_LATE = ("azul players 2 wall colour round 3 phase draft turn 1 starter 1; factories - - - - -;"
+             " centre BYYRRKK; bag 8/8/7/9/8; lid 6/7/6/7/7; player 1 score 8 wall"
+             " BYRK./...../...../..W../..... lines W/../.../BBB./K.... floor -; player 2 score 3"
+             " wall B..../W..../...../...../..... lines ./YY/RRR/..../WW... floor 1R")
+PAVILION_PLACING = """pavilion players 2 round 3 wild orange phase place turn 2 starter 1 token 2 passed - reward 0
+factories - - - - -
+centre -
+supply PGOOYYYBRR
+bag 9/11/11/9/12/9
+tower 5/4/1/4/3/2
+player 1 score 12 stars P...../.G..../O...../....../B...../RR..../O..YB. hand GGGGOOYBRRR kept -
+player 2 score 17 stars PP..../.G..../O...../Y...../BB..../.RR.../OY.... hand PPPPOOYYBRR kept -"""
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
                                 reason="Debian's chromium is not installed (.ci/run installs it)")
@@ -161,6 +174,24 @@ def test_live_analysis_fills_the_table_and_marks_the_best_move(page, server):
     assert page.inner_text("#analysis-state") == "stopped"
 
 
+def test_exact_values_from_the_solver(page):
+    """docs/api.md's last-round position: the solver proves every move's value."""
+    page.fill("#position-text", AZUL_LATE)
+    page.click("#load")
+    page.wait_for_function(f"current().doc.text.includes('BYYRRKK')", timeout=WAIT_MS)
+    page.select_option("#analysis-algo", "solve")
+    page.fill("#analysis-seconds", "30")
+    page.click("#analyse")
+    page.wait_for_function("document.getElementById('analysis-state').textContent.includes('done')",
+                           timeout=WAIT_MS)
+    assert "proven" in page.inner_text("#analysis-state")
+    exact = Position.parse(AZUL_LATE).solve()
+    best = page.locator("#analysis tbody tr.best td")
+    assert best.nth(0).inner_text() in exact["best_moves"]
+    assert best.nth(2).inner_text() == f"={exact['root']['exact']['margin']:.1f}"
+    page.click("#analyse")
+
+
 def test_two_tabs_analyse_at_once_and_a_closed_tab_stops_its_search(browser, server, page):
     other = browser.new_page()
     other.goto(server)
@@ -203,6 +234,25 @@ def test_a_summer_pavilion_turn(page):
     DOCS.joinpath("web-pavilion.png").write_bytes(page.screenshot(full_page=True))
 
 
+def test_summer_pavilion_placements_by_clicking_a_stars_space(page):
+    """docs/pavilion-notation.md's example: player 2 places."""
+    page.fill("#position-text", PAVILION_PLACING)
+    page.click("#load")
+    page.wait_for_function("current().doc.json.phase === 'place' && ui.history.length === 1")
+    page.click(pick_selector({"star": "R", "space": 1}))            # one way to pay: played
+    page.wait_for_function("ui.history.length === 2", timeout=WAIT_MS)
+    assert page.evaluate("current().move") == "place red 1"
+    page.click("#undo")
+    page.click(pick_selector({"star": "P", "space": 3}))            # three ways: a choice
+    choices = page.locator("#choices button")
+    assert choices.all_inner_texts() == ["place purple 3", "place purple 3 wild 1",
+                                         "place purple 3 wild 2"]
+    choices.nth(1).click()
+    page.wait_for_function("ui.history.length === 2", timeout=WAIT_MS)
+    assert page.evaluate("current().move") == "place purple 3 wild 1"
+    assert doc(page)["json"]["boards"][1]["stars"][0] == "PPP..."
+
+
 def test_an_azure_turn_and_a_players_view(page):
     new_game(page, "azure", seed=5)
     move = doc(page)["moves"][0]
@@ -215,6 +265,13 @@ def test_an_azure_turn_and_a_players_view(page):
     assert "?" in page.evaluate("current().doc.views['2'].players[0].hand")
     assert page.locator("#board text", has_text="?").count() > 0
     assert page.locator("#board circle").count() == stones      # the realm is public
+    # Player 2's view, player 2 to move: the search knows what player 2 knows.
+    page.fill("#analysis-seconds", "1")
+    page.click("#analyse")
+    page.wait_for_function("document.getElementById('analysis-state').textContent.includes('done')",
+                           timeout=WAIT_MS)
+    assert analysis_rows(page) > 0 and page.evaluate("ui.answer.algo") == "ismcts"
+    page.click("#analyse")
     DOCS.joinpath("web-azure.png").write_bytes(page.screenshot(full_page=True))
 
 

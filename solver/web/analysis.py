@@ -19,6 +19,7 @@ MAX_VISITS = 5_000_000
 MAX_TABS = 16                   # event streams at once
 REPORT_EVERY = 0.25             # seconds between partial answers while a search runs
 ENGINE_START_TIMEOUT = 180.0    # the fork server loads every game's kernels first
+ALGOS = ("mcts", "solve")
 
 
 class Tab:
@@ -121,12 +122,18 @@ class AnalysisHub:
             raise TesseraError("this page has no analysis stream open (reload the page)")
         return tab
 
-    def analyse(self, tab, position_text, seconds, visits=None):
-        """Start the tab's search of ``position_text`` (its old one stops); the query id."""
+    def analyse(self, tab, position_text, seconds, visits=None, algo="mcts"):
+        """Start the tab's search of ``position_text`` (its old one stops); the query id.
+        ``algo`` ``mcts`` reports as it searches; ``solve`` (exact values, alpha-beta)
+        answers once, proven or, when its time runs out, with its estimate."""
+        if algo not in ALGOS:
+            raise TesseraError(f"algo must be one of {', '.join(ALGOS)}, not {algo!r}")
         self.stop(tab)
         query = {"id": f"{tab.id}.{next(self.serials)}", "position": position_text,
-                 "maxTime": _seconds(seconds), "reportDuringSearchEvery": REPORT_EVERY}
-        if visits is not None:
+                 "maxTime": _seconds(seconds), "algo": algo}
+        if algo == "mcts" and not _is_view(position_text):
+            query["reportDuringSearchEvery"] = REPORT_EVERY
+        if visits is not None and algo == "mcts":
             if type(visits) is not int or not 1 <= visits <= MAX_VISITS:
                 raise TesseraError(f"visits must be a whole number from 1 to {MAX_VISITS}")
             query["maxVisits"] = visits
@@ -164,6 +171,12 @@ class AnalysisHub:
         finally:
             if tab.query == query["id"]:
                 tab.query = None
+
+
+def _is_view(position_text):
+    """Information-set MCTS on a view gives only its final answer: no partial reports."""
+    from solver.position import Position
+    return Position.parse(position_text).is_view
 
 
 def _settle(future, document):

@@ -119,7 +119,7 @@ def create_app(searches=2, analysis=True):
         tab = _hub().tab(body.get("tab"))
         text = documents.read_position(body.get("position")).text()
         query_id = await asyncio.to_thread(hub.analyse, tab, text, body.get("seconds", 30),
-                                           body.get("visits"))
+                                           body.get("visits"), body.get("algo", "mcts"))
         return JSONResponse({"id": query_id})
 
     async def stop(request):

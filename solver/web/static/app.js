@@ -12,6 +12,7 @@ const ui = {
   analysisOn: false,    // analyse every position shown until stopped
   analysing: null,      // the query id of the running analysis
   best: null,           // the best move of the latest analysis answer
+  answer: null,         // the latest analysis answer (docs/analyze.md)
   busy: false,
 };
 
@@ -224,7 +225,11 @@ async function startAnalysis() {
     return;
   }
   $("analysis-state").textContent = "searching…";
-  ui.analysing = (await api("/api/analysis/start", {tab: ui.tab, position: doc.text, seconds})).id;
+  // Azure seen by one player: the search knows what that player knows (information-set MCTS).
+  const viewer = $("viewer").value;
+  const position = doc.game === "azure" && viewer && doc.views ? doc.views[viewer] : doc.text;
+  const algo = $("analysis-algo").value;
+  ui.analysing = (await api("/api/analysis/start", {tab: ui.tab, position, seconds, algo})).id;
 }
 
 async function stopAnalysis() {
@@ -245,20 +250,27 @@ function showAnalysis(answer) {
     showError(answer.error);
     return;
   }
+  ui.answer = answer;
   const rows = $("analysis").tBodies[0];
   rows.replaceChildren();
   answer.moves.slice(0, 10).forEach((move, i) => {
     const row = rows.insertRow();
     if (i === 0) row.className = "best";
-    const cells = [move.move, move.win_rate == null ? "" : (100 * move.win_rate).toFixed(1),
-      move.margin == null ? "" : move.margin.toFixed(1), move.visits, shortLine(move.pv || [])];
+    // A proven value is marked "=": exact to the end of the round or game (docs/search.md).
+    const exact = move.exact ? "=" : "";
+    const winRate = move.exact && move.exact.win_rate != null ? move.exact.win_rate : move.win_rate;
+    const margin = move.exact ? move.exact.margin : move.margin;
+    const cells = [move.move, winRate == null ? "" : exact + (100 * winRate).toFixed(1),
+      margin == null ? "" : exact + margin.toFixed(1), move.visits, shortLine(move.pv || [])];
     for (const value of cells) row.insertCell().textContent = value;
     row.addEventListener("click", () => guarded(() => play(move.move)));
   });
   ui.best = answer.moves.length ? answer.moves[0].move : null;
   markTargets();
   const done = !answer.isDuringSearch;
-  $("analysis-state").textContent = `${answer.root.visits} visits, ${answer.root.seconds.toFixed(1)} s${done ? " (done)" : ""}`;
+  const proven = answer.proven ? ", proven" : "";
+  $("analysis-state").textContent = `${answer.root.visits} ${answer.algo === "solve" ? "nodes" : "visits"}, `
+    + `${answer.root.seconds.toFixed(1)} s${proven}${done ? " (done)" : ""}`;
   if (done) ui.analysing = null;
 }
 
@@ -365,7 +377,10 @@ $("copy").addEventListener("click", () => guarded(async () => {
 
 $("undo").addEventListener("click", () => guarded(() => jump(ui.index - 1)));
 $("redo").addEventListener("click", () => guarded(() => jump(ui.index + 1)));
-$("viewer").addEventListener("change", () => drawBoard());
+$("viewer").addEventListener("change", () => {
+  drawBoard();
+  if (ui.analysisOn) guarded(startAnalysis);
+});
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, textarea, select")) return;
   if (event.key === "ArrowLeft") guarded(() => jump(ui.index - 1));
