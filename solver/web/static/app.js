@@ -377,6 +377,13 @@ $("copy").addEventListener("click", () => guarded(async () => {
 
 $("undo").addEventListener("click", () => guarded(() => jump(ui.index - 1)));
 $("redo").addEventListener("click", () => guarded(() => jump(ui.index + 1)));
+let wasNarrow = null;
+window.addEventListener("resize", () => {
+  const narrow = boardLayout($("board")).columns === 1;
+  if (wasNarrow !== null && narrow !== wasNarrow && current()) drawBoard();
+  wasNarrow = narrow;
+});
+
 $("viewer").addEventListener("change", () => {
   drawBoard();
   if (ui.analysisOn) guarded(startAnalysis);

@@ -13,27 +13,17 @@ const FLOOR_PENALTIES = [-1, -1, -2, -2, -2, -3, -3];
 const AzulBoard = {
   draw(svg, doc) {
     const obj = doc.json;
-    const width = 1000;
+    const {width, columns} = boardLayout(svg);
     const count = obj.factories.length;
     const perRow = factoryRow(svg, obj.factories, AZUL_TILES, width);
-    let y = 72 + Math.ceil(count / perRow) * 110 - 40;
-    label(svg, 40, y + 20, "Centre", {"font-size": 14, "font-weight": "bold"});
-    el("rect", {x: 80, y, width: 900, height: 40, rx: 8, fill: "#e8e2d4", stroke: "#999"}, svg);
-    [...tileSet(obj.centre)].forEach((letter, i) => {
-      const pick = letter === "1" ? {} : {class: "clickable", "data-pick": JSON.stringify({source: "C", colour: letter})};
-      tile(svg, 86 + i * 32, y + 5, 30, letter, AZUL_TILES, pick);
-    });
-    y += 62;
-    label(svg, 500, y, `${countsText("Bag", AZUL_ORDER, AZUL_NAMES, obj.bag)}    ·    `
+    let y = tileRow(svg, "Centre", obj.centre, "C", 72 + Math.ceil(count / perRow) * 110 - 40, width, AZUL_TILES);
+    label(svg, width / 2, y + 4, `${countsText("Bag", AZUL_ORDER, AZUL_NAMES, obj.bag)}    ·    `
       + countsText("Lid", AZUL_ORDER, AZUL_NAMES, obj.lid), {"font-size": 14});
-    y += 20;
-    // Boards, two a row.
+    y += 22;
     obj.boards.forEach((board, p) => {
-      const x0 = (p % 2) * 500 + 10, y0 = y + Math.floor(p / 2) * 300;
-      this.board(svg, doc, board, p + 1, x0, y0);
+      this.board(svg, doc, board, p + 1, (p % columns) * 500 + 10, y + Math.floor(p / columns) * 300);
     });
-    const rows = Math.ceil(obj.boards.length / 2);
-    svg.setAttribute("viewBox", `0 0 ${width} ${y + rows * 300}`);
+    svg.setAttribute("viewBox", `0 0 ${width} ${y + Math.ceil(obj.boards.length / columns) * 300}`);
   },
 
   board(svg, doc, board, player, x0, y0) {

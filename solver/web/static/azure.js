@@ -43,13 +43,17 @@ const AzureBoard = {
       else label(svg, x + size / 2, y + 45, `(${cell.cost})`, Object.assign({"font-size": 13}, ink));
     }
     let y = top + realm.size * size + 16;
-    label(svg, left, y, "AA two azure cards · +2 two points · ☼ a cosmos step · ~ serpent · (3) the cost in the domain's cards · ● stone, ◆ gifted stone",
-      {"text-anchor": "start", "font-size": 11, fill: "#555"});
-    y += 20;
+    for (const line of ["AA two azure cards · +2 two points · ☼ a cosmos step · ~ serpent",
+      "(3) the cost in the domain's cards · ● a stone, ◆ a gifted stone"]) {
+      label(svg, left, y, line, {"text-anchor": "start", "font-size": 11, fill: "#555"});
+      y += 15;
+    }
+    y += 5;
     if (realm.track) y = this.track(svg, obj, realm.track, left, y);
-    // Cards and players, right of the realm.
-    const x0 = left + realm.size * size + 30;
-    let py = top;
+    // Cards and players, right of the realm (below it on a narrow screen).
+    const narrow = boardLayout(svg).columns === 1;
+    const x0 = narrow ? left : left + realm.size * size + 30;
+    let py = narrow ? y + 10 : top;
     label(svg, x0, py, `Face-up decks ${AZURE_ORDER.split("").map((c, i) => `${c}${obj.faceup[AZURE_NAMES[i]]}`).join(" ")}`,
       {"text-anchor": "start", "font-size": 14});
     py += 24;
@@ -77,7 +81,7 @@ const AzureBoard = {
       label(svg, x0, py, `known to the opponent: ${player.known}`, {"text-anchor": "start", "font-size": 12, fill: "#555"});
       py += 30;
     });
-    svg.setAttribute("viewBox", `0 0 ${Math.max(x0 + 400, 900)} ${Math.max(y, py) + 10}`);
+    svg.setAttribute("viewBox", `0 0 ${narrow ? left + realm.size * size + 10 : Math.max(x0 + 400, 900)} ${Math.max(y, py) + 10}`);
   },
 
   // A common stone is a disc, the gifted stone a diamond; both show the player's number.

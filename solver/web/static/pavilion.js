@@ -18,30 +18,21 @@ const PavilionBoard = {
 
   draw(svg, doc) {
     const obj = doc.json;
-    const width = 1000;
+    const {width, columns} = boardLayout(svg);
     const perRow = factoryRow(svg, obj.factories, PAVILION_TILES, width);
     let y = 72 + Math.ceil(obj.factories.length / perRow) * 110 - 40;
-    const row = (name, letters, pickSource, extra) => {
-      label(svg, 40, y + 20, name, {"font-size": 14, "font-weight": "bold"});
-      el("rect", {x: 80, y, width: 900, height: 40, rx: 8, fill: "#e8e2d4", stroke: "#999"}, svg);
-      [...tileSet(letters)].forEach((letter, i) => {
-        const pick = pickSource ? {class: "clickable", "data-pick": JSON.stringify({source: pickSource, colour: letter})} : {};
-        tile(svg, 86 + i * 32, y + 5, 30, letter, PAVILION_TILES, pick);
-      });
-      if (extra) label(svg, 960, y + 20, extra, {"font-size": 12, "text-anchor": "end"});
-      y += 48;
-    };
-    row("Centre", obj.centre, "C", obj.token === null ? "start-player token here" : "");
-    row("Supply", obj.supply, null, "");
+    y = tileRow(svg, "Centre", obj.centre, "C", y, width, PAVILION_TILES,
+      obj.token === null ? "start-player token here" : "");
+    y = tileRow(svg, "Supply", obj.supply, null, y, width, PAVILION_TILES);
     const wild = PAVILION_ORDER[PAVILION_NAMES.indexOf(obj.wild)];
-    label(svg, 500, y + 6, `Round ${obj.round} · wild ${wild} (${obj.wild}) · `
-      + `${countsText("Bag", PAVILION_ORDER, PAVILION_NAMES, obj.bag)} · `
+    label(svg, width / 2, y + 2, `Round ${obj.round} · wild ${wild} (${obj.wild})`, {"font-size": 14});
+    label(svg, width / 2, y + 22, `${countsText("Bag", PAVILION_ORDER, PAVILION_NAMES, obj.bag)} · `
       + countsText("Tower", PAVILION_ORDER, PAVILION_NAMES, obj.tower), {"font-size": 14});
-    y += 22;
+    y += 40;
     obj.boards.forEach((board, p) => {
-      this.board(svg, doc, board, p + 1, (p % 2) * 500 + 10, y + Math.floor(p / 2) * 400);
+      this.board(svg, doc, board, p + 1, (p % columns) * 500 + 10, y + Math.floor(p / columns) * 400);
     });
-    svg.setAttribute("viewBox", `0 0 ${width} ${y + Math.ceil(obj.boards.length / 2) * 400}`);
+    svg.setAttribute("viewBox", `0 0 ${width} ${y + Math.ceil(obj.boards.length / columns) * 400}`);
   },
 
   board(svg, doc, board, player, x0, y0) {

@@ -58,3 +58,26 @@ function factoryRow(svg, factories, palette, width) {
 function countsText(name, letters, names, table) {
   return `${name} ${letters.split("").map((c, i) => `${c}${table[names[i]]}`).join(" ")}`;
 }
+
+// A named row of tiles (the centre, the supply), wrapped to the board's width; the tiles
+// pick {source, colour} when ``source`` is given (the first-player marker "1" never).
+// Returns the y below it.
+function tileRow(svg, name, letters, source, y, width, palette, note) {
+  const perLine = Math.floor((width - 100) / 32);
+  const tiles = [...tileSet(letters)];
+  const lines = Math.max(1, Math.ceil(tiles.length / perLine));
+  label(svg, 40, y + 20, name, {"font-size": 14, "font-weight": "bold"});
+  el("rect", {x: 80, y, width: width - 100, height: 8 + 32 * lines, rx: 8, fill: "#e8e2d4", stroke: "#999"}, svg);
+  tiles.forEach((letter, i) => {
+    const pick = source && letter !== "1" ? {class: "clickable", "data-pick": JSON.stringify({source, colour: letter})} : {};
+    tile(svg, 86 + (i % perLine) * 32, y + 5 + Math.floor(i / perLine) * 32, 30, letter, palette, pick);
+  });
+  if (note) label(svg, width - 30, y + 20, note, {"font-size": 12, "text-anchor": "end"});
+  return y + 16 + 32 * lines;
+}
+
+// Boards side by side on a wide screen, one a row on a narrow one (a phone).
+function boardLayout(svg) {
+  const narrow = svg.parentElement.clientWidth < 640;
+  return {width: narrow ? 500 : 1000, columns: narrow ? 1 : 2};
+}
