@@ -319,3 +319,29 @@ def test_garbage_never_stops_the_server(server):
                 assert response.json()["error"]
         assert client.get(f"{server}/").status_code == 200
         assert client.post(f"{server}/api/new", json={"game": "azure"}).json()["game"] == "azure"
+
+
+def test_a_self_play_game_stepped_through(page, tmp_path):
+    run = tmp_path / "run"
+    done = tessera("selfplay", "azul", "--games", "2", "--agents", "random,greedy", "--seed", "4",
+                   "--workers", "1", "--out", run)
+    assert done.returncode == 0, done.stderr
+    page.fill("#run-folder", str(run))
+    page.click("#open-run")
+    page.wait_for_selector("#run-games:not([hidden])")
+    assert page.locator("#run-games option").count() == 3         # the prompt and two games
+    page.select_option("#run-games", index=2)
+    page.wait_for_function("ui.history.length > 10 && current().doc", timeout=WAIT_MS)
+    length = history_length(page)
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("ui.index === 1 && current().doc")
+    page.locator("#history li").last.click()
+    page.wait_for_function(f"ui.index === {length - 1} && current().doc && current().doc.is_over", timeout=WAIT_MS)
+    assert page.inner_text("#status").startswith("game over:")
+
+
+def test_boards_stack_on_a_narrow_screen(page):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_function("document.getElementById('board').getAttribute('viewBox').startsWith('0 0 500 ')")
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    page.wait_for_function("document.getElementById('board').getAttribute('viewBox').startsWith('0 0 1000 ')")

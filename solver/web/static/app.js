@@ -13,6 +13,7 @@ const ui = {
   analysing: null,      // the query id of the running analysis
   best: null,           // the best move of the latest analysis answer
   answer: null,         // the latest analysis answer (docs/analyze.md)
+  columns: null,        // boards a row in the last drawing (one on a narrow screen)
   busy: false,
 };
 
@@ -98,6 +99,7 @@ function drawBoard() {
   const viewer = $("viewer").value;
   const shown = doc.game === "azure" && viewer && doc.views
     ? Object.assign({}, doc, {json: doc.views[viewer], viewer: Number(viewer)}) : doc;
+  ui.columns = boardLayout(svg).columns;
   BOARDS[doc.game].draw(svg, shown);
   markTargets();
 }
@@ -377,11 +379,8 @@ $("copy").addEventListener("click", () => guarded(async () => {
 
 $("undo").addEventListener("click", () => guarded(() => jump(ui.index - 1)));
 $("redo").addEventListener("click", () => guarded(() => jump(ui.index + 1)));
-let wasNarrow = null;
 window.addEventListener("resize", () => {
-  const narrow = boardLayout($("board")).columns === 1;
-  if (wasNarrow !== null && narrow !== wasNarrow && current()) drawBoard();
-  wasNarrow = narrow;
+  if (current() && current().doc && boardLayout($("board")).columns !== ui.columns) drawBoard();
 });
 
 $("viewer").addEventListener("change", () => {
