@@ -23,9 +23,8 @@ ALGOS = ("mcts", "solve")
 
 
 class Tab:
-    def __init__(self, hub, loop):
+    def __init__(self, loop):
         self.id = secrets.token_hex(8)
-        self.hub = hub
         self.loop = loop
         self.events = asyncio.Queue()
         self.query = None                   # the id of its running query, or None
@@ -106,7 +105,7 @@ class AnalysisHub:
         with self.lock:
             if len(self.tabs) >= MAX_TABS:
                 raise TesseraError(f"at most {MAX_TABS} pages can analyse at once")
-            tab = Tab(self, loop)
+            tab = Tab(loop)
             self.tabs[tab.id] = tab
         return tab
 

@@ -13,10 +13,9 @@ from kernels import games
 from kernels.rng import CHANCE_SALT, make_rng
 from solver.errors import TesseraError
 from solver.games import get_game
+from solver.games.base import check_seed
 from solver.position import Position
 from solver.web.moves import fields
-
-MAX_SEED = 2**63 - 1
 
 
 class BadRequest(TesseraError):
@@ -25,8 +24,7 @@ class BadRequest(TesseraError):
 
 def new_game(game, seed, options):
     """(start position, its chance generator) of a new game, as `tessera new GAME --seed`."""
-    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
-        raise BadRequest(f"seed must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
+    check_seed(seed)                    # before the seed meets the generator below
     if not isinstance(game, str):
         raise BadRequest("game must be a game's name")
     if not isinstance(options, dict):
@@ -45,10 +43,10 @@ def read_position(text):
     return Position.parse(text)
 
 
-def read_rng(value, seed=0):
-    """The chance generator the page sent back (its state, decimal), or a fresh one from ``seed``."""
+def read_rng(value):
+    """The chance generator the page sent back (its state, decimal), or seed 0's."""
     if value is None:
-        return make_rng(int(seed) ^ CHANCE_SALT)
+        return make_rng(0 ^ CHANCE_SALT)
     try:
         return np.array([int(value)], np.uint64)
     except (TypeError, ValueError, OverflowError):
