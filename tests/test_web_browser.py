@@ -4,6 +4,7 @@ redo and jumps; a bad pasted position; live analysis in one tab and in two at on
 closed tab's search stopped; the engine at a seat; a Summer Pavilion and an Azure turn.
 The screenshots in docs/ (docs/web.md) are taken here."""
 import json
+import signal
 import socket
 import time
 from pathlib import Path
@@ -12,6 +13,7 @@ import httpx
 import pytest
 
 from solver.position import Position
+from solver.web.serve import SHUTDOWN_SECONDS
 from tests.cli_process import tessera
 from tests.web_server import CHROMIUM, launch_chromium, running_server
 
@@ -277,7 +279,6 @@ def test_an_azure_turn_and_a_players_view(page):
 
 def test_a_dropped_stream_ends_its_tab_and_its_search(server):
     """Whatever the page does, the server stops the search of a stream that ends."""
-    from solver.position import Position
     with httpx.Client(timeout=WAIT_MS / 1000) as client:
         with client.stream("GET", f"{server}/api/analysis/stream") as stream:
             lines = stream.iter_lines()
@@ -345,3 +346,18 @@ def test_boards_stack_on_a_narrow_screen(page):
     page.wait_for_function("document.getElementById('board').getAttribute('viewBox').startsWith('0 0 500 ')")
     page.set_viewport_size({"width": 1400, "height": 1000})
     page.wait_for_function("document.getElementById('board').getAttribute('viewBox').startsWith('0 0 1000 ')")
+
+
+def test_ctrl_c_stops_the_server_with_a_page_open():
+    """An open page's event stream does not hold the server: Ctrl-C ends it, exit 0."""
+    with running_server() as (url, process), httpx.Client(timeout=30) as client:
+        with client.stream("GET", f"{url}/api/analysis/stream") as stream:
+            lines = stream.iter_lines()
+            assert next(line for line in lines if line.startswith("data:"))
+            started = time.monotonic()
+            process.send_signal(signal.SIGINT)
+            for _ in lines:                         # the stream ends (it would hang here)
+                pass
+            # ... ended by the server, not cut by uvicorn's last resort after SHUTDOWN_SECONDS
+            assert time.monotonic() - started < SHUTDOWN_SECONDS
+            process.wait(30)

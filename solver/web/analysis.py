@@ -109,6 +109,13 @@ class AnalysisHub:
             self.tabs[tab.id] = tab
         return tab
 
+    def end_streams(self):
+        """The server stops: every page's stream ends (its search stops as it does)."""
+        with self.lock:
+            tabs = list(self.tabs.values())
+        for tab in tabs:
+            tab.loop.call_soon_threadsafe(tab.events.put_nowait, None)
+
     def close_tab(self, tab):
         """The tab's stream closed: its search stops."""
         with self.lock:

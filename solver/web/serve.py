@@ -6,6 +6,8 @@ import webbrowser
 
 from solver.errors import TesseraError
 
+SHUTDOWN_SECONDS = 5
+
 
 def serve(host, port, open_page, searches):
     try:
@@ -16,7 +18,16 @@ def serve(host, port, open_page, searches):
                            f"{err}") from None
     _check_free(host, port)
     app = create_app(searches=searches)
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+
+    class BoardServer(uvicorn.Server):
+        def handle_exit(self, sig, frame):
+            # An open page keeps its event stream open, and uvicorn waits for every
+            # response to end: end the streams first (and, failing that, after a while).
+            app.state.hub.end_streams()
+            super().handle_exit(sig, frame)
+
+    server = BoardServer(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                                        timeout_graceful_shutdown=SHUTDOWN_SECONDS))
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     threading.Thread(target=_announce, args=(server, url, open_page), daemon=True).start()
     threading.Thread(target=warm_up, daemon=True).start()
