@@ -163,6 +163,9 @@ def test_a_self_play_run_is_listed_and_replayed(client, tmp_path):
     assert doc["text"] == middle["text"]
     missing = post(client, "/api/run", {"folder": str(tmp_path / "none")}, status=400)
     assert "no self-play run" in missing["error"]
+    for index, message in ((7, "has no game 7"), ("0", "index must be a game's number")):
+        refused = post(client, "/api/run/game", {"folder": str(run), "index": index}, status=400)
+        assert message in refused["error"]
 
 
 # ---- bad input ---------------------------------------------------------------------------------

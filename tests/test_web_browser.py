@@ -117,8 +117,10 @@ def test_a_whole_azul_game_by_clicks_then_undo_redo_and_jump(page):
     # The move list holds the game; undo, redo and a jump show earlier positions.
     assert page.locator("#history li").count() == len(played) + 1
     page.click("#undo")
-    assert page.evaluate("ui.index") == len(played) - 1 and not doc(page)["is_over"]
+    page.wait_for_function(f"ui.index === {len(played) - 1}")
+    assert not doc(page)["is_over"] and "game over" not in page.inner_text("#status")
     page.click("#redo")
+    page.wait_for_function(f"ui.index === {len(played)}")
     assert doc(page)["text"] == after["text"]
     page.locator("#history li").nth(2).click()
     page.wait_for_function("ui.index === 2")
@@ -148,6 +150,10 @@ def test_a_bad_pasted_position_shows_the_engines_error(page):
     page.click("#load")
     page.wait_for_function(f"current().doc.text === {json.dumps(good)}", timeout=WAIT_MS)
     assert page.locator("#error").is_hidden()
+    # Copy current puts the position on the board into the box.
+    page.fill("#position-text", "")
+    page.click("#copy")
+    page.wait_for_function(f"document.getElementById('position-text').value === {json.dumps(good)}")
 
 
 def analysis_rows(page):
@@ -245,6 +251,7 @@ def test_summer_pavilion_placements_by_clicking_a_stars_space(page):
     page.wait_for_function("ui.history.length === 2", timeout=WAIT_MS)
     assert page.evaluate("current().move") == "place red 1"
     page.click("#undo")
+    page.wait_for_function("ui.index === 0 && current().doc.to_move === 2")
     page.click(pick_selector({"star": "P", "space": 3}))            # three ways: a choice
     choices = page.locator("#choices button")
     assert choices.all_inner_texts() == ["place purple 3", "place purple 3 wild 1",

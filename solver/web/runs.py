@@ -1,6 +1,7 @@
 """The games of a self-play run folder (`tessera selfplay --out DIR`), replayed for the
 page to step through: a game's start from its seed, then each player move and the
 position after it, chance drawn as the run drew it (``solver.agents.GameRecord``)."""
+import pyarrow.compute as pc
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
@@ -30,10 +31,12 @@ def replay(folder, index):
     """The start and every player move of game ``index``, each with the position after it
     as text and the chance generator's state (to go on playing from any of them)."""
     plan = load_plan(_folder(folder))
-    rows = [row for row in read_records(folder, ["game", "seed", "moves"]).to_pylist()
-            if row["game"] == index]
+    if type(index) is not int:
+        raise TesseraError(f"index must be a game's number, not {index!r}")
+    table = read_records(folder, ["game", "seed", "moves"])
+    rows = table.filter(pc.equal(table["game"], index)).to_pylist()
     if not rows:
-        raise TesseraError(f"the run in {folder} has no game {index!r}")
+        raise TesseraError(f"the run in {folder} has no game {index}")
     row = rows[0]
     game = get_game(plan.game)
     state = game.new(row["seed"], **plan.options)
