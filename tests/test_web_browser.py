@@ -25,6 +25,10 @@ AZUL_LATE = ("azul players 2 wall colour round 3 phase draft turn 1 starter 1; f
              " centre BYYRRKK; bag 8/8/7/9/8; lid 6/7/6/7/7; player 1 score 8 wall"
              " BYRK./...../...../..W../..... lines W/../.../BBB./K.... floor -; player 2 score 3"
              " wall B..../W..../...../...../..... lines ./YY/RRR/..../WW... floor 1R")
+AZUL_GRAY_TILING = ("azul players 2 wall gray round 1 phase tiling turn 1 starter 1; factories - - - - -;"
+                    " centre -; bag 16/17/18/14/15; lid 0/0/0/0/0; player 1 score 0 wall"
+                    " ...../...../...../...../..... lines R/BB/KKK/..../..... floor BKKK; player 2"
+                    " score 0 wall ...../...../...../...../..... lines R/B./YYY/WWWW/..... floor 1W")
 PAVILION_PLACING = """pavilion players 2 round 3 wild orange phase place turn 2 starter 1 token 2 passed - reward 0
 factories - - - - -
 centre -
@@ -129,6 +133,17 @@ def test_a_whole_azul_game_by_clicks_then_undo_redo_and_jump(page):
     # A move from an earlier position replaces what followed it.
     click_move(page, next(m for m in doc(page)["moves"] if m["kind"] == "draft"))
     assert history_length(page) == 4
+
+
+def test_gray_wall_tiling_by_clicking_a_column(page):
+    """Gray wall, the round's end: player 1 picks the column of each full line by clicking it."""
+    page.fill("#position-text", AZUL_GRAY_TILING)
+    page.click("#load")
+    page.wait_for_function("current().doc.json.phase === 'tiling' && ui.history.length === 1")
+    page.locator(pick_selector({"column": 3})).first.click()       # line 1's red: column 3
+    page.wait_for_function("ui.history.length === 2", timeout=WAIT_MS)
+    assert page.evaluate("current().move") == "col 3"
+    assert doc(page)["json"]["boards"][0]["wall"][0] == "..R.."
 
 
 def check_drawn_scores(page, shown):
