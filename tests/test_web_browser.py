@@ -182,6 +182,7 @@ def test_live_analysis_fills_the_table_and_marks_the_best_move(page, server):
                            timeout=WAIT_MS)
     first_visits = int(page.locator("#analysis tbody tr").first.locator("td").nth(3).inner_text())
     assert page.locator("#board .best").count() > 0
+    assert page.locator("#board .best-arrow").count() == 1         # Azul: source to line
     page.wait_for_function("document.getElementById('analysis-state').textContent.includes('done')",
                            timeout=WAIT_MS)
     best = page.locator("#analysis tbody tr.best td").first.inner_text()

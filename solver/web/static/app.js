@@ -151,10 +151,34 @@ function markTargets() {
     for (const move of candidates(ui.selection)) elementsOf(move).forEach((node) => node.classList.add("target"));
     elementsOf(ui.selection).forEach((node) => node.classList.add("selected"));
   }
+  svg.querySelectorAll(".best-arrow").forEach((node) => node.remove());
   if (ui.best) {
     const move = current().doc.moves.find((m) => m.text === ui.best);
-    if (move) elementsOf(move).forEach((node) => node.classList.add("best"));
+    if (move) {
+      const nodes = elementsOf(move);
+      nodes.forEach((node) => node.classList.add("best"));
+      drawArrow(svg, nodes);
+    }
   }
+}
+
+// The best move as an arrow from its source to its destination (when it has both:
+// Azul's and Summer Pavilion's drafts to a line; a placement or a cell is outlined only).
+function drawArrow(svg, nodes) {
+  const picks = [...new Set(nodes.map((node) => node.dataset.pick))];
+  if (picks.length < 2) return;
+  const centre = (pick) => {
+    const box = nodes.find((node) => node.dataset.pick === pick).getBBox();
+    return [box.x + box.width / 2, box.y + box.height / 2];
+  };
+  const [x1, y1] = centre(picks[0]), [x2, y2] = centre(picks[picks.length - 1]);
+  if (!svg.querySelector("#arrowhead")) {
+    const marker = el("marker", {id: "arrowhead", viewBox: "0 0 10 10", refX: 9, refY: 5,
+      markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse"}, el("defs", {}, svg));
+    el("path", {d: "M 0 0 L 10 5 L 0 10 z", fill: "#cc00cc"}, marker);
+  }
+  el("line", {x1, y1, x2, y2, class: "best-arrow", stroke: "#cc00cc", "stroke-width": 5,
+    "stroke-opacity": 0.7, "marker-end": "url(#arrowhead)", "pointer-events": "none"}, svg);
 }
 
 // ---- moves by clicking ---------------------------------------------------------------------
