@@ -17,7 +17,7 @@ from solver.games import registered_games
 from solver.web import documents
 from solver.web.analysis import AnalysisHub
 from solver.web.documents import BadRequest
-from solver.web.http import json_body
+from solver.web.http import json_body, json_route
 from solver.web.runs import routes as run_routes
 
 STATIC = ("solver.web", "static")
@@ -44,40 +44,41 @@ def create_app(searches=2, analysis=True):
         return JSONResponse({name: {option: _option(spec) for option, spec in game.options.items()}
                              for name, game in registered_games().items()})
 
-    async def new(request):
-        body = await json_body(request)
+    # The rules run in a worker thread: a compile or a long replay holds no other page.
+    @json_route
+    def new(body):
         position, rng = documents.new_game(body.get("game"), body.get("seed", 0),
                                            body.get("options", {}))
-        return JSONResponse(documents.document(position, rng))
+        return documents.document(position, rng)
 
-    async def position(request):
-        body = await json_body(request)
+    @json_route
+    def position(body):
         read = documents.read_position(body.get("position"))
-        return JSONResponse(documents.document(read, documents.read_rng(body.get("rng"))))
+        return documents.document(read, documents.read_rng(body.get("rng")))
 
-    async def play(request):
-        body = await json_body(request)
+    @json_route
+    def play(body):
         before = documents.read_position(body.get("position"))
         move = body.get("move")
         if not isinstance(move, str):
             raise BadRequest("move must be a move's text")
         rng = documents.read_rng(body.get("rng"))
         after, dealt = documents.play(before, move, rng, bool(body.get("deal", True)))
-        return JSONResponse({**documents.document(after, rng), "dealt": dealt})
+        return {**documents.document(after, rng), "dealt": dealt}
 
-    async def deal(request):
-        body = await json_body(request)
+    @json_route
+    def deal(body):
         rng = documents.read_rng(body.get("rng"))
         after, dealt = documents.deal_chance(documents.read_position(body.get("position")), rng)
-        return JSONResponse({**documents.document(after, rng), "dealt": dealt})
+        return {**documents.document(after, rng), "dealt": dealt}
 
-    async def view(request):
-        body = await json_body(request)
+    @json_route
+    def view(body):
         complete = documents.read_position(body.get("position"))
         player = body.get("player")
         if type(player) is not int:
             raise BadRequest("player must be a player's number")
-        return JSONResponse(documents.document(complete.view(player)))
+        return documents.document(complete.view(player))
 
     def _hub():
         if hub is None:

@@ -50,7 +50,8 @@ def read_rng(value):
     try:
         return np.array([int(value)], np.uint64)
     except (TypeError, ValueError, OverflowError):
-        raise BadRequest(f"rng must be a generator state as the API sent it, not {value!r}") from None
+        raise BadRequest(f"rng must be a generator state as the API sent it, "
+                         f"not {value!r}") from None
 
 
 def play(position, move, rng, deal):

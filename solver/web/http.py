@@ -1,5 +1,8 @@
 """Reading a request's JSON body, for every route of the API."""
+import asyncio
 import json
+
+from starlette.responses import JSONResponse
 
 from solver.web.documents import BadRequest
 
@@ -18,3 +21,12 @@ async def json_body(request):
     if not isinstance(body, dict):
         raise BadRequest("the request must be a JSON object")
     return body
+
+
+def json_route(handler):
+    """An endpoint of ``handler(body) -> dict``, run in a worker thread."""
+    async def endpoint(request):
+        body = await json_body(request)
+        return JSONResponse(await asyncio.to_thread(handler, body))
+    endpoint.__name__ = handler.__name__
+    return endpoint

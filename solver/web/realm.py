@@ -32,8 +32,8 @@ def realm(state):
                                     if colour == BLACK and state[W_BLACK_STONE] >= 0 else None))
             else:
                 qi = cell_field(packed, CELL_QI)
-                entry.update(kind="space", qi=qi,
-                             qi_colour=COLOUR_LETTERS[cell_field(packed, CELL_QI_COLOUR)] if qi else None,
+                qi_colour = COLOUR_LETTERS[cell_field(packed, CELL_QI_COLOUR)] if qi else None
+                entry.update(kind="space", qi=qi, qi_colour=qi_colour,
                              wisdom=cell_field(packed, CELL_WISDOM),
                              cosmos=cell_field(packed, CELL_COSMOS),
                              serpent=bool(cell_field(packed, CELL_SERPENT)),

@@ -2,7 +2,6 @@
 page to step through: a game's start from its seed, then each player move and the
 position after it, chance drawn as the run drew it (``solver.agents.GameRecord``)."""
 import pyarrow.compute as pc
-from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from kernels import games
@@ -12,7 +11,7 @@ from solver.games import get_game
 from solver.position import Position
 from solver.selfplay.records import read_records
 from solver.selfplay.rundir import load_plan
-from solver.web.http import json_body
+from solver.web.http import json_route
 
 LISTED = 1000                       # games of a run listed at most
 
@@ -60,13 +59,11 @@ def _folder(folder):
 
 
 def routes():
-    async def listing(request):
-        body = await json_body(request)
-        return JSONResponse(run_games(body.get("folder")))
+    def listing(body):
+        return run_games(body.get("folder"))
 
-    async def game(request):
-        body = await json_body(request)
-        return JSONResponse(replay(body.get("folder"), body.get("index")))
+    def game(body):
+        return replay(body.get("folder"), body.get("index"))
 
-    return [Route("/api/run", listing, methods=["POST"]),
-            Route("/api/run/game", game, methods=["POST"])]
+    return [Route("/api/run", json_route(listing), methods=["POST"]),
+            Route("/api/run/game", json_route(game), methods=["POST"])]
