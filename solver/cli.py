@@ -1,5 +1,5 @@
 """The ``tessera`` command line: new, show, view, moves, play, perft, bench, best, solve,
-analyze, selfplay and stats.
+analyze, serve, selfplay and stats.
 
 Every user error ends the same way: one line ``error: ...`` on stderr and exit
 code 2 (``TesseraGroup``); click's own usage errors keep click's message and its
@@ -783,6 +783,21 @@ def analyze(threads, warm_names):
         list(dict.fromkeys(get_game(name).name for name in warm_names))
     from solver.analysis.engine import run
     click.get_current_context().exit(run(threads, sys.stdin, sys.stdout, warm))
+
+
+# ---- serve ---------------------------------------------------------------------------
+
+@main.command()
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="the address to listen on (another than 127.0.0.1 opens the board to the network)")
+@click.option("--open", "open_page", is_flag=True, help="open the page in a web browser")
+@click.option("--searches", type=click.IntRange(1, 8), default=2, show_default=True,
+              help="analysis processes: how many pages can search at once")
+def serve(port, host, open_page, searches):
+    """A local web page to set up, play and analyse positions of every game (docs/web.md)."""
+    from solver.web.serve import serve as run_server
+    run_server(host, port, open_page, searches)
 
 
 # ---- selfplay and stats --------------------------------------------------------------

@@ -51,6 +51,13 @@ def test_the_wheel_holds_every_board_file(wheel):
     assert {f"kernels/data/{name}" for name in DATA_FILES} <= names
 
 
+def test_the_wheel_holds_the_web_boards_page(wheel):
+    """`tessera serve` serves its page from package data: every file of solver/web/static."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    page = {f"solver/web/static/{path.name}" for path in (REPO / "solver/web/static").iterdir()}
+    assert {"solver/web/static/index.html", "solver/web/static/app.js"} <= page <= names
+
+
 def test_the_installed_package_is_the_wheels(installed):
     location = installed("python -c 'import kernels, solver; print(kernels.__file__, solver.__file__)'")
     assert str(REPO) not in location and "site-packages" in location

@@ -1,0 +1,9 @@
+"""`tessera serve`: a local web board to set up, play and analyse positions (docs/web.md).
+
+- ``documents``: what the page gets for a position (its text, JSON, status, moves);
+- ``moves``: a move's text split into the fields clicks on the board map to;
+- ``realm``: an Azure realm's cells, read from the position, for drawing;
+- ``analysis``: live analysis through the engine of `tessera analyze`, one search a tab;
+- ``runs``: the games of a self-play run folder, replayed;
+- ``app``: the Starlette application and its JSON API; ``static/``: the page (plain JS, SVG).
+"""

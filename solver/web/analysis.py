@@ -1,0 +1,200 @@
+"""Live analysis for the page's tabs through the engine of `tessera analyze`
+(``solver.analysis.engine.Engine``, its search processes forked from a warm fork server).
+
+Each tab opens one event stream and gets an id; it runs at most one search at a time
+(a new one stops the old), its budget capped, and the search stops when the stream
+closes (the tab was closed or lost). The engine writes its JSON answer lines to this
+hub, which hands each to the tab whose query it answers, on the server's event loop.
+"""
+import asyncio
+import itertools
+import json
+import secrets
+import threading
+
+from solver.errors import TesseraError
+
+MAX_SECONDS = 120.0             # one search's time at most, whatever the page asks
+MAX_VISITS = 5_000_000
+MAX_TABS = 16                   # event streams at once
+REPORT_EVERY = 0.25             # seconds between partial answers while a search runs
+ENGINE_START_TIMEOUT = 180.0    # the fork server loads every game's kernels first
+ALGOS = ("mcts", "solve")
+
+
+class Tab:
+    def __init__(self, loop):
+        self.id = secrets.token_hex(8)
+        self.loop = loop
+        self.events = asyncio.Queue()
+        self.query = None                   # the id of its running query, or None
+        self.watcher = None                 # the task that sees its stream's end
+
+    def deliver(self, document):
+        """Called on the engine's threads: the document goes to the tab's stream."""
+        self.loop.call_soon_threadsafe(self.events.put_nowait, document)
+
+
+class AnalysisHub:
+    def __init__(self, searches=2):
+        self.searches = searches
+        self.tabs = {}
+        self.routes = {}                    # query id -> callback(document) until its final line
+        self.lock = threading.Lock()
+        self.serials = itertools.count(1)
+        self.engine = None
+        self.ready = threading.Event()
+        self.start_error = None
+        self.closed = False
+
+    # ---- the engine -------------------------------------------------------------------
+
+    def start(self):
+        """Start the engine in the background: its fork server loads the kernels first."""
+        threading.Thread(target=self._start, name="analysis-engine", daemon=True).start()
+
+    def _start(self):
+        from solver.analysis.engine import Engine
+        try:
+            self.engine = Engine(self.searches, self)
+        except Exception as err:            # shown to the page on its first search
+            self.start_error = f"the analysis engine did not start: {err}"
+        self.ready.set()
+
+    def _engine(self):
+        if not self.ready.wait(ENGINE_START_TIMEOUT) or self.engine is None:
+            raise TesseraError(self.start_error or "the analysis engine is still starting")
+        if self.closed:
+            raise TesseraError("the server is stopping")
+        return self.engine
+
+    def close(self):
+        self.closed = True
+        if self.ready.wait(ENGINE_START_TIMEOUT) and self.engine is not None:
+            self.engine.stop()
+
+    # The engine writes its answer lines here.
+    def write(self, text):
+        for line in text.splitlines():
+            document = json.loads(line)
+            if "action" in document or "warning" in document:
+                continue
+            with self.lock:
+                callback = self.routes.get(document.get("id"))
+                if callback is not None and _is_final(document):
+                    del self.routes[document["id"]]
+            if callback is not None:
+                callback(document)
+
+    def flush(self):
+        pass
+
+    def _send(self, query, callback):
+        engine = self._engine()
+        with self.lock:
+            self.routes[query["id"]] = callback
+        engine.handle_line(json.dumps(query))
+
+    def _terminate(self, query_id):
+        self._engine().handle_line(json.dumps({"id": f"stop-{query_id}", "action": "terminate",
+                                               "terminateId": query_id}))
+
+    # ---- tabs -------------------------------------------------------------------------
+
+    def open_tab(self, loop):
+        with self.lock:
+            if len(self.tabs) >= MAX_TABS:
+                raise TesseraError(f"at most {MAX_TABS} pages can analyse at once")
+            tab = Tab(loop)
+            self.tabs[tab.id] = tab
+        return tab
+
+    def end_streams(self):
+        """The server stops: every page's stream ends (its search stops as it does)."""
+        with self.lock:
+            tabs = list(self.tabs.values())
+        for tab in tabs:
+            tab.loop.call_soon_threadsafe(tab.events.put_nowait, None)
+
+    def close_tab(self, tab):
+        """The tab's stream closed: its search stops."""
+        with self.lock:
+            self.tabs.pop(tab.id, None)
+        self.stop(tab)
+
+    def tab(self, tab_id):
+        tab = self.tabs.get(tab_id) if isinstance(tab_id, str) else None
+        if tab is None:
+            raise TesseraError("this page has no analysis stream open (reload the page)")
+        return tab
+
+    def analyse(self, tab, position_text, seconds, visits=None, algo="mcts"):
+        """Start the tab's search of ``position_text`` (its old one stops); the query id.
+        ``algo`` ``mcts`` reports as it searches; ``solve`` (exact values, alpha-beta)
+        answers once, proven or, when its time runs out, with its estimate."""
+        if algo not in ALGOS:
+            raise TesseraError(f"algo must be one of {', '.join(ALGOS)}, not {algo!r}")
+        self.stop(tab)
+        query = {"id": f"{tab.id}.{next(self.serials)}", "position": position_text,
+                 "maxTime": _seconds(seconds), "algo": algo}
+        if algo == "mcts" and not _is_view(position_text):
+            query["reportDuringSearchEvery"] = REPORT_EVERY
+        if visits is not None and algo == "mcts":
+            if type(visits) is not int or not 1 <= visits <= MAX_VISITS:
+                raise TesseraError(f"visits must be a whole number from 1 to {MAX_VISITS}")
+            query["maxVisits"] = visits
+        tab.query = query["id"]
+
+        def deliver(document):
+            if _is_final(document) and tab.query == document.get("id"):
+                tab.query = None
+            tab.deliver(document)
+
+        self._send(query, deliver)
+        return query["id"]
+
+    def stop(self, tab):
+        query_id, tab.query = tab.query, None
+        if query_id is not None:
+            self._terminate(query_id)
+
+    async def choose(self, tab, position_text, seconds):
+        """The engine's answer for ``position_text`` in ``seconds`` (the tab's one search)."""
+        self.stop(tab)
+        loop = asyncio.get_running_loop()
+        answered = loop.create_future()
+        query = {"id": f"{tab.id}.{next(self.serials)}", "position": position_text,
+                 "maxTime": _seconds(seconds), "topMoves": 1}
+        tab.query = query["id"]
+
+        def deliver(document):
+            if _is_final(document):
+                loop.call_soon_threadsafe(_settle, answered, document)
+
+        self._send(query, deliver)
+        try:
+            return await answered
+        finally:
+            if tab.query == query["id"]:
+                tab.query = None
+
+
+def _is_view(position_text):
+    """Information-set MCTS on a view gives only its final answer: no partial reports."""
+    from solver.position import Position
+    return Position.parse(position_text).is_view
+
+
+def _settle(future, document):
+    if not future.done():
+        future.set_result(document)
+
+
+def _is_final(document):
+    return not document.get("isDuringSearch", False)
+
+
+def _seconds(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value:
+        raise TesseraError(f"seconds must be a positive number, not {value!r}")
+    return min(float(value), MAX_SECONDS)

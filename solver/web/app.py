@@ -1,0 +1,204 @@
+"""The Starlette application of `tessera serve`: the page (package data under static/)
+and its JSON API (docs/web.md). Every bad input is answered with HTTP 400 and
+``{"error": "<the engine's one-line message>"}``; the server goes on."""
+import asyncio
+import contextlib
+import json
+import traceback
+
+from starlette.applications import Starlette
+from starlette.responses import FileResponse, JSONResponse, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from kernels.boarddata import BoardDataError
+from solver.errors import TesseraError
+from solver.games import registered_games
+from solver.web import documents
+from solver.web.analysis import AnalysisHub
+from solver.web.documents import BadRequest
+from solver.web.http import json_body, json_route
+from solver.web.runs import routes as run_routes
+
+STATIC = ("solver.web", "static")
+KEEPALIVE_SECONDS = 15.0            # an event-stream comment this often keeps proxies open
+
+
+def create_app(searches=2, analysis=True):
+    """The application; ``searches`` analysis processes (none started when ``analysis``
+    is false, for tests of the board alone)."""
+    hub = AnalysisHub(searches) if analysis else None
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        if hub is not None:
+            hub.start()
+        yield
+        if hub is not None:
+            await asyncio.to_thread(hub.close)
+
+    async def index(request):
+        return FileResponse(_static_file("index.html"))
+
+    async def game_list(request):
+        return JSONResponse({name: {option: _option(spec) for option, spec in game.options.items()}
+                             for name, game in registered_games().items()})
+
+    # The rules run in a worker thread: a compile or a long replay holds no other page.
+    @json_route
+    def new(body):
+        position, rng = documents.new_game(body.get("game"), body.get("seed", 0),
+                                           body.get("options", {}))
+        return documents.document(position, rng)
+
+    @json_route
+    def position(body):
+        read = documents.read_position(body.get("position"))
+        return documents.document(read, documents.read_rng(body.get("rng")))
+
+    @json_route
+    def play(body):
+        before = documents.read_position(body.get("position"))
+        move = body.get("move")
+        if not isinstance(move, str):
+            raise BadRequest("move must be a move's text")
+        rng = documents.read_rng(body.get("rng"))
+        after, dealt = documents.play(before, move, rng, bool(body.get("deal", True)))
+        return {**documents.document(after, rng), "dealt": dealt}
+
+    @json_route
+    def deal(body):
+        rng = documents.read_rng(body.get("rng"))
+        after, dealt = documents.deal_chance(documents.read_position(body.get("position")), rng)
+        return {**documents.document(after, rng), "dealt": dealt}
+
+    @json_route
+    def view(body):
+        complete = documents.read_position(body.get("position"))
+        player = body.get("player")
+        if type(player) is not int:
+            raise BadRequest("player must be a player's number")
+        return documents.document(complete.view(player))
+
+    def _hub():
+        if hub is None:
+            raise BadRequest("analysis is off on this server")
+        return hub
+
+    async def stream(request):
+        tab = _hub().open_tab(asyncio.get_running_loop())
+
+        async def watch():
+            """The page went away: its search stops and its stream ends. Watched apart from
+            the stream, which is left hanging when a write to the closed connection fails."""
+            while (await request.receive())["type"] != "http.disconnect":
+                pass
+            await asyncio.to_thread(hub.close_tab, tab)
+            tab.events.put_nowait(None)
+
+        async def events():
+            tab.watcher = asyncio.create_task(watch())
+            try:
+                yield _event("tab", {"tab": tab.id})
+                while True:
+                    try:
+                        document = await asyncio.wait_for(tab.events.get(), KEEPALIVE_SECONDS)
+                    except asyncio.TimeoutError:
+                        yield ": keep-alive\n\n"
+                        continue
+                    if document is None:
+                        return
+                    yield _event("analysis", document)
+            finally:
+                await asyncio.to_thread(hub.close_tab, tab)
+
+        return StreamingResponse(events(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store"})
+
+    async def analyse(request):
+        body = await json_body(request)
+        tab = _hub().tab(body.get("tab"))
+        text = documents.read_position(body.get("position")).text()
+        query_id = await asyncio.to_thread(hub.analyse, tab, text, body.get("seconds", 30),
+                                           body.get("visits"), body.get("algo", "mcts"))
+        return JSONResponse({"id": query_id})
+
+    async def stop(request):
+        body = await json_body(request)
+        tab = _hub().tab(body.get("tab"))
+        await asyncio.to_thread(hub.stop, tab)
+        return JSONResponse({"stopped": True})
+
+    async def analysis_status(request):
+        """How many pages have a stream open and how many of them search now; with
+        ``?tab=ID``, whether that page's stream is open and whether it searches."""
+        tabs = dict(_hub().tabs)
+        if "tab" in request.query_params:
+            tab = tabs.get(request.query_params["tab"])
+            return JSONResponse({"open": tab is not None,
+                                 "searching": tab is not None and tab.query is not None})
+        return JSONResponse({"tabs": len(tabs),
+                             "searching": sum(tab.query is not None for tab in tabs.values())})
+
+    async def engine_move(request):
+        """The engine's move for whoever acts: on an Azure position, found from that
+        player's view (the engine does not peek at the cards that player cannot see)."""
+        body = await json_body(request)
+        tab = _hub().tab(body.get("tab"))
+        current = documents.read_position(body.get("position"))
+        if current.to_move is None:
+            raise BadRequest("no player acts in this position")
+        searched = current.view(current.to_move) if current.game == "azure" else current
+        answer = await hub.choose(tab, searched.text(), body.get("seconds", 1.0))
+        if "error" in answer:
+            raise TesseraError(answer["error"])
+        return JSONResponse({"move": answer["moves"][0]["move"], "answer": answer})
+
+    routes = [
+        Route("/", index),
+        Route("/api/games", game_list),
+        Route("/api/new", new, methods=["POST"]),
+        Route("/api/position", position, methods=["POST"]),
+        Route("/api/play", play, methods=["POST"]),
+        Route("/api/deal", deal, methods=["POST"]),
+        Route("/api/view", view, methods=["POST"]),
+        Route("/api/analysis/stream", stream),
+        Route("/api/analysis/start", analyse, methods=["POST"]),
+        Route("/api/analysis/stop", stop, methods=["POST"]),
+        Route("/api/analysis/status", analysis_status),
+        Route("/api/engine-move", engine_move, methods=["POST"]),
+        Mount("/static", StaticFiles(packages=[STATIC]), name="static"),
+    ]
+    routes[-1:-1] = run_routes()
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={TesseraError: _user_error, BoardDataError: _user_error,
+                                        Exception: _internal_error})
+    app.state.hub = hub
+    return app
+
+
+def _static_file(name):
+    from importlib.resources import files
+    return str(files(STATIC[0]).joinpath(STATIC[1], name))
+
+
+def _option(spec):
+    kind, default, help_text = spec
+    if isinstance(kind, tuple):
+        return {"type": "choice", "choices": list(kind), "default": default, "help": help_text}
+    return {"type": {int: "int", bool: "bool"}.get(kind, "text"), "default": default,
+            "help": help_text}
+
+
+def _event(kind, document):
+    return f"event: {kind}\ndata: {json.dumps(document)}\n\n"
+
+
+async def _user_error(request, err):
+    return JSONResponse({"error": " ".join(str(err).split())}, status_code=400)
+
+
+async def _internal_error(request, err):
+    traceback.print_exception(err)
+    last = traceback.format_exception_only(err)[-1].strip()
+    return JSONResponse({"error": f"internal error: {last}"}, status_code=500)

@@ -1,0 +1,120 @@
+"""What the page gets for a position: its text and JSON, who acts, the legal moves with
+their fields (``moves``), the Azure realm, and the chance generator to go on with.
+
+Chance is dealt as `tessera selfplay` and `tessera analyze` deal it: a new game from
+seed S starts a generator ``make_rng(S ^ CHANCE_SALT)`` that draws every chance step
+after it (``resolve_chance``). Its state goes to the page with each position and comes
+back with the next move, so the same seed and player moves give the same game here,
+in `tessera analyze` (``startSeed`` S) and in a self-play record.
+"""
+import numpy as np
+
+from kernels import games
+from kernels.rng import CHANCE_SALT, make_rng
+from solver.errors import TesseraError
+from solver.games import get_game
+from solver.games.base import check_seed
+from solver.position import Position
+from solver.web.moves import fields
+
+
+class BadRequest(TesseraError):
+    """Input the page sent that the API cannot take: HTTP 400 with its one-line message."""
+
+
+def new_game(game, seed, options):
+    """(start position, its chance generator) of a new game, as `tessera new GAME --seed`."""
+    check_seed(seed)                    # before the seed meets the generator below
+    if not isinstance(game, str):
+        raise BadRequest("game must be a game's name")
+    if not isinstance(options, dict):
+        raise BadRequest("options must be an object of option names and values")
+    unknown = sorted(set(options) - set(get_game(game).options))
+    if unknown:
+        raise BadRequest(f"{game} has no option '{unknown[0]}' (its options: "
+                         f"{', '.join(get_game(game).options)})")
+    return Position.new(game, seed=seed, **options), make_rng(seed ^ CHANCE_SALT)
+
+
+def read_position(text):
+    """A position from its text, JSON text or JSON object; PositionError when it is bad."""
+    if not isinstance(text, (str, dict)) or not text:
+        raise BadRequest("position must be a position's text or JSON")
+    return Position.parse(text)
+
+
+def read_rng(value):
+    """The chance generator the page sent back (its state, decimal), or seed 0's."""
+    if value is None:
+        return make_rng(0 ^ CHANCE_SALT)
+    try:
+        return np.array([int(value)], np.uint64)
+    except (TypeError, ValueError, OverflowError):
+        raise BadRequest(f"rng must be a generator state as the API sent it, "
+                         f"not {value!r}") from None
+
+
+def play(position, move, rng, deal):
+    """(the position after ``move``, the chance outcomes dealt after it): with ``deal``,
+    chance that follows is drawn from ``rng`` (changed in place) until a player acts."""
+    after = position.play(move)
+    return deal_chance(after, rng) if deal else (after, False)
+
+
+def deal_chance(position, rng):
+    """(the position with its pending chance drawn from ``rng``, whether any was)."""
+    if not position.is_chance:
+        return position, False
+    state = position.state
+    games.resolve_chance(state, rng)
+    return Position.from_state(state), True
+
+
+def document(position, rng=None):
+    """The page's description of ``position`` (see the module's docstring)."""
+    game = position.game
+    doc = {
+        "game": game,
+        "text": position.text(),
+        "json": position.to_json(),
+        "status": status(position),
+        "players": position.players,
+        "to_move": position.to_move,
+        "is_chance": position.is_chance,
+        "is_over": position.is_over,
+        "is_view": position.is_view,
+        "scores": position.scores,
+        "hash": position.hash,
+        "moves": _moves(position),
+        "rng": None if rng is None else str(int(rng[0])),
+    }
+    if game == "azure":
+        from solver.web.realm import realm
+        doc["realm"] = realm(position.state)
+        if not position.is_view:
+            doc["views"] = {str(p): position.view(p).to_json() for p in (1, 2)}
+    return doc
+
+
+def _moves(position):
+    if position.is_view and position.to_move is not None \
+            and position.to_json().get("view") != position.to_move:
+        return []                           # the other player's moves depend on hidden cards
+    if position.is_chance:
+        return [dict(fields(position.game, text), probability=p)
+                for text, p in position.chance_outcomes()]
+    return [fields(position.game, text) for text in position.legal_moves]
+
+
+def status(position):
+    """One line: who acts and what they do, as `tessera show` says it."""
+    state = position.state
+    obj = position.to_json()
+    if position.game == "azure":
+        from solver.render.azure import _who_acts
+        return _who_acts(obj)
+    if position.game == "azul":
+        from solver.render.azul import _who_acts
+    else:
+        from solver.render.pavilion import _who_acts
+    return _who_acts(obj, state)

@@ -1,0 +1,444 @@
+// The page: a game's history of positions, moves by clicking the board or the move list,
+// live analysis over an event stream, play against the engine, positions in and out.
+"use strict";
+const BOARDS = {azul: AzulBoard, pavilion: PavilionBoard, azure: AzureBoard};
+const $ = (id) => document.getElementById(id);
+
+const ui = {
+  history: [],          // nodes {move, text, rng, doc}; history[index] is on the board
+  index: 0,
+  selection: null,      // the fields picked so far (Azul: a source and a colour)
+  tab: null,            // this page's analysis stream id
+  analysisOn: false,    // analyse every position shown until stopped
+  analysing: null,      // the query id of the running analysis
+  best: null,           // the best move of the latest analysis answer
+  answer: null,         // the latest analysis answer (docs/analyze.md)
+  columns: null,        // boards a row in the last drawing (one on a narrow screen)
+  busy: false,
+};
+
+// ---- the API ---------------------------------------------------------------------------
+
+async function api(path, body) {
+  const response = await fetch(path, body === undefined ? {} : {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  return data;
+}
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message ? `error: ${message}` : "";
+  box.hidden = !message;
+}
+
+async function guarded(action) {
+  try {
+    showError(null);
+    await action();
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+// ---- the history -------------------------------------------------------------------------
+
+function current() { return ui.history[ui.index]; }
+
+async function nodeDoc(node) {
+  if (!node.doc) node.doc = await api("/api/position", {position: node.text, rng: node.rng});
+  return node.doc;
+}
+
+function startHistory(doc) {
+  ui.history = [{move: null, text: doc.text, rng: doc.rng, doc}];
+  ui.index = 0;
+  return show();
+}
+
+async function play(move) {
+  const node = current();
+  const doc = await api("/api/play", {position: node.text, move, rng: node.rng, deal: $("deal").checked});
+  const label = doc.dealt ? `${move} (chance dealt)` : move;
+  ui.history.splice(ui.index + 1);
+  ui.history.push({move: label, text: doc.text, rng: doc.rng, doc});
+  ui.index = ui.history.length - 1;
+  await show();
+}
+
+async function jump(index) {
+  if (index < 0 || index >= ui.history.length) return;
+  ui.index = index;
+  await show();
+}
+
+// ---- drawing -------------------------------------------------------------------------------
+
+async function show() {
+  const doc = await nodeDoc(current());
+  ui.selection = null;
+  ui.best = null;
+  $("status").textContent = doc.status;
+  $("view-as").hidden = doc.game !== "azure" || doc.is_view;
+  drawBoard();
+  drawMoves(doc);
+  drawHistory();
+  drawSeats(doc);
+  $("hint").textContent = "";
+  $("choices").replaceChildren();
+  $("analysis").tBodies[0].replaceChildren();
+  if (ui.analysisOn) startAnalysis().catch((err) => showError(err.message));
+  maybeEngineMove();
+}
+
+function drawBoard() {
+  const doc = current().doc;
+  const svg = $("board");
+  svg.replaceChildren();
+  const viewer = $("viewer").value;
+  const shown = doc.game === "azure" && viewer && doc.views
+    ? Object.assign({}, doc, {json: doc.views[viewer], viewer: Number(viewer)}) : doc;
+  ui.columns = boardLayout(svg).columns;
+  BOARDS[doc.game].draw(svg, shown);
+  markTargets();
+}
+
+function drawMoves(doc) {
+  const list = $("moves");
+  list.replaceChildren();
+  for (const move of doc.moves) {
+    const button = document.createElement("button");
+    button.textContent = move.probability != null
+      ? `${move.text} (${(100 * move.probability).toFixed(1)}%)` : move.text;
+    button.dataset.move = move.text;
+    button.addEventListener("click", () => guarded(() => play(move.text)));
+    list.appendChild(button);
+  }
+  $("move-count").textContent = `${doc.moves.length}`;
+}
+
+function drawHistory() {
+  const list = $("history");
+  list.replaceChildren();
+  ui.history.forEach((node, i) => {
+    const item = document.createElement("li");
+    item.textContent = i === 0 ? "start" : node.move;
+    if (i === ui.index) item.className = "current";
+    item.addEventListener("click", () => guarded(() => jump(i)));
+    list.appendChild(item);
+  });
+  const currentItem = list.children[ui.index];
+  if (currentItem) currentItem.scrollIntoView({block: "nearest"});
+  $("undo").disabled = ui.index === 0;
+  $("redo").disabled = ui.index === ui.history.length - 1;
+}
+
+// Elements of the board whose pick fields are all in ``move``.
+function elementsOf(move) {
+  return [...$("board").querySelectorAll("[data-pick]")].filter((node) => {
+    const pick = JSON.parse(node.dataset.pick);
+    return Object.entries(pick).every(([key, value]) => move[key] === value);
+  });
+}
+
+function markTargets() {
+  const svg = $("board");
+  for (const cls of ["selected", "target", "best"]) {
+    svg.querySelectorAll(`.${cls}`).forEach((node) => node.classList.remove(cls));
+  }
+  if (ui.selection) {
+    for (const move of candidates(ui.selection)) elementsOf(move).forEach((node) => node.classList.add("target"));
+    elementsOf(ui.selection).forEach((node) => node.classList.add("selected"));
+  }
+  svg.querySelectorAll(".best-arrow").forEach((node) => node.remove());
+  if (ui.best) {
+    const move = current().doc.moves.find((m) => m.text === ui.best);
+    if (move) {
+      const nodes = elementsOf(move);
+      nodes.forEach((node) => node.classList.add("best"));
+      drawArrow(svg, nodes);
+    }
+  }
+}
+
+// The best move as an arrow from its source to its destination (when it has both:
+// Azul's and Summer Pavilion's drafts to a line; a placement or a cell is outlined only).
+function drawArrow(svg, nodes) {
+  const picks = [...new Set(nodes.map((node) => node.dataset.pick))];
+  if (picks.length < 2) return;
+  const centre = (pick) => {
+    const box = nodes.find((node) => node.dataset.pick === pick).getBBox();
+    return [box.x + box.width / 2, box.y + box.height / 2];
+  };
+  const [x1, y1] = centre(picks[0]), [x2, y2] = centre(picks[picks.length - 1]);
+  if (!svg.querySelector("#arrowhead")) {
+    const marker = el("marker", {id: "arrowhead", viewBox: "0 0 10 10", refX: 9, refY: 5,
+      markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse"}, el("defs", {}, svg));
+    el("path", {d: "M 0 0 L 10 5 L 0 10 z", fill: "#cc00cc"}, marker);
+  }
+  el("line", {x1, y1, x2, y2, class: "best-arrow", stroke: "#cc00cc", "stroke-width": 5,
+    "stroke-opacity": 0.7, "marker-end": "url(#arrowhead)", "pointer-events": "none"}, svg);
+}
+
+// ---- moves by clicking ---------------------------------------------------------------------
+
+function candidates(pick) {
+  const board = BOARDS[current().doc.game];
+  const picks = board.alternatives ? board.alternatives(pick, current().doc) : [pick];
+  for (const fields of picks) {
+    const found = current().doc.moves.filter(
+      (move) => Object.entries(fields).every(([key, value]) => move[key] === value));
+    if (found.length) return found;
+  }
+  return [];
+}
+
+async function pickOnBoard(fields) {
+  let pick = ui.selection && !("source" in fields) ? Object.assign({}, ui.selection, fields) : fields;
+  let found = candidates(pick);
+  if (!found.length && pick !== fields) { pick = fields; found = candidates(fields); }
+  $("choices").replaceChildren();
+  if (!found.length) {
+    ui.selection = null;
+    $("hint").textContent = "no legal move starts there";
+    markTargets();
+    return;
+  }
+  if (found.length === 1) { await play(found[0].text); return; }
+  ui.selection = pick;
+  $("hint").textContent = `${found.length} moves: pick where, or one of these`;
+  for (const move of found) {
+    const button = document.createElement("button");
+    button.textContent = move.text;
+    button.addEventListener("click", () => guarded(() => play(move.text)));
+    $("choices").appendChild(button);
+  }
+  markTargets();
+}
+
+$("board").addEventListener("click", (event) => {
+  const node = event.target.closest("[data-pick]");
+  if (!node || ui.busy) return;
+  guarded(() => pickOnBoard(JSON.parse(node.dataset.pick)));
+});
+
+// ---- analysis ---------------------------------------------------------------------------
+
+function openStream() {
+  const stream = new EventSource("/api/analysis/stream");
+  stream.addEventListener("tab", (event) => { ui.tab = JSON.parse(event.data).tab; });
+  stream.addEventListener("analysis", (event) => showAnalysis(JSON.parse(event.data)));
+  stream.onerror = () => { ui.tab = null; };
+  // A closed tab stops its search: the server also sees the stream end, but a browser
+  // may keep the connection of a closed page open a while.
+  window.addEventListener("pagehide", () => {
+    if (ui.tab) navigator.sendBeacon("/api/analysis/stop", new Blob([JSON.stringify({tab: ui.tab})], {type: "application/json"}));
+    stream.close();
+  });
+}
+
+async function startAnalysis() {
+  if (!ui.tab) throw new Error("the analysis stream is not open yet");
+  const seconds = Number($("analysis-seconds").value) || 30;
+  const doc = current().doc;
+  ui.analysisOn = true;
+  $("analyse").textContent = "Stop";
+  ui.analysing = null;
+  if (doc.is_over || doc.is_chance) {
+    $("analysis-state").textContent = doc.is_over ? "game over" : "chance acts: nothing to choose";
+    await api("/api/analysis/stop", {tab: ui.tab});
+    return;
+  }
+  $("analysis-state").textContent = "searching…";
+  // Azure seen by one player: the search knows what that player knows (information-set MCTS).
+  const viewer = $("viewer").value;
+  const position = doc.game === "azure" && viewer && doc.views ? doc.views[viewer] : doc.text;
+  const algo = $("analysis-algo").value;
+  ui.analysing = (await api("/api/analysis/start", {tab: ui.tab, position, seconds, algo})).id;
+}
+
+async function stopAnalysis() {
+  ui.analysisOn = false;
+  ui.analysing = null;
+  $("analyse").textContent = "Start";
+  $("analysis-state").textContent = "stopped";
+  if (ui.tab) await api("/api/analysis/stop", {tab: ui.tab});
+}
+
+function shortLine(pv) {
+  return pv.slice(0, 5).join(", ") + (pv.length > 5 ? ", …" : "");
+}
+
+function showAnalysis(answer) {
+  if (!ui.analysing || answer.id !== ui.analysing) return;
+  if (answer.error) {
+    showError(answer.error);
+    return;
+  }
+  ui.answer = answer;
+  const rows = $("analysis").tBodies[0];
+  rows.replaceChildren();
+  answer.moves.slice(0, 10).forEach((move, i) => {
+    const row = rows.insertRow();
+    if (i === 0) row.className = "best";
+    // A proven value is marked "=": exact to the end of the round or game (docs/search.md).
+    const exact = move.exact ? "=" : "";
+    const winRate = move.exact && move.exact.win_rate != null ? move.exact.win_rate : move.win_rate;
+    const margin = move.exact ? move.exact.margin : move.margin;
+    const cells = [move.move, winRate == null ? "" : exact + (100 * winRate).toFixed(1),
+      margin == null ? "" : exact + margin.toFixed(1), move.visits, shortLine(move.pv || [])];
+    for (const value of cells) row.insertCell().textContent = value;
+    row.addEventListener("click", () => guarded(() => play(move.move)));
+  });
+  ui.best = answer.moves.length ? answer.moves[0].move : null;
+  markTargets();
+  const done = !answer.isDuringSearch;
+  const proven = answer.proven ? ", proven" : "";
+  $("analysis-state").textContent = `${answer.root.visits} ${answer.algo === "solve" ? "nodes" : "visits"}, `
+    + `${answer.root.seconds.toFixed(1)} s${proven}${done ? " (done)" : ""}`;
+  if (done) ui.analysing = null;
+}
+
+$("analyse").addEventListener("click", () => guarded(() => (ui.analysisOn ? stopAnalysis() : startAnalysis())));
+
+// ---- the engine at chosen seats ------------------------------------------------------------
+
+function drawSeats(doc) {
+  const seats = $("seats");
+  if (seats.children.length === doc.players) return;
+  seats.replaceChildren();
+  for (let p = 1; p <= doc.players; p++) {
+    const box = document.createElement("label");
+    box.innerHTML = `<input type="checkbox" data-seat="${p}"> player ${p} </label>`;
+    box.querySelector("input").addEventListener("change", () => maybeEngineMove());
+    seats.appendChild(box);
+  }
+}
+
+function engineSeats() {
+  return [...$("seats").querySelectorAll("input:checked")].map((box) => Number(box.dataset.seat));
+}
+
+async function maybeEngineMove() {
+  const doc = current().doc;
+  if (ui.busy || doc.is_over || !engineSeats().includes(doc.to_move)) return;
+  if (!ui.tab) { setTimeout(maybeEngineMove, 200); return; }
+  ui.busy = true;
+  const atIndex = ui.index;
+  $("hint").textContent = `the engine thinks for player ${doc.to_move}…`;
+  try {
+    const seconds = Number($("engine-seconds").value) || 1;
+    const chosen = await api("/api/engine-move", {tab: ui.tab, position: doc.text, seconds});
+    ui.busy = false;
+    if (ui.index === atIndex) await play(chosen.move);
+  } catch (err) {
+    showError(err.message);
+  } finally {
+    ui.busy = false;
+  }
+}
+
+// ---- in and out ----------------------------------------------------------------------------
+
+async function loadOptions() {
+  const games = await api("/api/games");
+  const fill = () => {
+    const options = $("options");
+    options.replaceChildren();
+    for (const [name, spec] of Object.entries(games[$("game").value])) {
+      const box = document.createElement("label");
+      box.append(`${name} `);
+      let input;
+      if (spec.type === "choice") {
+        input = document.createElement("select");
+        for (const choice of spec.choices) input.add(new Option(choice, choice, false, choice === spec.default));
+      } else {
+        input = document.createElement("input");
+        input.type = spec.type === "bool" ? "checkbox" : spec.type === "int" ? "number" : "text";
+        if (spec.type === "bool") input.checked = spec.default;
+        else if (spec.default != null) input.value = spec.default;
+      }
+      input.dataset.option = name;
+      input.dataset.kind = spec.type;
+      input.title = spec.help;
+      box.appendChild(input);
+      options.appendChild(box);
+    }
+  };
+  $("game").addEventListener("change", fill);
+  fill();
+}
+
+function chosenOptions() {
+  const options = {};
+  for (const input of $("options").querySelectorAll("[data-option]")) {
+    if (input.dataset.kind === "bool") options[input.dataset.option] = input.checked;
+    else if (input.dataset.kind === "int") options[input.dataset.option] = Number(input.value);
+    else if (input.value !== "") options[input.dataset.option] = input.value;
+  }
+  return options;
+}
+
+$("new-game").addEventListener("submit", (event) => {
+  event.preventDefault();
+  guarded(async () => {
+    const doc = await api("/api/new", {game: $("game").value, seed: Number($("seed").value), options: chosenOptions()});
+    $("seats").replaceChildren();
+    await startHistory(doc);
+  });
+});
+
+$("load").addEventListener("click", () => guarded(async () => {
+  // Text or JSON alike: the server reads both and names what is wrong.
+  const doc = await api("/api/position", {position: $("position-text").value.trim()});
+  await startHistory(doc);
+}));
+
+$("copy").addEventListener("click", () => guarded(async () => {
+  const text = current().doc.text;
+  $("position-text").value = text;
+  if (navigator.clipboard) await navigator.clipboard.writeText(text).catch(() => {});
+}));
+
+$("undo").addEventListener("click", () => guarded(() => jump(ui.index - 1)));
+$("redo").addEventListener("click", () => guarded(() => jump(ui.index + 1)));
+window.addEventListener("resize", () => {
+  if (current() && current().doc && boardLayout($("board")).columns !== ui.columns) drawBoard();
+});
+
+$("viewer").addEventListener("change", () => {
+  drawBoard();
+  if (ui.analysisOn) guarded(startAnalysis);
+});
+document.addEventListener("keydown", (event) => {
+  if (event.target.closest("input, textarea, select")) return;
+  if (event.key === "ArrowLeft") guarded(() => jump(ui.index - 1));
+  if (event.key === "ArrowRight") guarded(() => jump(ui.index + 1));
+});
+
+$("open-run").addEventListener("click", () => guarded(async () => {
+  const run = await api("/api/run", {folder: $("run-folder").value});
+  const select = $("run-games");
+  select.replaceChildren(new Option(`${run.count} games of ${run.game}: pick one`, ""));
+  for (const game of run.games) {
+    select.add(new Option(`game ${game.index}: ${game.agents.join(" v ")}, scores ${game.scores.join("-")}`, game.index));
+  }
+  select.hidden = false;
+}));
+
+$("run-games").addEventListener("change", () => guarded(async () => {
+  if ($("run-games").value === "") return;
+  const game = await api("/api/run/game", {folder: $("run-folder").value, index: Number($("run-games").value)});
+  ui.history = [{move: null, text: game.start.text, rng: game.start.rng},
+    ...game.plies.map((ply) => ({move: ply.move, text: ply.text, rng: ply.rng}))];
+  ui.index = 0;
+  $("seats").replaceChildren();
+  await show();
+}));
+
+guarded(async () => {
+  openStream();
+  await loadOptions();
+  await startHistory(await api("/api/new", {game: "azul", seed: Number($("seed").value), options: {}}));
+});

@@ -1,0 +1,65 @@
+"""A real `tessera serve` in a child process on a free port, and Debian's chromium to open
+it, for the web board's tests and bench/web_speed.py."""
+import os
+import queue
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from contextlib import contextmanager
+
+START_TIMEOUT = 60
+CHROMIUM = "/usr/bin/chromium"          # Debian's; Playwright's own browsers are not used
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def launch_chromium(playwright, profile_dir):
+    """A headless chromium with a fresh profile in ``profile_dir``, as a Playwright context."""
+    return playwright.chromium.launch_persistent_context(
+        str(profile_dir), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+        viewport={"width": 1400, "height": 1000})
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def running_server(*args):
+    """Yields (the page's URL, the process); Ctrl-C (SIGINT) stops it at the end, which
+    must exit cleanly."""
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", str(port), *args],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    lines = queue.Queue()
+    output = []
+
+    def read():
+        for line in process.stdout:
+            output.append(line)
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        while True:
+            line = lines.get(timeout=START_TIMEOUT)
+            assert line is not None, f"tessera serve ended: {''.join(output)}"
+            if line.startswith("Tessera board at"):
+                break
+        yield f"http://127.0.0.1:{port}", process
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+                raise AssertionError(f"tessera serve did not stop on Ctrl-C: {''.join(output)}")
+    assert process.returncode == 0, "".join(output)
