@@ -272,8 +272,9 @@ def test_summer_pavilion_placements_by_clicking_a_stars_space(page):
     choices = page.locator("#choices button")
     assert choices.all_inner_texts() == ["place purple 3", "place purple 3 wild 1",
                                          "place purple 3 wild 2"]
-    choices.nth(1).click()
-    page.wait_for_function("ui.history.length === 2", timeout=WAIT_MS)
+    choices.nth(1).click()              # replaces the undone move
+    page.wait_for_function("ui.index === 1 && current().move === 'place purple 3 wild 1'",
+                           timeout=WAIT_MS)
     assert page.evaluate("current().move") == "place purple 3 wild 1"
     assert doc(page)["json"]["boards"][1]["stars"][0] == "PPP..."
 
