@@ -131,6 +131,7 @@ def test_the_azure_realm_is_read_from_the_board_data(client):
     assert stone == {"player": 1, "gifted": False}
     cosmos = post(client, "/api/new", {"game": "azure", "seed": 5, "options": {"cosmos": True}})
     assert cosmos["realm"]["size"] == 8 and cosmos["realm"]["track"]["end"] > 0
+    assert cosmos["realm"]["track"]["standin"]          # the packaged boards
 
 
 def test_an_azure_view_hides_what_its_player_cannot_see(client):

@@ -240,12 +240,21 @@ def test_two_tabs_analyse_at_once_and_a_closed_tab_stops_its_search(browser, ser
     page.wait_for_function("document.getElementById('analysis-state').textContent === 'stopped'")
 
 
-def test_the_engine_plays_a_seat(page):
-    page.check("#seats input[data-seat='2']")
+def test_the_engine_plays_a_seat_and_both(page):
     page.fill("#engine-seconds", "0.2")
+    page.check("#seats input[data-seat='2']")
     click_move(page, next(m for m in doc(page)["moves"] if m["kind"] == "draft"))
     page.wait_for_function("ui.history.length === 3 && !ui.busy", timeout=WAIT_MS)
     assert doc(page)["to_move"] == 1 and page.locator("#history li").count() == 3
+    page.check("#seats input[data-seat='1']")              # the engine against itself
+    page.wait_for_function("ui.history.length >= 6", timeout=WAIT_MS)
+    page.uncheck("#seats input[data-seat='1']")
+    page.uncheck("#seats input[data-seat='2']")
+    page.wait_for_function("!ui.busy", timeout=WAIT_MS)
+    settled = history_length(page)
+    page.wait_for_timeout(600)
+    assert history_length(page) == settled                  # nobody plays for the players
+    assert "error" not in page.inner_text("#error")
 
 
 def test_a_summer_pavilion_turn(page):
@@ -272,8 +281,9 @@ def test_summer_pavilion_placements_by_clicking_a_stars_space(page):
     choices = page.locator("#choices button")
     assert choices.all_inner_texts() == ["place purple 3", "place purple 3 wild 1",
                                          "place purple 3 wild 2"]
-    choices.nth(1).click()
-    page.wait_for_function("ui.history.length === 2", timeout=WAIT_MS)
+    choices.nth(1).click()              # replaces the undone move
+    page.wait_for_function("ui.index === 1 && current().move === 'place purple 3 wild 1'",
+                           timeout=WAIT_MS)
     assert page.evaluate("current().move") == "place purple 3 wild 1"
     assert doc(page)["json"]["boards"][1]["stars"][0] == "PPP..."
 

@@ -51,8 +51,11 @@ def _stone(state, cell):
 
 
 def _track(state):
+    """The cosmos track, and whether its boards are the packaged stand-in (docs/azure.md)."""
     if not state[S_COSMOS]:
         return None
+    from kernels.azure.realm import load_cosmos
     end = int(state[S_TRACK_END])
     thresholds = int(state[S_THRESHOLDS])
-    return {"end": end, "thresholds": [k for k in range(1, end + 1) if thresholds >> k & 1]}
+    return {"end": end, "thresholds": [k for k in range(1, end + 1) if thresholds >> k & 1],
+            "standin": bool(load_cosmos().standin)}

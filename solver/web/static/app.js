@@ -310,8 +310,11 @@ function drawSeats(doc) {
   seats.replaceChildren();
   for (let p = 1; p <= doc.players; p++) {
     const box = document.createElement("label");
-    box.innerHTML = `<input type="checkbox" data-seat="${p}"> player ${p} </label>`;
-    box.querySelector("input").addEventListener("change", () => maybeEngineMove());
+    const input = document.createElement("input");
+    input.type = "checkbox";
+    input.dataset.seat = p;
+    input.addEventListener("change", () => maybeEngineMove());
+    box.append(input, ` player ${p} `);
     seats.appendChild(box);
   }
 }
@@ -327,15 +330,19 @@ async function maybeEngineMove() {
   ui.busy = true;
   const atIndex = ui.index;
   $("hint").textContent = `the engine thinks for player ${doc.to_move}…`;
+  let chosen = null;
   try {
     const seconds = Number($("engine-seconds").value) || 1;
-    const chosen = await api("/api/engine-move", {tab: ui.tab, position: doc.text, seconds});
-    ui.busy = false;
-    if (ui.index === atIndex) await play(chosen.move);
+    chosen = await api("/api/engine-move", {tab: ui.tab, position: doc.text, seconds});
   } catch (err) {
     showError(err.message);
   } finally {
     ui.busy = false;
+  }
+  // Played unless the board moved meanwhile (an undo) or the seat was handed back to its
+  // player; the next seat's turn follows from it.
+  if (chosen && ui.index === atIndex && engineSeats().includes(doc.to_move)) {
+    await guarded(() => play(chosen.move));
   }
 }
 

@@ -54,6 +54,13 @@ const AzureBoard = {
     const narrow = boardLayout(svg).columns === 1;
     const x0 = narrow ? left : left + realm.size * size + 30;
     let py = narrow ? y + 10 : top;
+    const module = [obj.gifted !== "none" ? `Gifted: ${obj.gifted}` : "",
+      obj.cosmos ? `Cosmos${realm.track.standin ? " (stand-in boards)" : ""}` : ""]
+      .filter(Boolean).join(" · ");
+    if (module) {
+      label(svg, x0, py, module, {"text-anchor": "start", "font-size": 14, "font-weight": "bold"});
+      py += 24;
+    }
     label(svg, x0, py, `Face-up decks ${AZURE_ORDER.split("").map((c, i) => `${c}${obj.faceup[AZURE_NAMES[i]]}`).join(" ")}`,
       {"text-anchor": "start", "font-size": 14});
     py += 24;
@@ -81,7 +88,7 @@ const AzureBoard = {
       label(svg, x0, py, `known to the opponent: ${player.known}`, {"text-anchor": "start", "font-size": 12, fill: "#555"});
       py += 30;
     });
-    svg.setAttribute("viewBox", `0 0 ${narrow ? left + realm.size * size + 10 : Math.max(x0 + 400, 900)} ${Math.max(y, py) + 10}`);
+    svg.setAttribute("viewBox", `0 0 ${narrow ? left + realm.size * size + 10 : Math.max(x0 + 440, 900)} ${Math.max(y, py) + 10}`);
   },
 
   // A common stone is a disc, the gifted stone a diamond; both show the player's number.
