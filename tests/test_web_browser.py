@@ -2,8 +2,10 @@
 a real `tessera serve` (child process). Azul moves clicked to the end of a round, undo,
 redo and jumps; a bad pasted position; live analysis in one tab and in two at once, a
 closed tab's search stopped; the engine at a seat; a Summer Pavilion and an Azure turn.
-The screenshots in docs/ (docs/web.md) are taken here."""
+The screenshots in docs/ (docs/web.md) are taken here: `TESSERA_SCREENSHOTS=1` writes
+them there (otherwise a test run leaves the repository as it was)."""
 import json
+import os
 import signal
 import socket
 import time
@@ -20,7 +22,16 @@ from tests.web_server import CHROMIUM, launch_chromium, running_server
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 WAIT_MS = 60_000
+
+
+def save_screenshot(page, name):
+    """The page as a PNG, into docs/``name`` when TESSERA_SCREENSHOTS is set."""
+    image = page.screenshot(full_page=True)
+    assert image.startswith(PNG_SIGNATURE)
+    if os.environ.get("TESSERA_SCREENSHOTS"):
+        DOCS.joinpath(name).write_bytes(image)
 AZUL_LATE = ("azul players 2 wall colour round 3 phase draft turn 1 starter 1; factories - - - - -;"
              " centre BYYRRKK; bag 8/8/7/9/8; lid 6/7/6/7/7; player 1 score 8 wall"
              " BYRK./...../...../..W../..... lines W/../.../BBB./K.... floor -; player 2 score 3"
@@ -189,7 +200,7 @@ def test_live_analysis_fills_the_table_and_marks_the_best_move(page, server):
     assert best in [m["text"] for m in doc(page)["moves"]]
     final_visits = int(page.locator("#analysis tbody tr").first.locator("td").nth(3).inner_text())
     assert final_visits >= first_visits
-    DOCS.joinpath("web-azul.png").write_bytes(page.screenshot(full_page=True))
+    save_screenshot(page, "web-azul.png")
     # A click on a row plays its move.
     page.locator("#analysis tbody tr").first.click()
     page.wait_for_function("ui.history.length === 2")
@@ -264,7 +275,7 @@ def test_a_summer_pavilion_turn(page):
     page.wait_for_function("ui.history.length === 2", timeout=WAIT_MS)
     assert page.evaluate("current().move").startswith(move["text"])
     assert doc(page)["to_move"] == 2 and "player 2" in page.inner_text("#status")
-    DOCS.joinpath("web-pavilion.png").write_bytes(page.screenshot(full_page=True))
+    save_screenshot(page, "web-pavilion.png")
 
 
 def test_summer_pavilion_placements_by_clicking_a_stars_space(page):
@@ -307,7 +318,7 @@ def test_an_azure_turn_and_a_players_view(page):
                            timeout=WAIT_MS)
     assert analysis_rows(page) > 0 and page.evaluate("ui.answer.algo") == "ismcts"
     page.click("#analyse")
-    DOCS.joinpath("web-azure.png").write_bytes(page.screenshot(full_page=True))
+    save_screenshot(page, "web-azure.png")
 
 
 def test_a_dropped_stream_ends_its_tab_and_its_search(server):
