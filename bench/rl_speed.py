@@ -1,7 +1,7 @@
 """Speed of the batched environment (``solver.rl.vector``): environment steps per second
 with random legal actions, observations and masks included.
 
-    python bench/rl_speed.py [--envs N,N...] [--seconds S] [--repeats R] [--out FILE]
+    python bench/rl_speed.py [--envs N,N...] [--games G,G...] [--seconds S] [--repeats R] [--out FILE]
 
 Then the OpenSpiel adapter (``solver.rl.spiel``) against native C++ OpenSpiel games of
 about the same size, through the same pyspiel calls: microseconds per action (chance's
@@ -123,6 +123,7 @@ def spiel_per_action(name, params, seconds):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--envs", default="1024,4096")
+    parser.add_argument("--games", default="azul,pavilion,azure", help="the games to measure")
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--out", default=None)
@@ -131,7 +132,7 @@ def main():
     load_before = [round(x, 2) for x in os.getloadavg()]
     sizes = [int(n) for n in args.envs.split(",")]
     results = [measure(game, options, envs, args.seconds, args.repeats)
-               for envs in sizes for game, options in SETTINGS]
+               for envs in sizes for game, options in SETTINGS if game in args.games.split(",")]
     azul = [r for r in results if r["game"] == "azul"]
     best_one = max(azul, key=lambda r: r["one_thread"]["steps_per_cpu_s"])
     best_two = max(azul, key=lambda r: r["cpu_efficiency"])
