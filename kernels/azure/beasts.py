@@ -5,8 +5,6 @@ Guards are popcounts: the Azure and White mountains count the stones in their li
 of sight (the Black-mountain stone included), the Black mountain the stones on
 serpent spaces, the Vermillion mountain the stones in the Vermillion domain.
 """
-from numba import njit
-
 from kernels.azure.bits import bit, count
 from kernels.azure.layout import (
     AZURE, BIRD_CARDS, BLACK, DRAGON_POINTS, FAVORED, FIRST_GUARDS, NOBODY, P_GIFTED, P_STONES,
@@ -14,6 +12,7 @@ from kernels.azure.layout import (
     W_BIRD_LOSER, W_BLACK_STONE, W_DRAW_FOR, W_DRAWS, W_HOLDER,
 )
 from kernels.azure.state import gain_points, lose_points, player_base
+from kernels.jit import njit
 
 
 @njit(cache=True, inline="always")

@@ -5,7 +5,6 @@ space's price is its packed cost less the player's bonds, one popcount of the
 player's stones against the space's line of sight (plus the Mighty or Perceptive
 gifted stone's extra bond).
 """
-from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from kernels.azure.bits import count
@@ -18,6 +17,7 @@ from kernels.azure.layout import (
     W_FACEUP, W_PHASE, W_PLACED, W_TURN,
 )
 from kernels.azure.state import player_base
+from kernels.jit import njit
 from kernels.rng import below
 
 GIFTED_EXTRA = GIFTED_COST          # the gifted stone's extra card cost, by gifted card

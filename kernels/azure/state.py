@@ -7,8 +7,6 @@ the helpers here, so the known counts stay right (docs/azure.md, hidden informat
 a card taken face up is known, a card drawn from the hidden deck is not, and a card
 paid or returned is a known one of its colour while the hand has any.
 """
-from numba import njit
-
 from kernels.azure.layout import (
     DECK_PER_COLOUR, NCOLOURS, NOBODY, P_HAND, P_HAND_SIZE, P_KNOWN, P_SCORE,
     PHASE_BOON, PHASE_DRAW, PHASE_OVER, PHASE_PLACE, PHASE_RETURN, PHASE_RETURN_PAIR, PHASE_TAKE,
@@ -16,6 +14,7 @@ from kernels.azure.layout import (
     W_TURN, W_WINNER, WIN_SCORE,
 )
 from kernels.constants import CHANCE, TERMINAL
+from kernels.jit import njit
 
 
 @njit(cache=True, inline="always")

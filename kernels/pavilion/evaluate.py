@@ -26,9 +26,9 @@ the reasons and how the weights were tuned). For player p, while the game goes o
 When the game is over the value is the final score.
 """
 import numpy as np
-from numba import njit
 
 from kernels.bits import popcount
+from kernels.jit import njit
 from kernels.pavilion.board import NUMBER_BONUS, REGION_MASKS, REGION_REWARDS, STAR_BONUS
 from kernels.pavilion.layout import (
     CENTRE_STAR, KEEP_AT_MOST, NCOLOURS, NSTARS, P_CENTRE_COLOURS, P_HAND, P_KEPT, P_SCORE,

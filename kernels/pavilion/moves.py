@@ -1,7 +1,6 @@
 """Legal moves and chance outcomes of a Summer Pavilion position."""
-from numba import njit
-
 from kernels.common import draw_moves, draw_outcomes, sample_draw
+from kernels.jit import njit
 from kernels.pavilion.layout import (
     CENTRE_STAR, CHANCE_BASE, CHOICE_BITS, CHOICE_MASK, DRAFT_COLOURS, FACTORIES_BY_PLAYERS,
     KEEP_AT_MOST, KEEP_BASE, LONE_WILD, NCOLOURS, NSTARS, P_CENTRE_COLOURS, P_HAND, P_SPACES,

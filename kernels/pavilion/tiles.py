@@ -1,7 +1,6 @@
 """Tile sets packed as byte lanes (one count per colour), and choices packed as counts."""
-from numba import njit
-
 from kernels.common import count_of, one_of  # noqa: F401  (re-exported)
+from kernels.jit import njit
 from kernels.pavilion.layout import (
     CHOICE_BITS, CHOICE_MASK, LANE_BITS, LANE_MASK, LANES_ALL, LANES_ONE, LONE_WILD, NCOLOURS,
     TOTAL_SHIFT,
