@@ -11,12 +11,12 @@ LANE_BITS = 8
 LANE_MASK = 0xFF
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def count_of(tiles, colour):
     return (tiles >> (LANE_BITS * colour)) & LANE_MASK
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def one_of(colour):
     return 1 << (LANE_BITS * colour)
 

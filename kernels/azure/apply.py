@@ -107,7 +107,7 @@ def extra_boon(state, kind):
     return move_dragon(state, player, 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def bountiful_kinds(state):
     """The boon kinds Bountiful offers this turn (0: none): a common stone placed next to
     (diagonals included) the mover's own gifted stone."""
@@ -210,7 +210,7 @@ def advance(state):
     start_turn(state, 1 - turn)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def single_colour(state, first_word):
     """For a pile of four colour words: NOBODY if it is empty, the colour if it holds one
     colour only, else -2 (a choice)."""

@@ -15,7 +15,7 @@ from kernels.azure.state import gain_points, lose_points, player_base
 from kernels.jit import njit
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def guard_mask(state, colour):
     """The cells whose stones guard the mountain of ``colour``."""
     if colour == BLACK:
@@ -25,7 +25,7 @@ def guard_mask(state, colour):
     return state[S_SIGHT + state[S_MOUNTAIN + colour]]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def favoured(state, base, mask):
     """1 when the Favored gifted stone of the player at ``base`` guards ``mask``'s mountain."""
     if state[S_GIFTED] != FAVORED:
@@ -36,7 +36,7 @@ def favoured(state, base, mask):
     return (mask >> gifted) & 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def contest(holder, g0, g1, f0, f1):
     """Who holds a beast after a check: guards g0, g1; f0, f1 the Favored tie-breaks.
 
@@ -57,7 +57,7 @@ def contest(holder, g0, g1, f0, f1):
     return 0 if t0 else 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def new_holder(state, colour):
     mask = guard_mask(state, colour)
     b0 = player_base(0)

@@ -184,7 +184,7 @@ def next_player(state):
             return
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def draws_left(state):
     return total(state[W_BAG]) + total(state[W_TOWER]) > 0
 

@@ -60,7 +60,7 @@ def end_bonus(spaces):
     return bonus
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def lose_points(score, points):
     """A penalty never takes a score below 1."""
     return max(1, score - points)

@@ -7,7 +7,7 @@ from kernels.pavilion.layout import (
 )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def total(tiles):
     """Tiles in the set: the top lane of the product sums the lanes (at most 255)."""
     return (((tiles & LANES_ALL) * LANES_ONE) >> TOTAL_SHIFT) & LANE_MASK
@@ -35,7 +35,7 @@ def colours_present(tiles):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def tiles_of_choice(choice):
     """The tile set of a take or keep choice (CHOICE_BITS bits per colour)."""
     tiles = 0
