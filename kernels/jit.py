@@ -3,10 +3,12 @@
 - One compile per argument *type*. A kernel called from another with a constant
   argument (``take(state, 0)``, ``place(state, move, True)``) would be compiled again
   for that constant: numba types a constant as a literal (``Literal[int](0)``) and a
-  jitted call compiles a specialisation for it, a full compile each (about 0.1 to 1 s;
-  IS-MCTS's ``choose`` twice, Azure's ``field`` six times). The kernels' calls are
-  typed on the constants' plain types (``int64``, ``bool``) instead, so each kernel
-  compiles once; a constant argument still folds where LLVM inlines the callee.
+  jitted call compiles a specialisation for it, a full compile each (0.1 to 0.8 s:
+  IS-MCTS's ``choose``, Azure's ``place`` and ``can_place``, Pavilion's ``take`` were
+  compiled twice; with fewer helpers inlined, Azure's ``field`` would be six times).
+  The kernels' calls are typed on the constants' plain types (``int64``, ``bool``)
+  instead, so each kernel compiles once; a constant argument still folds where LLVM
+  inlines the callee.
 - No C-callable wrapper. By default numba compiles, beside each function, a wrapper
   that lets the function be passed to other jitted code as a first-class function
   object. Tessera never does that (a function passed as an argument would defeat
