@@ -6,18 +6,22 @@ The positions are written once first (with a cache of their own); every run time
 README's main command with a fresh ``NUMBA_CACHE_DIR`` (cold), ``tessera moves`` on an
 Azul position (cold, another fresh cache), then in the first command's cache (Azul
 warm) the first ``best`` on a Summer Pavilion position and on an Azure view, and
-finally every command again warm. Each
-figure is the median of ``--runs`` runs with its range, in wall seconds and in CPU
+finally every command again warm. A ``best`` figure has its search's own seconds
+beside it (``search_median_s``, from the rate line), the part of a warm run that is no
+start-up. Each figure is the median of ``--runs`` runs with its range, in wall seconds and in CPU
 seconds (user and system, of the command's processes: on a shared machine the wall
 time also counts the other work, the CPU time hardly). The commands run through
 ``python -m solver`` (what the ``tessera`` script runs), so the script measures the
 sources on ``PYTHONPATH`` as well as the installed ones: ``--before TREE`` measures the
 source tree ``TREE`` (an earlier version, e.g. ``git archive`` output) too, its run
-``i`` just before this tree's run ``i``, so both see the same machine.
+``i`` just before this tree's run ``i``, so both see the same machine. Last, one
+process each profiles the compiles of the README command's search (empty cache) and of
+the first Summer Pavilion and Azure view searches after it (``compile_profile``).
 """
 import argparse
 import json
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -44,17 +48,19 @@ STEPS = (
     ("pavilion_best_warm", PAVILION, "azul"),
     ("azure_view_best_warm", AZURE, "azul"),
 )
-# The README command in one process with an empty cache, numba's compile events recorded.
+# One command's search in one process, numba's compile events recorded: the README command
+# with an empty cache, then the first best on Summer Pavilion and on an Azure view in that cache.
 PROFILE = """
 import json, sys
 from solver.compiletime import compile_clock
 from solver.cli import main
 with compile_clock() as clock:
-    main(["new", "azul", "--seed", "1"], standalone_mode=False)
     main(["best", sys.argv[1], "--iterations", "20000"], standalone_mode=False)
 with open(sys.argv[2], "w") as out:
     json.dump({"compile_s": clock.seconds, "heaviest": clock.heaviest(10)}, out)
 """
+PROFILED = (("readme_cold", "azul.txt"), ("pavilion_best_after_azul", "pav.txt"),
+            ("azure_view_best_after_azul", "view.txt"))
 TARGETS = {"readme_cold": 15.0, "moves_cold": 5.0, "pavilion_best_after_azul": 8.0,
            "azure_view_best_after_azul": 8.0, "readme_warm": 1.0, "moves_warm": 1.0,
            "pavilion_best_warm": 1.0, "azure_view_best_warm": 1.0}
@@ -66,16 +72,19 @@ def children_cpu():
 
 
 def run_shell(command, cache, positions, tree):
-    """(wall, CPU) seconds of ``command`` (bash, ``tessera`` being ``python -m solver``) with
-    ``cache``, on the sources of ``tree`` (None: the installed ones)."""
+    """(wall, CPU, search) seconds of ``command`` (bash, ``tessera`` being ``python -m solver``)
+    with ``cache``, on the sources of ``tree`` (None: the installed ones); search: what the
+    rate line of a ``best`` says ("20000 visits in 0.61 s"), else None."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache)
     if tree is not None:
         env["PYTHONPATH"] = tree
     start, cpu = time.perf_counter(), children_cpu()
     # From the positions' folder: ``python -m`` puts the working directory before PYTHONPATH.
-    subprocess.run(["bash", "-c", SHELL_PRELUDE + "set -o pipefail\n" + command.format(dir=positions)],
-                   check=True, env=env, stdout=subprocess.DEVNULL, cwd=positions)
-    return time.perf_counter() - start, children_cpu() - cpu
+    done = subprocess.run(["bash", "-c", SHELL_PRELUDE + "set -o pipefail\n" + command.format(dir=positions)],
+                          check=True, env=env, stdout=subprocess.PIPE, text=True, cwd=positions)
+    wall, cpu = time.perf_counter() - start, children_cpu() - cpu
+    rate = re.search(r"visits in ([0-9.]+) s", done.stdout)
+    return wall, cpu, float(rate.group(1)) if rate else None
 
 
 def one_run(positions, tree=None):
@@ -95,30 +104,35 @@ def one_run(positions, tree=None):
     return seconds
 
 
-def compile_profile():
-    """The README command's compile seconds and its ten heaviest functions (own seconds, callees
-    excluded), from one fresh-cache run in one process."""
+def compile_profile(positions):
+    """Compile seconds and the ten heaviest functions (own seconds, callees excluded) of the
+    README command's search with an empty cache, then of the first Summer Pavilion and
+    Azure view searches in that cache (``PROFILED``), each in a process of its own."""
+    profiles = {}
     with tempfile.TemporaryDirectory() as workdir:
-        position, figures = os.path.join(workdir, "azul.txt"), os.path.join(workdir, "profile.json")
+        figures = os.path.join(workdir, "profile.json")
         env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(workdir, "cache"))
-        with open(position, "w") as f:
-            subprocess.run([sys.executable, "-m", "solver", "new", "azul", "--seed", "1"], check=True,
-                           env=env, stdout=f)
-        subprocess.run([sys.executable, "-c", PROFILE, position, figures], check=True, env=env,
-                       stdout=subprocess.DEVNULL)
-        with open(figures) as f:
-            profile = json.load(f)
-    return {"compile_s": round(profile["compile_s"], 2),
-            "heaviest": [{"function": name, "own_compile_s": round(seconds, 2)}
-                         for name, seconds in profile["heaviest"]]}
+        for key, position in PROFILED:
+            subprocess.run([sys.executable, "-c", PROFILE, os.path.join(positions, position), figures],
+                           check=True, env=env, stdout=subprocess.DEVNULL, cwd=positions)
+            with open(figures) as f:
+                profile = json.load(f)
+            profiles[key] = {"compile_s": round(profile["compile_s"], 2),
+                             "heaviest": [{"function": name, "own_compile_s": round(seconds, 2)}
+                                          for name, seconds in profile["heaviest"]]}
+    return profiles
 
 
 def summary(samples):
-    walls, cpus = [wall for wall, _ in samples], [cpu for _, cpu in samples]
-    return {"median_s": round(statistics.median(walls), 2),
-            "range_s": [round(min(walls), 2), round(max(walls), 2)],
-            "cpu_median_s": round(statistics.median(cpus), 2),
-            "cpu_range_s": [round(min(cpus), 2), round(max(cpus), 2)]}
+    walls, cpus = [wall for wall, _, _ in samples], [cpu for _, cpu, _ in samples]
+    figure = {"median_s": round(statistics.median(walls), 2),
+              "range_s": [round(min(walls), 2), round(max(walls), 2)],
+              "cpu_median_s": round(statistics.median(cpus), 2),
+              "cpu_range_s": [round(min(cpus), 2), round(max(cpus), 2)]}
+    searches = [search for _, _, search in samples if search is not None]
+    if searches:
+        figure["search_median_s"] = round(statistics.median(searches), 2)
+    return figure
 
 
 def main():
@@ -136,6 +150,8 @@ def main():
                 before.append(one_run(positions, os.path.abspath(args.before)))
             print(f"run {i + 1} of {args.runs}", file=sys.stderr)
             runs.append(one_run(positions))
+        print("compile profiles", file=sys.stderr)
+        profiles = compile_profile(positions)
     commands = {key: command.format(dir="$DIR") for key, command, _ in STEPS}
     figures = {key: {**summary([run[key] for run in runs]), "target_s": TARGETS[key],
                      "command": commands[key]} for key, _, _ in STEPS}
@@ -149,18 +165,20 @@ def main():
     }
     if before:
         report["before"] = {key: summary([run[key] for run in before]) for key, _, _ in STEPS}
-    print("compile profile of the README command", file=sys.stderr)
-    report["compile_profile"] = compile_profile()
+    report["compile_profile"] = profiles
     for key, figure in figures.items():
         low, high = figure["range_s"]
+        search = f"  search {figure['search_median_s']:.2f} s" if "search_median_s" in figure else ""
         print(f"{key:28} {figure['median_s']:7.2f} s  ({low}-{high})  CPU {figure['cpu_median_s']:6.2f} s"
-              f"  target <= {figure['target_s']} s")
+              f"  target <= {figure['target_s']} s{search}")
         if before:
             was = report["before"][key]
             print(f"{'  before':28} {was['median_s']:7.2f} s  ({was['range_s'][0]}-{was['range_s'][1]})"
                   f"  CPU {was['cpu_median_s']:6.2f} s")
-    for row in report["compile_profile"]["heaviest"]:
-        print(f"compile {row['own_compile_s']:6.2f} s  {row['function']}")
+    for key, profile in report["compile_profile"].items():
+        print(f"{key}: compiled {profile['compile_s']:.2f} s; the heaviest:")
+        for row in profile["heaviest"]:
+            print(f"  {row['own_compile_s']:6.2f} s  {row['function']}")
     if args.out:
         existing = {}
         if os.path.exists(args.out):

@@ -5,7 +5,7 @@ message formats the shapes as text: numba's string code, about 2 s of compiling 
 process that compiles such an assignment first (``bench/start_speed.py``). The kernels
 copy states and tree rows with ``copy_into`` instead; the sizes always match there.
 """
-from numba import njit
+from kernels.jit import njit
 
 
 @njit(cache=True)

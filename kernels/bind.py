@@ -125,14 +125,14 @@ def sibling(module_name, template):
 
 
 def kernel(function=None, **options):
-    """``njit(cache=True, **options)`` for a template's functions: compiled per instance,
-    with the game's name (and the variant's) in the qualname (its own cache entries). In
-    the template itself a call fails and names the instance to use."""
+    """``njit(cache=True, **options)`` (``kernels.jit``'s) for a template's functions: compiled
+    per instance, with the game's name (and the variant's) in the qualname (its own cache
+    entries). In the template itself a call fails and names the instance to use."""
     def decorate(function):
         name = _instance_name(function.__module__)
         if name is None:
             return _unbound(function)
-        from numba import njit
+        from kernels.jit import njit
         game, _, own_variant = name
         prefix = game if own_variant is None else f"{game}.{own_variant}"
         function.__qualname__ = f"{prefix}.{function.__qualname__}"

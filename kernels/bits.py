@@ -1,5 +1,5 @@
 """Bit tricks shared by the kernels."""
-from numba import njit
+from kernels.jit import njit
 
 
 @njit(cache=True, inline="always")

@@ -4,20 +4,19 @@ A tile set is one int64 word with the count of colour ``c`` in the byte lane at 
 ``8c .. 8c+7``. A game passes its own number of colours and the code of its chance
 move for colour 0 (chance moves are that code plus the colour drawn).
 """
-from numba import njit
-
+from kernels.jit import njit
 from kernels.rng import below
 
 LANE_BITS = 8
 LANE_MASK = 0xFF
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def count_of(tiles, colour):
     return (tiles >> (LANE_BITS * colour)) & LANE_MASK
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def one_of(colour):
     return 1 << (LANE_BITS * colour)
 

@@ -5,8 +5,8 @@ scramble, and the keys are XORed: a Zobrist table with no table to store, the
 same in every process and every run.
 """
 import numpy as np
-from numba import njit
 
+from kernels.jit import njit
 from kernels.rng import mix64
 
 _INDEX_KEY = np.uint64(0xD6E8FEB86659FD93)

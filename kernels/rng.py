@@ -4,7 +4,7 @@ Kernels carry their own generator instead of numba's global one so that every
 game has its own stream: results depend only on the seed, never on threads.
 """
 import numpy as np
-from numba import njit
+from kernels.jit import njit
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)

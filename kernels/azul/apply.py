@@ -1,6 +1,4 @@
 """Applying moves: drafting, gray-wall tiling, the end of a round and the refill."""
-from numba import njit
-
 from kernels.azul.layout import (
     CHANCE_MOVE_BASE, DEST_FLOOR, FACTORY_SIZE, FLOOR_SLOTS, LANES_ALL, MARKER_BIT, NCOLOURS,
     NDESTS, P_FLOOR, P_LINES, P_SCORE, P_WALL, PHASE_DRAFT, PHASE_OVER, PHASE_REFILL,
@@ -14,6 +12,7 @@ from kernels.azul.wall import (
     placement_points,
 )
 from kernels.bits import popcount
+from kernels.jit import njit
 
 
 @njit(cache=True)

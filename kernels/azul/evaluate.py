@@ -6,12 +6,11 @@ the best open column), less the floor penalty, never below 0. Unfinished lines
 and end bonuses count nothing. This is the evaluation of the greedy agent and
 the search's cut-off positions (docs/search.md).
 """
-from numba import njit
-
 from kernels.azul.layout import P_FLOOR, P_LINES, P_SCORE, P_WALL, VARIANT_GRAY, W_PLAYERS, W_VARIANT
 from kernels.azul.moves import player_base
 from kernels.azul.tiles import has_marker, total
 from kernels.azul.wall import floor_penalty, free_columns, occupancy, placement_points
+from kernels.jit import njit
 
 
 @njit(cache=True)

@@ -4,8 +4,6 @@ Used for PUCT priors and greedy rollouts: tiles that go onto a pattern line are
 good, a line they complete is better, and every tile (or the marker) that lands
 on the floor costs what its floor slot costs.
 """
-from numba import njit
-
 from kernels.azul.layout import (
     DEST_FLOOR, FLOOR_SLOTS, NCOLOURS, NDESTS, P_FLOOR, P_LINES, SOURCE_CENTRE, TILE_MOVE_BASE,
     W_CENTRE, W_FACTORY, W_TO_MOVE,
@@ -13,6 +11,7 @@ from kernels.azul.layout import (
 from kernels.azul.moves import pending_line, player_base
 from kernels.azul.tiles import count_of, has_marker, total
 from kernels.azul.wall import floor_penalty, occupancy, placement_points
+from kernels.jit import njit
 
 COMPLETE_LINE_BONUS = 2.0
 

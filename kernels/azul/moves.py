@@ -1,6 +1,4 @@
 """Legal moves and chance outcomes of an Azul position."""
-from numba import njit
-
 from kernels.azul.layout import (
     CHANCE_MOVE_BASE, DEST_FLOOR, LANES_ALL, LANES_ONE, NCOLOURS, NDESTS, P_LINES, P_WALL, PHASE_DRAFT, PHASE_REFILL,
     PHASE_TILING, PLAYER_BASE, PLAYER_WORDS, SOURCE_CENTRE, TILE_MOVE_BASE, W_BAG, W_CENTRE,
@@ -10,6 +8,7 @@ from kernels.azul.tiles import count_of, total
 from kernels.azul.wall import COLUMN_MASK, free_columns, occupancy
 from kernels.bits import popcount
 from kernels.common import draw_moves, draw_outcomes, sample_draw
+from kernels.jit import njit
 from kernels.rng import below
 
 

@@ -1,6 +1,5 @@
 """Creating positions and reading who acts, scores and the result."""
 import numpy as np
-from numba import njit
 
 from kernels.azul.layout import (
     GAME_ID, MARKER_BIT, NCOLOURS, P_SCORE, PHASE_OVER, PHASE_REFILL, STATE_SIZE,
@@ -12,6 +11,7 @@ from kernels.azul.tiles import one_of
 from kernels.azul.wall import complete_rows, occupancy
 from kernels.common import share_win
 from kernels.constants import CHANCE, TERMINAL
+from kernels.jit import njit
 
 RANK_PER_POINT = 6   # a point of score outranks any number of complete rows (0 to 5)
 

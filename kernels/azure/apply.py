@@ -15,8 +15,6 @@ from the hidden deck (chance), or at the end of the game:
 ``W_STEP`` is the step a decision or draw resumes at. The starting hands are
 drawn at ``STEP_SETUP`` before the first turn.
 """
-from numba import njit
-
 from kernels.azure.beasts import check_beasts
 from kernels.azure.bits import bit
 from kernels.azure.cosmos import move_dragon
@@ -31,6 +29,7 @@ from kernels.azure.layout import (
 )
 from kernels.azure.moves import GIFTED_EXTRA, bonds, boon_kinds, can_place, field, sample_chance
 from kernels.azure.state import draw_card, gain_points, give_back, player_base, take_faceup
+from kernels.jit import njit
 
 
 @njit(cache=True)
@@ -108,7 +107,7 @@ def extra_boon(state, kind):
     return move_dragon(state, player, 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def bountiful_kinds(state):
     """The boon kinds Bountiful offers this turn (0: none): a common stone placed next to
     (diagonals included) the mover's own gifted stone."""
@@ -211,7 +210,7 @@ def advance(state):
     start_turn(state, 1 - turn)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def single_colour(state, first_word):
     """For a pile of four colour words: NOBODY if it is empty, the colour if it holds one
     colour only, else -2 (a choice)."""

@@ -5,8 +5,6 @@ Guards are popcounts: the Azure and White mountains count the stones in their li
 of sight (the Black-mountain stone included), the Black mountain the stones on
 serpent spaces, the Vermillion mountain the stones in the Vermillion domain.
 """
-from numba import njit
-
 from kernels.azure.bits import bit, count
 from kernels.azure.layout import (
     AZURE, BIRD_CARDS, BLACK, DRAGON_POINTS, FAVORED, FIRST_GUARDS, NOBODY, P_GIFTED, P_STONES,
@@ -14,9 +12,10 @@ from kernels.azure.layout import (
     W_BIRD_LOSER, W_BLACK_STONE, W_DRAW_FOR, W_DRAWS, W_HOLDER,
 )
 from kernels.azure.state import gain_points, lose_points, player_base
+from kernels.jit import njit
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def guard_mask(state, colour):
     """The cells whose stones guard the mountain of ``colour``."""
     if colour == BLACK:
@@ -26,7 +25,7 @@ def guard_mask(state, colour):
     return state[S_SIGHT + state[S_MOUNTAIN + colour]]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def favoured(state, base, mask):
     """1 when the Favored gifted stone of the player at ``base`` guards ``mask``'s mountain."""
     if state[S_GIFTED] != FAVORED:
@@ -37,7 +36,7 @@ def favoured(state, base, mask):
     return (mask >> gifted) & 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def contest(holder, g0, g1, f0, f1):
     """Who holds a beast after a check: guards g0, g1; f0, f1 the Favored tie-breaks.
 
@@ -58,7 +57,7 @@ def contest(holder, g0, g1, f0, f1):
     return 0 if t0 else 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def new_holder(state, colour):
     mask = guard_mask(state, colour)
     b0 = player_base(0)

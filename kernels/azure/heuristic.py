@@ -16,8 +16,6 @@ greedy rollouts and priors are not clairvoyant:
 - chance moves: 0.
 The Tortoise's knock-on effect on the Dragon and Tiger is not looked at.
 """
-from numba import njit
-
 from kernels.azure.beasts import guard_mask
 from kernels.azure.bits import count
 from kernels.azure.layout import (
@@ -29,6 +27,7 @@ from kernels.azure.layout import (
 )
 from kernels.azure.moves import GIFTED_EXTRA, bonds, field
 from kernels.azure.state import player_base
+from kernels.jit import njit
 
 CARD_VALUE = 0.5
 DRAGON_STEP_VALUE = 0.5

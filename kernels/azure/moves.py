@@ -5,7 +5,6 @@ space's price is its packed cost less the player's bonds, one popcount of the
 player's stones against the space's line of sight (plus the Mighty or Perceptive
 gifted stone's extra bond).
 """
-from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from kernels.azure.bits import count
@@ -18,12 +17,13 @@ from kernels.azure.layout import (
     W_FACEUP, W_PHASE, W_PLACED, W_TURN,
 )
 from kernels.azure.state import player_base
+from kernels.jit import njit
 from kernels.rng import below
 
 GIFTED_EXTRA = GIFTED_COST          # the gifted stone's extra card cost, by gifted card
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def bonds(state, base, cell, card):
     """Bonds of the player at ``base`` toward ``cell``: their stones in sight, plus the
     Mighty stone's second bond or the Perceptive stone's diagonal bond."""
@@ -39,17 +39,17 @@ def bonds(state, base, cell, card):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def empty_spaces(state):
     return state[S_SPACES] & ~(state[player_base(0) + P_STONES] | state[player_base(1) + P_STONES])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def field(packed, shift):
     return (packed >> shift) & FIELD_MASK
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def price(state, base, cell, gifted):
     """Cards of the cell's domain colour the player pays to place there (0 or more)."""
     card = state[S_GIFTED]
@@ -107,7 +107,7 @@ def can_place(state, player):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def boon_kinds(packed):
     """Bit k set when the space shows symbols of boon kind k (qi, wisdom, cosmos)."""
     kinds = 0
@@ -120,7 +120,7 @@ def boon_kinds(packed):
     return kinds
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def colour_moves(state, first_word, code, moves):
     """``code + c`` for each colour with cards in the pile whose words start at ``first_word``."""
     n = 0
@@ -190,7 +190,7 @@ def chance_outcomes(state, moves, probs):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def sample_chance(state, rng):
     """A draw from the hidden deck, each card alike."""
     k = below(rng, state[W_DECK_SIZE])
@@ -201,7 +201,7 @@ def sample_chance(state, rng):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def random_move(state, rng, moves):
     """A uniformly random legal move of the player to act."""
     return moves[below(rng, legal_moves(state, moves))]

@@ -7,8 +7,6 @@ the helpers here, so the known counts stay right (docs/azure.md, hidden informat
 a card taken face up is known, a card drawn from the hidden deck is not, and a card
 paid or returned is a known one of its colour while the hand has any.
 """
-from numba import njit
-
 from kernels.azure.layout import (
     DECK_PER_COLOUR, NCOLOURS, NOBODY, P_HAND, P_HAND_SIZE, P_KNOWN, P_SCORE,
     PHASE_BOON, PHASE_DRAW, PHASE_OVER, PHASE_PLACE, PHASE_RETURN, PHASE_RETURN_PAIR, PHASE_TAKE,
@@ -16,9 +14,10 @@ from kernels.azure.layout import (
     W_TURN, W_WINNER, WIN_SCORE,
 )
 from kernels.constants import CHANCE, TERMINAL
+from kernels.jit import njit
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def player_base(player):
     return PLAYER_BASE + player * PLAYER_WORDS
 
@@ -59,13 +58,13 @@ def payoffs(state, out):
 
 # ---- points --------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def win(state, player):
     state[W_WINNER] = player
     state[W_PHASE] = PHASE_OVER
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def gain_points(state, player, points):
     """Score ``points``; reaching 25 wins at once (returns True: nothing else happens)."""
     word = player_base(player) + P_SCORE
@@ -78,7 +77,7 @@ def gain_points(state, player, points):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def lose_points(state, player, points):
     word = player_base(player) + P_SCORE
     state[word] = max(0, state[word] - points)
@@ -86,7 +85,7 @@ def lose_points(state, player, points):
 
 # ---- cards ---------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def give_back(state, base, colour, k):
     """``k`` cards of ``colour`` from the hand at ``base`` to their face-up deck (known ones first)."""
     state[base + P_HAND + colour] -= k
@@ -96,7 +95,7 @@ def give_back(state, base, colour, k):
     state[W_FACEUP + colour] += k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def take_faceup(state, base, colour, k):
     """Up to ``k`` cards of ``colour`` from its face-up deck into the hand (known cards)."""
     k = min(k, state[W_FACEUP + colour])
@@ -123,7 +122,7 @@ def deck_ran_out(state):
     state[W_DECK_SIZE] = size
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def draw_card(state, player, colour):
     """The card ``colour`` from the hidden deck into ``player``'s hand (not known)."""
     base = player_base(player)

@@ -1,6 +1,5 @@
 """Applying moves: drafting, placing, bonuses, passing, the refills and the end of a round."""
-from numba import njit
-
+from kernels.jit import njit
 from kernels.pavilion.layout import (
     CENTRE_STAR, CHANCE_BASE, DRAFT_COLOURS, FACTORIES_BY_PLAYERS, FACTORY_SIZE, KEEP_BASE,
     NCOLOURS, P_CENTRE_COLOURS, P_HAND, P_KEPT, P_SCORE, P_SPACES, PASS_MOVE,
@@ -185,7 +184,7 @@ def next_player(state):
             return
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def draws_left(state):
     return total(state[W_BAG]) + total(state[W_TOWER]) > 0
 

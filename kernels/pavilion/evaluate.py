@@ -26,9 +26,9 @@ the reasons and how the weights were tuned). For player p, while the game goes o
 When the game is over the value is the final score.
 """
 import numpy as np
-from numba import njit
 
 from kernels.bits import popcount
+from kernels.jit import njit
 from kernels.pavilion.board import NUMBER_BONUS, REGION_MASKS, REGION_REWARDS, STAR_BONUS
 from kernels.pavilion.layout import (
     CENTRE_STAR, KEEP_AT_MOST, NCOLOURS, NSTARS, P_CENTRE_COLOURS, P_HAND, P_KEPT, P_SCORE,
@@ -59,7 +59,7 @@ SPACE_REGIONS = np.array([([r for r in range(REGION_MASKS.size) if (REGION_MASKS
 FULL_NUMBER = NSTARS          # a number is complete when covered on every star
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def star_mask(spaces, star):
     return (spaces >> (STAR_SPACES * star)) & STAR_MASK
 
@@ -70,7 +70,7 @@ def fade(round_number, w):
     return 1.0 - w[FADE] * (round_number - 1) / (ROUNDS - 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def star_term(spaces, star, late, w):
     """A whole star's bonus, or the credit for progress towards it."""
     covered = popcount(star_mask(spaces, star))
@@ -79,7 +79,7 @@ def star_term(spaces, star, late, w):
     return STAR_BONUS[star] * w[STAR] * late * covered * covered / (STAR_SPACES * STAR_SPACES)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def number_term(spaces, k, late, w):
     """Number k + 1 on every star: its bonus, or the credit for progress towards it."""
     covered = popcount(spaces & NUMBER_MASKS[k])
@@ -88,7 +88,7 @@ def number_term(spaces, k, late, w):
     return NUMBER_BONUS[k] * w[NUMBER] * late * covered * covered / (FULL_NUMBER * FULL_NUMBER)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def region_term(spaces, r, late, w):
     """A region one space short of complete: what it will earn, in supply tiles."""
     if popcount(REGION_MASKS[r] & ~spaces) == 1:
@@ -108,7 +108,7 @@ def board_value(spaces, late, w):
     return value
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def demand(spaces, centre_colours, colour):
     """Tiles of ``colour`` the board can still take: its star's empty spaces, and the
     largest empty centre space while the colour is not on the centre star."""

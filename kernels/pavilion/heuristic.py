@@ -17,8 +17,7 @@ it for every legal move), from the terms of evaluate.py that the move touches:
 For every move that neither ends the round nor completes a bonus region this is exactly
 the mover's ``evaluate`` after the move less before it (tests/test_pavilion_evaluation.py).
 """
-from numba import njit
-
+from kernels.jit import njit
 from kernels.pavilion.evaluate import (
     MAX_REGIONS_PER_SPACE, NUMBERS_WITH_BONUS, SPACE_REGIONS, TILE, TOKEN, WEIGHTS, WILD, demand,
     fade, hand_value, keeping_value, kept_value, number_term, region_term, star_term,

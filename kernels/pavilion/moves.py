@@ -1,7 +1,6 @@
 """Legal moves and chance outcomes of a Summer Pavilion position."""
-from numba import njit
-
 from kernels.common import draw_moves, draw_outcomes, sample_draw
+from kernels.jit import njit
 from kernels.pavilion.layout import (
     CENTRE_STAR, CHANCE_BASE, CHOICE_BITS, CHOICE_MASK, DRAFT_COLOURS, FACTORIES_BY_PLAYERS,
     KEEP_AT_MOST, KEEP_BASE, LONE_WILD, NCOLOURS, NSTARS, P_CENTRE_COLOURS, P_HAND, P_SPACES,
@@ -14,17 +13,17 @@ from kernels.pavilion.tiles import count_of, total
 from kernels.rng import below
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def player_base(player):
     return PLAYER_BASE + player * PLAYER_WORDS
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def wild_colour(state):
     return WILD_BY_ROUND[state[W_ROUND] - 1]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def is_chance_phase(phase):
     return phase == PHASE_REFILL or phase == PHASE_RESUPPLY
 
@@ -140,7 +139,7 @@ def choice_moves(pool, smallest, largest, code_base, moves, n):
 
 # ---- every phase ---------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def draw_pool(state):
     """The tiles the next draw comes from: the bag, or the tower when the bag is empty."""
     bag = state[W_BAG]

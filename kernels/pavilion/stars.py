@@ -1,7 +1,7 @@
 """Scoring on the star board: chains within a star, bonus regions, end bonuses."""
 import numpy as np
-from numba import njit
 
+from kernels.jit import njit
 from kernels.pavilion.board import NUMBER_BONUS, REGION_MASKS, REGION_REWARDS, STAR_BONUS
 from kernels.pavilion.layout import NSTARS, STAR_MASK, STAR_SPACES
 
@@ -60,7 +60,7 @@ def end_bonus(spaces):
     return bonus
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def lose_points(score, points):
     """A penalty never takes a score below 1."""
     return max(1, score - points)

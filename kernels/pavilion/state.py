@@ -1,9 +1,9 @@
 """Creating positions and reading who acts, scores and the result."""
 import numpy as np
-from numba import njit
 
 from kernels.common import share_win
 from kernels.constants import CHANCE, TERMINAL
+from kernels.jit import njit
 from kernels.pavilion.layout import (
     GAME_ID, NCOLOURS, P_SCORE, PHASE_OVER, PHASE_REFILL, SCORE_START, STATE_SIZE,
     TILES_PER_COLOUR, TOKEN_IN_CENTRE, W_BAG, W_GAME, W_PHASE, W_PLAYERS, W_ROUND, W_STARTER,

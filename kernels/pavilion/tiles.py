@@ -1,14 +1,13 @@
 """Tile sets packed as byte lanes (one count per colour), and choices packed as counts."""
-from numba import njit
-
 from kernels.common import count_of, one_of  # noqa: F401  (re-exported)
+from kernels.jit import njit
 from kernels.pavilion.layout import (
     CHOICE_BITS, CHOICE_MASK, LANE_BITS, LANE_MASK, LANES_ALL, LANES_ONE, LONE_WILD, NCOLOURS,
     TOTAL_SHIFT,
 )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def total(tiles):
     """Tiles in the set: the top lane of the product sums the lanes (at most 255)."""
     return (((tiles & LANES_ALL) * LANES_ONE) >> TOTAL_SHIFT) & LANE_MASK
@@ -36,7 +35,7 @@ def colours_present(tiles):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def tiles_of_choice(choice):
     """The tile set of a take or keep choice (CHOICE_BITS bits per colour)."""
     tiles = 0

@@ -4,9 +4,9 @@ Only ``to_move``, ``players`` and the acting player's own ``legal_moves`` also
 read a player's view; everything else needs a determinization first.
 """
 import numpy as np
-from numba import njit
 
 from kernels.constants import CHANCE, TERMINAL
+from kernels.jit import njit
 from kernels.rng import below
 from kernels.toy.layout import (
     BET, CALL, DEAL_BASE, GAME_ID, NO_CARD, PASS, PHASE_BET, PHASE_DEAL, PHASE_OVER, PHASE_REPLY,

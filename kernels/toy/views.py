@@ -6,9 +6,9 @@ unseen card replaced by ``HIDDEN``; the deck (``W_CARDS``) and every move are
 public, so the hidden card can be any card in no known hand.
 """
 import numpy as np
-from numba import njit
 
 from kernels.arrays import copy_into
+from kernels.jit import njit
 from kernels.rng import below
 from kernels.toy.layout import HIDDEN, MAX_CARDS, NO_CARD, PHASE_OVER, PLAYERS, W_HAND, W_PHASE, W_STAKE
 from kernels.toy.rules import undealt_cards

@@ -1,0 +1,46 @@
+"""numba's ``njit`` as every kernel uses it: one compile per argument type, no C wrapper.
+
+- One compile per argument *type*. A kernel called from another with a constant
+  argument (``take(state, 0)``, ``place(state, move, True)``) would be compiled again
+  for that constant: numba types a constant as a literal (``Literal[int](0)``) and a
+  jitted call compiles a specialisation for it, a full compile each (0.1 to 0.8 s:
+  IS-MCTS's ``choose``, Azure's ``place`` and ``can_place``, Pavilion's ``take`` were
+  compiled twice; with fewer helpers inlined, Azure's ``field`` would be six times).
+  The kernels' calls are typed on the constants' plain types (``int64``, ``bool``)
+  instead, so each kernel compiles once; a constant argument still folds where LLVM
+  inlines the callee.
+- No C-callable wrapper. By default numba compiles, beside each function, a wrapper
+  that lets the function be passed to other jitted code as a first-class function
+  object. Tessera never does that (a function passed as an argument would defeat
+  ``cache=True``), and the wrapper cost about 8 % of compiling a first Summer
+  Pavilion ``best``.
+
+``bench/start_speed.py`` measures both. Kernels import ``njit`` from here instead of
+from numba; calls between kernels and from Python are the same.
+"""
+from numba import njit as numba_njit
+from numba.core import types
+
+
+def njit(function=None, **options):
+    """``numba.njit(function, **options)`` compiling once per argument type, with no cfunc
+    wrapper; used as ``@njit(cache=True)`` or ``@njit(cache=True, inline="always")``."""
+    def decorate(function):
+        return _plain_call_types(numba_njit(no_cfunc_wrapper=True, **options)(function))
+    return decorate if function is None else decorate(function)
+
+
+def _plain_call_types(dispatcher):
+    """``dispatcher``, typing calls from jitted code on the arguments' non-literal types.
+
+    numba asks a dispatcher for the template of a call from jitted code
+    (``get_call_template``), which compiles a specialisation for the exact argument
+    types; given the plain types it compiles (or finds) that one, and the call's
+    literal arguments convert to it."""
+    get_call_template = dispatcher.get_call_template
+
+    def plain_call_template(args, kws):
+        return get_call_template(tuple(types.unliteral(arg) for arg in args),
+                                 {name: types.unliteral(arg) for name, arg in kws.items()})
+    dispatcher.get_call_template = plain_call_template
+    return dispatcher
