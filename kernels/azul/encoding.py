@@ -11,7 +11,7 @@ The observation is a float32 vector of ``observation_size(players)`` numbers, wr
 from one player's side (the observer first, then the others in seat order after it):
 counts as plain numbers, walls and flags as 0/1.
 """
-from numba import njit
+from kernels.jit import njit
 
 from kernels.azul.layout import (
     MARKER_BIT, NCOLOURS, P_FLOOR, P_LINES, P_SCORE, P_WALL, PHASE_DRAFT, PHASE_TILING,

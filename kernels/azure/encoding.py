@@ -12,7 +12,7 @@ observer's view (``kernels.azure.views``): the opponent's hand holds only the ca
 observer can name, and the hidden deck only its size. Players are written observer
 first; the realm as feature planes of 64 cells (``8 * row + col``).
 """
-from numba import njit
+from kernels.jit import njit
 
 from kernels.azure.layout import (
     CELL_COSMOS, CELL_DOMAIN, CELL_KIND, CELL_QI, CELL_QI_COLOUR, CELL_SERPENT, CELL_WISDOM, CELLS,

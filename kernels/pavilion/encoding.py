@@ -16,7 +16,7 @@ player's side (the observer first, then the others in seat order after it): coun
 plain numbers, spaces and flags as 0/1.
 """
 import numpy as np
-from numba import njit
+from kernels.jit import njit
 
 from kernels.common import count_of
 from kernels.pavilion.layout import (
