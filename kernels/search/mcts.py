@@ -34,6 +34,7 @@ from kernels.arrays import copy_into
 from kernels.bind import kernel, sibling, template_games, variant
 from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import below, make_rng, next_u64, reseed
+from kernels.search.clock import FOREVER, now, simulations_until_check
 
 games = template_games(__name__)
 random_playout = sibling(__name__, "playout").random_playout
@@ -323,21 +324,42 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, pat
 
 
 @kernel
-def run_tree(nodes, stats, size, root, iterations, prm, rng):
-    """``iterations`` simulations on one tree; ``rng`` carries on between calls."""
+def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
+    """Up to ``iterations`` simulations on one tree, stopping once ``time.perf_counter()``
+    passes ``deadline`` (``clock.FOREVER``: never); returns the simulations run. ``rng`` carries on
+    between calls."""
     scratch = root.copy()
     chance_rng = make_rng(0)
+    # The generator and the size live in this thread's own arrays while it runs: the
+    # callers' arrays hold every thread's in one cache line, which the threads would share.
+    local_rng = rng.copy()
+    local_size = size.copy()
     moves, path, payoff, margin, score = simulation_buffers()
-    for _ in range(iterations):
-        simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, path, payoff,
-                 margin, score)
+    timed = deadline < FOREVER
+    started = now() if timed else 0.0
+    done = 0
+    check = 1
+    while done < iterations:
+        simulate(nodes, stats, local_size, root, prm, local_rng, scratch, chance_rng, moves, path,
+                 payoff, margin, score)
+        done += 1
+        if timed and done >= check:
+            t = now()
+            if t >= deadline:
+                break
+            check = done + simulations_until_check(done, started, t)
+    rng[0] = local_rng[0]
+    size[0] = local_size[0]
+    return done
 
 
-@kernel(parallel=True)
-def run_trees(nodes, stats, size, root, iterations, prm, rngs):
-    """Root parallelism: tree ``t`` on its own thread with its own generator ``rngs[t]``."""
+@kernel(parallel=True, nogil=True)
+def run_trees(nodes, stats, size, root, iterations, deadline, prm, rngs, done):
+    """Root parallelism: tree ``t`` on its own thread with its own generator ``rngs[t]``,
+    ``iterations[t]`` simulations at most until ``deadline``; ``done[t]``: those it ran."""
     for t in prange(nodes.shape[0]):
-        run_tree(nodes[t], stats[t], size[t:t + 1], root, iterations, prm, rngs[t])
+        done[t] = run_tree(nodes[t], stats[t], size[t:t + 1], root, iterations[t], deadline, prm,
+                           rngs[t])
 
 
 @kernel

@@ -4,6 +4,7 @@ The simulations run in numba (``kernels.search.mcts``) in batches
 (``solver.search.batches``). With ``threads > 1`` each thread grows its own
 tree (root parallelism) and the root statistics are summed.
 """
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -12,6 +13,7 @@ from kernels import bind
 from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import make_rng
 from kernels.search import mcts as kernel      # the layout and parameters; the kernels per game
+from kernels.search.clock import FOREVER
 from solver.compiletime import compile_clock
 from solver.errors import OptionError, TesseraError
 from solver.search.batches import lower_bound, run_batches
@@ -33,9 +35,10 @@ def load_kernels(state, threads, rollout, reuse=True):
     rngs = np.stack([make_rng(t) for t in range(threads)])
     prm, root = kernel.params(), state.copy()
     if threads == 1:
-        bind.ready(kernels.run_tree, nodes[0], stats[0], size[0:1], root, 1, prm, rngs[0])
+        bind.ready(kernels.run_tree, nodes[0], stats[0], size[0:1], root, 1, FOREVER, prm, rngs[0])
     else:
-        bind.ready(kernels.run_trees, nodes, stats, size, root, 1, prm, rngs)
+        counts = np.ones(threads, np.int64)
+        bind.ready(kernels.run_trees, nodes, stats, size, root, counts, FOREVER, prm, rngs, counts)
     if reuse:
         bind.ready(kernels.copy_subtree, nodes[0], stats[0], 0, nodes[0], stats[0])
     bind.ready(kernels.principal_variation, nodes[0], 0, np.zeros(PV_LENGTH, np.int64))
@@ -105,21 +108,26 @@ class Mcts:
         if not self.rules.is_complete(state):
             raise TesseraError("this position is a player's view with hidden parts: "
                                "search it with information-set MCTS")
+        with compile_clock() as compiling:          # before the clock: it times the search alone
+            load_kernels(state, self.options.threads, self.options.rollout, reuse=False)
+        started = time.perf_counter()               # the budget covers reuse's copy and the result
         self._prepare_tree(state)
         nodes, stats, size = self.tree
         prm = self.options.kernel_params()
         reused = int(nodes[:, 0, kernel.VISITS].sum())
-        with compile_clock() as compiling:          # before the clock: it times the search alone
-            load_kernels(state, self.options.threads, self.options.rollout, reuse=False)
+        done = np.zeros(self.options.threads, np.int64)
 
-        def run(step):
+        def run(remaining, deadline):
             if self.options.threads == 1:
-                self.kernels.run_tree(nodes[0], stats[0], size[0:1], self.root, step, prm, self.rngs[0])
+                done[0] = self.kernels.run_tree(nodes[0], stats[0], size[0:1], self.root, remaining[0],
+                                                deadline, prm, self.rngs[0])
             else:
-                self.kernels.run_trees(nodes, stats, size, self.root, step, prm, self.rngs)
+                self.kernels.run_trees(nodes, stats, size, self.root, remaining, deadline, prm,
+                                       self.rngs, done)
+            return done
 
-        seconds, interrupted = run_batches(run, self.options.iterations,
-                                           self.options.time_limit, progress)
+        seconds, interrupted = run_batches(run, self.options.threads, self.options.iterations,
+                                           self.options.time_limit, started, progress)
         result = self._result(player, seconds, reused)
         result.interrupted = interrupted
         result.compile_seconds = compiling.seconds
