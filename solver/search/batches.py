@@ -7,11 +7,9 @@ themselves (``kernels.search.clock``), so a time budget ends inside a slice, on
 every thread at the same moment, and no thread waits for a slower one's batch.
 """
 import math
-import signal
-import threading
 import time
-from contextlib import contextmanager
 
+import numba
 import numpy as np
 
 from kernels.search.clock import FOREVER
@@ -31,40 +29,30 @@ def run_batches(run, threads, iterations, time_limit, started, progress=None):
     ``remaining``: per thread, simulations still to run; ``run`` returns, per thread,
     how many it ran. Either limit may be None (not both). ``progress(done,
     iterations, seconds)`` is called after every slice, ``done`` per thread. Ctrl-C
-    ends the loop after the running slice, so the tree holds whole simulations.
+    ends the loop: a numba slice runs to its end before Python sees the signal, so the
+    tree holds whole simulations.
     Returns ``(seconds, interrupted)``.
     """
     remaining = np.full(threads, UNLIMITED if iterations is None else iterations, np.int64)
     end = FOREVER if time_limit is None else started + time_limit - RESULT_SECONDS
-    with _ctrl_c_flag() as interrupted:
-        try:
-            while remaining.max() > 0 and not interrupted:
-                remaining -= run(remaining, min(end, time.perf_counter() + SLICE_SECONDS))
-                now = time.perf_counter()
-                if progress is not None:
-                    done = UNLIMITED - remaining.min() if iterations is None else iterations - remaining.max()
-                    progress(int(done), iterations, now - started)
-                if now >= end:
-                    break
-        except KeyboardInterrupt:
-            interrupted.append(True)
-    return time.perf_counter() - started, bool(interrupted)
-
-
-@contextmanager
-def _ctrl_c_flag():
-    """A list that gets an item when Ctrl-C is pressed, instead of KeyboardInterrupt being
-    raised in the middle of a slice (the kernels' clock reads run Python code). Only the
-    main thread can take the signal; elsewhere Ctrl-C is not this loop's to catch."""
-    pressed = []
-    if threading.current_thread() is not threading.main_thread():
-        yield pressed
-        return
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(True))
     try:
-        yield pressed
-    finally:
-        signal.signal(signal.SIGINT, previous)
+        while remaining.max() > 0:
+            remaining -= run(remaining, min(end, time.perf_counter() + SLICE_SECONDS))
+            now = time.perf_counter()
+            if progress is not None:
+                done = UNLIMITED - remaining.min() if iterations is None else iterations - remaining.max()
+                progress(int(done), iterations, now - started)
+            if now >= end:
+                break
+    except KeyboardInterrupt:
+        return time.perf_counter() - started, True
+    return time.perf_counter() - started, False
+
+
+def start_threads():
+    """Start numba's thread pool (once per process; later calls return at once), so a
+    first parallel search does not start it on its clock."""
+    numba.get_num_threads()
 
 
 def lower_bound(rate, n):

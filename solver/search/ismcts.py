@@ -20,7 +20,7 @@ from kernels.search import ismcts as kernel    # the layout; the kernels per gam
 from kernels.search.clock import FOREVER
 from solver.compiletime import compile_clock
 from solver.errors import TesseraError
-from solver.search.batches import lower_bound, run_batches
+from solver.search.batches import lower_bound, run_batches, start_threads
 from solver.search.mcts import MctsOptions  # noqa: F401  (the options of both searches)
 from solver.search.result import MoveLine, SearchResult
 
@@ -39,6 +39,7 @@ def load_kernels(state, threads, rollout):
     else:
         counts = np.ones(threads, np.int64)
         bind.ready(kernels.run_trees, nodes, stats, size, root, counts, FOREVER, prm, rngs, counts)
+        start_threads()
     buffer = np.zeros(PV_LENGTH, np.int64)
     bind.ready(kernels.children, nodes[0], 0, buffer)
     bind.ready(kernels.principal_variation, nodes[0], 0, buffer)

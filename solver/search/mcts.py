@@ -16,7 +16,7 @@ from kernels.search import mcts as kernel      # the layout and parameters; the 
 from kernels.search.clock import FOREVER
 from solver.compiletime import compile_clock
 from solver.errors import OptionError, TesseraError
-from solver.search.batches import lower_bound, run_batches
+from solver.search.batches import lower_bound, run_batches, start_threads
 from solver.search.result import MoveLine, SearchResult
 
 VALUES = {"win": kernel.VALUE_WIN, "margin": kernel.VALUE_MARGIN, "blend": kernel.VALUE_BLEND}
@@ -39,6 +39,7 @@ def load_kernels(state, threads, rollout, reuse=True):
     else:
         counts = np.ones(threads, np.int64)
         bind.ready(kernels.run_trees, nodes, stats, size, root, counts, FOREVER, prm, rngs, counts)
+        start_threads()
     if reuse:
         bind.ready(kernels.copy_subtree, nodes[0], stats[0], 0, nodes[0], stats[0])
     bind.ready(kernels.principal_variation, nodes[0], 0, np.zeros(PV_LENGTH, np.int64))
