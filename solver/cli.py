@@ -393,7 +393,8 @@ MCTS_ALGOS = ("mcts", "ismcts")   # the report's algo: ismcts on a player's view
               help="MCTS, depth-limited alpha-beta, or the exact solver")
 @click.option("--depth", "-d", type=int,
               help="alpha-beta plies [default: deepen until --time, else to the end of the round]")
-@click.option("--threads", type=int, help="MCTS trees searched in parallel [default: 1]")
+@click.option("--threads", type=int,
+              help="MCTS trees searched in parallel [default: the cores this process may use]")
 @click.option("--seed", type=int, help="MCTS seed [default: a random one, shown in the output]")
 @click.option("--value", metavar="[win|margin|blend]",
               help="MCTS: what a node's value is [default: win]")
@@ -550,12 +551,12 @@ def _progress_wanted(flag):
 
 def _mcts_settings(iterations, time_limit, given):
     """The MCTS options in full, defaults filled in, as they go into the JSON."""
-    from solver.search.mcts import MctsOptions
+    from solver.search.mcts import MctsOptions, available_cores
     defaults = MctsOptions()
     settings = {"iterations": iterations, "time": time_limit}
     if iterations is None and time_limit is None:
         settings["iterations"] = DEFAULT_ITERATIONS
-    settings["threads"] = given["threads"] or defaults.threads
+    settings["threads"] = given["threads"] or available_cores()
     settings["seed"] = secrets.randbelow(2**31) if given["seed"] is None else given["seed"]
     for name in ("value", "select", "rollout", "exploration"):
         settings[name] = getattr(defaults, name) if given[name] is None else given[name]

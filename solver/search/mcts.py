@@ -4,6 +4,7 @@ The simulations run in numba (``kernels.search.mcts``) in batches
 (``solver.search.batches``). With ``threads > 1`` each thread grows its own
 tree (root parallelism) and the root statistics are summed.
 """
+import os
 import time
 from dataclasses import dataclass
 
@@ -43,6 +44,15 @@ def load_kernels(state, threads, rollout, reuse=True):
     if reuse:
         bind.ready(kernels.copy_subtree, nodes[0], stats[0], 0, nodes[0], stats[0])
     bind.ready(kernels.principal_variation, nodes[0], 0, np.zeros(PV_LENGTH, np.int64))
+
+
+def available_cores():
+    """The cores this process may run on (its CPU affinity, else the machine's count):
+    ``tessera best``'s default thread count."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:                      # no affinity on this platform
+        return os.cpu_count() or 1
 
 
 @dataclass
