@@ -75,10 +75,10 @@ def test_a_deadline_stops_a_kernel_that_has_iterations_left():
     nodes, stats, size = search.new_tree(10_000)
     state = toy.new_game(5, True)
     rng = make_rng(1)
-    done = search.run_tree(nodes[0], stats[0], size[0:1], state, 1_000_000, now() - 1.0,
+    done = search.run_tree(nodes[0], stats[0], size[0], state, 1_000_000, now() - 1.0,
                            search.params(), rng)
     assert done == 1 and nodes[0, 0, kernel.VISITS] == 1
-    more = search.run_tree(nodes[0], stats[0], size[0:1], state, 200, FOREVER, search.params(), rng)
+    more = search.run_tree(nodes[0], stats[0], size[0], state, 200, FOREVER, search.params(), rng)
     assert more == 200 and nodes[0, 0, kernel.VISITS] == 201
 
 

@@ -63,6 +63,7 @@ FIRST = 2            # first child, or NO_NODE
 NEXT = 3             # next sibling, or NO_NODE
 MOVE = 4             # the move from the parent
 NODE_COLUMNS = 5
+NODE_BYTES = 8 * (NODE_COLUMNS + STAT_COLUMNS)      # what the memory budget divides by
 # stats[:, column]: the layout of kernels.search.mcts (PRIOR, WIN + p, MARGIN + p).
 
 

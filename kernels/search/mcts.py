@@ -24,8 +24,9 @@ block of ``CAPACITY`` slots from ``FIRST``, ``COUNT`` of them in use.
   epsilon-greedy on the game's move heuristic) and backs up, for every player,
   the payoff (winners share 1) and the score margin (own score minus the best
   other score).
-- When the node arrays are full the tree stops growing and simulations roll out
-  from the leaf they reach (the memory bound).
+- When the node arrays are nearly full the tree is compacted (``compact``): the
+  subtrees below the least visited nodes are freed, the rest packed to the front,
+  and the tree keeps growing where the visits go (the memory bound).
 """
 import numpy as np
 from numba import prange
@@ -83,11 +84,24 @@ P_PRIOR_TEMPERATURE = 4
 N_PARAMS = 5
 
 
+# size[column], a tree's counters
+USED = 0             # nodes in use, from 0
+COMPACTIONS = 1      # times the full tree was compacted
+FREED = 2            # nodes the compactions freed, in all
+SIZE_COLUMNS = 3
+# Bytes a node costs: its rows in ``nodes`` and ``stats``, and its slot in a compaction's
+# index (``compact``); the memory budget divides by this.
+NODE_BYTES = 8 * (NODE_COLUMNS + STAT_COLUMNS + 1)
+
+
 def new_tree(max_nodes, trees=1):
-    """``(nodes, stats, size)`` for ``trees`` independent trees of ``max_nodes`` nodes."""
+    """``(nodes, stats, size)`` for ``trees`` independent trees of ``max_nodes`` nodes;
+    ``size[t]`` holds tree ``t``'s counters (``USED``, ``COMPACTIONS``, ``FREED``)."""
     nodes = np.zeros((trees, max_nodes, NODE_COLUMNS), np.int64)
     nodes[:, 0, FIRST] = UNEXPANDED
-    return nodes, np.zeros((trees, max_nodes, STAT_COLUMNS), np.float64), np.ones(trees, np.int64)
+    size = np.zeros((trees, SIZE_COLUMNS), np.int64)
+    size[:, USED] = 1
+    return nodes, np.zeros((trees, max_nodes, STAT_COLUMNS), np.float64), size
 
 
 def params(exploration=1.4, value=VALUE_WIN, select=SELECT_UCT, chance_width=8,
@@ -171,10 +185,10 @@ def select_child(nodes, stats, node, player, prm, rng):
 def expand(nodes, stats, size, node, state, moves, prm):
     """Give a player node one child per legal move; False when the arrays are full."""
     n = games.legal_moves(state, moves)
-    start = size[0]
+    start = size[USED]
     if start + n > nodes.shape[0]:
         return False
-    size[0] = start + n
+    size[USED] = start + n
     nodes[node, FIRST] = start
     nodes[node, COUNT] = n
     nodes[node, CAPACITY] = n
@@ -206,10 +220,10 @@ def set_priors(stats, state, start, n, moves, temperature):
 def chance_child(nodes, stats, size, node, width, rng):
     """A sampled outcome below a chance node (a new one while there is room); -1 if full."""
     if nodes[node, FIRST] == UNEXPANDED:
-        start = size[0]
+        start = size[USED]
         if start + width > nodes.shape[0]:
             return -1
-        size[0] = start + width
+        size[USED] = start + width
         nodes[node, FIRST] = start
         nodes[node, CAPACITY] = width
     used = nodes[node, COUNT]
@@ -335,11 +349,16 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
     local_rng = rng.copy()
     local_size = size.copy()
     moves, path, payoff, margin, score = simulation_buffers()
+    # A simulation adds at most one block of children: with this much room left it always
+    # can; below that the tree is compacted to half its arrays and keeps growing.
+    room = max(games.MAX_MOVES, int(prm[P_CHANCE_WIDTH]))
     timed = deadline < FOREVER
     started = now() if timed else 0.0
     done = 0
     check = 1
     while done < iterations:
+        if local_size[USED] + room > nodes.shape[0]:
+            compact(nodes, stats, local_size, nodes.shape[0] // 2)
         simulate(nodes, stats, local_size, root, prm, local_rng, scratch, chance_rng, moves, path,
                  payoff, margin, score)
         done += 1
@@ -349,7 +368,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
                 break
             check = done + simulations_until_check(done, started, t)
     rng[0] = local_rng[0]
-    size[0] = local_size[0]
+    copy_into(size, local_size)
     return done
 
 
@@ -358,8 +377,76 @@ def run_trees(nodes, stats, size, root, iterations, deadline, prm, rngs, done):
     """Root parallelism: tree ``t`` on its own thread with its own generator ``rngs[t]``,
     ``iterations[t]`` simulations at most until ``deadline``; ``done[t]``: those it ran."""
     for t in prange(nodes.shape[0]):
-        done[t] = run_tree(nodes[t], stats[t], size[t:t + 1], root, iterations[t], deadline, prm,
-                           rngs[t])
+        done[t] = run_tree(nodes[t], stats[t], size[t], root, iterations[t], deadline, prm, rngs[t])
+
+
+@kernel
+def compact(nodes, stats, size, target):
+    """Free the subtrees that matter least until at most ``target`` nodes are in use, and
+    pack the rest at the front of the arrays, each block of children still contiguous.
+
+    Every expanded node below ``threshold`` visits (the smallest power of two that
+    brings the tree to ``target``) loses its children and becomes a leaf again, its own
+    statistics kept, so it is expanded afresh when selection comes back to it. The
+    root's children are always kept. Nodes keep their order: a child block always lies
+    after its parent (it was added, or copied breadth first, later), so packing moves
+    every node towards the front. Between simulations only.
+    """
+    used = size[USED]
+    # Blocks by the visits of their parent, in powers of two. A node has no more visits
+    # than its parent, so a block is kept exactly when its parent has threshold visits.
+    blocks = np.zeros(64, np.int64)
+    for node in range(1, used):
+        if nodes[node, FIRST] != UNEXPANDED:
+            blocks[63 - _leading_zeros(max(nodes[node, VISITS], 1))] += nodes[node, CAPACITY]
+    kept = 1 + nodes[0, CAPACITY]
+    power = 64
+    while power > 0 and kept + blocks[power - 1] <= target:
+        power -= 1
+        kept += blocks[power]
+    threshold = np.int64(1) << np.int64(min(power, 62))
+    # New index of every node (-1: freed), in order: parents are decided before children.
+    index = np.full(used, -1, np.int64)
+    index[0] = 0
+    n = 1
+    for node in range(used):
+        first = nodes[node, FIRST]
+        if index[node] < 0 or first == UNEXPANDED:
+            continue
+        if node == 0 or nodes[node, VISITS] >= threshold:
+            for child in range(first, first + nodes[node, CAPACITY]):
+                index[child] = 1
+    for node in range(1, used):
+        if index[node] > 0:
+            index[node] = n
+            n += 1
+    for node in range(used):
+        new = index[node]
+        if new < 0:
+            continue
+        first = nodes[node, FIRST]
+        copy_into(nodes[new], nodes[node])
+        copy_into(stats[new], stats[node])
+        if first != UNEXPANDED and index[first] < 0:
+            nodes[new, FIRST] = UNEXPANDED
+            nodes[new, COUNT] = 0
+            nodes[new, CAPACITY] = 0
+        elif first != UNEXPANDED:
+            nodes[new, FIRST] = index[first]
+    size[USED] = n
+    size[COMPACTIONS] += 1
+    size[FREED] += used - n
+
+
+@kernel(inline="always")
+def _leading_zeros(value):
+    """Leading zero bits of a positive int64 (as a 64-bit word)."""
+    n = 0
+    bit = np.int64(1) << np.int64(62)
+    while bit > 0 and value < bit:
+        bit >>= np.int64(1)
+        n += 1
+    return n + 1
 
 
 @kernel

@@ -65,7 +65,7 @@ class Ismcts:
             load_kernels(state, self.options.threads, self.options.rollout)
         started = time.perf_counter()
         root = state.copy()
-        tree = kernel.new_tree(self.options.max_nodes, self.options.threads)
+        tree = kernel.new_tree(self.options.tree_nodes(kernel.NODE_BYTES), self.options.threads)
         nodes, stats, size = tree
         prm = self.options.kernel_params()
         done = np.zeros(self.options.threads, np.int64)

@@ -24,6 +24,8 @@ VALUES = {"win": kernel.VALUE_WIN, "margin": kernel.VALUE_MARGIN, "blend": kerne
 SELECTIONS = {"uct": kernel.SELECT_UCT, "puct": kernel.SELECT_PUCT}
 ROLLOUTS = kernel.ROLLOUTS              # each compiled into instances of its own
 PV_LENGTH = 256
+DEFAULT_MEMORY = 2**30          # 1 GiB for a search's trees
+MIN_NODES = 1000                # a tree smaller than this is an error
 
 
 def load_kernels(state, threads, rollout, reuse=True):
@@ -36,7 +38,7 @@ def load_kernels(state, threads, rollout, reuse=True):
     rngs = np.stack([make_rng(t) for t in range(threads)])
     prm, root = kernel.params(), state.copy()
     if threads == 1:
-        bind.ready(kernels.run_tree, nodes[0], stats[0], size[0:1], root, 1, FOREVER, prm, rngs[0])
+        bind.ready(kernels.run_tree, nodes[0], stats[0], size[0], root, 1, FOREVER, prm, rngs[0])
     else:
         counts = np.ones(threads, np.int64)
         bind.ready(kernels.run_trees, nodes, stats, size, root, counts, FOREVER, prm, rngs, counts)
@@ -67,7 +69,8 @@ class MctsOptions:
     rollout: str = "greedy"         # random | greedy
     exploration: float = 1.4
     chance_width: int = 8
-    max_nodes: int = 2_000_000      # per thread
+    memory: int = DEFAULT_MEMORY    # bytes for the trees of all threads together
+    max_nodes: int = None           # per thread, instead of what ``memory`` holds (tests)
     reuse: bool = True
 
     def check(self):
@@ -87,8 +90,18 @@ class MctsOptions:
             raise OptionError(f"exploration must be 0 or more, not {self.exploration}")
         if self.chance_width < 1:
             raise OptionError(f"chance width must be at least 1, not {self.chance_width}")
-        if self.max_nodes < 1000:
-            raise OptionError(f"max nodes must be at least 1000, not {self.max_nodes}")
+        if self.max_nodes is not None and self.max_nodes < MIN_NODES:
+            raise OptionError(f"max nodes must be at least {MIN_NODES}, not {self.max_nodes}")
+        if self.max_nodes is None and self.memory // self.threads < MIN_NODES * kernel.NODE_BYTES:
+            least = -(-MIN_NODES * kernel.NODE_BYTES * self.threads // 2**20)
+            raise OptionError(f"memory must be at least {least} MB for {self.threads} thread(s), "
+                              f"not {self.memory / 2**20:g} MB")
+
+    def tree_nodes(self, node_bytes):
+        """Nodes of each thread's tree: ``max_nodes``, or what the memory budget holds."""
+        if self.max_nodes is not None:
+            return self.max_nodes
+        return self.memory // (self.threads * node_bytes)
 
     def kernel_params(self):
         return kernel.params(self.exploration, VALUES[self.value], SELECTIONS[self.select],
@@ -130,7 +143,7 @@ class Mcts:
 
         def run(remaining, deadline):
             if self.options.threads == 1:
-                done[0] = self.kernels.run_tree(nodes[0], stats[0], size[0:1], self.root, remaining[0],
+                done[0] = self.kernels.run_tree(nodes[0], stats[0], size[0], self.root, remaining[0],
                                                 deadline, prm, self.rngs[0])
             else:
                 self.kernels.run_trees(nodes, stats, size, self.root, remaining, deadline, prm,
@@ -181,12 +194,13 @@ class Mcts:
                     and np.array_equal(self.root, state))
         if reusable and any(self.root_nodes):
             nodes, stats, _ = self.tree
-            fresh = kernel.new_tree(self.options.max_nodes, self.options.threads)
+            fresh = kernel.new_tree(self.options.tree_nodes(kernel.NODE_BYTES), self.options.threads)
             for t, node in enumerate(self.root_nodes):
-                fresh[2][t] = self.kernels.copy_subtree(nodes[t], stats[t], node, fresh[0][t], fresh[1][t])
+                fresh[2][t, kernel.USED] = self.kernels.copy_subtree(nodes[t], stats[t], node, fresh[0][t],
+                                                                     fresh[1][t])
             self.tree = fresh
         elif not reusable:
-            self.tree = kernel.new_tree(self.options.max_nodes, self.options.threads)
+            self.tree = kernel.new_tree(self.options.tree_nodes(kernel.NODE_BYTES), self.options.threads)
         self.root = state.copy()
         self.root_nodes = [0] * self.options.threads
 
@@ -220,5 +234,5 @@ class Mcts:
             visits=root_visits - reused, seconds=seconds,
             value=float(stats[:, 0, kernel.WIN + player].sum()) / root_visits,
             margin=float(stats[:, 0, kernel.MARGIN + player].sum()) / root_visits,
-            moves=lines, tree_nodes=int(self.tree[2].sum()), threads=threads,
+            moves=lines, tree_nodes=int(self.tree[2][:, kernel.USED].sum()), threads=threads,
             reused_visits=reused)
