@@ -122,4 +122,5 @@ class Ismcts:
             visits=root_visits, seconds=seconds,
             value=float(stats[:, 0, kernel.WIN + player].sum()) / root_visits,
             margin=float(stats[:, 0, kernel.MARGIN + player].sum()) / root_visits,
-            moves=lines, tree_nodes=int(size.sum()), threads=self.options.threads)
+            moves=lines, tree_nodes=int(size.sum()), tree_bytes=int(size.sum()) * kernel.NODE_BYTES,
+            compactions=0, threads=self.options.threads)

@@ -24,7 +24,8 @@ VALUES = {"win": kernel.VALUE_WIN, "margin": kernel.VALUE_MARGIN, "blend": kerne
 SELECTIONS = {"uct": kernel.SELECT_UCT, "puct": kernel.SELECT_PUCT}
 ROLLOUTS = kernel.ROLLOUTS              # each compiled into instances of its own
 PV_LENGTH = 256
-DEFAULT_MEMORY = 2**30          # 1 GiB for a search's trees
+MB = 2**20
+DEFAULT_MEMORY = 1024 * MB      # for a search's trees, all threads together
 MIN_NODES = 1000                # a tree smaller than this is an error
 
 
@@ -93,9 +94,9 @@ class MctsOptions:
         if self.max_nodes is not None and self.max_nodes < MIN_NODES:
             raise OptionError(f"max nodes must be at least {MIN_NODES}, not {self.max_nodes}")
         if self.max_nodes is None and self.memory // self.threads < MIN_NODES * kernel.NODE_BYTES:
-            least = -(-MIN_NODES * kernel.NODE_BYTES * self.threads // 2**20)
+            least = -(-MIN_NODES * kernel.NODE_BYTES * self.threads // MB)
             raise OptionError(f"memory must be at least {least} MB for {self.threads} thread(s), "
-                              f"not {self.memory / 2**20:g} MB")
+                              f"not {self.memory / MB:g} MB")
 
     def tree_nodes(self, node_bytes):
         """Nodes of each thread's tree: ``max_nodes``, or what the memory budget holds."""
@@ -229,10 +230,12 @@ class Mcts:
                 pv=[int(m) for m in pv[:n]]))
         lines.sort(key=lambda line: (-line.visits, -(line.win_rate or 0.0)))
         root_visits = int(nodes[:, 0, kernel.VISITS].sum())
+        tree_nodes = int(self.tree[2][:, kernel.USED].sum())
         return SearchResult(
             algo="mcts", player=int(player), position_hash=int(self.rules.position_hash(self.root)),
             visits=root_visits - reused, seconds=seconds,
             value=float(stats[:, 0, kernel.WIN + player].sum()) / root_visits,
             margin=float(stats[:, 0, kernel.MARGIN + player].sum()) / root_visits,
-            moves=lines, tree_nodes=int(self.tree[2][:, kernel.USED].sum()), threads=threads,
+            moves=lines, tree_nodes=tree_nodes, tree_bytes=tree_nodes * kernel.NODE_BYTES,
+            compactions=int(self.tree[2][:, kernel.COMPACTIONS].sum()), threads=threads,
             reused_visits=reused)
