@@ -26,7 +26,9 @@ ROLLOUTS = kernel.ROLLOUTS              # each compiled into instances of its ow
 PV_LENGTH = 256
 MB = 2**20
 DEFAULT_MEMORY = 1024 * MB      # for a search's trees, all threads together
-MIN_NODES = 1000                # a tree smaller than this is an error
+# A tree smaller than this is an error: compacted to half, it must still have room for the
+# longest move list of any game (300, Azul's) beside the root's children.
+MIN_NODES = 1000
 
 
 def load_kernels(state, threads, rollout, reuse=True):
