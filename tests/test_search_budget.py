@@ -14,6 +14,7 @@ from kernels.rng import make_rng
 from kernels.search import mcts as kernel
 from kernels.search.clock import FOREVER, now
 from solver.games import get_game
+from solver.search.batches import run_batches
 from solver.search.ismcts import Ismcts
 from solver.search.mcts import Mcts, MctsOptions
 from tests.test_ismcts import dealt, view_of
@@ -91,3 +92,19 @@ def test_threads_with_a_deadline_report_what_each_ran():
     search.run_trees(nodes, stats, size, state, np.array([300, 500]), FOREVER, search.params(), rngs, done)
     assert list(done) == [300, 500]
     assert list(nodes[:, 0, kernel.VISITS]) == [300, 500]
+
+
+@pytest.mark.parametrize("limit", [0.002, 0.01, 0.05])   # each within one slice
+def test_the_time_kept_back_for_the_result_leaves_a_short_budget_most_of_its_time(limit):
+    """3 ms are kept back for the result, but never more than a fifth of the budget: a
+    2 ms search (the strength runs' agents) still searches for 1.6 ms, not one simulation."""
+    deadlines = []
+
+    def run(remaining, deadline):
+        deadlines.append(deadline)
+        return remaining                    # as if every simulation were done at once
+
+    started = time.perf_counter()
+    run_batches(run, 1, 100, limit, started)
+    assert deadlines[0] - started >= limit - min(0.003, 0.2 * limit) - 1e-9
+    assert deadlines[0] - started <= limit

@@ -17,8 +17,10 @@ from kernels.search.clock import FOREVER
 Z95 = 1.96
 SLICE_SECONDS = 0.1        # one numba call, so progress and Ctrl-C are seen this often
 # Time kept back from a time budget for what follows the simulations (summing the trees'
-# root statistics and building the result's lines), so the whole search keeps its budget.
+# root statistics and building the result's lines, 1-2 ms), so the whole search keeps its
+# budget; at most this share of a short budget.
 RESULT_SECONDS = 0.003
+RESULT_SHARE = 0.2
 UNLIMITED = 2**62
 
 
@@ -34,7 +36,10 @@ def run_batches(run, threads, iterations, time_limit, started, progress=None):
     Returns ``(seconds, interrupted)``.
     """
     remaining = np.full(threads, UNLIMITED if iterations is None else iterations, np.int64)
-    end = FOREVER if time_limit is None else started + time_limit - RESULT_SECONDS
+    if time_limit is None:
+        end = FOREVER
+    else:
+        end = started + time_limit - min(RESULT_SECONDS, RESULT_SHARE * time_limit)
     try:
         while remaining.max() > 0:
             remaining -= run(remaining, min(end, time.perf_counter() + SLICE_SECONDS))
