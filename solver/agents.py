@@ -176,7 +176,7 @@ MCTS_KEYS = {"iters": ("iterations", int), "time": ("time_limit", float),
              "threads": ("threads", int), "c": ("exploration", float),
              "select": ("select", str), "rollout": ("rollout", str),
              "value": ("value", str), "width": ("chance_width", int),
-             "memory": ("memory", float)}
+             "memory": ("memory", float), "fpu": ("fpu", float)}
 ALPHABETA_KEYS = {"depth": int, "time": float}
 NUMBER_NAMES = {int: "a whole number", float: "a number"}
 

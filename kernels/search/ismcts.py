@@ -46,13 +46,14 @@ from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import below
 from kernels.search.clock import FOREVER, now, simulations_until_check
 from kernels.search.mcts import (  # noqa: F401  (MARGIN, WIN: this tree's stats columns too)
-    MARGIN, P_EXPLORATION, P_PRIOR_TEMPERATURE, P_SELECT, P_VALUE, PRIOR, SELECT_PUCT, STAT_COLUMNS,
+    MARGIN, P_EXPLORATION, P_FPU, P_PRIOR_TEMPERATURE, P_SELECT, P_VALUE, PRIOR, SELECT_PUCT, STAT_COLUMNS,
     VISITS, WIN,
 )
 
 games = template_games(__name__)
 _mcts = sibling(__name__, "mcts")       # the same game's MCTS kernels, with the same rollout
 backup, outcome, puct_score, rollout = _mcts.backup, _mcts.outcome, _mcts.puct_score, _mcts.rollout
+first_play = _mcts.first_play
 set_priors, simulation_buffers, uct_score = _mcts.set_priors, _mcts.simulation_buffers, _mcts.uct_score
 
 NO_NODE = -1
@@ -121,18 +122,20 @@ def nth_missing(slot, n, k):
 
 
 @kernel
-def best_available(nodes, stats, slot, n, player, prm):
-    """ISUCT (or PUCT) over the children in ``slot``, with availability for parent visits."""
+def best_available(nodes, stats, node, slot, n, player, prm):
+    """ISUCT (or PUCT) over the children of ``node`` in ``slot``, with availability for
+    parent visits."""
     puct = prm[P_SELECT] == SELECT_PUCT
     c = prm[P_EXPLORATION]
     mode = int(prm[P_VALUE])
+    unvisited = first_play(nodes, stats, node, player, mode, prm[P_FPU])
     best = NO_NODE
     best_score = -np.inf
     for i in range(n):
         child = slot[i]
         avail = nodes[child, AVAIL]
         if puct:
-            score = puct_score(nodes, stats, child, player, mode, c, np.sqrt(avail))
+            score = puct_score(nodes, stats, child, player, mode, c, np.sqrt(avail), unvisited)
         else:
             # With UCT every child got its first visit when it was added.
             score = uct_score(nodes, stats, child, player, mode, c, np.log(avail))
@@ -167,7 +170,7 @@ def choose(nodes, stats, size, node, state, player, prm, rng, moves, slot, prior
             if slot[i] == NO_NODE:
                 slot[i] = add_child(nodes, stats, size, node, moves[i], prior_rows[i, PRIOR])
     count_available(nodes, slot, n)
-    return best_available(nodes, stats, slot, n, player, prm)
+    return best_available(nodes, stats, node, slot, n, player, prm)
 
 
 @kernel

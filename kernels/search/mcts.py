@@ -81,7 +81,8 @@ P_VALUE = 1
 P_SELECT = 2
 P_CHANCE_WIDTH = 3
 P_PRIOR_TEMPERATURE = 4
-N_PARAMS = 5
+P_FPU = 5            # first-play urgency: the value of an unvisited child under PUCT (``first_play``)
+N_PARAMS = 6
 
 
 # size[column], a tree's counters
@@ -105,13 +106,14 @@ def new_tree(max_nodes, trees=1):
 
 
 def params(exploration=1.4, value=VALUE_WIN, select=SELECT_UCT, chance_width=8,
-           prior_temperature=2.0):
+           prior_temperature=2.0, fpu=0.5):
     p = np.zeros(N_PARAMS, np.float64)
     p[P_EXPLORATION] = exploration
     p[P_VALUE] = value
     p[P_SELECT] = select
     p[P_CHANCE_WIDTH] = chance_width
     p[P_PRIOR_TEMPERATURE] = prior_temperature
+    p[P_FPU] = fpu
     return p
 
 
@@ -139,13 +141,24 @@ def init_node(nodes, stats, node, move, prior):
 
 
 @kernel(inline="always")
-def puct_score(nodes, stats, child, player, mode, c, sqrt_n):
-    """PUCT: value (0.5 before the first visit) plus prior-weighted exploration.
+def first_play(nodes, stats, node, player, mode, fpu):
+    """The value PUCT gives the unvisited children of ``node``: ``fpu`` when it is 0 or more
+    (0.5 by default); when negative, the node's own value for ``player`` plus ``fpu``."""
+    if fpu >= 0:
+        return fpu
+    if nodes[node, VISITS] == 0:
+        return 0.5
+    return node_value(nodes, stats, node, player, mode) + fpu
+
+
+@kernel(inline="always")
+def puct_score(nodes, stats, child, player, mode, c, sqrt_n, unvisited):
+    """PUCT: value (``unvisited`` before the first visit) plus prior-weighted exploration.
 
     ``sqrt_n``: the square root of the parent's visits (IS-MCTS: of the child's availability).
     """
     v = nodes[child, VISITS]
-    q = node_value(nodes, stats, child, player, mode) if v > 0 else 0.5
+    q = node_value(nodes, stats, child, player, mode) if v > 0 else unvisited
     return q + c * stats[child, PRIOR] * sqrt_n / (1 + v)
 
 
@@ -165,11 +178,12 @@ def select_child(nodes, stats, node, player, prm, rng):
     parent_visits = max(nodes[node, VISITS], 1)
     log_n = np.log(parent_visits)
     sqrt_n = np.sqrt(parent_visits)
+    unvisited = first_play(nodes, stats, node, player, mode, prm[P_FPU])
     best = start
     best_score = -np.inf
     for child in range(start, start + nodes[node, COUNT]):
         if puct:
-            score = puct_score(nodes, stats, child, player, mode, c, sqrt_n)
+            score = puct_score(nodes, stats, child, player, mode, c, sqrt_n, unvisited)
         elif nodes[child, VISITS] == 0:
             # Unvisited first, in random order so the move list's order does not matter.
             score = 1e9 + float(next_u64(rng) >> np.uint64(40))
@@ -385,26 +399,26 @@ def compact(nodes, stats, size, target):
     """Free the subtrees that matter least until at most ``target`` nodes are in use, and
     pack the rest at the front of the arrays, each block of children still contiguous.
 
-    Every expanded node below ``threshold`` visits (the smallest power of two that
-    brings the tree to ``target``) loses its children and becomes a leaf again, its own
-    statistics kept, so it is expanded afresh when selection comes back to it. The
+    Every expanded node below ``threshold`` visits (the smallest threshold that brings
+    the tree to ``target``: any count below ``EXACT_VISITS``, a power of two above) loses
+    its children and becomes a leaf again, its own statistics kept, so it is expanded afresh when selection comes back to it. The
     root's children are always kept. Nodes keep their order: a child block always lies
     after its parent (it was added, or copied breadth first, later), so packing moves
     every node towards the front. Between simulations only.
     """
     used = size[USED]
-    # Blocks by the visits of their parent, in powers of two. A node has no more visits
+    # Blocks by the visits of their parent (``_visit_class``). A node has no more visits
     # than its parent, so a block is kept exactly when its parent has threshold visits.
-    blocks = np.zeros(64, np.int64)
+    blocks = np.zeros(VISIT_CLASSES, np.int64)
     for node in range(1, used):
         if nodes[node, FIRST] != UNEXPANDED:
-            blocks[63 - _leading_zeros(max(nodes[node, VISITS], 1))] += nodes[node, CAPACITY]
+            blocks[_visit_class(nodes[node, VISITS])] += nodes[node, CAPACITY]
     kept = 1 + nodes[0, CAPACITY]
-    power = 64
-    while power > 0 and kept + blocks[power - 1] <= target:
-        power -= 1
-        kept += blocks[power]
-    threshold = np.int64(1) << np.int64(min(power, 62))
+    cls = VISIT_CLASSES
+    while cls > 1 and kept + blocks[cls - 1] <= target:
+        cls -= 1
+        kept += blocks[cls]
+    threshold = _class_visits(cls)
     # New index of every node (-1: freed), in order: parents are decided before children.
     index = np.full(used, -1, np.int64)
     index[0] = 0
@@ -438,15 +452,30 @@ def compact(nodes, stats, size, target):
     size[FREED] += used - n
 
 
+# Visit counts as a compaction sorts them: each count below EXACT_VISITS its own class
+# (most expanded nodes have a few visits, and dropping those with 2 should not drop those
+# with 3), then one class per power of two.
+EXACT_VISITS = 64
+VISIT_CLASSES = EXACT_VISITS + 58       # up to 2**63
+
+
 @kernel(inline="always")
-def _leading_zeros(value):
-    """Leading zero bits of a positive int64 (as a 64-bit word)."""
-    n = 0
-    bit = np.int64(1) << np.int64(62)
-    while bit > 0 and value < bit:
-        bit >>= np.int64(1)
-        n += 1
-    return n + 1
+def _visit_class(visits):
+    if visits < EXACT_VISITS:
+        return max(visits, 1)
+    cls = EXACT_VISITS
+    while visits >= 2 * EXACT_VISITS:
+        visits >>= np.int64(1)
+        cls += 1
+    return cls
+
+
+@kernel(inline="always")
+def _class_visits(cls):
+    """The fewest visits of class ``cls`` (a class past the last: more than any count)."""
+    if cls < EXACT_VISITS:
+        return np.int64(cls)
+    return np.int64(EXACT_VISITS) << np.int64(min(cls - EXACT_VISITS, 56))
 
 
 @kernel

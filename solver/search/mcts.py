@@ -71,6 +71,7 @@ class MctsOptions:
     select: str = "puct"            # uct | puct
     rollout: str = "greedy"         # random | greedy
     exploration: float = 1.4
+    fpu: float = 0.5                # PUCT's value of an unvisited move; < 0: the parent's value plus it
     chance_width: int = 8
     memory: int = DEFAULT_MEMORY    # bytes for the trees of all threads together
     max_nodes: int = None           # per thread, instead of what ``memory`` holds (tests)
@@ -91,6 +92,8 @@ class MctsOptions:
                 raise OptionError(f"unknown {name} '{value}' (known: {', '.join(known)})")
         if not self.exploration >= 0:
             raise OptionError(f"exploration must be 0 or more, not {self.exploration}")
+        if not -1 <= self.fpu <= 1:
+            raise OptionError(f"fpu must be from -1 to 1, not {self.fpu}")
         if self.chance_width < 1:
             raise OptionError(f"chance width must be at least 1, not {self.chance_width}")
         if self.max_nodes is not None and self.max_nodes < MIN_NODES:
@@ -108,7 +111,7 @@ class MctsOptions:
 
     def kernel_params(self):
         return kernel.params(self.exploration, VALUES[self.value], SELECTIONS[self.select],
-                             self.chance_width)
+                             self.chance_width, fpu=self.fpu)
 
 
 class Mcts:
