@@ -66,11 +66,14 @@ def start_times():
         f.write(position)
         f.flush()
         cold_moves = cli_seconds(["moves", f.name], cache)
-        warm_moves = min(cli_seconds(["moves", f.name], cache) for _ in range(3))
+        warm_moves = sorted(cli_seconds(["moves", f.name], cache) for _ in range(3))
         cold_bench = cli_seconds(["bench"], cache)
-        warm_bench = min(cli_seconds(["bench"], cache) for _ in range(2))
-    return {"cold_moves_s": round(cold_moves, 2), "warm_moves_s": round(warm_moves, 2),
-            "cold_bench_s": round(cold_bench, 2), "warm_bench_s": round(warm_bench, 2)}
+        warm_bench = sorted(cli_seconds(["bench"], cache) for _ in range(3))
+    # Warm runs: the median of three, with the range.
+    return {"cold_moves_s": round(cold_moves, 2), "warm_moves_s": round(warm_moves[1], 2),
+            "warm_moves_s_range": [round(warm_moves[0], 2), round(warm_moves[-1], 2)],
+            "cold_bench_s": round(cold_bench, 2), "warm_bench_s": round(warm_bench[1], 2),
+            "warm_bench_s_range": [round(warm_bench[0], 2), round(warm_bench[-1], 2)]}
 
 
 def main():

@@ -232,14 +232,16 @@ def playout_bar(games_per_s, target):
 
 def playout_line(label, row):
     """One printed line of a ``playout_rate`` row."""
-    return (f"playouts {label} {row['games_per_s']:>8} games/s "
+    low, high = row["games_per_s_range"]
+    return (f"playouts {label} {row['games_per_s']:>8} games/s ({low}-{high}) "
             f"{row['moves_per_s']:>9} moves/s ({row['moves_per_game']} moves/game)")
 
 
 def perft_line(row, width):
     """One printed line of a ``perft_rate`` row, its position padded to ``width``."""
+    low, high = row["nodes_per_s_range"]
     return (f"perft {row['depth']} {row['position']:<{width}} {row['nodes']:>9} nodes "
-            f"{row['nodes_per_s']:>11} nodes/s")
+            f"{row['nodes_per_s']:>11} nodes/s ({low}-{high})")
 
 
 def bar_line(bar):
