@@ -108,3 +108,14 @@ def test_the_time_kept_back_for_the_result_leaves_a_short_budget_most_of_its_tim
     run_batches(run, 1, 100, limit, started)
     assert deadlines[0] - started >= limit - min(0.003, 0.2 * limit) - 1e-9
     assert deadlines[0] - started <= limit
+
+
+def test_more_trees_than_threads_share_the_time():
+    """Trees beyond numba's threads run in waves, each with its share of the time: every
+    tree searches, not only the first each thread runs."""
+    import numba
+    trees = 2 * numba.get_num_threads()
+    searcher = Mcts(MctsOptions(time_limit=0.3, threads=trees, seed=2, rollout="random"))
+    searcher.search(get_game("azul").new(1, players=2))
+    visits = searcher.tree[0][:, 0, kernel.VISITS]
+    assert visits.min() > 20, visits

@@ -54,6 +54,19 @@ def run_batches(run, threads, iterations, time_limit, started, progress=None):
     return time.perf_counter() - started, False
 
 
+def waves(trees, deadline):
+    """``(first, end, deadline)`` of each wave of trees a parallel search runs: at most as
+    many trees as numba has threads at once, each wave with its share of the time to
+    ``deadline``. In one parallel loop, a thread's later trees would start at the
+    deadline its first one ran to."""
+    width = min(numba.get_num_threads(), trees)
+    count = -(-trees // width)
+    start = time.perf_counter()
+    for wave in range(count):
+        yield (wave * width, min(trees, (wave + 1) * width),
+               start + (deadline - start) * (wave + 1) / count)
+
+
 def start_threads():
     """Start numba's thread pool (once per process; later calls return at once), so a
     first parallel search does not start it on its clock."""

@@ -20,7 +20,7 @@ from kernels.search import ismcts as kernel    # the layout; the kernels per gam
 from kernels.search.clock import FOREVER
 from solver.compiletime import compile_clock
 from solver.errors import TesseraError
-from solver.search.batches import lower_bound, run_batches, start_threads
+from solver.search.batches import lower_bound, run_batches, start_threads, waves
 from solver.search.mcts import MctsOptions  # noqa: F401  (the options of both searches)
 from solver.search.result import MoveLine, SearchResult
 
@@ -75,7 +75,9 @@ class Ismcts:
                 done[0] = kernels.run_tree(nodes[0], stats[0], size[0:1], root, remaining[0], deadline,
                                            prm, self.rngs[0])
             else:
-                kernels.run_trees(nodes, stats, size, root, remaining, deadline, prm, self.rngs, done)
+                for a, b, until in waves(self.options.threads, deadline):
+                    kernels.run_trees(nodes[a:b], stats[a:b], size[a:b], root, remaining[a:b], until, prm,
+                                      self.rngs[a:b], done[a:b])
             return done
 
         seconds, interrupted = run_batches(run, self.options.threads, self.options.iterations,

@@ -17,7 +17,7 @@ from kernels.search import mcts as kernel      # the layout and parameters; the 
 from kernels.search.clock import FOREVER
 from solver.compiletime import compile_clock
 from solver.errors import OptionError, TesseraError
-from solver.search.batches import lower_bound, run_batches, start_threads
+from solver.search.batches import lower_bound, run_batches, start_threads, waves
 from solver.search.result import MoveLine, SearchResult
 
 VALUES = {"win": kernel.VALUE_WIN, "margin": kernel.VALUE_MARGIN, "blend": kernel.VALUE_BLEND}
@@ -152,8 +152,9 @@ class Mcts:
                 done[0] = self.kernels.run_tree(nodes[0], stats[0], size[0], self.root, remaining[0],
                                                 deadline, prm, self.rngs[0])
             else:
-                self.kernels.run_trees(nodes, stats, size, self.root, remaining, deadline, prm,
-                                       self.rngs, done)
+                for a, b, until in waves(self.options.threads, deadline):
+                    self.kernels.run_trees(nodes[a:b], stats[a:b], size[a:b], self.root, remaining[a:b],
+                                           until, prm, self.rngs[a:b], done[a:b])
             return done
 
         seconds, interrupted = run_batches(run, self.options.threads, self.options.iterations,
