@@ -397,10 +397,10 @@ MCTS_ALGOS = ("mcts", "ismcts")   # the report's algo: ismcts on a player's view
               help="MCTS trees searched in parallel [default: the cores this process may use]")
 @click.option("--seed", type=int, help="MCTS seed [default: a random one, shown in the output]")
 @click.option("--value", metavar="[win|margin|blend]",
-              help="MCTS: what a node's value is [default: win]")
-@click.option("--select", metavar="[uct|puct]", help="MCTS: the selection rule [default: uct]")
+              help="MCTS: what a node's value is [default: margin]")
+@click.option("--select", metavar="[uct|puct]", help="MCTS: the selection rule [default: puct]")
 @click.option("--rollout", metavar="[random|greedy]",
-              help="MCTS: the rollout policy [default: random]")
+              help="MCTS: the rollout policy [default: greedy]")
 @click.option("--exploration", "-c", type=float,
               help="MCTS: the exploration constant [default: 1.4]")
 @click.option("--memory", type=float,

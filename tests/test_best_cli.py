@@ -262,3 +262,11 @@ def test_positions_without_a_move_give_one_line(command, phase):
     result = run(command, AZUL.format_position(first_moves_until(phase)))
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and "there is no move" in result.stderr
+
+
+def test_the_help_gives_the_mcts_defaults_the_search_uses():
+    """Before: the help said win, uct and random, the defaults before PUCT became one."""
+    from solver.search.mcts import MctsOptions
+    helps = {param.name: param.help for param in solver.cli.best.params}
+    for name in ("value", "select", "rollout", "exploration"):
+        assert helps[name].endswith(f"[default: {getattr(MctsOptions(), name)}]"), name
