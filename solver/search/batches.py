@@ -36,10 +36,7 @@ def run_batches(run, threads, iterations, time_limit, started, progress=None):
     Returns ``(seconds, interrupted)``.
     """
     remaining = np.full(threads, UNLIMITED if iterations is None else iterations, np.int64)
-    if time_limit is None:
-        end = FOREVER
-    else:
-        end = started + time_limit - min(RESULT_SECONDS, RESULT_SHARE * time_limit)
+    end = FOREVER if time_limit is None else started + time_limit - kept_back(time_limit)
     try:
         while remaining.max() > 0:
             remaining -= run(remaining, min(end, time.perf_counter() + SLICE_SECONDS))
@@ -52,6 +49,12 @@ def run_batches(run, threads, iterations, time_limit, started, progress=None):
     except KeyboardInterrupt:
         return time.perf_counter() - started, True
     return time.perf_counter() - started, False
+
+
+def kept_back(time_limit):
+    """Seconds a search of ``time_limit`` keeps back for its result: its simulations stop
+    this much before the limit, so a search that used its time reports a little less."""
+    return min(RESULT_SECONDS, RESULT_SHARE * time_limit)
 
 
 def waves(trees, deadline):
