@@ -3,7 +3,9 @@
     python bench/azul_speed.py [--games N] [--out results/azul-speed.json]
 
 Prints a table and writes the figures as JSON. Playouts run on one core unless
-said; the parallel line shows the speed-up on all cores over one.
+said, each figure the median of three runs interleaved with the other rows' (so load on
+the machine falls on all rows alike), with its range; the parallel line shows the
+speed-up on all cores over one.
 """
 import argparse
 import os
@@ -17,7 +19,7 @@ import numpy as np
 
 from kernels import bind
 from solver.bench import (
-    bar_line, machine, perft_rate, playout_bar, playout_line, playout_rate, timed, write_report,
+    bar_line, machine, perft_rate, playout_bar, playout_line, playout_rates, timed, write_report,
 )
 from solver.games import get_game
 
@@ -28,10 +30,15 @@ def opening(players, variant="colour"):
     return get_game("azul").new(1, players=players, variant=variant)
 
 
-def one_core_rate(players, n_games, variant="colour"):
-    """Wall-clock playout rate on one core."""
-    return {"players": players, "variant": variant,
-            **playout_rate(opening(players, variant), n_games, time.perf_counter)}
+ONE_CORE = ((2, "colour"), (3, "colour"), (4, "colour"), (2, "gray"))
+
+
+def one_core_rates(n_games):
+    """Wall-clock playout rates on one core: medians of interleaved runs, with their range."""
+    rows = playout_rates([opening(players, variant) for players, variant in ONE_CORE], n_games,
+                         time.perf_counter)
+    return [{"players": players, "variant": variant, **row}
+            for (players, variant), row in zip(ONE_CORE, rows)]
 
 
 def parallel_rate(n_games):
@@ -59,11 +66,14 @@ def start_times():
         f.write(position)
         f.flush()
         cold_moves = cli_seconds(["moves", f.name], cache)
-        warm_moves = min(cli_seconds(["moves", f.name], cache) for _ in range(3))
+        warm_moves = sorted(cli_seconds(["moves", f.name], cache) for _ in range(3))
         cold_bench = cli_seconds(["bench"], cache)
-        warm_bench = min(cli_seconds(["bench"], cache) for _ in range(2))
-    return {"cold_moves_s": round(cold_moves, 2), "warm_moves_s": round(warm_moves, 2),
-            "cold_bench_s": round(cold_bench, 2), "warm_bench_s": round(warm_bench, 2)}
+        warm_bench = sorted(cli_seconds(["bench"], cache) for _ in range(3))
+    # Warm runs: the median of three, with the range.
+    return {"cold_moves_s": round(cold_moves, 2), "warm_moves_s": round(warm_moves[1], 2),
+            "warm_moves_s_range": [round(warm_moves[0], 2), round(warm_moves[-1], 2)],
+            "cold_bench_s": round(cold_bench, 2), "warm_bench_s": round(warm_bench[1], 2),
+            "warm_bench_s_range": [round(warm_bench[0], 2), round(warm_bench[-1], 2)]}
 
 
 def main():
@@ -76,8 +86,7 @@ def main():
     report = {
         "command": "python bench/azul_speed.py " + " ".join(sys.argv[1:]),
         "machine": machine(),
-        "playouts_one_core": [one_core_rate(p, args.games) for p in (2, 3, 4)]
-        + [one_core_rate(2, args.games, variant="gray")],
+        "playouts_one_core": one_core_rates(args.games),
         "playouts_all_cores": parallel_rate(args.games),
         "perft": perft_rate("2-player opening, seed 1", opening(2), args.perft_depth,
                             time.perf_counter, runs=1),

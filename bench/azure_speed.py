@@ -6,9 +6,10 @@ Random games are played from the 2-player opening (``tessera new azure --seed 1`
 the starting hands drawn) for the base game, each Gifted card and Cosmos. IS-MCTS
 searches the view of player 1 (index 0) in that opening: each iteration
 determinizes the view, selects, expands and rolls out to the end of the game.
-Times are CPU seconds of this process (``time.process_time``), best of three, so
-other work on the machine does not count against the kernels; the load average
-is recorded beside them.
+Times are CPU seconds of this process (``time.process_time``), so other work on the
+machine counts less against the kernels; each figure is the median of three runs
+interleaved with the other rows' runs, with its range; the load average is recorded
+beside them.
 """
 import argparse
 import sys
@@ -18,8 +19,8 @@ import numpy as np
 
 from kernels import azure
 from solver.bench import (
-    bar_line, fastest, load_average, machine, perft_line, perft_rate, playout_bar, playout_line,
-    playout_rate, timed, write_report,
+    bar_line, interleaved, load_average, machine, median_rate, perft_line, perft_rates, playout_bar,
+    playout_line, playout_rates, timed, write_report,
 )
 from solver.games import get_game
 from solver.search.ismcts import Ismcts
@@ -45,16 +46,33 @@ def opening(**options):
     return get_game("azure").new(1, **options)
 
 
-def ismcts_rate(label, iterations, options):
+def ismcts_rates(iterations):
+    """IS-MCTS from player 1's view of the opening, per search of ``SEARCHES``: the median
+    of three runs interleaved with the other search's, and the range."""
     state = opening()
     view = np.empty_like(state)
     azure.view(state, 0, view)
-    Ismcts(MctsOptions(iterations=200, seed=0, **options)).search(view)      # load the kernels
-    searcher = Ismcts(MctsOptions(iterations=iterations, seed=1, **options))
-    result, dt = fastest(timed(time.process_time, searcher.search, view) for _ in range(3))
-    return {"search": label, "iterations": result.visits, "seconds": round(dt, 3),
-            "iterations_per_s": round(result.visits / dt), "tree_nodes": result.tree_nodes,
-            "best": get_game("azure").format_move(view, result.best.move)}
+    found = {}
+
+    def measure(label, options):
+        Ismcts(MctsOptions(iterations=200, seed=0, **options)).search(view)      # load the kernels
+
+        def run():
+            result, seconds = timed(time.process_time,
+                                    Ismcts(MctsOptions(iterations=iterations, seed=1, **options)).search,
+                                    view)
+            found[label] = result
+            return result.visits, seconds
+        return run
+    rows = []
+    runs = interleaved([measure(label, options) for label, options in SEARCHES])
+    for (label, _), searched in zip(SEARCHES, runs):
+        rate, spread = median_rate(searched)
+        result = found[label]
+        rows.append({"search": label, "iterations": result.visits, "iterations_per_s": rate,
+                     "iterations_per_s_range": spread, "tree_nodes": result.tree_nodes,
+                     "best": get_game("azure").format_move(view, result.best.move)})
+    return rows
 
 
 def main():
@@ -65,16 +83,17 @@ def main():
     args = parser.parse_args()
 
     load_before = load_average()
-    playouts = [{"configuration": label, **playout_rate(opening(**options), args.games)}
-                for label, options in CONFIGS]
-    perfts = [perft_rate(f"2-player opening, seed 1, {label}", opening(**options), PERFT_DEPTH)
-              for label, options in CONFIGS]
-    searches = [ismcts_rate(label, args.iterations, options) for label, options in SEARCHES]
+    playouts = [{"configuration": label, **row} for (label, _), row in
+                zip(CONFIGS, playout_rates([opening(**options) for _, options in CONFIGS], args.games))]
+    perfts = perft_rates([(f"2-player opening, seed 1, {label}", opening(**options))
+                          for label, options in CONFIGS], PERFT_DEPTH)
+    searches = ismcts_rates(args.iterations)
     report = {
         "command": "PYTHONPATH=. python bench/azure_speed.py " + " ".join(sys.argv[1:]),
         "position": "tessera new azure --seed 1 (with the options of each row); IS-MCTS on "
                     "player 1's view of the base opening",
-        "timing": "CPU seconds of the process (time.process_time), one thread, best of 3",
+        "timing": "CPU seconds of the process (time.process_time), one thread; medians of 3"
+                  " interleaved runs, with their range",
         "machine": machine(load_before),
         "playouts_one_core": playouts,
         "perft": perfts,

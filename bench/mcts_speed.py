@@ -1,58 +1,114 @@
 """MCTS simulations per second from the 2-player Azul opening.
 
-    python bench/mcts_speed.py [--iterations N] [--out results/mcts-speed.json]
+    python bench/mcts_speed.py [--iterations N] [--runs R] [--rows all|threads] [--out results/mcts-speed.json]
 
 One simulation is a selection, an expansion and one rollout to the end of the
 game. The issue's bar is measured with textbook options (UCT, uniform random
 rollouts) on one thread; the default options (PUCT, greedy rollouts) and two
-threads are listed beside it. Times are CPU seconds of this process (wall time
-for threads), so other load on the machine disturbs them less.
+threads are listed beside it (``--rows threads``: only the 1- and 2-thread rows of
+the bar's options, the scaling check). ``--iterations`` counts per thread, so the
+2-thread row runs twice as many simulations in all.
+
+Every row is the median of ``--runs`` runs, the rows' runs interleaved (so load on
+the machine falls on all rows alike), with the range, and records both CPU seconds
+of the process and wall seconds: on one thread the rate is per CPU second (other
+load disturbs it less), on two per wall second (CPU time would hide the scaling),
+and the load average is recorded. Each run says whether its tree reached its
+memory bound (``compactions``: the times it was compacted to keep growing); the
+tree keeps expanding either way, where the old fixed cap froze it.
 """
 import argparse
+import os
+import statistics
 import sys
 import time
 
-
-from solver.bench import machine, timed, write_report
+from solver.bench import interleaved, load_average, machine, write_report
 from solver.games import get_game
 from solver.search.mcts import Mcts, MctsOptions
 
 BAR = 40_000
-CONFIGS = (
-    ("uct, random rollouts, 1 thread (the bar)", dict(select="uct", rollout="random", value="win")),
-    ("puct, greedy rollouts, 1 thread (defaults)", dict()),
-    ("uct, random rollouts, 2 threads", dict(select="uct", rollout="random", value="win", threads=2)),
-)
+TEXTBOOK = dict(select="uct", rollout="random", value="win")
+ROWS = {
+    "all": (
+        ("uct, random rollouts, 1 thread (the bar)", dict(TEXTBOOK, threads=1)),
+        ("puct, greedy rollouts, 1 thread (defaults)", dict(threads=1)),
+        ("uct, random rollouts, 2 threads", dict(TEXTBOOK, threads=2)),
+    ),
+    "threads": (
+        ("uct, random rollouts, 1 thread (the bar)", dict(TEXTBOOK, threads=1)),
+        ("uct, random rollouts, 2 threads", dict(TEXTBOOK, threads=2)),
+    ),
+}
 
 
-def rate(state, iterations, options):
+def measure(state, iterations, options, found):
+    """A run of ``iterations`` simulations per thread with ``options``; appends its figures
+    to ``found`` and returns ``(simulations, seconds)`` on the row's clock."""
     Mcts(MctsOptions(iterations=200, seed=0, **options)).search(state)       # load the kernels
-    threads = options.get("threads", 1)
-    clock = time.perf_counter if threads > 1 else time.process_time
-    searcher = Mcts(MctsOptions(iterations=iterations, seed=1, **options))
-    result, seconds = timed(clock, searcher.search, state)
-    return {"simulations": result.visits, "seconds": round(seconds, 3),
-            "simulations_per_s": round(result.visits / seconds), "tree_nodes": result.tree_nodes}
+
+    def run():
+        searcher = Mcts(MctsOptions(iterations=iterations, seed=1, **options))
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = searcher.search(state)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        found.append({"simulations": result.visits, "wall_seconds": round(wall, 3),
+                      "cpu_seconds": round(cpu, 3), "tree_nodes": result.tree_nodes,
+                      "compactions": result.compactions, "load_average": load_average()[0]})
+        return result.visits, (wall if options["threads"] > 1 else cpu)
+    return run
+
+
+def summary(runs, threads):
+    clock = "wall" if threads > 1 else "cpu"
+    rates = sorted(run["simulations"] / run[f"{clock}_seconds"] for run in runs)
+    middle = sorted(runs, key=lambda run: run["simulations"] / run[f"{clock}_seconds"])[len(runs) // 2]
+    return {"simulations": middle["simulations"], "simulations_per_s": round(statistics.median(rates)),
+            "range": [round(rates[0]), round(rates[-1])], "per": f"{clock} second",
+            "wall_seconds": middle["wall_seconds"], "cpu_seconds": middle["cpu_seconds"],
+            "tree_nodes": middle["tree_nodes"],
+            "memory_bound_reached": any(run["compactions"] for run in runs), "runs": runs}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--rows", choices=sorted(ROWS), default="all")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     state = get_game("azul").new(1, players=2)
-    rows = {label: rate(state, args.iterations, options) for label, options in CONFIGS}
-    bar = rows[CONFIGS[0][0]]["simulations_per_s"]
+    load_before = load_average()
+    rows = ROWS[args.rows]
+    found = [[] for _ in rows]
+    interleaved([measure(state, args.iterations, options, runs)
+                 for (_, options), runs in zip(rows, found)], args.runs)
+    table = {label: summary(runs, options["threads"]) for (label, options), runs in zip(rows, found)}
+    one, two = table[rows[0][0]], table["uct, random rollouts, 2 threads"]
+    # The scaling: both rates per wall second, from the same interleaved runs.
+    one_wall = statistics.median(run["simulations"] / run["wall_seconds"] for run in one["runs"])
     report = {
         "command": "python bench/mcts_speed.py " + " ".join(sys.argv[1:]),
         "position": "tessera new azul --seed 1 (2 players, colour wall)",
-        "machine": machine(),
-        "runs": rows,
-        "bar": {"simulations_per_s": bar, "target": BAR, "ratio": round(bar / BAR, 2)},
+        "machine": machine(load_before),
+        "cores_available": len(os.sched_getaffinity(0)),
+        "runs": table,
+        "two_threads_over_one": {"wall_simulations_per_s_1": round(one_wall),
+                                 "wall_simulations_per_s_2": two["simulations_per_s"],
+                                 "ratio": round(two["simulations_per_s"] / one_wall, 2)},
+        "bar": {"simulations_per_s": one["simulations_per_s"], "target": BAR,
+                "ratio": round(one["simulations_per_s"] / BAR, 2)},
     }
-    for label, row in rows.items():
-        print(f"{label:45} {row['simulations_per_s']:>8} simulations/s  ({row['tree_nodes']} nodes)")
-    print(f"bar: {bar} / {BAR} = {report['bar']['ratio']}x")
+    for label, row in table.items():
+        print(f"{label:45} {row['simulations_per_s']:>8} simulations per {row['per']}"
+              f"  (range {row['range'][0]}-{row['range'][1]}; wall {row['wall_seconds']} s,"
+              f" CPU {row['cpu_seconds']} s; {row['tree_nodes']} nodes,"
+              f" memory bound {'reached' if row['memory_bound_reached'] else 'not reached'})")
+    scaling = report["two_threads_over_one"]
+    print(f"2 threads over 1, per wall second: {scaling['wall_simulations_per_s_2']} / "
+          f"{scaling['wall_simulations_per_s_1']} = {scaling['ratio']}x")
+    print(f"bar: {one['simulations_per_s']} / {BAR} = {report['bar']['ratio']}x")
+    print(f"load average before {load_before}, after {load_average()}")
     write_report(args.out, report)
 
 

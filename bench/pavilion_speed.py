@@ -10,8 +10,8 @@ import argparse
 import sys
 
 from solver.bench import (
-    BENCH_POSITIONS, bar_line, build, load_average, machine, perft_line, perft_rate, playout_bar,
-    playout_line, playout_rate, write_report,
+    BENCH_POSITIONS, bar_line, build, load_average, machine, perft_line, perft_rates, playout_bar,
+    playout_line, playout_rates, write_report,
 )
 from solver.games import get_game
 
@@ -37,13 +37,15 @@ def main():
     args = parser.parse_args()
 
     load_before = load_average()
-    playouts = [{"players": p, **playout_rate(opening(p), args.games)} for p in (2, 3, 4)]
-    perfts = [perft_rate(label, state, PERFT_DEPTH) for label, state in perft_positions()]
+    playouts = [{"players": p, **row}
+                for p, row in zip((2, 3, 4), playout_rates([opening(p) for p in (2, 3, 4)], args.games))]
+    perfts = perft_rates(perft_positions(), PERFT_DEPTH)
     total_nodes = sum(row["nodes"] for row in perfts)
     total_seconds = sum(row["nodes"] / row["nodes_per_s"] for row in perfts)
     report = {
         "command": "python bench/pavilion_speed.py " + " ".join(sys.argv[1:]),
-        "timing": "CPU seconds of the process (time.process_time), one thread",
+        "timing": "CPU seconds of the process (time.process_time), one thread; medians of 3"
+                  " interleaved runs, with their range",
         "machine": machine(load_before),
         "playouts_one_core": playouts,
         "perft": perfts,

@@ -5,7 +5,8 @@ Specs (docs/search.md, "Agents"):
 - ``random``: a uniformly random legal move;
 - ``greedy``: the best move by a one-ply look at the game's evaluation;
 - ``mcts:iters=N`` or ``mcts:time=S``, with optional ``threads``, ``c``, ``select``,
-  ``rollout``, ``value``, ``width`` (the ``MctsOptions`` of the same meaning);
+  ``rollout``, ``value``, ``width``, ``memory`` (in MB) (the ``MctsOptions`` of the same
+  meaning);
 - ``alphabeta:depth=D`` and/or ``alphabeta:time=S``.
 
 - ``python:module=M,function=F`` (or ``file=PATH.py`` for ``module``): an external
@@ -32,7 +33,7 @@ from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import CHANCE_SALT, SAMPLE_SALT, below, make_rng
 from solver.errors import OptionError
 from solver.search.ismcts import Ismcts
-from solver.search.mcts import Mcts, MctsOptions
+from solver.search.mcts import MB, Mcts, MctsOptions
 from solver.search.result import SearchResult
 
 
@@ -174,7 +175,8 @@ def sampled_if_hidden(state, observer, rng):
 MCTS_KEYS = {"iters": ("iterations", int), "time": ("time_limit", float),
              "threads": ("threads", int), "c": ("exploration", float),
              "select": ("select", str), "rollout": ("rollout", str),
-             "value": ("value", str), "width": ("chance_width", int)}
+             "value": ("value", str), "width": ("chance_width", int),
+             "memory": ("memory", float), "fpu": ("fpu", float)}
 ALPHABETA_KEYS = {"depth": int, "time": float}
 NUMBER_NAMES = {int: "a whole number", float: "a number"}
 
@@ -236,6 +238,8 @@ def _mcts_agent(spec, settings, seed):
     for key, text in settings.items():
         field, kind = MCTS_KEYS[key]
         fields[field] = text if kind is str else _number(key, text, kind)
+    if "memory" in fields:                                       # MB, as --memory
+        fields["memory"] = int(fields["memory"] * MB)
     return MctsAgent(spec, MctsOptions(seed=seed, **fields))     # MctsOptions checks ranges
 
 

@@ -13,6 +13,7 @@ every results file measures and describes its machine the same way.
 import json
 import os
 import platform
+import statistics
 import time
 from typing import NamedTuple
 
@@ -151,32 +152,76 @@ def timed(clock, fn, *args, **kwargs):
     return result, clock() - start
 
 
-def fastest(runs):
-    """The (result, seconds) of ``runs`` that took the fewest seconds."""
-    return min(runs, key=lambda run: run[1])
+def interleaved(measures, rounds=3):
+    """Run each of ``measures`` (callables returning ``(count, seconds)``) ``rounds`` times,
+    taking turns, so that a change of load on the machine falls on all of them alike;
+    the runs of each, in order."""
+    runs = [[] for _ in measures]
+    for _ in range(rounds):
+        for measure, found in zip(measures, runs):
+            found.append(measure())
+    return runs
+
+
+def median_rate(runs):
+    """The median rate (count per second) of ``runs`` and its range ``[slowest, fastest]``."""
+    rates = sorted(count / seconds for count, seconds in runs)
+    return round(statistics.median(rates)), [round(rates[0]), round(rates[-1])]
+
+
+def playout_rates(states, n_games, clock=time.process_time, rounds=3):
+    """Random games from each of ``states``, ``n_games`` a run: the median of ``rounds``
+    interleaved runs and the range, per state."""
+    import numpy as np
+    from kernels import bind
+    scores = np.zeros((n_games, 4), np.int64)
+
+    def measure(state):
+        playout = bind.instance(state[0], "playout")
+        playout.playouts(state, 0, 10, scores[:10])          # compile or load
+        runs = []
+
+        def run():
+            made, seconds = timed(clock, playout.playouts, state, len(runs) + 1, n_games, scores)
+            runs.append(made)
+            return made, seconds
+        return run
+    rows = []
+    for runs in interleaved([measure(state) for state in states], rounds):
+        games_per_s, games_range = median_rate([(n_games, seconds) for _, seconds in runs])
+        moves_per_s, _ = median_rate(runs)
+        made = statistics.median(count for count, _ in runs)
+        rows.append({"games": n_games, "games_per_s": games_per_s, "games_per_s_range": games_range,
+                     "moves_per_s": moves_per_s, "moves_per_game": round(made / n_games, 1),
+                     "runs": rounds})
+    return rows
 
 
 def playout_rate(state, n_games, clock=time.process_time):
-    """Random games from ``state``: the fastest of three runs of ``n_games``."""
-    import numpy as np
+    """Random games from ``state``: the median of three runs of ``n_games`` and the range."""
+    return playout_rates([state], n_games, clock)[0]
+
+
+def perft_rates(labelled, depth, clock=time.process_time, rounds=3):
+    """Perft of each ``(label, state)`` to ``depth``: the median of ``rounds`` interleaved
+    runs and the range."""
     from kernels import bind
-    playout = bind.instance(state[0], "playout")
-    scores = np.zeros((n_games, 4), np.int64)
-    playout.playouts(state, 0, 10, scores[:10])           # compile or load
-    made, dt = fastest(timed(clock, playout.playouts, state, rep + 1, n_games, scores)
-                       for rep in range(3))
-    return {"games": n_games, "games_per_s": round(n_games / dt),
-            "moves_per_s": round(made / dt), "moves_per_game": round(made / n_games, 1)}
+
+    def measure(state):
+        perft = bind.instance(state[0], "perft")
+        perft.perft(state, 1)                                 # compile or load
+        return lambda: timed(clock, perft.perft, state, depth)
+    rows = []
+    for (label, _), runs in zip(labelled, interleaved([measure(state) for _, state in labelled], rounds)):
+        nodes_per_s, nodes_range = median_rate(runs)
+        rows.append({"position": label, "depth": depth, "nodes": int(runs[0][0]),
+                     "nodes_per_s": nodes_per_s, "nodes_per_s_range": nodes_range, "runs": rounds})
+    return rows
 
 
 def perft_rate(label, state, depth, clock=time.process_time, runs=3):
-    """Perft of ``state`` to ``depth``: the fastest of ``runs``."""
-    from kernels import bind
-    perft = bind.instance(state[0], "perft")
-    perft.perft(state, 1)                                 # compile or load
-    nodes, dt = fastest(timed(clock, perft.perft, state, depth) for _ in range(runs))
-    return {"position": label, "depth": depth, "nodes": int(nodes),
-            "nodes_per_s": round(nodes / dt)}
+    """Perft of ``state`` to ``depth``: the median of ``runs`` and the range."""
+    return perft_rates([(label, state)], depth, clock, runs)[0]
 
 
 def playout_bar(games_per_s, target):
@@ -187,14 +232,16 @@ def playout_bar(games_per_s, target):
 
 def playout_line(label, row):
     """One printed line of a ``playout_rate`` row."""
-    return (f"playouts {label} {row['games_per_s']:>8} games/s "
+    low, high = row["games_per_s_range"]
+    return (f"playouts {label} {row['games_per_s']:>8} games/s ({low}-{high}) "
             f"{row['moves_per_s']:>9} moves/s ({row['moves_per_game']} moves/game)")
 
 
 def perft_line(row, width):
     """One printed line of a ``perft_rate`` row, its position padded to ``width``."""
+    low, high = row["nodes_per_s_range"]
     return (f"perft {row['depth']} {row['position']:<{width}} {row['nodes']:>9} nodes "
-            f"{row['nodes_per_s']:>11} nodes/s")
+            f"{row['nodes_per_s']:>11} nodes/s ({low}-{high})")
 
 
 def bar_line(bar):

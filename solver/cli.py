@@ -393,15 +393,19 @@ MCTS_ALGOS = ("mcts", "ismcts")   # the report's algo: ismcts on a player's view
               help="MCTS, depth-limited alpha-beta, or the exact solver")
 @click.option("--depth", "-d", type=int,
               help="alpha-beta plies [default: deepen until --time, else to the end of the round]")
-@click.option("--threads", type=int, help="MCTS trees searched in parallel [default: 1]")
+@click.option("--threads", type=int,
+              help="MCTS trees searched in parallel [default: the cores this process may use]")
 @click.option("--seed", type=int, help="MCTS seed [default: a random one, shown in the output]")
 @click.option("--value", metavar="[win|margin|blend]",
-              help="MCTS: what a node's value is [default: win]")
-@click.option("--select", metavar="[uct|puct]", help="MCTS: the selection rule [default: uct]")
+              help="MCTS: what a node's value is [default: margin]")
+@click.option("--select", metavar="[uct|puct]", help="MCTS: the selection rule [default: puct]")
 @click.option("--rollout", metavar="[random|greedy]",
-              help="MCTS: the rollout policy [default: random]")
+              help="MCTS: the rollout policy [default: greedy]")
 @click.option("--exploration", "-c", type=float,
               help="MCTS: the exploration constant [default: 1.4]")
+@click.option("--memory", type=float,
+              help="MCTS: MB for the trees of all threads; a full tree frees its least visited"
+                   " parts and keeps growing [default: 1024]")
 @click.option("--progress/--no-progress", default=None,
               help="a progress bar on stderr [default: when stderr is a terminal]")
 @click.option("--top", type=int, default=DEFAULT_TOP, show_default=True,
@@ -409,7 +413,7 @@ MCTS_ALGOS = ("mcts", "ismcts")   # the report's algo: ismcts on a player's view
 @click.option("--json", "as_json", is_flag=True,
               help="print the result as JSON (docs/best.schema.json)")
 def best(pos, iterations, time_limit, algo, depth, threads, seed, value, select, rollout,
-         exploration, progress, top, as_json):
+         exploration, memory, progress, top, as_json):
     """Rank every move of POS by a search: visits, value, bounds, prior and line.
 
     The text shows the --top moves, each line cut to the terminal's width; --json
@@ -421,7 +425,7 @@ def best(pos, iterations, time_limit, algo, depth, threads, seed, value, select,
     prints what it found so far. docs/search.md describes the searches and the JSON.
     """
     mcts_settings = {"threads": threads, "seed": seed, "value": value, "select": select,
-                     "rollout": rollout, "exploration": exploration}
+                     "rollout": rollout, "exploration": exploration, "memory": memory}
     _check_search_options(algo, iterations, time_limit, depth, mcts_settings)
     if top < 0:
         raise TesseraError(f"--top must be 0 (every move) or more, not {top}")
@@ -503,6 +507,8 @@ def _check_search_options(algo, iterations, time_limit, depth, mcts_settings):
         raise TesseraError(f"--depth must be at least 1, not {depth}")
     if mcts_settings["threads"] is not None and mcts_settings["threads"] < 1:
         raise TesseraError(f"--threads must be at least 1, not {mcts_settings['threads']}")
+    if mcts_settings["memory"] is not None and not mcts_settings["memory"] > 0:
+        raise TesseraError(f"--memory must be more than 0 MB, not {mcts_settings['memory']:g}")
     seed = mcts_settings["seed"]
     if seed is not None and not 0 <= seed <= MAX_SEARCH_SEED:
         raise TesseraError(f"--seed must be from 0 to {MAX_SEARCH_SEED}, not {seed}")
@@ -550,15 +556,17 @@ def _progress_wanted(flag):
 
 def _mcts_settings(iterations, time_limit, given):
     """The MCTS options in full, defaults filled in, as they go into the JSON."""
-    from solver.search.mcts import MctsOptions
+    from solver.search.mcts import MctsOptions, available_cores
+    from solver.search.report import memory_mb
     defaults = MctsOptions()
     settings = {"iterations": iterations, "time": time_limit}
     if iterations is None and time_limit is None:
         settings["iterations"] = DEFAULT_ITERATIONS
-    settings["threads"] = given["threads"] or defaults.threads
+    settings["threads"] = given["threads"] or available_cores()
     settings["seed"] = secrets.randbelow(2**31) if given["seed"] is None else given["seed"]
     for name in ("value", "select", "rollout", "exploration"):
         settings[name] = getattr(defaults, name) if given[name] is None else given[name]
+    settings["memory"] = memory_mb(defaults) if given["memory"] is None else given["memory"]
     return settings
 
 
@@ -570,11 +578,12 @@ def _search_mcts(state, settings, show_progress):
     """
     from kernels import games
     from solver.search.ismcts import Ismcts
-    from solver.search.mcts import Mcts, MctsOptions
+    from solver.search.mcts import MB, Mcts, MctsOptions
     options = MctsOptions(iterations=settings["iterations"], time_limit=settings["time"],
                           threads=settings["threads"], seed=settings["seed"],
                           value=settings["value"], select=settings["select"],
-                          rollout=settings["rollout"], exploration=settings["exploration"])
+                          rollout=settings["rollout"], exploration=settings["exploration"],
+                          memory=int(settings["memory"] * MB))
     with _progress_bar(show_progress, limited=True) as show:
         report = None if show is None else (lambda done, _, seconds: show(
             f"MCTS {done:,} simulations",

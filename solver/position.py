@@ -13,7 +13,7 @@ from kernels import games
 from solver.errors import MoveError, OptionError, TesseraError
 from solver.games import game_of_position, get_game, registered_games
 
-MCTS_EXTRAS = {"value", "select", "rollout", "exploration"}
+MCTS_EXTRAS = {"value", "select", "rollout", "exploration", "memory"}
 
 
 class Position:
@@ -177,7 +177,7 @@ class Position:
         ``visits`` (MCTS simulations per thread) and/or ``time`` (seconds); neither:
         10,000 visits. ``algo`` ``"mcts"`` (information-set MCTS on a view),
         ``"alphabeta"`` (``depth`` plies and/or ``time``) or ``"solve"``; ``mcts``:
-        ``value``, ``select``, ``rollout``, ``exploration`` as in docs/search.md.
+        ``value``, ``select``, ``rollout``, ``exploration``, ``memory`` (MB) as in docs/search.md.
         """
         from solver.search.report import mcts_settings, search_report
         unknown = sorted(set(mcts) - MCTS_EXTRAS)
@@ -186,9 +186,11 @@ class Position:
                               f"depth, threads, seed, {', '.join(sorted(MCTS_EXTRAS))})")
         if algo == "mcts":
             from solver.search.ismcts import Ismcts
-            from solver.search.mcts import Mcts, MctsOptions
+            from solver.search.mcts import MB, Mcts, MctsOptions
             if visits is None and time is None:
                 visits = 10_000
+            if "memory" in mcts:                                 # MB, as --memory
+                mcts["memory"] = int(mcts["memory"] * MB)
             options = MctsOptions(iterations=visits, time_limit=time, threads=threads, seed=seed,
                                   **mcts)
             searcher = Mcts(options) if not self.is_view else Ismcts(options)

@@ -278,7 +278,7 @@ def test_best_on_a_complete_position_and_on_a_view():
 
 def test_best_text_on_a_view_reads_as_mcts():
     view = text(AZURE.view(AZURE.parse_position(EXAMPLE), 1))
-    out = ok("best", view, "-n", 100, "--seed", 1).stdout
+    out = ok("best", view, "-n", 100, "--seed", 1, "--threads", 1).stdout
     assert "algo ismcts · threads 1 · seed 1" in out and "100 visits in" in out
     assert "estimate" not in out and "depth" not in out and "nodes " not in out
     header = next(line for line in out.splitlines() if line.lstrip().startswith("#"))

@@ -1,4 +1,5 @@
 """tessera best and tessera solve: the JSON schema, seeds, errors, and MCTS against the solver."""
+import os
 from contextlib import contextmanager
 
 import jsonschema
@@ -68,16 +69,23 @@ def test_best_json_follows_the_schema(pos, args):
 
 
 def test_mcts_json_ranks_by_visits_and_counts_every_simulation():
-    report = document("best", START, "-n", 500, "--seed", 2)
+    report = document("best", START, "-n", 500, "--seed", 2, "--threads", 1)
     visits = [move["visits"] for move in report["moves"]]
     assert visits == sorted(visits, reverse=True)
     assert report["root"]["visits"] == 500 and report["settings"]["iterations"] == 500
     assert report["settings"]["value"] == "margin"       # the documented defaults
 
 
+def test_threads_default_to_the_cores_and_iterations_count_per_thread():
+    report = document("best", START, "-n", 300, "--seed", 2)
+    cores = len(os.sched_getaffinity(0))
+    assert report["settings"]["threads"] == report["root"]["threads"] == cores
+    assert report["root"]["visits"] == 300 * cores
+
+
 def test_default_budget_is_documented_and_used():
     assert f"default: {solver.cli.DEFAULT_ITERATIONS}" in ok("best", "--help").stdout
-    report = document("best", LATE_POSITION, "--seed", 1)
+    report = document("best", LATE_POSITION, "--seed", 1, "--threads", 1)
     assert report["root"]["visits"] == solver.cli.DEFAULT_ITERATIONS
 
 
@@ -117,8 +125,8 @@ def test_an_unseeded_search_shows_its_seed():
 # ---- text ----------------------------------------------------------------------------
 
 def test_best_text_has_the_root_block_and_every_move_with_top_0():
-    out = ok("best", START, "-n", 300, "--seed", 1, "--top", 0).stdout
-    report = document("best", START, "-n", 300, "--seed", 1)
+    out = ok("best", START, "-n", 300, "--seed", 1, "--top", 0, "--threads", 1).stdout
+    report = document("best", START, "-n", 300, "--seed", 1, "--threads", 1)
     assert f"position hash {report['position_hash']}" in out
     assert "algo mcts · threads 1 · seed 1" in out and "nodes/s" in out
     assert "visits" in out and "win %" in out and "LCB %" in out
@@ -170,7 +178,7 @@ def test_solve_text():
 
 
 def test_progress_bar_goes_to_stderr():
-    result = ok("best", LATE_POSITION, "-n", 3000, "--seed", 1, "--progress", "--json")
+    result = ok("best", LATE_POSITION, "-n", 3000, "--seed", 1, "--progress", "--json", "--threads", 1)
     assert best_report(result.stdout)["root"]["visits"] == 3000
 
 
@@ -254,3 +262,11 @@ def test_positions_without_a_move_give_one_line(command, phase):
     result = run(command, AZUL.format_position(first_moves_until(phase)))
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and "there is no move" in result.stderr
+
+
+def test_the_help_gives_the_mcts_defaults_the_search_uses():
+    """Before: the help said win, uct and random, the defaults before PUCT became one."""
+    from solver.search.mcts import MctsOptions
+    helps = {param.name: param.help for param in solver.cli.best.params}
+    for name in ("value", "select", "rollout", "exploration"):
+        assert helps[name].endswith(f"[default: {getattr(MctsOptions(), name)}]"), name

@@ -44,14 +44,16 @@ from kernels.arrays import sort_prefix
 from kernels.bind import kernel, sibling, template_games
 from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import below
+from kernels.search.clock import FOREVER, now, simulations_until_check
 from kernels.search.mcts import (  # noqa: F401  (MARGIN, WIN: this tree's stats columns too)
-    MARGIN, P_EXPLORATION, P_PRIOR_TEMPERATURE, P_SELECT, P_VALUE, PRIOR, SELECT_PUCT, STAT_COLUMNS,
+    MARGIN, P_EXPLORATION, P_FPU, P_PRIOR_TEMPERATURE, P_SELECT, P_VALUE, PRIOR, SELECT_PUCT, STAT_COLUMNS,
     VISITS, WIN,
 )
 
 games = template_games(__name__)
 _mcts = sibling(__name__, "mcts")       # the same game's MCTS kernels, with the same rollout
 backup, outcome, puct_score, rollout = _mcts.backup, _mcts.outcome, _mcts.puct_score, _mcts.rollout
+first_play = _mcts.first_play
 set_priors, simulation_buffers, uct_score = _mcts.set_priors, _mcts.simulation_buffers, _mcts.uct_score
 
 NO_NODE = -1
@@ -62,6 +64,7 @@ FIRST = 2            # first child, or NO_NODE
 NEXT = 3             # next sibling, or NO_NODE
 MOVE = 4             # the move from the parent
 NODE_COLUMNS = 5
+NODE_BYTES = 8 * (NODE_COLUMNS + STAT_COLUMNS)      # what the memory budget divides by
 # stats[:, column]: the layout of kernels.search.mcts (PRIOR, WIN + p, MARGIN + p).
 
 
@@ -119,18 +122,20 @@ def nth_missing(slot, n, k):
 
 
 @kernel
-def best_available(nodes, stats, slot, n, player, prm):
-    """ISUCT (or PUCT) over the children in ``slot``, with availability for parent visits."""
+def best_available(nodes, stats, node, slot, n, player, prm):
+    """ISUCT (or PUCT) over the children of ``node`` in ``slot``, with availability for
+    parent visits."""
     puct = prm[P_SELECT] == SELECT_PUCT
     c = prm[P_EXPLORATION]
     mode = int(prm[P_VALUE])
+    unvisited = first_play(nodes, stats, node, player, mode, prm[P_FPU])
     best = NO_NODE
     best_score = -np.inf
     for i in range(n):
         child = slot[i]
         avail = nodes[child, AVAIL]
         if puct:
-            score = puct_score(nodes, stats, child, player, mode, c, np.sqrt(avail))
+            score = puct_score(nodes, stats, child, player, mode, c, np.sqrt(avail), unvisited)
         else:
             # With UCT every child got its first visit when it was added.
             score = uct_score(nodes, stats, child, player, mode, c, np.log(avail))
@@ -165,7 +170,7 @@ def choose(nodes, stats, size, node, state, player, prm, rng, moves, slot, prior
             if slot[i] == NO_NODE:
                 slot[i] = add_child(nodes, stats, size, node, moves[i], prior_rows[i, PRIOR])
     count_available(nodes, slot, n)
-    return best_available(nodes, stats, slot, n, player, prm)
+    return best_available(nodes, stats, node, slot, n, player, prm)
 
 
 @kernel
@@ -205,23 +210,43 @@ def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, slot, p
 
 
 @kernel
-def run_tree(nodes, stats, size, root, iterations, prm, rng):
-    """``iterations`` simulations for the player to move at ``root``; ``rng`` carries on between calls."""
+def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
+    """Up to ``iterations`` simulations for the player to move at ``root``, stopping once
+    ``time.perf_counter()`` passes ``deadline``; returns the simulations run. ``rng``
+    carries on between calls; generator and size are kept thread-local while it runs
+    (as in ``kernels.search.mcts.run_tree``)."""
     observer = games.to_move(root)
     state = root.copy()
+    local_rng = rng.copy()
+    local_size = size.copy()
     moves, path, payoff, margin, score = simulation_buffers()
     slot = np.empty(games.MAX_MOVES, np.int64)
     prior_rows = np.zeros((games.MAX_MOVES, STAT_COLUMNS), np.float64)  # set_priors' output
-    for _ in range(iterations):
-        simulate(nodes, stats, size, root, observer, prm, rng, state, moves, slot, prior_rows, path,
-                 payoff, margin, score)
+    timed = deadline < FOREVER
+    started = now() if timed else 0.0
+    done = 0
+    check = 1
+    while done < iterations:
+        simulate(nodes, stats, local_size, root, observer, prm, local_rng, state, moves, slot,
+                 prior_rows, path, payoff, margin, score)
+        done += 1
+        if timed and done >= check:
+            t = now()
+            if t >= deadline:
+                break
+            check = done + simulations_until_check(done, started, t)
+    rng[0] = local_rng[0]
+    size[0] = local_size[0]
+    return done
 
 
-@kernel(parallel=True)
-def run_trees(nodes, stats, size, root, iterations, prm, rngs):
-    """Root parallelism: tree ``t`` on its own thread with its own generator ``rngs[t]``."""
+@kernel(parallel=True, nogil=True)
+def run_trees(nodes, stats, size, root, iterations, deadline, prm, rngs, done):
+    """Root parallelism: tree ``t`` on its own thread with its own generator ``rngs[t]``,
+    ``iterations[t]`` simulations at most until ``deadline``; ``done[t]``: those it ran."""
     for t in prange(nodes.shape[0]):
-        run_tree(nodes[t], stats[t], size[t:t + 1], root, iterations, prm, rngs[t])
+        done[t] = run_tree(nodes[t], stats[t], size[t:t + 1], root, iterations[t], deadline, prm,
+                           rngs[t])
 
 
 @kernel

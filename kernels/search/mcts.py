@@ -24,8 +24,9 @@ block of ``CAPACITY`` slots from ``FIRST``, ``COUNT`` of them in use.
   epsilon-greedy on the game's move heuristic) and backs up, for every player,
   the payoff (winners share 1) and the score margin (own score minus the best
   other score).
-- When the node arrays are full the tree stops growing and simulations roll out
-  from the leaf they reach (the memory bound).
+- When the node arrays are nearly full the tree is compacted (``compact``): the
+  subtrees below the least visited nodes are freed, the rest packed to the front,
+  and the tree keeps growing where the visits go (the memory bound).
 """
 import numpy as np
 from numba import prange
@@ -34,6 +35,7 @@ from kernels.arrays import copy_into
 from kernels.bind import kernel, sibling, template_games, variant
 from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import below, make_rng, next_u64, reseed
+from kernels.search.clock import FOREVER, now, simulations_until_check
 
 games = template_games(__name__)
 random_playout = sibling(__name__, "playout").random_playout
@@ -79,24 +81,39 @@ P_VALUE = 1
 P_SELECT = 2
 P_CHANCE_WIDTH = 3
 P_PRIOR_TEMPERATURE = 4
-N_PARAMS = 5
+P_FPU = 5            # first-play urgency: the value of an unvisited child under PUCT (``first_play``)
+N_PARAMS = 6
+
+
+# size[column], a tree's counters
+USED = 0             # nodes in use, from 0
+COMPACTIONS = 1      # times the full tree was compacted
+FREED = 2            # nodes the compactions freed, in all
+SIZE_COLUMNS = 3
+# Bytes a node costs: its rows in ``nodes`` and ``stats``, and its slot in a compaction's
+# index (``compact``); the memory budget divides by this.
+NODE_BYTES = 8 * (NODE_COLUMNS + STAT_COLUMNS + 1)
 
 
 def new_tree(max_nodes, trees=1):
-    """``(nodes, stats, size)`` for ``trees`` independent trees of ``max_nodes`` nodes."""
+    """``(nodes, stats, size)`` for ``trees`` independent trees of ``max_nodes`` nodes;
+    ``size[t]`` holds tree ``t``'s counters (``USED``, ``COMPACTIONS``, ``FREED``)."""
     nodes = np.zeros((trees, max_nodes, NODE_COLUMNS), np.int64)
     nodes[:, 0, FIRST] = UNEXPANDED
-    return nodes, np.zeros((trees, max_nodes, STAT_COLUMNS), np.float64), np.ones(trees, np.int64)
+    size = np.zeros((trees, SIZE_COLUMNS), np.int64)
+    size[:, USED] = 1
+    return nodes, np.zeros((trees, max_nodes, STAT_COLUMNS), np.float64), size
 
 
 def params(exploration=1.4, value=VALUE_WIN, select=SELECT_UCT, chance_width=8,
-           prior_temperature=2.0):
+           prior_temperature=2.0, fpu=0.5):
     p = np.zeros(N_PARAMS, np.float64)
     p[P_EXPLORATION] = exploration
     p[P_VALUE] = value
     p[P_SELECT] = select
     p[P_CHANCE_WIDTH] = chance_width
     p[P_PRIOR_TEMPERATURE] = prior_temperature
+    p[P_FPU] = fpu
     return p
 
 
@@ -124,13 +141,24 @@ def init_node(nodes, stats, node, move, prior):
 
 
 @kernel(inline="always")
-def puct_score(nodes, stats, child, player, mode, c, sqrt_n):
-    """PUCT: value (0.5 before the first visit) plus prior-weighted exploration.
+def first_play(nodes, stats, node, player, mode, fpu):
+    """The value PUCT gives the unvisited children of ``node``: ``fpu`` when it is 0 or more
+    (0.5 by default); when negative, the node's own value for ``player`` plus ``fpu``."""
+    if fpu >= 0:
+        return fpu
+    if nodes[node, VISITS] == 0:
+        return 0.5
+    return node_value(nodes, stats, node, player, mode) + fpu
+
+
+@kernel(inline="always")
+def puct_score(nodes, stats, child, player, mode, c, sqrt_n, unvisited):
+    """PUCT: value (``unvisited`` before the first visit) plus prior-weighted exploration.
 
     ``sqrt_n``: the square root of the parent's visits (IS-MCTS: of the child's availability).
     """
     v = nodes[child, VISITS]
-    q = node_value(nodes, stats, child, player, mode) if v > 0 else 0.5
+    q = node_value(nodes, stats, child, player, mode) if v > 0 else unvisited
     return q + c * stats[child, PRIOR] * sqrt_n / (1 + v)
 
 
@@ -150,11 +178,12 @@ def select_child(nodes, stats, node, player, prm, rng):
     parent_visits = max(nodes[node, VISITS], 1)
     log_n = np.log(parent_visits)
     sqrt_n = np.sqrt(parent_visits)
+    unvisited = first_play(nodes, stats, node, player, mode, prm[P_FPU])
     best = start
     best_score = -np.inf
     for child in range(start, start + nodes[node, COUNT]):
         if puct:
-            score = puct_score(nodes, stats, child, player, mode, c, sqrt_n)
+            score = puct_score(nodes, stats, child, player, mode, c, sqrt_n, unvisited)
         elif nodes[child, VISITS] == 0:
             # Unvisited first, in random order so the move list's order does not matter.
             score = 1e9 + float(next_u64(rng) >> np.uint64(40))
@@ -170,10 +199,10 @@ def select_child(nodes, stats, node, player, prm, rng):
 def expand(nodes, stats, size, node, state, moves, prm):
     """Give a player node one child per legal move; False when the arrays are full."""
     n = games.legal_moves(state, moves)
-    start = size[0]
+    start = size[USED]
     if start + n > nodes.shape[0]:
         return False
-    size[0] = start + n
+    size[USED] = start + n
     nodes[node, FIRST] = start
     nodes[node, COUNT] = n
     nodes[node, CAPACITY] = n
@@ -205,10 +234,10 @@ def set_priors(stats, state, start, n, moves, temperature):
 def chance_child(nodes, stats, size, node, width, rng):
     """A sampled outcome below a chance node (a new one while there is room); -1 if full."""
     if nodes[node, FIRST] == UNEXPANDED:
-        start = size[0]
+        start = size[USED]
         if start + width > nodes.shape[0]:
             return -1
-        size[0] = start + width
+        size[USED] = start + width
         nodes[node, FIRST] = start
         nodes[node, CAPACITY] = width
     used = nodes[node, COUNT]
@@ -323,21 +352,130 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, pat
 
 
 @kernel
-def run_tree(nodes, stats, size, root, iterations, prm, rng):
-    """``iterations`` simulations on one tree; ``rng`` carries on between calls."""
+def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
+    """Up to ``iterations`` simulations on one tree, stopping once ``time.perf_counter()``
+    passes ``deadline`` (``clock.FOREVER``: never); returns the simulations run. ``rng`` carries on
+    between calls."""
     scratch = root.copy()
     chance_rng = make_rng(0)
+    # The generator and the size live in this thread's own arrays while it runs: the
+    # callers' arrays hold every thread's in one cache line, which the threads would share.
+    local_rng = rng.copy()
+    local_size = size.copy()
     moves, path, payoff, margin, score = simulation_buffers()
-    for _ in range(iterations):
-        simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, path, payoff,
-                 margin, score)
+    # A simulation adds at most one block of children: with this much room left it always
+    # can; below that the tree is compacted to half its arrays and keeps growing.
+    room = max(games.MAX_MOVES, int(prm[P_CHANCE_WIDTH]))
+    timed = deadline < FOREVER
+    started = now() if timed else 0.0
+    done = 0
+    check = 1
+    while done < iterations:
+        if local_size[USED] + room > nodes.shape[0]:
+            compact(nodes, stats, local_size, nodes.shape[0] // 2)
+        simulate(nodes, stats, local_size, root, prm, local_rng, scratch, chance_rng, moves, path,
+                 payoff, margin, score)
+        done += 1
+        if timed and done >= check:
+            t = now()
+            if t >= deadline:
+                break
+            check = done + simulations_until_check(done, started, t)
+    rng[0] = local_rng[0]
+    copy_into(size, local_size)
+    return done
 
 
-@kernel(parallel=True)
-def run_trees(nodes, stats, size, root, iterations, prm, rngs):
-    """Root parallelism: tree ``t`` on its own thread with its own generator ``rngs[t]``."""
+@kernel(parallel=True, nogil=True)
+def run_trees(nodes, stats, size, root, iterations, deadline, prm, rngs, done):
+    """Root parallelism: tree ``t`` on its own thread with its own generator ``rngs[t]``,
+    ``iterations[t]`` simulations at most until ``deadline``; ``done[t]``: those it ran."""
     for t in prange(nodes.shape[0]):
-        run_tree(nodes[t], stats[t], size[t:t + 1], root, iterations, prm, rngs[t])
+        done[t] = run_tree(nodes[t], stats[t], size[t], root, iterations[t], deadline, prm, rngs[t])
+
+
+@kernel
+def compact(nodes, stats, size, target):
+    """Free the subtrees that matter least until at most ``target`` nodes are in use, and
+    pack the rest at the front of the arrays, each block of children still contiguous.
+
+    Every expanded node below ``threshold`` visits (the smallest threshold that brings
+    the tree to ``target``: any count below ``EXACT_VISITS``, a power of two above) loses
+    its children and becomes a leaf again, its own statistics kept, so it is expanded afresh when selection comes back to it. The
+    root's children are always kept. Nodes keep their order: a child block always lies
+    after its parent (it was added, or copied breadth first, later), so packing moves
+    every node towards the front. Between simulations only.
+    """
+    used = size[USED]
+    # Blocks by the visits of their parent (``_visit_class``). A node has no more visits
+    # than its parent, so a block is kept exactly when its parent has threshold visits.
+    blocks = np.zeros(VISIT_CLASSES, np.int64)
+    for node in range(1, used):
+        if nodes[node, FIRST] != UNEXPANDED:
+            blocks[_visit_class(nodes[node, VISITS])] += nodes[node, CAPACITY]
+    kept = 1 + nodes[0, CAPACITY]
+    cls = VISIT_CLASSES
+    while cls > 1 and kept + blocks[cls - 1] <= target:
+        cls -= 1
+        kept += blocks[cls]
+    threshold = _class_visits(cls)
+    # New index of every node (-1: freed), in order: parents are decided before children.
+    index = np.full(used, -1, np.int64)
+    index[0] = 0
+    n = 1
+    for node in range(used):
+        first = nodes[node, FIRST]
+        if index[node] < 0 or first == UNEXPANDED:
+            continue
+        if node == 0 or nodes[node, VISITS] >= threshold:
+            for child in range(first, first + nodes[node, CAPACITY]):
+                index[child] = 1
+    for node in range(1, used):
+        if index[node] > 0:
+            index[node] = n
+            n += 1
+    for node in range(used):
+        new = index[node]
+        if new < 0:
+            continue
+        first = nodes[node, FIRST]
+        copy_into(nodes[new], nodes[node])
+        copy_into(stats[new], stats[node])
+        if first != UNEXPANDED and index[first] < 0:
+            nodes[new, FIRST] = UNEXPANDED
+            nodes[new, COUNT] = 0
+            nodes[new, CAPACITY] = 0
+        elif first != UNEXPANDED:
+            nodes[new, FIRST] = index[first]
+    size[USED] = n
+    size[COMPACTIONS] += 1
+    size[FREED] += used - n
+
+
+# Visit counts as a compaction sorts them: each count below EXACT_VISITS its own class
+# (most expanded nodes have a few visits, and dropping those with 2 should not drop those
+# with 3), then one class per power of two.
+EXACT_VISITS = 64
+VISIT_CLASSES = EXACT_VISITS + 58       # up to 2**63
+
+
+@kernel(inline="always")
+def _visit_class(visits):
+    if visits < EXACT_VISITS:
+        return max(visits, 1)
+    cls = EXACT_VISITS
+    while visits >= 2 * EXACT_VISITS:
+        visits >>= np.int64(1)
+        cls += 1
+    return cls
+
+
+@kernel(inline="always")
+def _class_visits(cls):
+    """The fewest visits of class ``cls`` (a class past the last: more than any count)."""
+    if cls < EXACT_VISITS:
+        return np.int64(cls)
+    return np.int64(EXACT_VISITS) << np.int64(min(cls - EXACT_VISITS, 56))
 
 
 @kernel

@@ -17,7 +17,7 @@ import jsonschema
 
 from solver.analysis.positions import QueryError
 from solver.errors import TesseraError
-from solver.search.mcts import MctsOptions
+from solver.search.mcts import MB, MctsOptions
 from solver.search.report import mcts_settings
 
 DEFAULT_VISITS = 10_000         # as `tessera best` without --iterations or --time
@@ -25,7 +25,7 @@ QUERY_SCHEMA = json.loads(resources.files("solver.analysis").joinpath("query.sch
                           .read_text(encoding="utf-8"))
 _VALIDATOR = jsonschema.Draft202012Validator(QUERY_SCHEMA)
 MCTS_ONLY = ("maxVisits", "threads", "seed", "value", "select", "rollout", "exploration",
-             "reportDuringSearchEvery")
+             "memory", "reportDuringSearchEvery")
 SOURCE_FIELDS = ("position", "game", "options", "startSeed", "moves")
 ACTION_FIELDS = {"terminate": ("id", "action", "terminateId"),
                  "query_version": ("id", "action"), "clear_cache": ("id", "action")}
@@ -158,7 +158,8 @@ def _search_settings(query, algo):
                           value=query.get("value", defaults.value),
                           select=query.get("select", defaults.select),
                           rollout=query.get("rollout", defaults.rollout),
-                          exploration=query.get("exploration", defaults.exploration))
+                          exploration=query.get("exploration", defaults.exploration),
+                          memory=int(query.get("memory", defaults.memory / MB) * MB))
     try:
         options.check()
     except TesseraError as err:

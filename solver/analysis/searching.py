@@ -14,6 +14,7 @@ from typing import Optional
 from kernels import games
 from solver.analysis.positions import prepare
 from solver.search.ismcts import Ismcts
+from solver.search.batches import kept_back
 from solver.search.mcts import Mcts, MctsOptions
 from solver.search.report import search_report
 
@@ -104,7 +105,7 @@ def _sliced_search(searcher, job, state, progress, report):
         seconds += result.seconds
         result.visits, result.seconds, result.reused_visits = visits, seconds, reused
         if (result.interrupted or (budget_visits is not None and per_thread >= budget_visits)
-                or (budget_time is not None and seconds >= budget_time)):
+                or (budget_time is not None and seconds >= budget_time - kept_back(budget_time))):
             return result
         report(result)
 

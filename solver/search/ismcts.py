@@ -9,15 +9,18 @@ are summed by move.
 Options are ``MctsOptions``; two have no effect here: ``chance_width`` (chance is
 open loop, not in the tree) and ``reuse`` (every search starts a fresh tree).
 """
+import time
+
 import numpy as np
 
 from kernels import bind
 from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import make_rng
 from kernels.search import ismcts as kernel    # the layout; the kernels per game
+from kernels.search.clock import FOREVER
 from solver.compiletime import compile_clock
 from solver.errors import TesseraError
-from solver.search.batches import lower_bound, run_batches
+from solver.search.batches import lower_bound, run_batches, start_threads, waves
 from solver.search.mcts import MctsOptions  # noqa: F401  (the options of both searches)
 from solver.search.result import MoveLine, SearchResult
 
@@ -32,9 +35,11 @@ def load_kernels(state, threads, rollout):
     rngs = np.stack([make_rng(t) for t in range(threads)])
     prm, root = MctsOptions().kernel_params(), state.copy()
     if threads == 1:
-        bind.ready(kernels.run_tree, nodes[0], stats[0], size[0:1], root, 1, prm, rngs[0])
+        bind.ready(kernels.run_tree, nodes[0], stats[0], size[0:1], root, 1, FOREVER, prm, rngs[0])
     else:
-        bind.ready(kernels.run_trees, nodes, stats, size, root, 1, prm, rngs)
+        counts = np.ones(threads, np.int64)
+        bind.ready(kernels.run_trees, nodes, stats, size, root, counts, FOREVER, prm, rngs, counts)
+        start_threads()
     buffer = np.zeros(PV_LENGTH, np.int64)
     bind.ready(kernels.children, nodes[0], 0, buffer)
     bind.ready(kernels.principal_variation, nodes[0], 0, buffer)
@@ -56,21 +61,27 @@ class Ismcts:
             raise TesseraError("the game is over: there is no move to search")
         if player == CHANCE:
             raise TesseraError("chance acts in this position: there is no move to choose")
-        root = state.copy()
-        tree = kernel.new_tree(self.options.max_nodes, self.options.threads)
-        nodes, stats, size = tree
-        prm = self.options.kernel_params()
         with compile_clock() as compiling:          # before the clock: it times the search alone
             load_kernels(state, self.options.threads, self.options.rollout)
+        started = time.perf_counter()
+        root = state.copy()
+        tree = kernel.new_tree(self.options.tree_nodes(kernel.NODE_BYTES), self.options.threads)
+        nodes, stats, size = tree
+        prm = self.options.kernel_params()
+        done = np.zeros(self.options.threads, np.int64)
 
-        def run(step):
+        def run(remaining, deadline):
             if self.options.threads == 1:
-                kernels.run_tree(nodes[0], stats[0], size[0:1], root, step, prm, self.rngs[0])
+                done[0] = kernels.run_tree(nodes[0], stats[0], size[0:1], root, remaining[0], deadline,
+                                           prm, self.rngs[0])
             else:
-                kernels.run_trees(nodes, stats, size, root, step, prm, self.rngs)
+                for a, b, until in waves(self.options.threads, deadline):
+                    kernels.run_trees(nodes[a:b], stats[a:b], size[a:b], root, remaining[a:b], until, prm,
+                                      self.rngs[a:b], done[a:b])
+            return done
 
-        seconds, interrupted = run_batches(run, self.options.iterations,
-                                           self.options.time_limit, progress)
+        seconds, interrupted = run_batches(run, self.options.threads, self.options.iterations,
+                                           self.options.time_limit, started, progress)
         result = self._result(rules, kernels, root, tree, player, seconds)
         result.interrupted = interrupted
         result.compile_seconds = compiling.seconds
@@ -113,4 +124,5 @@ class Ismcts:
             visits=root_visits, seconds=seconds,
             value=float(stats[:, 0, kernel.WIN + player].sum()) / root_visits,
             margin=float(stats[:, 0, kernel.MARGIN + player].sum()) / root_visits,
-            moves=lines, tree_nodes=int(size.sum()), threads=self.options.threads)
+            moves=lines, tree_nodes=int(size.sum()), tree_bytes=int(size.sum()) * kernel.NODE_BYTES,
+            compactions=0, threads=self.options.threads)

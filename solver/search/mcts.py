@@ -4,6 +4,8 @@ The simulations run in numba (``kernels.search.mcts``) in batches
 (``solver.search.batches``). With ``threads > 1`` each thread grows its own
 tree (root parallelism) and the root statistics are summed.
 """
+import os
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -12,15 +14,21 @@ from kernels import bind
 from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import make_rng
 from kernels.search import mcts as kernel      # the layout and parameters; the kernels per game
+from kernels.search.clock import FOREVER
 from solver.compiletime import compile_clock
 from solver.errors import OptionError, TesseraError
-from solver.search.batches import lower_bound, run_batches
+from solver.search.batches import lower_bound, run_batches, start_threads, waves
 from solver.search.result import MoveLine, SearchResult
 
 VALUES = {"win": kernel.VALUE_WIN, "margin": kernel.VALUE_MARGIN, "blend": kernel.VALUE_BLEND}
 SELECTIONS = {"uct": kernel.SELECT_UCT, "puct": kernel.SELECT_PUCT}
 ROLLOUTS = kernel.ROLLOUTS              # each compiled into instances of its own
 PV_LENGTH = 256
+MB = 2**20
+DEFAULT_MEMORY = 1024 * MB      # for a search's trees, all threads together
+# A tree smaller than this is an error: compacted to half, it must still have room for the
+# longest move list of any game (300, Azul's) beside the root's children.
+MIN_NODES = 1000
 
 
 def load_kernels(state, threads, rollout, reuse=True):
@@ -33,12 +41,23 @@ def load_kernels(state, threads, rollout, reuse=True):
     rngs = np.stack([make_rng(t) for t in range(threads)])
     prm, root = kernel.params(), state.copy()
     if threads == 1:
-        bind.ready(kernels.run_tree, nodes[0], stats[0], size[0:1], root, 1, prm, rngs[0])
+        bind.ready(kernels.run_tree, nodes[0], stats[0], size[0], root, 1, FOREVER, prm, rngs[0])
     else:
-        bind.ready(kernels.run_trees, nodes, stats, size, root, 1, prm, rngs)
+        counts = np.ones(threads, np.int64)
+        bind.ready(kernels.run_trees, nodes, stats, size, root, counts, FOREVER, prm, rngs, counts)
+        start_threads()
     if reuse:
         bind.ready(kernels.copy_subtree, nodes[0], stats[0], 0, nodes[0], stats[0])
     bind.ready(kernels.principal_variation, nodes[0], 0, np.zeros(PV_LENGTH, np.int64))
+
+
+def available_cores():
+    """The cores this process may run on (its CPU affinity, else the machine's count):
+    ``tessera best``'s default thread count."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:                      # no affinity on this platform
+        return os.cpu_count() or 1
 
 
 @dataclass
@@ -52,8 +71,10 @@ class MctsOptions:
     select: str = "puct"            # uct | puct
     rollout: str = "greedy"         # random | greedy
     exploration: float = 1.4
+    fpu: float = 0.5                # PUCT's value of an unvisited move; < 0: the parent's value plus it
     chance_width: int = 8
-    max_nodes: int = 2_000_000      # per thread
+    memory: int = DEFAULT_MEMORY    # bytes for the trees of all threads together
+    max_nodes: int = None           # per thread, instead of what ``memory`` holds (tests)
     reuse: bool = True
 
     def check(self):
@@ -71,14 +92,26 @@ class MctsOptions:
                 raise OptionError(f"unknown {name} '{value}' (known: {', '.join(known)})")
         if not self.exploration >= 0:
             raise OptionError(f"exploration must be 0 or more, not {self.exploration}")
+        if not -1 <= self.fpu <= 1:
+            raise OptionError(f"fpu must be from -1 to 1, not {self.fpu}")
         if self.chance_width < 1:
             raise OptionError(f"chance width must be at least 1, not {self.chance_width}")
-        if self.max_nodes < 1000:
-            raise OptionError(f"max nodes must be at least 1000, not {self.max_nodes}")
+        if self.max_nodes is not None and self.max_nodes < MIN_NODES:
+            raise OptionError(f"max nodes must be at least {MIN_NODES}, not {self.max_nodes}")
+        if self.max_nodes is None and self.memory // self.threads < MIN_NODES * kernel.NODE_BYTES:
+            least = -(-MIN_NODES * kernel.NODE_BYTES * self.threads // MB)
+            raise OptionError(f"memory must be at least {least} MB for {self.threads} thread(s), "
+                              f"not {self.memory / MB:g} MB")
+
+    def tree_nodes(self, node_bytes):
+        """Nodes of each thread's tree: ``max_nodes``, or what the memory budget holds."""
+        if self.max_nodes is not None:
+            return self.max_nodes
+        return self.memory // (self.threads * node_bytes)
 
     def kernel_params(self):
         return kernel.params(self.exploration, VALUES[self.value], SELECTIONS[self.select],
-                             self.chance_width)
+                             self.chance_width, fpu=self.fpu)
 
 
 class Mcts:
@@ -105,21 +138,27 @@ class Mcts:
         if not self.rules.is_complete(state):
             raise TesseraError("this position is a player's view with hidden parts: "
                                "search it with information-set MCTS")
+        with compile_clock() as compiling:          # before the clock: it times the search alone
+            load_kernels(state, self.options.threads, self.options.rollout, reuse=False)
+        started = time.perf_counter()               # the budget covers reuse's copy and the result
         self._prepare_tree(state)
         nodes, stats, size = self.tree
         prm = self.options.kernel_params()
         reused = int(nodes[:, 0, kernel.VISITS].sum())
-        with compile_clock() as compiling:          # before the clock: it times the search alone
-            load_kernels(state, self.options.threads, self.options.rollout, reuse=False)
+        done = np.zeros(self.options.threads, np.int64)
 
-        def run(step):
+        def run(remaining, deadline):
             if self.options.threads == 1:
-                self.kernels.run_tree(nodes[0], stats[0], size[0:1], self.root, step, prm, self.rngs[0])
+                done[0] = self.kernels.run_tree(nodes[0], stats[0], size[0], self.root, remaining[0],
+                                                deadline, prm, self.rngs[0])
             else:
-                self.kernels.run_trees(nodes, stats, size, self.root, step, prm, self.rngs)
+                for a, b, until in waves(self.options.threads, deadline):
+                    self.kernels.run_trees(nodes[a:b], stats[a:b], size[a:b], self.root, remaining[a:b],
+                                           until, prm, self.rngs[a:b], done[a:b])
+            return done
 
-        seconds, interrupted = run_batches(run, self.options.iterations,
-                                           self.options.time_limit, progress)
+        seconds, interrupted = run_batches(run, self.options.threads, self.options.iterations,
+                                           self.options.time_limit, started, progress)
         result = self._result(player, seconds, reused)
         result.interrupted = interrupted
         result.compile_seconds = compiling.seconds
@@ -162,12 +201,13 @@ class Mcts:
                     and np.array_equal(self.root, state))
         if reusable and any(self.root_nodes):
             nodes, stats, _ = self.tree
-            fresh = kernel.new_tree(self.options.max_nodes, self.options.threads)
+            fresh = kernel.new_tree(self.options.tree_nodes(kernel.NODE_BYTES), self.options.threads)
             for t, node in enumerate(self.root_nodes):
-                fresh[2][t] = self.kernels.copy_subtree(nodes[t], stats[t], node, fresh[0][t], fresh[1][t])
+                fresh[2][t, kernel.USED] = self.kernels.copy_subtree(nodes[t], stats[t], node, fresh[0][t],
+                                                                     fresh[1][t])
             self.tree = fresh
         elif not reusable:
-            self.tree = kernel.new_tree(self.options.max_nodes, self.options.threads)
+            self.tree = kernel.new_tree(self.options.tree_nodes(kernel.NODE_BYTES), self.options.threads)
         self.root = state.copy()
         self.root_nodes = [0] * self.options.threads
 
@@ -196,10 +236,12 @@ class Mcts:
                 pv=[int(m) for m in pv[:n]]))
         lines.sort(key=lambda line: (-line.visits, -(line.win_rate or 0.0)))
         root_visits = int(nodes[:, 0, kernel.VISITS].sum())
+        tree_nodes = int(self.tree[2][:, kernel.USED].sum())
         return SearchResult(
             algo="mcts", player=int(player), position_hash=int(self.rules.position_hash(self.root)),
             visits=root_visits - reused, seconds=seconds,
             value=float(stats[:, 0, kernel.WIN + player].sum()) / root_visits,
             margin=float(stats[:, 0, kernel.MARGIN + player].sum()) / root_visits,
-            moves=lines, tree_nodes=int(self.tree[2].sum()), threads=threads,
+            moves=lines, tree_nodes=tree_nodes, tree_bytes=tree_nodes * kernel.NODE_BYTES,
+            compactions=int(self.tree[2][:, kernel.COMPACTIONS].sum()), threads=threads,
             reused_visits=reused)

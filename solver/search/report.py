@@ -19,7 +19,8 @@ def search_report(command, game, state, result, settings, interrupted):
             "nodes_per_second": result.nodes_per_second,
             "win_rate": result.value, "margin": result.margin,
             "exact": _exact_json(result.exact), "depth": result.depth,
-            "tree_nodes": result.tree_nodes, "tt_hit_rate": result.tt_hit_rate,
+            "tree_nodes": result.tree_nodes, "tree_bytes": result.tree_bytes,
+            "compactions": result.compactions, "tt_hit_rate": result.tt_hit_rate,
             "threads": result.threads, "compile_seconds": result.compile_seconds,
         },
         "interrupted": interrupted,
@@ -64,4 +65,10 @@ def mcts_settings(options):
     return {"iterations": options.iterations, "time": options.time_limit,
             "threads": options.threads, "seed": options.seed, "value": options.value,
             "select": options.select, "rollout": options.rollout,
-            "exploration": options.exploration}
+            "exploration": options.exploration, "memory": memory_mb(options)}
+
+
+def memory_mb(options):
+    """The memory budget of MCTS ``options`` in MB (MiB), as the settings give it."""
+    from solver.search.mcts import MB
+    return options.memory / MB

@@ -56,6 +56,8 @@ class SearchResult:
     depth: Optional[int] = None  # alpha-beta: the deepest completed iteration
     tt_hit_rate: Optional[float] = None
     tree_nodes: Optional[int] = None     # MCTS: nodes in the tree(s)
+    tree_bytes: Optional[int] = None     # MCTS: the memory those nodes take
+    compactions: Optional[int] = None    # MCTS: times a full tree was compacted (in all threads)
     threads: int = 1
     reused_visits: int = 0               # MCTS: root visits kept from the previous search
     interrupted: bool = False            # stopped early by Ctrl-C (the figures so far)

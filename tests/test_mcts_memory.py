@@ -1,0 +1,122 @@
+"""The memory bound of MCTS: a full tree is compacted (the subtrees of its least visited
+nodes freed, the rest packed) and keeps growing (docs/search.md, "Memory bound")."""
+import numpy as np
+import pytest
+
+from kernels import bind, games
+from kernels.rng import make_rng
+from kernels.search import mcts as kernel
+from kernels.search.clock import FOREVER
+from solver.errors import OptionError
+from solver.games import get_game
+from solver.search.mcts import MIN_NODES, Mcts, MctsOptions
+from tests.test_agents import LATE_POSITION, position
+
+AZUL = get_game("azul")
+SEARCH = bind.instance("azul", "mcts", "random")
+PRM = kernel.params(select=kernel.SELECT_PUCT)     # deeper trees than UCT's
+
+
+def grown(iterations, max_nodes, seed=1):
+    """A tree of the 2-player Azul opening after ``iterations`` simulations."""
+    nodes, stats, size = kernel.new_tree(max_nodes)
+    SEARCH.run_tree(nodes[0], stats[0], size[0], AZUL.new(1, players=2), iterations, FOREVER, PRM,
+                    make_rng(seed))
+    return nodes[0], stats[0], size[0]
+
+
+def by_path(nodes, stats, used):
+    """Every node reachable from the root: (moves from the root) -> (node row, stats row),
+    checking on the way that blocks lie inside the used nodes and no node is reached twice."""
+    found, seen, stack = {}, set(), [(0, ())]
+    while stack:
+        node, path = stack.pop()
+        assert node not in seen and 0 <= node < used
+        seen.add(node)
+        found[path] = (nodes[node].copy(), stats[node].copy())
+        first = nodes[node, kernel.FIRST]
+        if first == kernel.UNEXPANDED:
+            assert nodes[node, kernel.COUNT] == 0 or node == 0
+            continue
+        assert nodes[node, kernel.COUNT] <= nodes[node, kernel.CAPACITY]
+        assert nodes[node, kernel.VISITS] >= nodes[first:first + nodes[node, kernel.COUNT], kernel.VISITS].sum()
+        for child in range(first, first + nodes[node, kernel.COUNT]):
+            stack.append((child, path + (int(nodes[child, kernel.MOVE]),)))
+    return found, seen
+
+
+def test_compaction_keeps_the_root_and_the_visited_part_of_the_tree_whole():
+    nodes, stats, size = grown(3000, 200_000)
+    used = int(size[kernel.USED])
+    before, _ = by_path(nodes, stats, used)
+    SEARCH.compact(nodes, stats, size, used // 2)
+    after, seen = by_path(nodes, stats, int(size[kernel.USED]))
+    assert size[kernel.USED] <= used // 2 and size[kernel.COMPACTIONS] == 1
+    assert size[kernel.FREED] == used - size[kernel.USED]
+    # Packed: every node in use is reachable (chance blocks keep their unused slots).
+    slots = sum(int(row[kernel.CAPACITY] - row[kernel.COUNT]) for row, _ in after.values())
+    assert len(seen) + slots == size[kernel.USED]
+    # Every node kept has the statistics it had; the root's children all survive.
+    first = before[()][0][kernel.FIRST]
+    root_children = [path for path in before if len(path) == 1]
+    assert all(path in after for path in root_children) and len(root_children) > 20
+    for path, (row, sums) in after.items():
+        old_row, old_sums = before[path]
+        assert row[kernel.VISITS] == old_row[kernel.VISITS] and np.array_equal(sums, old_sums)
+    # What was freed hung below nodes with fewer visits than anything kept below.
+    cut = [path for path, (row, _) in after.items()
+           if row[kernel.FIRST] == kernel.UNEXPANDED and before[path][0][kernel.FIRST] != kernel.UNEXPANDED]
+    still = [path for path, (row, _) in after.items() if row[kernel.FIRST] != kernel.UNEXPANDED and path]
+    assert cut and still and first >= 0
+    assert max(after[p][0][kernel.VISITS] for p in cut) < min(after[p][0][kernel.VISITS] for p in still)
+
+
+def test_a_tree_at_its_bound_keeps_growing():
+    """With room for 20,000 nodes, 20,000 simulations compact the tree several times and
+    make many more nodes than fit at once; the tree is consistent after them."""
+    nodes, stats, size = grown(20_000, 20_000)
+    assert size[kernel.COMPACTIONS] >= 2
+    assert size[kernel.FREED] + size[kernel.USED] > 2 * 20_000
+    _, seen = by_path(nodes, stats, int(size[kernel.USED]))
+    assert nodes[0, kernel.VISITS] == 20_000
+    first, count = nodes[0, kernel.FIRST], nodes[0, kernel.COUNT]
+    assert nodes[first:first + count, kernel.VISITS].sum() == 20_000        # the root expands at once
+
+
+def test_a_bounded_search_finds_the_forced_move():
+    """The late position has one best move (C blue 4); a tree of the smallest size allowed
+    finds it as an unbounded one does, through many compactions."""
+    state = position(LATE_POSITION)
+    small = Mcts(MctsOptions(iterations=20_000, seed=3, max_nodes=MIN_NODES))
+    result = small.search(state)
+    assert small.tree[2][0, kernel.COMPACTIONS] > 5
+    assert AZUL.format_move(state, result.best.move) == "C blue 4"
+    assert result.visits == 20_000 and sum(line.visits for line in result.moves) == 20_000
+
+
+def test_the_memory_budget_sets_the_tree_size_per_thread():
+    options = MctsOptions(iterations=1, memory=64 * 2**20, threads=2)
+    assert options.tree_nodes(kernel.NODE_BYTES) == 64 * 2**20 // (2 * kernel.NODE_BYTES)
+    result = Mcts(options).search(AZUL.new(1, players=2))
+    assert result.tree_nodes > 0
+    with pytest.raises(OptionError, match="memory must be at least"):
+        MctsOptions(iterations=1, memory=2**16).check()
+
+
+def test_reuse_keeps_only_the_subtree_played_into():
+    state = position(LATE_POSITION)
+    searcher = Mcts(MctsOptions(iterations=3000, seed=1))
+    first = searcher.search(state)
+    move = first.best.move
+    child = next(c for c in range(searcher.tree[0][0, 0, kernel.FIRST],
+                                  searcher.tree[0][0, 0, kernel.FIRST] + searcher.tree[0][0, 0, kernel.COUNT])
+                 if searcher.tree[0][0, c, kernel.MOVE] == move)
+    below, _ = by_path(searcher.tree[0][0], searcher.tree[1][0], int(searcher.tree[2][0, kernel.USED]))
+    kept = {path[1:]: value for path, value in below.items() if path[:1] == (move,)}
+    searcher.play(move)
+    games.apply_move(state, move)
+    searcher.options.iterations = 1
+    searcher.search(state)
+    assert searcher.tree[1][0, 0, kernel.WIN] > 0 and child > 0
+    now, _ = by_path(searcher.tree[0][0], searcher.tree[1][0], int(searcher.tree[2][0, kernel.USED]))
+    assert set(kept) <= set(now) and len(now) <= len(kept) + games.MAX_MOVES

@@ -1,0 +1,121 @@
+"""Time budgets are kept: a search given T seconds returns within about T by the wall clock,
+tree reuse and the result included, on one thread and on two (docs/search.md, "Budget").
+
+The bound checked is loose (T + 0.1 s) because the machine running the tests may be
+busy; bench/search_budget.py records the distribution of overruns.
+"""
+import time
+
+import numpy as np
+import pytest
+
+from kernels import bind, toy
+from kernels.rng import make_rng
+from kernels.search import mcts as kernel
+from kernels.search.clock import FOREVER, now
+from solver.games import get_game
+from solver.search.batches import run_batches
+from solver.search.ismcts import Ismcts
+from solver.search.mcts import Mcts, MctsOptions
+from tests.test_ismcts import dealt, view_of
+
+SLACK = 0.1
+
+
+def wall(search, state):
+    started = time.perf_counter()
+    result = search(state)
+    return time.perf_counter() - started, result
+
+
+def test_the_kernels_clock_is_time_perf_counter():
+    before = time.perf_counter()
+    inside = now()
+    assert before <= inside <= time.perf_counter()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("limit", [0.01, 0.05])
+def test_an_mcts_search_returns_within_its_time(threads, limit):
+    state = get_game("azul").new(1, players=2)
+    Mcts(MctsOptions(iterations=1, threads=threads)).search(state)     # compiles before any clock
+    seconds, result = wall(Mcts(MctsOptions(time_limit=limit, threads=threads, seed=3)).search, state)
+    assert result.visits > 0 and not result.interrupted
+    assert seconds <= limit + SLACK
+    assert result.seconds <= seconds
+
+
+def test_a_reused_tree_is_copied_within_the_time():
+    """The copy of the subtree played into counts against the next search's budget."""
+    game = get_game("azul")
+    state = game.new(1, players=2)
+    searcher = Mcts(MctsOptions(time_limit=0.3, seed=5))
+    first = searcher.search(state)
+    move = first.best.move
+    searcher.play(move)
+    bind.interface(state[0]).apply_move(state, move)
+    searcher.options.time_limit = 0.02
+    seconds, second = wall(searcher.search, state)
+    assert second.reused_visits > 0
+    assert seconds <= 0.02 + SLACK
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_an_ismcts_search_returns_within_its_time(threads):
+    view = view_of(dealt(5, 2, reply=True))
+    Ismcts(MctsOptions(iterations=1, threads=threads)).search(view)
+    seconds, result = wall(Ismcts(MctsOptions(time_limit=0.05, threads=threads, seed=1)).search, view)
+    assert result.visits > 0
+    assert seconds <= 0.05 + SLACK
+
+
+def test_a_deadline_stops_a_kernel_that_has_iterations_left():
+    """The kernel reads the clock itself: with a deadline already passed it runs one
+    simulation of a budget of a million, and the tree stays whole (visits add up)."""
+    search = bind.instance("toy", "mcts", "random")
+    nodes, stats, size = search.new_tree(10_000)
+    state = toy.new_game(5, True)
+    rng = make_rng(1)
+    done = search.run_tree(nodes[0], stats[0], size[0], state, 1_000_000, now() - 1.0,
+                           search.params(), rng)
+    assert done == 1 and nodes[0, 0, kernel.VISITS] == 1
+    more = search.run_tree(nodes[0], stats[0], size[0], state, 200, FOREVER, search.params(), rng)
+    assert more == 200 and nodes[0, 0, kernel.VISITS] == 201
+
+
+def test_threads_with_a_deadline_report_what_each_ran():
+    search = bind.instance("toy", "mcts", "random")
+    nodes, stats, size = search.new_tree(10_000, trees=2)
+    state = toy.new_game(5, True)
+    rngs = np.stack([make_rng(1), make_rng(2)])
+    done = np.zeros(2, np.int64)
+    search.run_trees(nodes, stats, size, state, np.array([300, 500]), FOREVER, search.params(), rngs, done)
+    assert list(done) == [300, 500]
+    assert list(nodes[:, 0, kernel.VISITS]) == [300, 500]
+
+
+@pytest.mark.parametrize("limit", [0.002, 0.01, 0.05])   # each within one slice
+def test_the_time_kept_back_for_the_result_leaves_a_short_budget_most_of_its_time(limit):
+    """3 ms are kept back for the result, but never more than a fifth of the budget: a
+    2 ms search (the strength runs' agents) still searches for 1.6 ms, not one simulation."""
+    deadlines = []
+
+    def run(remaining, deadline):
+        deadlines.append(deadline)
+        return remaining                    # as if every simulation were done at once
+
+    started = time.perf_counter()
+    run_batches(run, 1, 100, limit, started)
+    assert deadlines[0] - started >= limit - min(0.003, 0.2 * limit) - 1e-9
+    assert deadlines[0] - started <= limit
+
+
+def test_more_trees_than_threads_share_the_time():
+    """Trees beyond numba's threads run in waves, each with its share of the time: every
+    tree searches, not only the first each thread runs."""
+    import numba
+    trees = 2 * numba.get_num_threads()
+    searcher = Mcts(MctsOptions(time_limit=0.3, threads=trees, seed=2, rollout="random"))
+    searcher.search(get_game("azul").new(1, players=2))
+    visits = searcher.tree[0][:, 0, kernel.VISITS]
+    assert visits.min() > 20, visits
