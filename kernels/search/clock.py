@@ -11,9 +11,11 @@ and fast ones do not pay for the clock.
 """
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from kernels.jit import njit
 
 CHECK_SECONDS = 0.0005     # a deadline is passed by about this much, plus one simulation
 FOREVER = np.inf           # a deadline that never comes: an iteration budget alone
