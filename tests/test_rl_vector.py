@@ -97,6 +97,8 @@ def test_an_illegal_action_is_refused_and_changes_nothing():
         env.step(np.zeros(3, np.int64))
     with pytest.raises(OptionError, match="seed"):
         env.reset(seed=-1)
+    with pytest.raises(OptionError, match="seed"):     # checked before Azure deals realms with it
+        TesseraVectorEnv("azure", 2, seed="x")
     obs, info = env.reset()
     actions = np.array([np.flatnonzero(mask)[0] for mask in info["action_mask"]])
     actions[1] = np.flatnonzero(info["action_mask"][1] == 0)[0]

@@ -39,6 +39,7 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
             raise OptionError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
         if type(threads) is not int or not 1 <= threads <= num_envs:
             raise OptionError(f"threads must be from 1 to num_envs ({num_envs}), not {threads!r}")
+        check_seed(seed)                # before Azure's realms are dealt from it
         self.encoding = Encoding(game, **options)
         self.kernels = bind.instance(game, "vecenv")
         self.num_envs, self.threads, self.copy = num_envs, threads, copy
@@ -64,7 +65,6 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
         self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, num_envs)
         self.action_space = gymnasium.spaces.MultiDiscrete(
             np.full(num_envs, self.encoding.num_actions))
-        check_seed(seed)
         self._seed = seed
         self._dealt = False
         bounds = [num_envs * k // threads for k in range(threads + 1)]

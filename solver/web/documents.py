@@ -48,6 +48,8 @@ def read_rng(value):
     if value is None:
         return make_rng(0 ^ CHANCE_SALT)
     try:
+        if isinstance(value, (bool, float)):    # int() would turn it into another generator
+            raise TypeError(value)
         return np.array([int(value)], np.uint64)
     except (TypeError, ValueError, OverflowError):
         raise BadRequest(f"rng must be a generator state as the API sent it, "
