@@ -15,6 +15,9 @@ from solver.errors import TesseraError
 from solver.games import get_game
 from solver.games.base import check_seed
 from solver.position import Position
+from solver.render import azul as render_azul
+from solver.render import azure as render_azure
+from solver.render import pavilion as render_pavilion
 from solver.web.moves import fields
 
 
@@ -110,13 +113,8 @@ def _moves(position):
 
 def status(position):
     """One line: who acts and what they do, as `tessera show` says it."""
-    state = position.state
     obj = position.to_json()
     if position.game == "azure":
-        from solver.render.azure import _who_acts
-        return _who_acts(obj)
-    if position.game == "azul":
-        from solver.render.azul import _who_acts
-    else:
-        from solver.render.pavilion import _who_acts
-    return _who_acts(obj, state)
+        return render_azure.who_acts(obj)
+    renderer = render_azul if position.game == "azul" else render_pavilion
+    return renderer.who_acts(obj, position.state)
