@@ -341,6 +341,28 @@ def test_a_dropped_stream_ends_its_tab_and_its_search(server):
         assert gone.status_code == 400 and "no analysis stream" in gone.json()["error"]
 
 
+def test_a_bad_analysis_request_leaves_the_tabs_search_running(server):
+    """The page's search goes on when its next request is refused (400)."""
+    with httpx.Client(timeout=WAIT_MS / 1000) as client:
+        with client.stream("GET", f"{server}/api/analysis/stream") as stream:
+            lines = stream.iter_lines()
+            tab = next(json.loads(line[5:]) for line in lines if line.startswith("data:"))["tab"]
+            text = Position.new("azul", seed=3).text()
+            started = client.post(f"{server}/api/analysis/start",
+                                  json={"tab": tab, "position": text, "seconds": 60})
+            assert started.status_code == 200, started.text
+            status = f"{server}/api/analysis/status?tab={tab}"
+            for body in ({"seconds": -1}, {"visits": 0}, {"algo": "guess"}):
+                refused = client.post(f"{server}/api/analysis/start",
+                                      json={"tab": tab, "position": text, **body})
+                assert refused.status_code == 400, refused.text
+                assert client.get(status).json() == {"open": True, "searching": True}, body
+            refused = client.post(f"{server}/api/engine-move",
+                                  json={"tab": tab, "position": text, "seconds": "soon"})
+            assert refused.status_code == 400, refused.text
+            assert client.get(status).json() == {"open": True, "searching": True}
+
+
 def test_garbage_never_stops_the_server(server):
     """Raw bytes that are no HTTP, bad JSON to every route, wrong types: each gets its
     error (or a closed connection) and the server answers the next page."""

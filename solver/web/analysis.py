@@ -134,7 +134,6 @@ class AnalysisHub:
         answers once, proven or, when its time runs out, with its estimate."""
         if algo not in ALGOS:
             raise TesseraError(f"algo must be one of {', '.join(ALGOS)}, not {algo!r}")
-        self.stop(tab)
         query = {"id": f"{tab.id}.{next(self.serials)}", "position": position_text,
                  "maxTime": _seconds(seconds), "algo": algo}
         if algo == "mcts" and not _is_view(position_text):
@@ -143,6 +142,7 @@ class AnalysisHub:
             if type(visits) is not int or not 1 <= visits <= MAX_VISITS:
                 raise TesseraError(f"visits must be a whole number from 1 to {MAX_VISITS}")
             query["maxVisits"] = visits
+        self.stop(tab)                      # once the query is good: a bad one changes nothing
         tab.query = query["id"]
 
         def deliver(document):
@@ -160,11 +160,11 @@ class AnalysisHub:
 
     async def choose(self, tab, position_text, seconds):
         """The engine's answer for ``position_text`` in ``seconds`` (the tab's one search)."""
-        self.stop(tab)
         loop = asyncio.get_running_loop()
         answered = loop.create_future()
         query = {"id": f"{tab.id}.{next(self.serials)}", "position": position_text,
                  "maxTime": _seconds(seconds), "topMoves": 1}
+        await asyncio.to_thread(self.stop, tab)
         tab.query = query["id"]
 
         def deliver(document):
