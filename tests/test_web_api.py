@@ -204,6 +204,15 @@ def test_bad_input_is_answered_with_400_and_one_line(client, path, body, message
     assert message in error and "\n" not in error
 
 
+def test_chance_is_not_dealt_on_a_players_view(client):
+    """A view hides the cards chance draws from: dealing needs the complete position, as
+    ``Position.draw_chance`` does."""
+    view = Position.from_state(get_game("azure").undealt(0)).view(1)
+    assert view.is_chance
+    error = post(client, "/api/deal", {"position": view.text()}, status=400)["error"]
+    assert error == "deal needs a complete position; this is a player's view"
+
+
 def test_bodies_that_are_not_json_objects_are_refused(client):
     for content in (b"not json", b"[1, 2]", b"\xff\xfe", b'"text"'):
         response = client.post("/api/position", content=content)

@@ -70,6 +70,8 @@ def deal_chance(position, rng):
     """(the position with its pending chance drawn from ``rng``, whether any was)."""
     if not position.is_chance:
         return position, False
+    if position.is_view:                    # the cards chance draws from are hidden in it
+        raise BadRequest("deal needs a complete position; this is a player's view")
     state = position.state
     games.resolve_chance(state, rng)
     return Position.from_state(state), True
