@@ -106,6 +106,12 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
     def random_actions(self, rngs):
         """A uniformly random legal action id per row, drawn with ``rngs`` (uint64 [num_envs],
         advanced): what a random player does, without leaving numba."""
+        if not (isinstance(rngs, np.ndarray) and rngs.dtype == np.uint64
+                and rngs.shape == (self.num_envs,)):
+            # numba would run past a short array, and advance a copy of any other
+            raise ValueError(f"rngs must be a uint64 array of shape ({self.num_envs},), not "
+                             f"{getattr(rngs, 'dtype', type(rngs).__name__)} "
+                             f"{getattr(rngs, 'shape', '')}")
         out = np.empty(self.num_envs, np.int64)
         # one thread: about 10 ns a row, less than handing a chunk to another thread costs
         self.kernels.random_actions_range(0, self.num_envs, self.legal, self.n_legal, rngs, out)
