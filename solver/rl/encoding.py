@@ -22,6 +22,7 @@ class Encoding:
         self.game = game
         self.options = options
         self.kernels = importlib.import_module(f"kernels.{game}.encoding")
+        get_game(game).check_options(options)
         undealt = get_game(game).undealt(0, **options)
         self.players = int(get_game(game).kernels().players(undealt))
         self.num_actions = self.kernels.NUM_ACTIONS
