@@ -388,6 +388,17 @@ def test_garbage_never_stops_the_server(server):
         assert client.post(f"{server}/api/new", json={"game": "azure"}).json()["game"] == "azure"
 
 
+def test_an_oversized_body_is_refused_before_it_is_all_read(server):
+    """A request that announces 50 MB is answered 400 once it passes 1 MB: the server
+    does not wait for (and hold) the rest."""
+    from solver.web.http import MAX_BODY
+    host, port = server.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as raw:
+        raw.sendall(b"POST /api/position HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    b"Content-Length: 50000000\r\n\r\n" + b" " * (2 * MAX_BODY))
+        assert raw.recv(4096).startswith(b"HTTP/1.1 400")
+
+
 def test_a_self_play_game_stepped_through(page, tmp_path):
     run = tmp_path / "run"
     done = tessera("selfplay", "azul", "--games", "2", "--agents", "random,greedy", "--seed", "4",
