@@ -233,3 +233,21 @@ def test_a_list_of_moves_maps_as_each_move_does(game):
 def encoding_kernels(game):
     from kernels import bind
     return bind.interface(game)
+
+
+@pytest.mark.parametrize("game", ["azul", "pavilion", "azure"])
+def test_an_action_id_out_of_range_is_a_move_error(game):
+    """Not a move code read from past the kernels' tables (Summer Pavilion's choices)."""
+    from solver.errors import MoveError
+    encoding = Encoding(game)
+    state = Position.new(game, seed=1).state
+    for action in (-1, encoding.num_actions, 10**6):
+        with pytest.raises(MoveError, match=f"action ids are 0 to {encoding.num_actions - 1}"):
+            encoding.move_of_action(state, action)
+
+
+def test_an_unknown_option_is_an_option_error():
+    """As `tessera new` says it, not a TypeError from the game's set-up."""
+    from solver.errors import OptionError
+    with pytest.raises(OptionError, match=r"azul has no option 'colours' \(its options: players, variant\)"):
+        Encoding("azul", colours=6)

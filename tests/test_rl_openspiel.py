@@ -22,6 +22,7 @@ def test_game_types():
     azul = pyspiel.load_game("tessera_azul", {"players": 3, "variant": "gray"})
     azure = pyspiel.load_game("tessera_azure", {"gifted": "favored", "realm_seed": 4})
     assert azul.num_players() == 3 and azul.num_distinct_actions() == 305
+    assert azul.max_chance_outcomes() == 5 and azure.max_chance_outcomes() == 4   # the colours
     assert azul.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert azul.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
     assert azure.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION

@@ -97,6 +97,8 @@ def test_an_illegal_action_is_refused_and_changes_nothing():
         env.step(np.zeros(3, np.int64))
     with pytest.raises(OptionError, match="seed"):
         env.reset(seed=-1)
+    with pytest.raises(OptionError, match="seed"):     # checked before Azure deals realms with it
+        TesseraVectorEnv("azure", 2, seed="x")
     obs, info = env.reset()
     actions = np.array([np.flatnonzero(mask)[0] for mask in info["action_mask"]])
     actions[1] = np.flatnonzero(info["action_mask"][1] == 0)[0]
@@ -106,6 +108,20 @@ def test_an_illegal_action_is_refused_and_changes_nothing():
     assert np.array_equal(states, env.states)
     with pytest.raises(ValueError, match="need 3 actions"):
         env.step(actions[:2])
+
+
+def test_random_actions_refuses_generators_it_cannot_advance_in_place():
+    """Anything but uint64 [num_envs] is refused: numba would read and write past a short
+    array (corrupting memory), and would advance a copy of another dtype or of a list."""
+    env = TesseraVectorEnv("azul", 4, seed=1)
+    env.reset()
+    for rngs in (np.arange(4), [1, 2, 3, 4], np.zeros(3, np.uint64)):
+        with pytest.raises(ValueError, match="rngs must be"):
+            env.random_actions(rngs)
+    rngs = np.arange(4, dtype=np.uint64)
+    actions = env.random_actions(rngs)
+    assert not np.array_equal(rngs, np.arange(4, dtype=np.uint64))      # advanced in place
+    assert all(env.masks[i, a] for i, a in enumerate(actions))
 
 
 def test_each_game_binds_its_own_encoding_and_the_template_alone_does_not_run():

@@ -192,6 +192,9 @@ def test_a_bad_position_gets_the_engines_one_line_error(client):
     ("/api/play", {"position": Position.new("azul", seed=1).text(), "move": None}, "move must be"),
     ("/api/play", {"position": Position.new("azul", seed=1).text(), "move": "F1 blue 1", "rng": "x"},
      "rng must be"),
+    ("/api/play", {"position": Position.new("azul", seed=1).text(), "move": "F1 blue 1", "rng": 1.5},
+     "rng must be"),
+    ("/api/new", {"game": "azure", "options": {"layout": 7}}, "layout must be"),
     ("/api/view", {"position": Position.new("azure", seed=1).text(), "player": 3}, "player must be 1 to 2"),
     ("/api/run/game", {"folder": 5}, "folder must be"),
     ("/api/analysis/start", {"tab": "x"}, "analysis is off"),
@@ -199,6 +202,15 @@ def test_a_bad_position_gets_the_engines_one_line_error(client):
 def test_bad_input_is_answered_with_400_and_one_line(client, path, body, message):
     error = post(client, path, body, status=400)["error"]
     assert message in error and "\n" not in error
+
+
+def test_chance_is_not_dealt_on_a_players_view(client):
+    """A view hides the cards chance draws from: dealing needs the complete position, as
+    ``Position.draw_chance`` does."""
+    view = Position.from_state(get_game("azure").undealt(0)).view(1)
+    assert view.is_chance
+    error = post(client, "/api/deal", {"position": view.text()}, status=400)["error"]
+    assert error == "deal needs a complete position; this is a player's view"
 
 
 def test_bodies_that_are_not_json_objects_are_refused(client):

@@ -341,6 +341,28 @@ def test_a_dropped_stream_ends_its_tab_and_its_search(server):
         assert gone.status_code == 400 and "no analysis stream" in gone.json()["error"]
 
 
+def test_a_bad_analysis_request_leaves_the_tabs_search_running(server):
+    """The page's search goes on when its next request is refused (400)."""
+    with httpx.Client(timeout=WAIT_MS / 1000) as client:
+        with client.stream("GET", f"{server}/api/analysis/stream") as stream:
+            lines = stream.iter_lines()
+            tab = next(json.loads(line[5:]) for line in lines if line.startswith("data:"))["tab"]
+            text = Position.new("azul", seed=3).text()
+            started = client.post(f"{server}/api/analysis/start",
+                                  json={"tab": tab, "position": text, "seconds": 60})
+            assert started.status_code == 200, started.text
+            status = f"{server}/api/analysis/status?tab={tab}"
+            for body in ({"seconds": -1}, {"visits": 0}, {"algo": "guess"}):
+                refused = client.post(f"{server}/api/analysis/start",
+                                      json={"tab": tab, "position": text, **body})
+                assert refused.status_code == 400, refused.text
+                assert client.get(status).json() == {"open": True, "searching": True}, body
+            refused = client.post(f"{server}/api/engine-move",
+                                  json={"tab": tab, "position": text, "seconds": "soon"})
+            assert refused.status_code == 400, refused.text
+            assert client.get(status).json() == {"open": True, "searching": True}
+
+
 def test_garbage_never_stops_the_server(server):
     """Raw bytes that are no HTTP, bad JSON to every route, wrong types: each gets its
     error (or a closed connection) and the server answers the next page."""
@@ -364,6 +386,17 @@ def test_garbage_never_stops_the_server(server):
                 assert response.json()["error"]
         assert client.get(f"{server}/").status_code == 200
         assert client.post(f"{server}/api/new", json={"game": "azure"}).json()["game"] == "azure"
+
+
+def test_an_oversized_body_is_refused_before_it_is_all_read(server):
+    """A request that announces 50 MB is answered 400 once it passes 1 MB: the server
+    does not wait for (and hold) the rest."""
+    from solver.web.http import MAX_BODY
+    host, port = server.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as raw:
+        raw.sendall(b"POST /api/position HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    b"Content-Length: 50000000\r\n\r\n" + b" " * (2 * MAX_BODY))
+        assert raw.recv(4096).startswith(b"HTTP/1.1 400")
 
 
 def test_a_self_play_game_stepped_through(page, tmp_path):

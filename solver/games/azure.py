@@ -75,6 +75,9 @@ def parse_layout_option(text, cosmos):
     """The ``Layout`` of ``--layout``: a base layout number, or four domain tokens."""
     from kernels.azure.realm import BASE_LAYOUTS, base_layout
     from solver.errors import PositionError
+    if not isinstance(text, str):       # Python callers and the web page pass JSON values
+        raise OptionError(f"layout must be text: a number 0..{BASE_LAYOUTS - 1} or four domains,"
+                          f" not {text!r}")
     text = text.strip()
     if re.fullmatch(r"[0-9]+", text):
         if cosmos:

@@ -33,6 +33,13 @@ class Game:
         that draws outside chance events (Azure's realm layout) uses ``seed``."""
         raise NotImplementedError
 
+    def check_options(self, options):
+        """OptionError naming the first of ``options`` (names) the game does not have."""
+        unknown = [name for name in options if name not in self.options]
+        if unknown:
+            raise OptionError(f"{self.name} has no option '{unknown[0]}' "
+                              f"(its options: {', '.join(self.options) or 'none'})")
+
     def undealt_batch(self, seeds, **options):
         """[len(seeds), state words]: ``undealt`` for each of ``seeds``."""
         return np.tile(self.undealt(0, **options), (len(seeds), 1))
@@ -41,6 +48,7 @@ class Game:
         """A start position: ``undealt`` with chance resolved by ``make_rng(seed)``
         (``solver.selfplay.starts`` deals a batch the same way)."""
         check_seed(seed)
+        self.check_options(options)
         from kernels.rng import make_rng
         state = self.undealt(seed, **options)
         self.kernels().resolve_chance(state, make_rng(seed))

@@ -64,7 +64,7 @@ def _header(obj, state):
         title += f" · Gifted: {obj['gifted']} (+{cost} card{'s' if cost > 1 else ''})"
     if obj["cosmos"]:
         title += " · Cosmos"
-    lines = [Text(title, style="bold"), Text(_who_acts(obj))]
+    lines = [Text(title, style="bold"), Text(who_acts(obj))]
     if obj["view"] is not None:
         lines.append(Text(f"player {obj['view']}'s view: player {3 - obj['view']}'s cards that"
                           f" player {obj['view']} cannot name are {UNKNOWN}, and so is the hidden"
@@ -72,7 +72,8 @@ def _header(obj, state):
     return Group(*lines)
 
 
-def _who_acts(obj):
+def who_acts(obj):
+    """One line: who acts and what they do (under the drawing's title; the web board's status)."""
     phase, turn = obj["phase"], obj["turn"]
     if phase == "setup":
         drawer = 1 if obj["draws"] and CARDS.count(obj["players"][0]["hand"]) < 2 else 2

@@ -31,14 +31,15 @@ def render_position(state):
     title = Text.assemble((f"Azul: Summer Pavilion · {obj['players']} players · round"
                            f" {obj['round']} of {ROUNDS} · wild ", "bold"),
                           TILES.tile(_letter(obj["wild"])), (f" {obj['wild']}", "bold"))
-    return tabletop(title, _who_acts(obj, state), _table(obj),
+    return tabletop(title, who_acts(obj, state), _table(obj),
                     [_board(obj, p) for p in range(obj["players"])])
 
 
 # ---- who acts ------------------------------------------------------------------------
 
 
-def _who_acts(obj, state):
+def who_acts(obj, state):
+    """One line: who acts and what they do (under the drawing's title; the web board's status)."""
     phase, player = obj["phase"], obj["turn"]
     if phase == "refill":
         filling = next((f for f, tiles in enumerate(obj["factories"], 1)

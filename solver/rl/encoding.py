@@ -7,7 +7,7 @@ import importlib
 
 import numpy as np
 
-from solver.errors import OptionError
+from solver.errors import MoveError, OptionError
 from solver.games import get_game
 
 GAMES = ("azul", "pavilion", "azure")
@@ -22,6 +22,7 @@ class Encoding:
         self.game = game
         self.options = options
         self.kernels = importlib.import_module(f"kernels.{game}.encoding")
+        get_game(game).check_options(options)
         undealt = get_game(game).undealt(0, **options)
         self.players = int(get_game(game).kernels().players(undealt))
         self.num_actions = self.kernels.NUM_ACTIONS
@@ -37,6 +38,10 @@ class Encoding:
         return [self.action_of_move(state, move) for move in moves]
 
     def move_of_action(self, state, action):
+        """The engine's move code of the action id ``action``; MoveError when it is not an id
+        (the kernels do not check: they would read past their tables)."""
+        if not 0 <= action < self.num_actions:
+            raise MoveError(str(action), f"action ids are 0 to {self.num_actions - 1}")
         return int(self.kernels.move_of_action(state, action))
 
     def observation(self, state, observer):

@@ -15,6 +15,7 @@ strings have perfect recall: the history, with the colours of the cards the play
 not see hidden. Azure's realm is a parameter (``realm_seed`` deals it as ``tessera new
 azure --seed``), not a chance event.
 """
+import importlib
 from functools import lru_cache
 
 import numpy as np
@@ -31,7 +32,6 @@ PARAMETERS = {
 }
 PLAYER_COUNTS = {"azul": (2, 4), "pavilion": (2, 4), "azure": (2, 2)}
 LONG_NAMES = {"azul": "Azul", "pavilion": "Azul: Summer Pavilion", "azure": "Azure"}
-COLOURS = {"azul": 5, "pavilion": 6, "azure": 4}
 
 
 def game_type(name):
@@ -53,6 +53,11 @@ def game_type(name):
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=PARAMETERS[name])
+
+
+def colour_count(name):
+    """Chance outcomes at most: a draw is one tile or card, its outcome the colour."""
+    return importlib.import_module(f"kernels.{name}.layout").NCOLOURS
 
 
 @lru_cache(maxsize=None)
@@ -81,7 +86,7 @@ class TesseraGame(pyspiel.Game):
         players = rules.players
         super().__init__(game_type(self.name), pyspiel.GameInfo(
             num_distinct_actions=rules.encoding.num_actions,
-            max_chance_outcomes=COLOURS[self.name],
+            max_chance_outcomes=colour_count(self.name),
             num_players=players,
             min_utility=-1.0,
             max_utility=float(players - 1),

@@ -39,6 +39,7 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
             raise OptionError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
         if type(threads) is not int or not 1 <= threads <= num_envs:
             raise OptionError(f"threads must be from 1 to num_envs ({num_envs}), not {threads!r}")
+        check_seed(seed)                # before Azure's realms are dealt from it
         self.encoding = Encoding(game, **options)
         self.kernels = bind.instance(game, "vecenv")
         self.num_envs, self.threads, self.copy = num_envs, threads, copy
@@ -64,7 +65,6 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
         self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, num_envs)
         self.action_space = gymnasium.spaces.MultiDiscrete(
             np.full(num_envs, self.encoding.num_actions))
-        check_seed(seed)
         self._seed = seed
         self._dealt = False
         bounds = [num_envs * k // threads for k in range(threads + 1)]
@@ -106,6 +106,12 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
     def random_actions(self, rngs):
         """A uniformly random legal action id per row, drawn with ``rngs`` (uint64 [num_envs],
         advanced): what a random player does, without leaving numba."""
+        if not (isinstance(rngs, np.ndarray) and rngs.dtype == np.uint64
+                and rngs.shape == (self.num_envs,)):
+            # numba would run past a short array, and advance a copy of any other
+            raise ValueError(f"rngs must be a uint64 array of shape ({self.num_envs},), not "
+                             f"{getattr(rngs, 'dtype', type(rngs).__name__)} "
+                             f"{getattr(rngs, 'shape', '')}")
         out = np.empty(self.num_envs, np.int64)
         # one thread: about 10 ns a row, less than handing a chunk to another thread costs
         self.kernels.random_actions_range(0, self.num_envs, self.legal, self.n_legal, rngs, out)

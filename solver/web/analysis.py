@@ -134,7 +134,6 @@ class AnalysisHub:
         answers once, proven or, when its time runs out, with its estimate."""
         if algo not in ALGOS:
             raise TesseraError(f"algo must be one of {', '.join(ALGOS)}, not {algo!r}")
-        self.stop(tab)
         query = {"id": f"{tab.id}.{next(self.serials)}", "position": position_text,
                  "maxTime": _seconds(seconds), "algo": algo}
         if algo == "mcts" and not _is_view(position_text):
@@ -143,29 +142,41 @@ class AnalysisHub:
             if type(visits) is not int or not 1 <= visits <= MAX_VISITS:
                 raise TesseraError(f"visits must be a whole number from 1 to {MAX_VISITS}")
             query["maxVisits"] = visits
-        tab.query = query["id"]
+        self._swap_query(tab, query["id"])  # once the query is good: a bad one changes nothing
 
         def deliver(document):
-            if _is_final(document) and tab.query == document.get("id"):
-                tab.query = None
+            if _is_final(document):
+                self._finished(tab, document.get("id"))
             tab.deliver(document)
 
         self._send(query, deliver)
         return query["id"]
 
     def stop(self, tab):
-        query_id, tab.query = tab.query, None
-        if query_id is not None:
-            self._terminate(query_id)
+        self._swap_query(tab, None)
+
+    def _swap_query(self, tab, query_id):
+        """``query_id`` becomes the tab's search and its old one stops: one swap under the
+        lock, so two requests of one tab at once cannot both leave a search running."""
+        with self.lock:
+            old, tab.query = tab.query, query_id
+        if old is not None:
+            self._terminate(old)
+
+    def _finished(self, tab, query_id):
+        """The query answered for the last time: the tab searches no more, unless it has
+        started another (checked and cleared at once: the engine's threads call this)."""
+        with self.lock:
+            if tab.query == query_id:
+                tab.query = None
 
     async def choose(self, tab, position_text, seconds):
         """The engine's answer for ``position_text`` in ``seconds`` (the tab's one search)."""
-        self.stop(tab)
         loop = asyncio.get_running_loop()
         answered = loop.create_future()
         query = {"id": f"{tab.id}.{next(self.serials)}", "position": position_text,
                  "maxTime": _seconds(seconds), "topMoves": 1}
-        tab.query = query["id"]
+        await asyncio.to_thread(self._swap_query, tab, query["id"])
 
         def deliver(document):
             if _is_final(document):
@@ -175,8 +186,7 @@ class AnalysisHub:
         try:
             return await answered
         finally:
-            if tab.query == query["id"]:
-                tab.query = None
+            self._finished(tab, query["id"])
 
 
 def _is_view(position_text):

@@ -12,9 +12,11 @@ import numpy as np
 from kernels import games
 from kernels.rng import CHANCE_SALT, make_rng
 from solver.errors import TesseraError
-from solver.games import get_game
 from solver.games.base import check_seed
 from solver.position import Position
+from solver.render import azul as render_azul
+from solver.render import azure as render_azure
+from solver.render import pavilion as render_pavilion
 from solver.web.moves import fields
 
 
@@ -29,10 +31,6 @@ def new_game(game, seed, options):
         raise BadRequest("game must be a game's name")
     if not isinstance(options, dict):
         raise BadRequest("options must be an object of option names and values")
-    unknown = sorted(set(options) - set(get_game(game).options))
-    if unknown:
-        raise BadRequest(f"{game} has no option '{unknown[0]}' (its options: "
-                         f"{', '.join(get_game(game).options)})")
     return Position.new(game, seed=seed, **options), make_rng(seed ^ CHANCE_SALT)
 
 
@@ -48,6 +46,8 @@ def read_rng(value):
     if value is None:
         return make_rng(0 ^ CHANCE_SALT)
     try:
+        if isinstance(value, (bool, float)):    # int() would turn it into another generator
+            raise TypeError(value)
         return np.array([int(value)], np.uint64)
     except (TypeError, ValueError, OverflowError):
         raise BadRequest(f"rng must be a generator state as the API sent it, "
@@ -65,6 +65,8 @@ def deal_chance(position, rng):
     """(the position with its pending chance drawn from ``rng``, whether any was)."""
     if not position.is_chance:
         return position, False
+    if position.is_view:                    # the cards chance draws from are hidden in it
+        raise BadRequest("deal needs a complete position; this is a player's view")
     state = position.state
     games.resolve_chance(state, rng)
     return Position.from_state(state), True
@@ -108,13 +110,8 @@ def _moves(position):
 
 def status(position):
     """One line: who acts and what they do, as `tessera show` says it."""
-    state = position.state
     obj = position.to_json()
     if position.game == "azure":
-        from solver.render.azure import _who_acts
-        return _who_acts(obj)
-    if position.game == "azul":
-        from solver.render.azul import _who_acts
-    else:
-        from solver.render.pavilion import _who_acts
-    return _who_acts(obj, state)
+        return render_azure.who_acts(obj)
+    renderer = render_azul if position.game == "azul" else render_pavilion
+    return renderer.who_acts(obj, position.state)

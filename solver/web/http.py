@@ -11,9 +11,11 @@ MAX_BODY = 1 << 20                  # bytes of a request body
 
 async def json_body(request):
     """The request's JSON object; BadRequest when it is not one."""
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise BadRequest(f"the request is over {MAX_BODY} bytes")
+    raw = bytearray()
+    async for chunk in request.stream():    # refused as it passes the limit, not once all read
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise BadRequest(f"the request is over {MAX_BODY} bytes")
     try:
         body = json.loads(raw)
     except (ValueError, UnicodeDecodeError):

@@ -5,10 +5,19 @@ colour, then a destination; a star and a space; a cell) against the legal moves,
 the board never builds move text itself. Only the notation's canonical output
 (``format_move``) is read here.
 """
-AZUL_COLOURS = {"blue": "B", "yellow": "Y", "red": "R", "black": "K", "white": "W"}
-PAVILION_COLOURS = {"purple": "P", "green": "G", "orange": "O", "yellow": "Y", "blue": "B",
-                    "red": "R"}
-AZURE_COLOURS = {"azure": "A", "white": "W", "vermillion": "V", "black": "B"}
+from kernels.azul import layout as azul_layout
+from kernels.azure import layout as azure_layout
+from kernels.pavilion import layout as pavilion_layout
+
+
+def _letters(layout):
+    """{colour name: its letter}, as the game's notation and the board write them."""
+    return dict(zip(layout.COLOUR_NAMES, layout.COLOUR_LETTERS, strict=True))
+
+
+AZUL_COLOURS = _letters(azul_layout)
+PAVILION_COLOURS = _letters(pavilion_layout)
+AZURE_COLOURS = _letters(azure_layout)
 
 
 def fields(game, text):

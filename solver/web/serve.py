@@ -41,8 +41,7 @@ def warm_up():
     """Load (or compile) what a position's page needs, for every game: the first request
     of each game then costs milliseconds."""
     from solver.position import Position
-    from solver.web.documents import document, play
-    from solver.web.documents import new_game
+    from solver.web.documents import document, new_game, play
     for name in ("azul", "pavilion", "azure"):
         start, rng = new_game(name, 0, {})
         document(play(start, start.legal_moves[0], rng, True)[0], rng)
