@@ -822,9 +822,7 @@ def _game_options(game, given):
         name, sep, value = text.partition("=")
         if not sep or not name:
             raise TesseraError(f"--option takes NAME=VALUE, not '{text}'")
-        if name not in game.options:
-            known = ", ".join(game.options) or "none"
-            raise TesseraError(f"{game.name} has no option '{name}' (its options: {known})")
+        game.check_options([name])
         kind = game.options[name][0]
         if kind is bool:
             if value.lower() not in FLAG_VALUES:

@@ -49,13 +49,8 @@ def start_position(query):
         game = get_game(query["game"])
     except TesseraError as err:
         raise QueryError(str(err), "game") from None
-    options = query.get("options", {})
-    for name in options:
-        if name not in game.options:
-            known = ", ".join(game.options) or "none"
-            raise QueryError(f"{game.name} has no option '{name}' (its options: {known})", "options")
-    try:
-        return game, game.new(query.get("startSeed", 0), **options)
+    try:           # ``new`` checks the options' names and values
+        return game, game.new(query.get("startSeed", 0), **query.get("options", {}))
     except TesseraError as err:
         raise QueryError(str(err), "options") from None
 

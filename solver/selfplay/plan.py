@@ -149,10 +149,7 @@ def make_plan(game, options, agents, games, seed, chunk_size=None):
         raise OptionError(f"--chunk-size must be at least 1, not {chunk_size}")
     if not 0 <= seed <= MAX_SEED:
         raise OptionError(f"--seed must be from 0 to {MAX_SEED}, not {seed}")
-    for name in options:
-        if name not in game.options:
-            raise OptionError(f"{game.name} has no option '{name}' "
-                              f"(its options: {', '.join(game.options) or 'none'})")
+    game.check_options(options)
     options = {name: options.get(name, default)
                for name, (_, default, _) in game.options.items()}
     seats = int(game.kernels().players(game.new(0, **options)))   # the game checks its options here
