@@ -174,16 +174,16 @@ def play(game, options, seats, seed):
     """One game between ``seats`` (local agents and ``RemoteAgent``s), seat 1 first, chance
     drawn as in ``solver.agents.play_game``; a baseline move is checked against the rules here."""
     from kernels import games
-    from kernels.rng import CHANCE_SALT, make_rng
+    from kernels.rng import chance_rng
     state = game.new(seed, **options)
     if games.players(state) != len(seats):
         raise OptionError(f"{game.name} with these options has {games.players(state)} seats, not {len(seats)}")
     remote = [agent for agent in seats if isinstance(agent, RemoteAgent)]
-    chance_rng = make_rng(seed ^ CHANCE_SALT)
+    chance = chance_rng(seed)
     played = []
     while (who := games.to_move(state)) != games.TERMINAL:
         if who == games.CHANCE:
-            games.resolve_chance(state, chance_rng)
+            games.resolve_chance(state, chance)
             continue
         view = game.view(state, who)
         position = game.format_position(view) if remote else None

@@ -31,6 +31,13 @@ def make_rng(seed):
     return rng
 
 
+def chance_rng(seed):
+    """The generator of the chance steps of the game dealt from ``seed`` (after its
+    deal): self-play, analyze, the web board and the learning adapters all draw from
+    it, so one seed and one list of player moves are one game everywhere."""
+    return make_rng(seed ^ CHANCE_SALT)
+
+
 @njit(cache=True, inline="always")
 def next_u64(rng):
     rng[0] += _GAMMA

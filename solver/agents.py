@@ -30,7 +30,7 @@ import numpy as np
 
 from kernels import bind
 from kernels.constants import CHANCE, TERMINAL
-from kernels.rng import CHANCE_SALT, SAMPLE_SALT, below, make_rng
+from kernels.rng import SAMPLE_SALT, below, chance_rng, make_rng
 from solver.errors import OptionError
 from solver.search.ismcts import Ismcts
 from solver.search.mcts import MB, Mcts, MctsOptions
@@ -261,7 +261,7 @@ def _alphabeta_agent(spec, settings, seed):
 @dataclass
 class GameRecord:
     """A finished game. Replaying ``moves`` from ``game.new(seed, **options)``, with chance
-    drawn by ``resolve_chance`` from ``make_rng(seed ^ CHANCE_SALT)``, gives the same game."""
+    drawn by ``resolve_chance`` from ``chance_rng(seed)``, gives the same game."""
     game: str
     options: dict
     seed: int
@@ -292,12 +292,12 @@ def play_game(game, options, agents, seed, on_move=None):
     if rules.players(state) != len(agents):
         raise OptionError(f"{game.name} with these options has {rules.players(state)} seats, "
                           f"not {len(agents)}")
-    chance_rng = make_rng(seed ^ CHANCE_SALT)
+    chance = chance_rng(seed)
     played = []
     seconds = [0.0] * len(agents)
     while (who := rules.to_move(state)) != TERMINAL:
         if who == CHANCE:
-            rules.resolve_chance(state, chance_rng)
+            rules.resolve_chance(state, chance)
             continue
         decision = agents[who].decide(game.view(state, who))
         move = decision.move

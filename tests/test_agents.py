@@ -168,7 +168,7 @@ def test_play_game_is_reproducible():
 
 def test_play_game_replays_from_its_record():
     from kernels.rng import make_rng
-    from solver.agents import CHANCE_SALT
+    from kernels.rng import CHANCE_SALT
     agents = [parse_agent("random", seed=s) for s in (1, 2, 3)]
     record = play_game(AZUL, {"players": 3}, agents, seed=4)
     state = AZUL.new(4, players=3)

@@ -5,7 +5,8 @@ import pytest
 
 from kernels import bind, games
 from kernels import selfplay as kernel
-from solver.agents import CHANCE_SALT, parse_agent, play_game
+from kernels.rng import CHANCE_SALT
+from solver.agents import parse_agent, play_game
 from solver.games import get_game, registered_games
 from solver.selfplay import chunk
 

@@ -2,7 +2,7 @@
 A search process works them out for each turn it searches (``prepare``).
 
 Chance is resolved as `tessera selfplay` plays a game: by ``resolve_chance`` with
-``make_rng(startSeed ^ CHANCE_SALT)`` whenever it acts, unless the next move of the
+``chance_rng(startSeed)`` whenever it acts, unless the next move of the
 list names a chance outcome itself (``draw red``). A game record's start seed and
 player moves therefore replay its game exactly.
 """
@@ -12,7 +12,7 @@ from functools import lru_cache
 import numpy as np
 
 from kernels import games
-from kernels.rng import CHANCE_SALT, make_rng
+from kernels.rng import chance_rng
 from solver.errors import MoveError, TesseraError
 from solver.games import game_of_position, get_game
 
@@ -69,7 +69,7 @@ def _json_text(obj):
 
 def play_turns(game, state, moves, chance_seed):
     """Every ``Turn`` from 0 (the start) to ``len(moves)``; raises QueryError on a bad move."""
-    rng = make_rng(chance_seed ^ CHANCE_SALT)
+    rng = chance_rng(chance_seed)
     state = state.copy()
     line = []
     line = _resolve_pending_chance(game, state, moves, 0, rng, line)

@@ -9,7 +9,7 @@ seed. The rules are the game's kernels (``kernels.games``' interface, on
 import numpy as np
 
 from kernels.constants import CHANCE, TERMINAL
-from kernels.rng import CHANCE_SALT, make_rng
+from kernels.rng import chance_rng
 from solver.errors import MoveError
 from solver.games import get_game
 from solver.position import Position
@@ -103,7 +103,7 @@ class Table:
         """A new game: ``Position.new(game, seed)``; later chance events drawn from ``seed`` too."""
         self.deal_seed = seed
         self.state = self.rules.game.new(seed, **self.rules.options)
-        self._rng = make_rng(seed ^ CHANCE_SALT)
+        self._rng = chance_rng(seed)
 
     @property
     def to_move(self):

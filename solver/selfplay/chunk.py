@@ -21,7 +21,8 @@ import numpy as np
 
 from kernels import bind
 from kernels import selfplay as kernel          # the agent kinds; the kernels per game
-from solver.agents import CHANCE_SALT, GreedyAgent, RandomAgent, parse_agent, play_game
+from kernels.rng import CHANCE_SALT
+from solver.agents import GreedyAgent, RandomAgent, parse_agent, play_game
 from solver.games import get_game
 from solver.selfplay import records
 from solver.selfplay.starts import one_thread, start_positions

@@ -2,7 +2,7 @@
 their fields (``moves``), the Azure realm, and the chance generator to go on with.
 
 Chance is dealt as `tessera selfplay` and `tessera analyze` deal it: a new game from
-seed S starts a generator ``make_rng(S ^ CHANCE_SALT)`` that draws every chance step
+seed S starts a generator ``chance_rng(S)`` that draws every chance step
 after it (``resolve_chance``). Its state goes to the page with each position and comes
 back with the next move, so the same seed and player moves give the same game here,
 in `tessera analyze` (``startSeed`` S) and in a self-play record.
@@ -10,7 +10,7 @@ in `tessera analyze` (``startSeed`` S) and in a self-play record.
 import numpy as np
 
 from kernels import games
-from kernels.rng import CHANCE_SALT, make_rng
+from kernels.rng import chance_rng
 from solver.errors import TesseraError
 from solver.games.base import check_seed
 from solver.position import Position
@@ -31,7 +31,7 @@ def new_game(game, seed, options):
         raise BadRequest("game must be a game's name")
     if not isinstance(options, dict):
         raise BadRequest("options must be an object of option names and values")
-    return Position.new(game, seed=seed, **options), make_rng(seed ^ CHANCE_SALT)
+    return Position.new(game, seed=seed, **options), chance_rng(seed)
 
 
 def read_position(text):
@@ -44,7 +44,7 @@ def read_position(text):
 def read_rng(value):
     """The chance generator the page sent back (its state, decimal), or seed 0's."""
     if value is None:
-        return make_rng(0 ^ CHANCE_SALT)
+        return chance_rng(0)
     try:
         if isinstance(value, (bool, float)):    # int() would turn it into another generator
             raise TypeError(value)

@@ -5,7 +5,7 @@ import pyarrow.compute as pc
 from starlette.routing import Route
 
 from kernels import games
-from kernels.rng import CHANCE_SALT, make_rng
+from kernels.rng import chance_rng
 from solver.errors import TesseraError
 from solver.games import get_game
 from solver.position import Position
@@ -39,7 +39,7 @@ def replay(folder, index):
     row = rows[0]
     game = get_game(plan.game)
     state = game.new(row["seed"], **plan.options)
-    rng = make_rng(row["seed"] ^ CHANCE_SALT)
+    rng = chance_rng(row["seed"])
     plies = []
     start = {"text": game.format_position(state), "rng": str(int(rng[0]))}
     for move in row["moves"]:
