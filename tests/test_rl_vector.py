@@ -30,8 +30,8 @@ def test_masks_lists_and_observations_agree_with_the_python_api(game, options):
     for step, (obs, reward, terminated, truncated, info) in enumerate(random_steps(env, 120)):
         if step % 10:
             continue
-        for i, state in enumerate(env.states):
-            position = Position.from_state(state)
+        for i, (state, position) in enumerate(zip(env.states, env.positions())):
+            assert np.array_equal(position.state, state)
             assert position.to_move == info["to_move"][i] + 1
             legal = {encoding.action_of_move(state, position.parse_move(text)) for text in position.legal_moves}
             assert set(np.flatnonzero(info["action_mask"][i])) == legal
