@@ -82,8 +82,20 @@ def test_illegal_actions_terminate_raise_or_fold():
     assert np.array_equal(folding.table.state, expected.table.state)
 
 
+@pytest.mark.parametrize("action", [None, "F1 blue 1", 1.0, True])
+def test_an_action_that_is_not_an_id_is_a_move_error_and_changes_nothing(action):
+    env = aec.env("azul")
+    env.reset(seed=1)
+    before = env.table.state.copy()
+    with pytest.raises(MoveError, match="action id"):
+        env.step(action)
+    assert np.array_equal(before, env.table.state) and not any(env.terminations.values())
+
+
 def test_bad_settings_are_option_errors():
     from solver.errors import OptionError
+    with pytest.raises(OptionError, match="seed is a whole number"):
+        aec.env("azul", seed="x")
     with pytest.raises(OptionError, match="illegal_action"):
         aec.env("azul", illegal_action="ignore")
     with pytest.raises(OptionError, match="unknown game"):

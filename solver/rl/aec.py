@@ -27,7 +27,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv, ParallelEnv
 
-from solver.errors import OptionError
+from solver.errors import MoveError, OptionError
 from solver.rl.table import Table
 
 ILLEGAL_ACTIONS = ("terminate", "raise", "fold")
@@ -54,6 +54,8 @@ class TesseraAEC(AECEnv):
         })
         self.observation_spaces = {agent: space for agent in self.possible_agents}
         self.action_spaces = {agent: gymnasium.spaces.Discrete(actions) for agent in self.possible_agents}
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
+            raise OptionError(f"seed is a whole number, not {seed!r}")
         self._seeds = random.Random(seed)
         if seed is not None:
             for p, agent in enumerate(self.possible_agents):
@@ -89,6 +91,9 @@ class TesseraAEC(AECEnv):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise MoveError(repr(action), f"{agent} is to act and an action is an action id "
+                                          f"(a whole number)")
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         legal = self.table.legal_actions()
