@@ -147,3 +147,15 @@ def test_the_examples_of_docs_rl_run():
         namespace = {"__name__": "docs_example"}
         exec(compile(code, "rl.md", "exec"), namespace)
     assert namespace["state"].is_chance_node() and namespace["game"].num_players() == 3
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_closed_environment_refuses_to_step_or_reset(threads):
+    import gymnasium
+    env = TesseraVectorEnv("azul", 4, seed=1, threads=threads)
+    env.reset()
+    env.close()
+    with pytest.raises(gymnasium.error.ClosedEnvironmentError):
+        env.step(np.zeros(4, np.int64))
+    with pytest.raises(gymnasium.error.ClosedEnvironmentError):
+        env.reset()

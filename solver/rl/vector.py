@@ -67,12 +67,14 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
             np.full(num_envs, self.encoding.num_actions))
         self._seed = seed
         self._dealt = False
+        self._closed = False
         bounds = [num_envs * k // threads for k in range(threads + 1)]
         self._chunks = list(zip(bounds[:-1], bounds[1:]))
         self._pool = ThreadPoolExecutor(threads - 1) if threads > 1 else None
 
     def reset(self, *, seed=None, options=None):
         """Deal every row a new game; rows' game seeds come from ``seed`` (or the env's)."""
+        self._check_open()
         if seed is not None:
             check_seed(seed)
             self._seed = seed
@@ -87,6 +89,7 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
 
     def step(self, actions):
         """Play ``actions[i]`` (an action id) in game ``i``; ValueError if one is not legal there."""
+        self._check_open()
         if not self._dealt:
             raise RuntimeError("call reset() before step()")
         actions = np.ascontiguousarray(actions, np.int64)
@@ -127,9 +130,14 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
             job.result()
 
     def close(self, **kwargs):
+        self._closed = True
         if self._pool is not None:
             self._pool.shutdown()
             self._pool = None
+
+    def _check_open(self):
+        if self._closed:
+            raise gymnasium.error.ClosedEnvironmentError("the environment is closed")
 
     def positions(self):
         """The games as ``Position`` objects (for looking at them; slow)."""
