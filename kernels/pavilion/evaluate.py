@@ -59,7 +59,7 @@ SPACE_REGIONS = np.array([([r for r in range(REGION_MASKS.size) if (REGION_MASKS
 FULL_NUMBER = NSTARS          # a number is complete when covered on every star
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def star_mask(spaces, star):
     return (spaces >> (STAR_SPACES * star)) & STAR_MASK
 
@@ -70,7 +70,7 @@ def fade(round_number, w):
     return 1.0 - w[FADE] * (round_number - 1) / (ROUNDS - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def star_term(spaces, star, late, w):
     """A whole star's bonus, or the credit for progress towards it."""
     covered = popcount(star_mask(spaces, star))
@@ -79,7 +79,7 @@ def star_term(spaces, star, late, w):
     return STAR_BONUS[star] * w[STAR] * late * covered * covered / (STAR_SPACES * STAR_SPACES)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def number_term(spaces, k, late, w):
     """Number k + 1 on every star: its bonus, or the credit for progress towards it."""
     covered = popcount(spaces & NUMBER_MASKS[k])
@@ -88,7 +88,7 @@ def number_term(spaces, k, late, w):
     return NUMBER_BONUS[k] * w[NUMBER] * late * covered * covered / (FULL_NUMBER * FULL_NUMBER)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def region_term(spaces, r, late, w):
     """A region one space short of complete: what it will earn, in supply tiles."""
     if popcount(REGION_MASKS[r] & ~spaces) == 1:
@@ -108,7 +108,7 @@ def board_value(spaces, late, w):
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def demand(spaces, centre_colours, colour):
     """Tiles of ``colour`` the board can still take: its star's empty spaces, and the
     largest empty centre space while the colour is not on the centre star."""
@@ -129,19 +129,36 @@ def usable(tiles, spaces, centre_colours, wild):
     return n
 
 
+@njit(cache=True, inline="always")
+def colour_value(held, colour, spaces, centre_colours, wild, w):
+    """``held`` tiles of one colour beside the board (``hand_value``'s term for it)."""
+    if colour == wild:
+        return w[WILD] * held
+    return w[TILE] * min(held, demand(spaces, centre_colours, colour))
+
+
 @njit(cache=True)
 def hand_value(hand, spaces, centre_colours, wild, w):
     """Tiles beside the board while placing is still to come."""
     value = 0.0
     for c in range(NCOLOURS):
         held = count_of(hand, c)
-        if held == 0:
-            continue
-        if c == wild:
-            value += w[WILD] * held
-        else:
-            value += w[TILE] * min(held, demand(spaces, centre_colours, c))
+        if held:
+            value += colour_value(held, c, spaces, centre_colours, wild, w)
     return value
+
+
+@njit(cache=True, inline="always")
+def hand_gain(hand, added, spaces, centre_colours, wild, w):
+    """``hand_value`` of ``hand + added`` less that of ``hand``: only the colours added change."""
+    gain = 0.0
+    for c in range(NCOLOURS):
+        more = count_of(added, c)
+        if more:
+            held = count_of(hand, c)
+            gain += (colour_value(held + more, c, spaces, centre_colours, wild, w)
+                     - colour_value(held, c, spaces, centre_colours, wild, w))
+    return gain
 
 
 @njit(cache=True, inline="always")

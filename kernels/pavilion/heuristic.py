@@ -18,9 +18,10 @@ For every move that neither ends the round nor completes a bonus region this is 
 the mover's ``evaluate`` after the move less before it (tests/test_pavilion_evaluation.py).
 """
 from kernels.jit import njit
+from kernels.pavilion.board import REGION_MASKS, REGION_REWARDS
 from kernels.pavilion.evaluate import (
-    MAX_REGIONS_PER_SPACE, NUMBERS_WITH_BONUS, SPACE_REGIONS, TILE, TOKEN, WEIGHTS, WILD, demand,
-    fade, hand_value, keeping_value, kept_value, number_term, region_term, star_term,
+    MAX_REGIONS_PER_SPACE, NUMBERS_WITH_BONUS, SPACE_REGIONS, TILE, TOKEN, WEIGHTS, WILD, colour_value,
+    demand, fade, hand_gain, hand_value, keeping_value, kept_value, number_term, region_term, star_term,
 )
 from kernels.pavilion.layout import (
     CENTRE_STAR, CHANCE_BASE, DRAFT_COLOURS, KEEP_BASE, NCOLOURS, P_CENTRE_COLOURS,
@@ -28,7 +29,7 @@ from kernels.pavilion.layout import (
     TOKEN_IN_CENTRE, W_CENTRE, W_FACTORY, W_REWARD, W_ROUND, W_TO_MOVE, W_TOKEN,
 )
 from kernels.pavilion.moves import player_base, wild_colour
-from kernels.pavilion.stars import completed_reward, placement_points
+from kernels.pavilion.stars import placement_points
 from kernels.pavilion.tiles import count_of, drafted, one_of, tiles_of_choice, total
 
 
@@ -45,7 +46,7 @@ def move_heuristic(state, move):
     return PRIOR_SCALE * move_heuristic_with(state, move, WEIGHTS)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def move_heuristic_with(state, move, w):
     """``move_heuristic`` with the weights ``w`` (for tuning them)."""
     base = player_base(state[W_TO_MOVE])
@@ -60,8 +61,7 @@ def move_heuristic_with(state, move, w):
         return after - keeping_value(hand, spaces, centre_colours, round_number, w)
     if move >= TAKE_BASE:
         taken = tiles_of_choice(move - TAKE_BASE)
-        return (hand_value(hand + taken, spaces, centre_colours, wild, w)
-                - hand_value(hand, spaces, centre_colours, wild, w) - w[TILE] * state[W_REWARD])
+        return hand_gain(hand, taken, spaces, centre_colours, wild, w) - w[TILE] * state[W_REWARD]
     if move >= CHANCE_BASE:
         return 0.0
     if move == PASS_MOVE:
@@ -74,20 +74,19 @@ def move_heuristic_with(state, move, w):
     return draft_gain(state, base, hand, spaces, centre_colours, wild, move, w)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draft_gain(state, base, hand, spaces, centre_colours, wild, move, w):
     source = move // DRAFT_COLOURS
     colour = move % DRAFT_COLOURS
     tiles = state[W_CENTRE] if source == SOURCE_CENTRE else state[W_FACTORY + source]
     taken = drafted(tiles, colour, wild)
-    gain = (hand_value(hand + taken, spaces, centre_colours, wild, w)
-            - hand_value(hand, spaces, centre_colours, wild, w))
+    gain = hand_gain(hand, taken, spaces, centre_colours, wild, w)
     if source == SOURCE_CENTRE and state[W_TOKEN] == TOKEN_IN_CENTRE:
         gain += w[TOKEN] - min(total(taken), state[base + P_SCORE] - 1)
     return gain
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def placement_gain(hand, spaces, centre_colours, round_number, wild, code, w):
     paid_wild = code % STAR_SPACES
     colour = (code // STAR_SPACES) % NCOLOURS
@@ -100,18 +99,20 @@ def placement_gain(hand, spaces, centre_colours, round_number, wild, code, w):
     gain += star_term(after, star, late, w) - star_term(spaces, star, late, w)
     if number <= NUMBERS_WITH_BONUS:
         gain += number_term(after, number - 1, late, w) - number_term(spaces, number - 1, late, w)
+    reward = 0
     for i in range(MAX_REGIONS_PER_SPACE):
         r = SPACE_REGIONS[space, i]
         if r < 0:
             break
         gain += region_term(after, r, late, w) - region_term(spaces, r, late, w)
-    gain += w[TILE] * completed_reward(after, space)
+        if (after & REGION_MASKS[r]) == REGION_MASKS[r]:
+            reward += REGION_REWARDS[r]     # the placement completes it
+    gain += w[TILE] * reward
     real = number - paid_wild
     if star == CENTRE_STAR:
         # The centre star changes what every colour can still pay for: all of the hand again.
-        hand_after = hand - real * one_of(colour) - paid_wild * one_of(wild)
-        return gain + (hand_value(hand_after, after, centre_colours | (1 << colour), wild, w)
-                       - hand_value(hand, spaces, centre_colours, wild, w))
+        return gain + centre_hand_gain(hand, spaces, after, centre_colours, colour, real,
+                                       paid_wild, wild, w)
     # An outer star: only its colour's tiles (and the wild ones paid) change their worth.
     if colour == wild:
         return gain - w[WILD] * real
@@ -119,3 +120,18 @@ def placement_gain(hand, spaces, centre_colours, round_number, wild, code, w):
     need = demand(spaces, centre_colours, colour)
     gain += w[TILE] * (min(held - real, need - number) - min(held, need))
     return gain - w[WILD] * paid_wild
+
+
+@njit(cache=True, inline="always")
+def centre_hand_gain(hand, spaces, after, centre_colours, colour, real, paid_wild, wild, w):
+    """The hand's change in value for a placement on the centre star, which changes what
+    every colour can still pay for: each colour held, before and after."""
+    hand_after = hand - real * one_of(colour) - paid_wild * one_of(wild)
+    colours_after = centre_colours | (1 << colour)
+    gain = 0.0
+    for c in range(NCOLOURS):
+        held = count_of(hand, c)
+        if held:
+            gain += (colour_value(count_of(hand_after, c), c, after, colours_after, wild, w)
+                     - colour_value(held, c, spaces, centre_colours, wild, w))
+    return gain
