@@ -137,7 +137,7 @@ def colour_value(held, colour, spaces, centre_colours, wild, w):
     return w[TILE] * min(held, demand(spaces, centre_colours, colour))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_value(hand, spaces, centre_colours, wild, w):
     """Tiles beside the board while placing is still to come."""
     value = 0.0
@@ -166,7 +166,7 @@ def next_wild(round_number):
     return WILD_BY_ROUND[round_number] if round_number < ROUNDS else -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def kept_value(kept, spaces, centre_colours, round_number, w):
     """Tiles on the corners: usable next round, or a point each after the last round."""
     if round_number == ROUNDS:
@@ -174,7 +174,7 @@ def kept_value(kept, spaces, centre_colours, round_number, w):
     return w[KEPT] * usable(kept, spaces, centre_colours, next_wild(round_number))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def keeping_value(hand, spaces, centre_colours, round_number, w):
     """A player about to choose what to keep: the best keep of ``hand``."""
     held = total(hand)

@@ -26,9 +26,9 @@ from kernels.pavilion.evaluate import (
 from kernels.pavilion.layout import (
     CENTRE_STAR, CHANCE_BASE, DRAFT_COLOURS, KEEP_BASE, NCOLOURS, P_CENTRE_COLOURS,
     P_HAND, P_SCORE, P_SPACES, PASS_MOVE, PLACE_BASE, SOURCE_CENTRE, STAR_SPACES, TAKE_BASE,
-    TOKEN_IN_CENTRE, W_CENTRE, W_FACTORY, W_REWARD, W_ROUND, W_TO_MOVE, W_TOKEN,
+    TOKEN_IN_CENTRE, W_CENTRE, WILD_BY_ROUND, W_FACTORY, W_REWARD, W_ROUND, W_TO_MOVE, W_TOKEN,
 )
-from kernels.pavilion.moves import player_base, wild_colour
+from kernels.pavilion.moves import player_base
 from kernels.pavilion.stars import placement_points
 from kernels.pavilion.tiles import count_of, drafted, one_of, tiles_of_choice, total
 
@@ -54,7 +54,7 @@ def move_heuristic_with(state, move, w):
     spaces = state[base + P_SPACES]
     centre_colours = state[base + P_CENTRE_COLOURS]
     round_number = state[W_ROUND]
-    wild = wild_colour(state)
+    wild = WILD_BY_ROUND[round_number - 1]
     if move >= KEEP_BASE:
         kept = tiles_of_choice(move - KEEP_BASE)
         after = kept_value(kept, spaces, centre_colours, round_number, w) - (total(hand) - total(kept))
