@@ -71,29 +71,42 @@ def fade(round_number, w):
 
 
 @njit(cache=True, inline="always")
-def star_term(spaces, star, late, w):
-    """A whole star's bonus, or the credit for progress towards it."""
-    covered = popcount(star_mask(spaces, star))
+def star_credit(covered, star, late, w):
+    """A whole star's bonus, or the credit for progress towards it (``covered`` spaces)."""
     if covered == STAR_SPACES:
         return float(STAR_BONUS[star])
     return STAR_BONUS[star] * w[STAR] * late * covered * covered / (STAR_SPACES * STAR_SPACES)
 
 
 @njit(cache=True, inline="always")
-def number_term(spaces, k, late, w):
-    """Number k + 1 on every star: its bonus, or the credit for progress towards it."""
-    covered = popcount(spaces & NUMBER_MASKS[k])
+def star_term(spaces, star, late, w):
+    return star_credit(popcount(star_mask(spaces, star)), star, late, w)
+
+
+@njit(cache=True, inline="always")
+def number_credit(covered, k, late, w):
+    """Number k + 1 on every star (on ``covered`` stars): its bonus, or the credit for progress."""
     if covered == FULL_NUMBER:
         return float(NUMBER_BONUS[k])
     return NUMBER_BONUS[k] * w[NUMBER] * late * covered * covered / (FULL_NUMBER * FULL_NUMBER)
 
 
 @njit(cache=True, inline="always")
-def region_term(spaces, r, late, w):
+def number_term(spaces, k, late, w):
+    return number_credit(popcount(spaces & NUMBER_MASKS[k]), k, late, w)
+
+
+@njit(cache=True, inline="always")
+def region_credit(missing, r, late, w):
     """A region one space short of complete: what it will earn, in supply tiles."""
-    if popcount(REGION_MASKS[r] & ~spaces) == 1:
+    if missing == 1:
         return REGION_REWARDS[r] * w[REGION] * late
     return 0.0
+
+
+@njit(cache=True, inline="always")
+def region_term(spaces, r, late, w):
+    return region_credit(popcount(REGION_MASKS[r] & ~spaces), r, late, w)
 
 
 @njit(cache=True)

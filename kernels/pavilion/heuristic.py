@@ -18,10 +18,12 @@ For every move that neither ends the round nor completes a bonus region this is 
 the mover's ``evaluate`` after the move less before it (tests/test_pavilion_evaluation.py).
 """
 from kernels.jit import njit
+from kernels.bits import popcount
 from kernels.pavilion.board import REGION_MASKS, REGION_REWARDS
 from kernels.pavilion.evaluate import (
     MAX_REGIONS_PER_SPACE, NUMBERS_WITH_BONUS, SPACE_REGIONS, TILE, TOKEN, WEIGHTS, WILD, colour_value,
-    demand, fade, hand_gain, hand_value, keeping_value, kept_value, number_term, region_term, star_term,
+    demand, fade, hand_gain, hand_value, keeping_value, kept_value, number_credit, region_credit, star_credit,
+    star_mask,
 )
 from kernels.pavilion.layout import (
     CENTRE_STAR, CHANCE_BASE, DRAFT_COLOURS, KEEP_BASE, NCOLOURS, P_CENTRE_COLOURS,
@@ -29,7 +31,7 @@ from kernels.pavilion.layout import (
     TOKEN_IN_CENTRE, W_CENTRE, WILD_BY_ROUND, W_FACTORY, W_REWARD, W_ROUND, W_TO_MOVE, W_TOKEN,
 )
 from kernels.pavilion.moves import player_base
-from kernels.pavilion.stars import placement_points
+from kernels.pavilion.stars import NUMBER_MASKS, placement_points
 from kernels.pavilion.tiles import count_of, drafted, one_of, tiles_of_choice, total
 
 
@@ -96,16 +98,20 @@ def placement_gain(hand, spaces, centre_colours, round_number, wild, code, w):
     after = spaces | (1 << space)
     late = fade(round_number, w)
     gain = float(placement_points(after, space))
-    gain += star_term(after, star, late, w) - star_term(spaces, star, late, w)
+    # Each term from the count before the move: the move covers one more space of each.
+    covered = popcount(star_mask(spaces, star))
+    gain += star_credit(covered + 1, star, late, w) - star_credit(covered, star, late, w)
     if number <= NUMBERS_WITH_BONUS:
-        gain += number_term(after, number - 1, late, w) - number_term(spaces, number - 1, late, w)
+        covered = popcount(spaces & NUMBER_MASKS[number - 1])
+        gain += number_credit(covered + 1, number - 1, late, w) - number_credit(covered, number - 1, late, w)
     reward = 0
     for i in range(MAX_REGIONS_PER_SPACE):
         r = SPACE_REGIONS[space, i]
         if r < 0:
             break
-        gain += region_term(after, r, late, w) - region_term(spaces, r, late, w)
-        if (after & REGION_MASKS[r]) == REGION_MASKS[r]:
+        missing = popcount(REGION_MASKS[r] & ~spaces)
+        gain += region_credit(missing - 1, r, late, w) - region_credit(missing, r, late, w)
+        if missing == 1:
             reward += REGION_REWARDS[r]     # the placement completes it
     gain += w[TILE] * reward
     real = number - paid_wild
