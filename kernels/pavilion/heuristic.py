@@ -26,7 +26,7 @@ from kernels.pavilion.evaluate import (
     star_mask,
 )
 from kernels.pavilion.layout import (
-    CENTRE_STAR, CHANCE_BASE, DRAFT_COLOURS, KEEP_BASE, NCOLOURS, P_CENTRE_COLOURS,
+    CENTRE_STAR, CHANCE_BASE, DRAFT_COLOURS, KEEP_BASE, LONE_WILD, NCOLOURS, P_CENTRE_COLOURS,
     P_HAND, P_SCORE, P_SPACES, PASS_MOVE, PLACE_BASE, SOURCE_CENTRE, STAR_SPACES, TAKE_BASE,
     TOKEN_IN_CENTRE, W_CENTRE, WILD_BY_ROUND, W_FACTORY, W_REWARD, W_ROUND, W_TO_MOVE, W_TOKEN,
 )
@@ -82,7 +82,13 @@ def draft_gain(state, base, hand, spaces, centre_colours, wild, move, w):
     colour = move % DRAFT_COLOURS
     tiles = state[W_CENTRE] if source == SOURCE_CENTRE else state[W_FACTORY + source]
     taken = drafted(tiles, colour, wild)
-    gain = hand_gain(hand, taken, spaces, centre_colours, wild, w)
+    # Wild tiles are worth WILD each whatever the hand holds; only the drafted colour's
+    # other tiles are worth what the board can still take of them.
+    gain = w[WILD] * count_of(taken, wild)
+    if colour != LONE_WILD and colour != wild:
+        held = count_of(hand, colour)
+        gain += (colour_value(held + count_of(taken, colour), colour, spaces, centre_colours, wild, w)
+                 - colour_value(held, colour, spaces, centre_colours, wild, w))
     if source == SOURCE_CENTRE and state[W_TOKEN] == TOKEN_IN_CENTRE:
         gain += w[TOKEN] - min(total(taken), state[base + P_SCORE] - 1)
     return gain
@@ -130,14 +136,15 @@ def placement_gain(hand, spaces, centre_colours, round_number, wild, code, w):
 
 @njit(cache=True, inline="always")
 def centre_hand_gain(hand, spaces, after, centre_colours, colour, real, paid_wild, wild, w):
-    """The hand's change in value for a placement on the centre star, which changes what
-    every colour can still pay for: each colour held, before and after."""
+    """The hand's change in value for a placement on the centre star: the wild tiles paid,
+    and every colour not yet on the centre star, whose largest empty centre space shrinks
+    (the colour placed can no longer go there at all)."""
     hand_after = hand - real * one_of(colour) - paid_wild * one_of(wild)
     colours_after = centre_colours | (1 << colour)
-    gain = 0.0
+    gain = w[WILD] * (count_of(hand_after, wild) - count_of(hand, wild))
     for c in range(NCOLOURS):
         held = count_of(hand, c)
-        if held:
+        if held and c != wild and ((centre_colours >> c) & 1) == 0:
             gain += (colour_value(count_of(hand_after, c), c, after, colours_after, wild, w)
                      - colour_value(held, c, spaces, centre_colours, wild, w))
     return gain
