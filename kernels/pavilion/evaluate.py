@@ -59,7 +59,7 @@ SPACE_REGIONS = np.array([([r for r in range(REGION_MASKS.size) if (REGION_MASKS
 FULL_NUMBER = NSTARS          # a number is complete when covered on every star
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def star_mask(spaces, star):
     return (spaces >> (STAR_SPACES * star)) & STAR_MASK
 
@@ -78,7 +78,7 @@ def star_credit(covered, star, late, w):
     return STAR_BONUS[star] * w[STAR] * late * covered * covered / (STAR_SPACES * STAR_SPACES)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def star_term(spaces, star, late, w):
     return star_credit(popcount(star_mask(spaces, star)), star, late, w)
 
@@ -91,7 +91,7 @@ def number_credit(covered, k, late, w):
     return NUMBER_BONUS[k] * w[NUMBER] * late * covered * covered / (FULL_NUMBER * FULL_NUMBER)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def number_term(spaces, k, late, w):
     return number_credit(popcount(spaces & NUMBER_MASKS[k]), k, late, w)
 
@@ -104,7 +104,7 @@ def region_credit(missing, r, late, w):
     return 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def region_term(spaces, r, late, w):
     return region_credit(popcount(REGION_MASKS[r] & ~spaces), r, late, w)
 
@@ -121,7 +121,7 @@ def board_value(spaces, late, w):
     return value
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def demand(spaces, centre_colours, colour):
     """Tiles of ``colour`` the board can still take: its star's empty spaces, and the
     largest empty centre space while the colour is not on the centre star."""
@@ -150,7 +150,7 @@ def colour_value(held, colour, spaces, centre_colours, wild, w):
     return w[TILE] * min(held, demand(spaces, centre_colours, colour))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def hand_value(hand, spaces, centre_colours, wild, w):
     """Tiles beside the board while placing is still to come."""
     value = 0.0
@@ -161,7 +161,7 @@ def hand_value(hand, spaces, centre_colours, wild, w):
     return value
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def hand_gain(hand, added, spaces, centre_colours, wild, w):
     """``hand_value`` of ``hand + added`` less that of ``hand``: only the colours added change."""
     gain = 0.0
@@ -179,7 +179,7 @@ def next_wild(round_number):
     return WILD_BY_ROUND[round_number] if round_number < ROUNDS else -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def kept_value(kept, spaces, centre_colours, round_number, w):
     """Tiles on the corners: usable next round, or a point each after the last round."""
     if round_number == ROUNDS:
@@ -187,7 +187,7 @@ def kept_value(kept, spaces, centre_colours, round_number, w):
     return w[KEPT] * usable(kept, spaces, centre_colours, next_wild(round_number))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def keeping_value(hand, spaces, centre_colours, round_number, w):
     """A player about to choose what to keep: the best keep of ``hand``."""
     held = total(hand)
