@@ -16,9 +16,13 @@ it for every legal move), from the terms of evaluate.py that the move touches:
 
 For every move that neither ends the round nor completes a bonus region this is exactly
 the mover's ``evaluate`` after the move less before it (tests/test_pavilion_evaluation.py).
+Each gain sums only the terms the move changes (a draft: its colour and the wild tile; a
+placement: its star, number and regions, and the hand's colours whose demand it changes);
+with the tuned weights (multiples of a half in the hand terms) that is the same value, bit
+for bit, as subtracting the whole hand's value before from after.
 """
-from kernels.jit import njit
 from kernels.bits import popcount
+from kernels.jit import njit
 from kernels.pavilion.board import REGION_MASKS, REGION_REWARDS
 from kernels.pavilion.evaluate import (
     MAX_REGIONS_PER_SPACE, NUMBERS_WITH_BONUS, SPACE_REGIONS, TILE, TOKEN, WEIGHTS, WILD, colour_value,
