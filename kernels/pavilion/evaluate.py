@@ -70,30 +70,43 @@ def fade(round_number, w):
     return 1.0 - w[FADE] * (round_number - 1) / (ROUNDS - 1)
 
 
-@njit(cache=True)
-def star_term(spaces, star, late, w):
-    """A whole star's bonus, or the credit for progress towards it."""
-    covered = popcount(star_mask(spaces, star))
+@njit(cache=True, inline="always")
+def star_credit(covered, star, late, w):
+    """A whole star's bonus, or the credit for progress towards it (``covered`` spaces)."""
     if covered == STAR_SPACES:
         return float(STAR_BONUS[star])
     return STAR_BONUS[star] * w[STAR] * late * covered * covered / (STAR_SPACES * STAR_SPACES)
 
 
 @njit(cache=True)
-def number_term(spaces, k, late, w):
-    """Number k + 1 on every star: its bonus, or the credit for progress towards it."""
-    covered = popcount(spaces & NUMBER_MASKS[k])
+def star_term(spaces, star, late, w):
+    return star_credit(popcount(star_mask(spaces, star)), star, late, w)
+
+
+@njit(cache=True, inline="always")
+def number_credit(covered, k, late, w):
+    """Number k + 1 on every star (on ``covered`` stars): its bonus, or the credit for progress."""
     if covered == FULL_NUMBER:
         return float(NUMBER_BONUS[k])
     return NUMBER_BONUS[k] * w[NUMBER] * late * covered * covered / (FULL_NUMBER * FULL_NUMBER)
 
 
 @njit(cache=True)
-def region_term(spaces, r, late, w):
+def number_term(spaces, k, late, w):
+    return number_credit(popcount(spaces & NUMBER_MASKS[k]), k, late, w)
+
+
+@njit(cache=True, inline="always")
+def region_credit(missing, r, late, w):
     """A region one space short of complete: what it will earn, in supply tiles."""
-    if popcount(REGION_MASKS[r] & ~spaces) == 1:
+    if missing == 1:
         return REGION_REWARDS[r] * w[REGION] * late
     return 0.0
+
+
+@njit(cache=True)
+def region_term(spaces, r, late, w):
+    return region_credit(popcount(REGION_MASKS[r] & ~spaces), r, late, w)
 
 
 @njit(cache=True)
@@ -129,19 +142,36 @@ def usable(tiles, spaces, centre_colours, wild):
     return n
 
 
+@njit(cache=True, inline="always")
+def colour_value(held, colour, spaces, centre_colours, wild, w):
+    """``held`` tiles of one colour beside the board (``hand_value``'s term for it)."""
+    if colour == wild:
+        return w[WILD] * held
+    return w[TILE] * min(held, demand(spaces, centre_colours, colour))
+
+
 @njit(cache=True)
 def hand_value(hand, spaces, centre_colours, wild, w):
     """Tiles beside the board while placing is still to come."""
     value = 0.0
     for c in range(NCOLOURS):
         held = count_of(hand, c)
-        if held == 0:
-            continue
-        if c == wild:
-            value += w[WILD] * held
-        else:
-            value += w[TILE] * min(held, demand(spaces, centre_colours, c))
+        if held:
+            value += colour_value(held, c, spaces, centre_colours, wild, w)
     return value
+
+
+@njit(cache=True)
+def hand_gain(hand, added, spaces, centre_colours, wild, w):
+    """``hand_value`` of ``hand + added`` less that of ``hand``: only the colours added change."""
+    gain = 0.0
+    for c in range(NCOLOURS):
+        more = count_of(added, c)
+        if more:
+            held = count_of(hand, c)
+            gain += (colour_value(held + more, c, spaces, centre_colours, wild, w)
+                     - colour_value(held, c, spaces, centre_colours, wild, w))
+    return gain
 
 
 @njit(cache=True, inline="always")

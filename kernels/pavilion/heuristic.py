@@ -16,19 +16,26 @@ it for every legal move), from the terms of evaluate.py that the move touches:
 
 For every move that neither ends the round nor completes a bonus region this is exactly
 the mover's ``evaluate`` after the move less before it (tests/test_pavilion_evaluation.py).
+Each gain sums only the terms the move changes (a draft: its colour and the wild tile; a
+placement: its star, number and regions, and the hand's colours whose demand it changes);
+with the tuned weights (multiples of a half in the hand terms) that is the same value, bit
+for bit, as subtracting the whole hand's value before from after.
 """
+from kernels.bits import popcount
 from kernels.jit import njit
+from kernels.pavilion.board import REGION_MASKS, REGION_REWARDS
 from kernels.pavilion.evaluate import (
-    MAX_REGIONS_PER_SPACE, NUMBERS_WITH_BONUS, SPACE_REGIONS, TILE, TOKEN, WEIGHTS, WILD, demand,
-    fade, hand_value, keeping_value, kept_value, number_term, region_term, star_term,
+    MAX_REGIONS_PER_SPACE, NUMBERS_WITH_BONUS, SPACE_REGIONS, TILE, TOKEN, WEIGHTS, WILD, colour_value,
+    demand, fade, hand_gain, hand_value, keeping_value, kept_value, number_credit, region_credit, star_credit,
+    star_mask,
 )
 from kernels.pavilion.layout import (
-    CENTRE_STAR, CHANCE_BASE, DRAFT_COLOURS, KEEP_BASE, NCOLOURS, P_CENTRE_COLOURS,
+    CENTRE_STAR, CHANCE_BASE, DRAFT_COLOURS, KEEP_BASE, LONE_WILD, NCOLOURS, P_CENTRE_COLOURS,
     P_HAND, P_SCORE, P_SPACES, PASS_MOVE, PLACE_BASE, SOURCE_CENTRE, STAR_SPACES, TAKE_BASE,
-    TOKEN_IN_CENTRE, W_CENTRE, W_FACTORY, W_REWARD, W_ROUND, W_TO_MOVE, W_TOKEN,
+    TOKEN_IN_CENTRE, W_CENTRE, WILD_BY_ROUND, W_FACTORY, W_REWARD, W_ROUND, W_TO_MOVE, W_TOKEN,
 )
-from kernels.pavilion.moves import player_base, wild_colour
-from kernels.pavilion.stars import completed_reward, placement_points
+from kernels.pavilion.moves import player_base
+from kernels.pavilion.stars import NUMBER_MASKS, placement_points
 from kernels.pavilion.tiles import count_of, drafted, one_of, tiles_of_choice, total
 
 
@@ -45,7 +52,7 @@ def move_heuristic(state, move):
     return PRIOR_SCALE * move_heuristic_with(state, move, WEIGHTS)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def move_heuristic_with(state, move, w):
     """``move_heuristic`` with the weights ``w`` (for tuning them)."""
     base = player_base(state[W_TO_MOVE])
@@ -53,15 +60,14 @@ def move_heuristic_with(state, move, w):
     spaces = state[base + P_SPACES]
     centre_colours = state[base + P_CENTRE_COLOURS]
     round_number = state[W_ROUND]
-    wild = wild_colour(state)
+    wild = WILD_BY_ROUND[round_number - 1]
     if move >= KEEP_BASE:
         kept = tiles_of_choice(move - KEEP_BASE)
         after = kept_value(kept, spaces, centre_colours, round_number, w) - (total(hand) - total(kept))
         return after - keeping_value(hand, spaces, centre_colours, round_number, w)
     if move >= TAKE_BASE:
         taken = tiles_of_choice(move - TAKE_BASE)
-        return (hand_value(hand + taken, spaces, centre_colours, wild, w)
-                - hand_value(hand, spaces, centre_colours, wild, w) - w[TILE] * state[W_REWARD])
+        return hand_gain(hand, taken, spaces, centre_colours, wild, w) - w[TILE] * state[W_REWARD]
     if move >= CHANCE_BASE:
         return 0.0
     if move == PASS_MOVE:
@@ -74,20 +80,25 @@ def move_heuristic_with(state, move, w):
     return draft_gain(state, base, hand, spaces, centre_colours, wild, move, w)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draft_gain(state, base, hand, spaces, centre_colours, wild, move, w):
     source = move // DRAFT_COLOURS
     colour = move % DRAFT_COLOURS
     tiles = state[W_CENTRE] if source == SOURCE_CENTRE else state[W_FACTORY + source]
     taken = drafted(tiles, colour, wild)
-    gain = (hand_value(hand + taken, spaces, centre_colours, wild, w)
-            - hand_value(hand, spaces, centre_colours, wild, w))
+    # Wild tiles are worth WILD each whatever the hand holds; only the drafted colour's
+    # other tiles are worth what the board can still take of them.
+    gain = w[WILD] * count_of(taken, wild)
+    if colour != LONE_WILD and colour != wild:
+        held = count_of(hand, colour)
+        gain += (colour_value(held + count_of(taken, colour), colour, spaces, centre_colours, wild, w)
+                 - colour_value(held, colour, spaces, centre_colours, wild, w))
     if source == SOURCE_CENTRE and state[W_TOKEN] == TOKEN_IN_CENTRE:
         gain += w[TOKEN] - min(total(taken), state[base + P_SCORE] - 1)
     return gain
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def placement_gain(hand, spaces, centre_colours, round_number, wild, code, w):
     paid_wild = code % STAR_SPACES
     colour = (code // STAR_SPACES) % NCOLOURS
@@ -97,21 +108,27 @@ def placement_gain(hand, spaces, centre_colours, round_number, wild, code, w):
     after = spaces | (1 << space)
     late = fade(round_number, w)
     gain = float(placement_points(after, space))
-    gain += star_term(after, star, late, w) - star_term(spaces, star, late, w)
+    # Each term from the count before the move: the move covers one more space of each.
+    covered = popcount(star_mask(spaces, star))
+    gain += star_credit(covered + 1, star, late, w) - star_credit(covered, star, late, w)
     if number <= NUMBERS_WITH_BONUS:
-        gain += number_term(after, number - 1, late, w) - number_term(spaces, number - 1, late, w)
+        covered = popcount(spaces & NUMBER_MASKS[number - 1])
+        gain += number_credit(covered + 1, number - 1, late, w) - number_credit(covered, number - 1, late, w)
+    reward = 0
     for i in range(MAX_REGIONS_PER_SPACE):
         r = SPACE_REGIONS[space, i]
         if r < 0:
             break
-        gain += region_term(after, r, late, w) - region_term(spaces, r, late, w)
-    gain += w[TILE] * completed_reward(after, space)
+        missing = popcount(REGION_MASKS[r] & ~spaces)
+        gain += region_credit(missing - 1, r, late, w) - region_credit(missing, r, late, w)
+        if missing == 1:
+            reward += REGION_REWARDS[r]     # the placement completes it
+    gain += w[TILE] * reward
     real = number - paid_wild
     if star == CENTRE_STAR:
         # The centre star changes what every colour can still pay for: all of the hand again.
-        hand_after = hand - real * one_of(colour) - paid_wild * one_of(wild)
-        return gain + (hand_value(hand_after, after, centre_colours | (1 << colour), wild, w)
-                       - hand_value(hand, spaces, centre_colours, wild, w))
+        return gain + centre_hand_gain(hand, spaces, after, centre_colours, colour, real,
+                                       paid_wild, wild, w)
     # An outer star: only its colour's tiles (and the wild ones paid) change their worth.
     if colour == wild:
         return gain - w[WILD] * real
@@ -119,3 +136,19 @@ def placement_gain(hand, spaces, centre_colours, round_number, wild, code, w):
     need = demand(spaces, centre_colours, colour)
     gain += w[TILE] * (min(held - real, need - number) - min(held, need))
     return gain - w[WILD] * paid_wild
+
+
+@njit(cache=True, inline="always")
+def centre_hand_gain(hand, spaces, after, centre_colours, colour, real, paid_wild, wild, w):
+    """The hand's change in value for a placement on the centre star: the wild tiles paid,
+    and every colour not yet on the centre star, whose largest empty centre space shrinks
+    (the colour placed can no longer go there at all)."""
+    hand_after = hand - real * one_of(colour) - paid_wild * one_of(wild)
+    colours_after = centre_colours | (1 << colour)
+    gain = w[WILD] * (count_of(hand_after, wild) - count_of(hand, wild))
+    for c in range(NCOLOURS):
+        held = count_of(hand, c)
+        if held and c != wild and ((centre_colours >> c) & 1) == 0:
+            gain += (colour_value(count_of(hand_after, c), c, after, colours_after, wild, w)
+                     - colour_value(held, c, spaces, centre_colours, wild, w))
+    return gain
