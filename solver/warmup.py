@@ -3,8 +3,8 @@
 Kernels compile on first use and numba caches them (``NUMBA_CACHE_DIR``, else beside
 the sources). A container image or a cluster worker that runs this once starts every
 later command, search and self-play batch from the cache. A game's steps: its rules
-(what ``moves``, ``play`` and ``view`` call), perft, MCTS on one and on several
-trees, IS-MCTS on players' views (games with hidden information), alpha-beta and
+(what ``moves``, ``play`` and ``view`` call), perft, MCTS (on any number of
+trees), IS-MCTS on players' views (games with hidden information), alpha-beta and
 the exact solver, and self-play batches of random and greedy agents.
 """
 from dataclasses import dataclass
@@ -15,7 +15,6 @@ import numpy as np
 from solver.compiletime import compile_clock
 from solver.games import get_game, registered_games
 
-THREADED = 2        # tree count of the multi-tree searches: one compile serves every count
 
 
 @dataclass
@@ -32,14 +31,10 @@ def steps(game):
     view = game.view(state, int(game.kernels().to_move(state)))
     listed = [("rules", lambda: _rules(game, state)), ("perft", lambda: _perft(state))]
     for rollout in mcts.ROLLOUTS:           # each rollout has kernels of its own
-        listed += [(f"MCTS, {rollout} rollouts", partial(mcts.load_kernels, state, 1, rollout)),
-                   (f"MCTS, several trees, {rollout} rollouts",
-                    partial(mcts.load_kernels, state, THREADED, rollout))]
+        listed.append((f"MCTS, {rollout} rollouts", partial(mcts.load_kernels, state, rollout)))
     if not game.kernels().is_complete(view):
         for rollout in mcts.ROLLOUTS:
-            listed += [(f"IS-MCTS, {rollout} rollouts", partial(ismcts.load_kernels, view, 1, rollout)),
-                       (f"IS-MCTS, several trees, {rollout} rollouts",
-                        partial(ismcts.load_kernels, view, THREADED, rollout))]
+            listed.append((f"IS-MCTS, {rollout} rollouts", partial(ismcts.load_kernels, view, rollout)))
     listed += [("alpha-beta and solve", lambda: alphabeta.load_kernels(state)),
                ("self-play batches", lambda: _selfplay(game))]
     return listed

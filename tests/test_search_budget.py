@@ -14,7 +14,7 @@ from kernels.rng import make_rng
 from kernels.search import mcts as kernel
 from kernels.search.clock import FOREVER, now
 from solver.games import get_game
-from solver.search.batches import run_batches
+from solver.search.batches import run_batches, run_trees
 from solver.search.ismcts import Ismcts
 from solver.search.mcts import Mcts, MctsOptions
 from tests.test_ismcts import dealt, view_of
@@ -83,13 +83,16 @@ def test_a_deadline_stops_a_kernel_that_has_iterations_left():
     assert more == 200 and nodes[0, 0, kernel.VISITS] == 201
 
 
-def test_threads_with_a_deadline_report_what_each_ran():
+def test_threads_with_an_iteration_budget_report_what_each_ran():
     search = bind.instance("toy", "mcts", "random")
     nodes, stats, size = search.new_tree(10_000, trees=2)
     state = toy.new_game(5, True)
     rngs = np.stack([make_rng(1), make_rng(2)])
-    done = np.zeros(2, np.int64)
-    search.run_trees(nodes, stats, size, state, np.array([300, 500]), FOREVER, search.params(), rngs, done)
+
+    def run_tree(t, remaining, deadline):
+        return search.run_tree(nodes[t], stats[t], size[t], state, remaining, deadline,
+                               search.params(), rngs[t])
+    done = run_trees(run_tree, 2, np.array([300, 500]), FOREVER, np.zeros(2, np.int64))
     assert list(done) == [300, 500]
     assert list(nodes[:, 0, kernel.VISITS]) == [300, 500]
 
@@ -110,11 +113,10 @@ def test_the_time_kept_back_for_the_result_leaves_a_short_budget_most_of_its_tim
     assert deadlines[0] - started <= limit
 
 
-def test_more_trees_than_threads_share_the_time():
-    """Trees beyond numba's threads run in waves, each with its share of the time: every
-    tree searches, not only the first each thread runs."""
-    import numba
-    trees = 2 * numba.get_num_threads()
+def test_more_trees_than_cores_share_the_time():
+    """Every tree searches to the deadline, however many there are per core."""
+    from solver.search.mcts import available_cores
+    trees = 2 * available_cores()
     searcher = Mcts(MctsOptions(time_limit=0.3, threads=trees, seed=2, rollout="random"))
     searcher.search(get_game("azul").new(1, players=2))
     visits = searcher.tree[0][:, 0, kernel.VISITS]

@@ -38,7 +38,6 @@ them as choosing without their own hidden cards (known limits, strategy fusion
 and non-locality: docs/hidden-information.md).
 """
 import numpy as np
-from numba import prange
 
 from kernels.arrays import sort_prefix
 from kernels.bind import kernel, sibling, template_games
@@ -209,7 +208,7 @@ def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, slot, p
     backup(nodes, stats, path, depth, payoff, margin)
 
 
-@kernel
+@kernel(nogil=True)     # the trees of a parallel search run on Python threads
 def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
     """Up to ``iterations`` simulations for the player to move at ``root``, stopping once
     ``time.perf_counter()`` passes ``deadline``; returns the simulations run. ``rng``
@@ -238,15 +237,6 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
     rng[0] = local_rng[0]
     size[0] = local_size[0]
     return done
-
-
-@kernel(parallel=True, nogil=True)
-def run_trees(nodes, stats, size, root, iterations, deadline, prm, rngs, done):
-    """Root parallelism: tree ``t`` on its own thread with its own generator ``rngs[t]``,
-    ``iterations[t]`` simulations at most until ``deadline``; ``done[t]``: those it ran."""
-    for t in prange(nodes.shape[0]):
-        done[t] = run_tree(nodes[t], stats[t], size[t:t + 1], root, iterations[t], deadline, prm,
-                           rngs[t])
 
 
 @kernel

@@ -29,7 +29,6 @@ block of ``CAPACITY`` slots from ``FIRST``, ``COUNT`` of them in use.
   and the tree keeps growing where the visits go (the memory bound).
 """
 import numpy as np
-from numba import prange
 
 from kernels.arrays import copy_into
 from kernels.bind import kernel, sibling, template_games, variant
@@ -351,7 +350,7 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, pat
     backup(nodes, stats, path, depth, payoff, margin)
 
 
-@kernel
+@kernel(nogil=True)     # the trees of a parallel search run on Python threads
 def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
     """Up to ``iterations`` simulations on one tree, stopping once ``time.perf_counter()``
     passes ``deadline`` (``clock.FOREVER``: never); returns the simulations run. ``rng`` carries on
@@ -384,14 +383,6 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
     rng[0] = local_rng[0]
     copy_into(size, local_size)
     return done
-
-
-@kernel(parallel=True, nogil=True)
-def run_trees(nodes, stats, size, root, iterations, deadline, prm, rngs, done):
-    """Root parallelism: tree ``t`` on its own thread with its own generator ``rngs[t]``,
-    ``iterations[t]`` simulations at most until ``deadline``; ``done[t]``: those it ran."""
-    for t in prange(nodes.shape[0]):
-        done[t] = run_tree(nodes[t], stats[t], size[t], root, iterations[t], deadline, prm, rngs[t])
 
 
 @kernel

@@ -7,8 +7,8 @@ in a search process when a query first needs them (before its clock starts).
 The pool names the games in ``WARM_VARIABLE`` of the fork server's environment: a
 fork server's preload takes module names only.
 
-Only single-threaded kernels run here: numba's threading layer must start in the
-search processes, after the fork (a search with ``threads > 1`` starts it).
+Only single-tree searches run here: the threads of a search with several trees must
+start in the search processes, after the fork.
 """
 import os
 

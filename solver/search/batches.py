@@ -5,11 +5,12 @@ Simulations run in numba in slices of about ``SLICE_SECONDS`` each; between slic
 Python reports progress and lets Ctrl-C through. The kernels read the clock
 themselves (``kernels.search.clock``), so a time budget ends inside a slice, on
 every thread at the same moment, and no thread waits for a slower one's batch.
+Several trees run on Python threads (``run_trees``).
 """
 import math
 import time
+from concurrent.futures import ThreadPoolExecutor, wait
 
-import numba
 import numpy as np
 
 from kernels.search.clock import FOREVER
@@ -57,23 +58,36 @@ def kept_back(time_limit):
     return min(RESULT_SECONDS, RESULT_SHARE * time_limit)
 
 
-def waves(trees, deadline):
-    """``(first, end, deadline)`` of each wave of trees a parallel search runs: at most as
-    many trees as numba has threads at once, each wave with its share of the time to
-    ``deadline``. In one parallel loop, a thread's later trees would start at the
-    deadline its first one ran to."""
-    width = min(numba.get_num_threads(), trees)
-    count = -(-trees // width)
-    start = time.perf_counter()
-    for wave in range(count):
-        yield (wave * width, min(trees, (wave + 1) * width),
-               start + (deadline - start) * (wave + 1) / count)
+def run_trees(run_tree, trees, remaining, deadline, done):
+    """``done[t] = run_tree(t, remaining[t], deadline)`` for each of ``trees`` trees, each
+    on a Python thread of its own (the kernels release the GIL): root parallelism. Every
+    tree runs to the same deadline, more trees than cores included (the system shares
+    the cores out). Threads rather than numba's ``prange``: its parallel loop cost
+    seconds of compiling in every first parallel search.
+    """
+    futures = [_tree_pool(trees).submit(run_tree, t, remaining[t], deadline)
+               for t in range(trees)]
+    try:
+        wait(futures)
+    except KeyboardInterrupt:
+        wait(futures)       # each ends within its slice, so the trees hold whole simulations
+        raise
+    for t, future in enumerate(futures):
+        done[t] = future.result()
+    return done
 
 
-def start_threads():
-    """Start numba's thread pool (once per process; later calls return at once), so a
-    first parallel search does not start it on its clock."""
-    numba.get_num_threads()
+_pool, _pool_size = None, 0
+
+
+def _tree_pool(trees):
+    """The process's pool of tree threads, with at least ``trees`` threads."""
+    global _pool, _pool_size
+    if _pool_size < trees:
+        if _pool is not None:
+            _pool.shutdown()
+        _pool, _pool_size = ThreadPoolExecutor(trees, thread_name_prefix="tessera-tree"), trees
+    return _pool
 
 
 def lower_bound(rate, n):

@@ -20,26 +20,20 @@ from kernels.search import ismcts as kernel    # the layout; the kernels per gam
 from kernels.search.clock import FOREVER
 from solver.compiletime import compile_clock
 from solver.errors import TesseraError
-from solver.search.batches import lower_bound, run_batches, start_threads, waves
+from solver.search.batches import lower_bound, run_batches, run_trees
 from solver.search.mcts import MctsOptions  # noqa: F401  (the options of both searches)
 from solver.search.result import MoveLine, SearchResult
 
 PV_LENGTH = 256
 
 
-def load_kernels(state, threads, rollout):
+def load_kernels(state, rollout):
     """Compile, or load from numba's cache, every kernel an IS-MCTS search of ``state``
-    on ``threads`` trees with ``rollout`` may call."""
+    with ``rollout`` may call, on any number of trees."""
     kernels = bind.instance(state[0], "ismcts", rollout)
-    nodes, stats, size = kernel.new_tree(1, threads)
-    rngs = np.stack([make_rng(t) for t in range(threads)])
+    nodes, stats, size = kernel.new_tree(1)
     prm, root = MctsOptions().kernel_params(), state.copy()
-    if threads == 1:
-        bind.ready(kernels.run_tree, nodes[0], stats[0], size[0:1], root, 1, FOREVER, prm, rngs[0])
-    else:
-        counts = np.ones(threads, np.int64)
-        bind.ready(kernels.run_trees, nodes, stats, size, root, counts, FOREVER, prm, rngs, counts)
-        start_threads()
+    bind.ready(kernels.run_tree, nodes[0], stats[0], size[0:1], root, 1, FOREVER, prm, make_rng(0))
     buffer = np.zeros(PV_LENGTH, np.int64)
     bind.ready(kernels.children, nodes[0], 0, buffer)
     bind.ready(kernels.principal_variation, nodes[0], 0, buffer)
@@ -62,7 +56,7 @@ class Ismcts:
         if player == CHANCE:
             raise TesseraError("chance acts in this position: there is no move to choose")
         with compile_clock() as compiling:          # before the clock: it times the search alone
-            load_kernels(state, self.options.threads, self.options.rollout)
+            load_kernels(state, self.options.rollout)
         started = time.perf_counter()
         root = state.copy()
         tree = kernel.new_tree(self.options.tree_nodes(kernel.NODE_BYTES), self.options.threads)
@@ -70,15 +64,15 @@ class Ismcts:
         prm = self.options.kernel_params()
         done = np.zeros(self.options.threads, np.int64)
 
+        def run_tree(t, remaining, deadline):
+            return kernels.run_tree(nodes[t], stats[t], size[t:t + 1], root, remaining, deadline, prm,
+                                    self.rngs[t])
+
         def run(remaining, deadline):
             if self.options.threads == 1:
-                done[0] = kernels.run_tree(nodes[0], stats[0], size[0:1], root, remaining[0], deadline,
-                                           prm, self.rngs[0])
-            else:
-                for a, b, until in waves(self.options.threads, deadline):
-                    kernels.run_trees(nodes[a:b], stats[a:b], size[a:b], root, remaining[a:b], until, prm,
-                                      self.rngs[a:b], done[a:b])
-            return done
+                done[0] = run_tree(0, remaining[0], deadline)
+                return done
+            return run_trees(run_tree, self.options.threads, remaining, deadline, done)
 
         seconds, interrupted = run_batches(run, self.options.threads, self.options.iterations,
                                            self.options.time_limit, started, progress)

@@ -17,7 +17,7 @@ from kernels.search import mcts as kernel      # the layout and parameters; the 
 from kernels.search.clock import FOREVER
 from solver.compiletime import compile_clock
 from solver.errors import OptionError, TesseraError
-from solver.search.batches import lower_bound, run_batches, start_threads, waves
+from solver.search.batches import lower_bound, run_batches, run_trees
 from solver.search.result import MoveLine, SearchResult
 
 VALUES = {"win": kernel.VALUE_WIN, "margin": kernel.VALUE_MARGIN, "blend": kernel.VALUE_BLEND}
@@ -31,21 +31,15 @@ DEFAULT_MEMORY = 1024 * MB      # for a search's trees, all threads together
 MIN_NODES = 1000
 
 
-def load_kernels(state, threads, rollout, reuse=True):
-    """Compile, or load from numba's cache, every kernel an MCTS search of ``state`` on
-    ``threads`` trees with ``rollout`` may call: the simulations, the result's lines and,
+def load_kernels(state, rollout, reuse=True):
+    """Compile, or load from numba's cache, every kernel an MCTS search of ``state`` with
+    ``rollout`` may call, on any number of trees: the simulations, the result's lines and,
     with ``reuse``, tree reuse's copy (a search loads that one when it first follows a
     move, in ``play``: a single search, ``tessera best``, never copies)."""
     kernels = bind.instance(state[0], "mcts", rollout)
-    nodes, stats, size = kernel.new_tree(1, threads)
-    rngs = np.stack([make_rng(t) for t in range(threads)])
+    nodes, stats, size = kernel.new_tree(1)
     prm, root = kernel.params(), state.copy()
-    if threads == 1:
-        bind.ready(kernels.run_tree, nodes[0], stats[0], size[0], root, 1, FOREVER, prm, rngs[0])
-    else:
-        counts = np.ones(threads, np.int64)
-        bind.ready(kernels.run_trees, nodes, stats, size, root, counts, FOREVER, prm, rngs, counts)
-        start_threads()
+    bind.ready(kernels.run_tree, nodes[0], stats[0], size[0], root, 1, FOREVER, prm, make_rng(0))
     if reuse:
         bind.ready(kernels.copy_subtree, nodes[0], stats[0], 0, nodes[0], stats[0])
     bind.ready(kernels.principal_variation, nodes[0], 0, np.zeros(PV_LENGTH, np.int64))
@@ -139,7 +133,7 @@ class Mcts:
             raise TesseraError("this position is a player's view with hidden parts: "
                                "search it with information-set MCTS")
         with compile_clock() as compiling:          # before the clock: it times the search alone
-            load_kernels(state, self.options.threads, self.options.rollout, reuse=False)
+            load_kernels(state, self.options.rollout, reuse=False)
         started = time.perf_counter()               # the budget covers reuse's copy and the result
         self._prepare_tree(state)
         nodes, stats, size = self.tree
@@ -147,15 +141,15 @@ class Mcts:
         reused = int(nodes[:, 0, kernel.VISITS].sum())
         done = np.zeros(self.options.threads, np.int64)
 
+        def run_tree(t, remaining, deadline):
+            return self.kernels.run_tree(nodes[t], stats[t], size[t], self.root, remaining, deadline,
+                                         prm, self.rngs[t])
+
         def run(remaining, deadline):
             if self.options.threads == 1:
-                done[0] = self.kernels.run_tree(nodes[0], stats[0], size[0], self.root, remaining[0],
-                                                deadline, prm, self.rngs[0])
-            else:
-                for a, b, until in waves(self.options.threads, deadline):
-                    self.kernels.run_trees(nodes[a:b], stats[a:b], size[a:b], self.root, remaining[a:b],
-                                           until, prm, self.rngs[a:b], done[a:b])
-            return done
+                done[0] = run_tree(0, remaining[0], deadline)
+                return done
+            return run_trees(run_tree, self.options.threads, remaining, deadline, done)
 
         seconds, interrupted = run_batches(run, self.options.threads, self.options.iterations,
                                            self.options.time_limit, started, progress)
