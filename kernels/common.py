@@ -16,6 +16,13 @@ def count_of(tiles, colour):
     return (tiles >> (LANE_BITS * colour)) & LANE_MASK
 
 
+@njit(cache=True, inline="always")
+def write_counts(tiles, ncolours, out, at):
+    """The count of each of ``ncolours`` colours of ``tiles`` into ``out[at:at + ncolours]``."""
+    for c in range(ncolours):
+        out[at + c] = count_of(tiles, c)
+
+
 @njit(cache=True)
 def one_of(colour):
     return 1 << (LANE_BITS * colour)

@@ -11,15 +11,15 @@ The observation is a float32 vector of ``observation_size(players)`` numbers, wr
 from one player's side (the observer first, then the others in seat order after it):
 counts as plain numbers, walls and flags as 0/1.
 """
-from kernels.jit import njit
-
 from kernels.azul.layout import (
     MARKER_BIT, NCOLOURS, P_FLOOR, P_LINES, P_SCORE, P_WALL, PHASE_DRAFT, PHASE_TILING,
     PLAYER_BASE, PLAYER_WORDS, TILE_MOVE_BASE, VARIANT_GRAY, W_BAG, W_CENTRE, W_FACTORY, W_LID,
     W_PHASE, W_PLAYERS, W_ROUND, W_STALLED, W_TO_MOVE, W_VARIANT, factories_for,
 )
-from kernels.azul.tiles import count_of, total
+from kernels.azul.tiles import total
 from kernels.bits import popcount
+from kernels.common import write_counts
+from kernels.jit import njit
 
 NUM_ACTIONS = TILE_MOVE_BASE + 5
 HIDDEN = False         # every player sees everything: observations need no view
@@ -60,12 +60,6 @@ def move_of_action(state, action):
     return action
 
 
-@njit(cache=True, inline="always")
-def _counts(tiles, out, at):
-    for c in range(NCOLOURS):
-        out[at + c] = count_of(tiles, c)
-
-
 @njit(cache=True)
 def observe(state, observer, out):
     """Write what ``observer`` (a player index) sees into ``out`` (all of Azul is public)."""
@@ -82,13 +76,13 @@ def observe(state, observer, out):
         out[G_TO_MOVE + (state[W_TO_MOVE] - observer) % players] = 1.0
     at = G_TO_MOVE + players
     for f in range(nfactories):
-        _counts(state[W_FACTORY + f], out, at)
+        write_counts(state[W_FACTORY + f], NCOLOURS, out, at)
         at += NCOLOURS
-    _counts(state[W_CENTRE], out, at)
+    write_counts(state[W_CENTRE], NCOLOURS, out, at)
     out[at + NCOLOURS] = (state[W_CENTRE] & MARKER_BIT) != 0
     at += NCOLOURS + 1
-    _counts(state[W_BAG], out, at)
-    _counts(state[W_LID], out, at + NCOLOURS)
+    write_counts(state[W_BAG], NCOLOURS, out, at)
+    write_counts(state[W_LID], NCOLOURS, out, at + NCOLOURS)
     at += 2 * NCOLOURS
     for k in range(players):
         base = PLAYER_BASE + ((observer + k) % players) * PLAYER_WORDS

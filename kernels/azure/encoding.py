@@ -12,8 +12,6 @@ observer's view (``kernels.azure.views``): the opponent's hand holds only the ca
 observer can name, and the hidden deck only its size. Players are written observer
 first; the realm as feature planes of 64 cells (``8 * row + col``).
 """
-from kernels.jit import njit
-
 from kernels.azure.layout import (
     CELL_COSMOS, CELL_DOMAIN, CELL_KIND, CELL_QI, CELL_QI_COLOUR, CELL_SERPENT, CELL_WISDOM, CELLS,
     DRAW_BASE, FIELD_MASK, KIND_MOUNTAIN, KIND_SPACE, NCOLOURS, NOBODY, P_GIFTED, P_HAND,
@@ -23,6 +21,7 @@ from kernels.azure.layout import (
     W_HOLDER, W_PHASE, W_PLACED, W_RETURNS, W_TAKES, W_TURN,
 )
 from kernels.azure.state import to_move
+from kernels.jit import njit
 
 NUM_ACTIONS = DRAW_BASE
 HIDDEN = True          # the opponent's hand is hidden: observations are made from views

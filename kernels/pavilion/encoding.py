@@ -16,9 +16,9 @@ player's side (the observer first, then the others in seat order after it): coun
 plain numbers, spaces and flags as 0/1.
 """
 import numpy as np
-from kernels.jit import njit
 
-from kernels.common import count_of
+from kernels.common import write_counts
+from kernels.jit import njit
 from kernels.pavilion.layout import (
     CHOICE_BITS, DRAFT_COLOURS, FACTORIES_BY_PLAYERS, KEEP_AT_MOST, KEEP_BASE, MAX_FACTORIES, MAX_REWARD, NCOLOURS, NSPACES,
     P_CENTRE_COLOURS, P_HAND, P_KEPT, P_SCORE, P_SPACES, PASS_MOVE, PHASE_BONUS, PHASE_DRAFT,
@@ -116,12 +116,6 @@ def move_of_action(state, action):
     return KEEP_BASE + CHOICES[action - KEEP_ACTION]
 
 
-@njit(cache=True, inline="always")
-def _counts(tiles, out, at):
-    for c in range(NCOLOURS):
-        out[at + c] = count_of(tiles, c)
-
-
 @njit(cache=True)
 def observe(state, observer, out):
     """Write what ``observer`` (a player index) sees into ``out`` (all of it is public)."""
@@ -143,10 +137,10 @@ def observe(state, observer, out):
         out[G_TO_MOVE + (state[W_TO_MOVE] - observer) % players] = 1.0
     at = G_TO_MOVE + players
     for f in range(FACTORIES_BY_PLAYERS[players]):
-        _counts(state[W_FACTORY + f], out, at)
+        write_counts(state[W_FACTORY + f], NCOLOURS, out, at)
         at += NCOLOURS
     for word in (W_CENTRE, W_SUPPLY, W_BAG, W_TOWER):
-        _counts(state[word], out, at)
+        write_counts(state[word], NCOLOURS, out, at)
         at += NCOLOURS
     for k in range(players):
         player = (observer + k) % players
@@ -159,8 +153,8 @@ def observe(state, observer, out):
         for c in range(NCOLOURS):
             if (state[base + P_CENTRE_COLOURS] >> c) & 1:
                 out[at + PL_CENTRE_COLOURS + c] = 1.0
-        _counts(state[base + P_HAND], out, at + PL_HAND)
-        _counts(state[base + P_KEPT], out, at + PL_KEPT)
+        write_counts(state[base + P_HAND], NCOLOURS, out, at + PL_HAND)
+        write_counts(state[base + P_KEPT], NCOLOURS, out, at + PL_KEPT)
         out[at + PL_PASSED] = (state[W_PASSED] >> player) & 1
         out[at + PL_TOKEN] = state[W_TOKEN] == player
         at += PLAYER_SIZE
