@@ -213,7 +213,7 @@ def test_exact_values_from_the_solver(page):
     """docs/api.md's last-round position: the solver proves every move's value."""
     page.fill("#position-text", AZUL_LATE)
     page.click("#load")
-    page.wait_for_function(f"current().doc.text.includes('BYYRRKK')", timeout=WAIT_MS)
+    page.wait_for_function("current().doc.text.includes('BYYRRKK')", timeout=WAIT_MS)
     page.select_option("#analysis-algo", "solve")
     page.fill("#analysis-seconds", "30")
     page.click("#analyse")
