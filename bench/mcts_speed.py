@@ -48,7 +48,8 @@ def measure(state, iterations, options, found):
     Mcts(MctsOptions(iterations=200, seed=0, **options)).search(state)       # load the kernels
 
     def run():
-        searcher = Mcts(MctsOptions(iterations=iterations, seed=1, **options))
+        # A search's budget is shared by its threads: each thread runs ``iterations`` here.
+        searcher = Mcts(MctsOptions(iterations=iterations * options["threads"], seed=1, **options))
         wall, cpu = time.perf_counter(), time.process_time()
         result = searcher.search(state)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu

@@ -30,6 +30,15 @@ def njit(function=None, **options):
     return decorate if function is None else decorate(function)
 
 
+def start():
+    """Build numba's typing and target contexts now: what the first compile or cache load
+    of a process does first (about half a second of loading numba's own registries),
+    for a caller that has that time free, e.g. while it waits for its input."""
+    from numba.core.registry import cpu_target
+    cpu_target.typing_context.refresh()
+    cpu_target.target_context.refresh()
+
+
 def _plain_call_types(dispatcher):
     """``dispatcher``, typing calls from jitted code on the arguments' non-literal types.
 

@@ -10,6 +10,7 @@ import json
 import os
 import secrets
 import sys
+import threading
 import time
 from contextlib import contextmanager
 
@@ -68,7 +69,7 @@ def main():
 def load_position(pos):
     """(game, state) of POS: a file path, '-' for stdin, or the position text itself."""
     if pos == "-":
-        return game_of_position(_nonempty(_utf8(sys.stdin.buffer.read(), "stdin"), "stdin"))
+        return game_of_position(_nonempty(_utf8(_stdin_while_numba_starts(), "stdin"), "stdin"))
     if os.path.isdir(pos):
         raise TesseraError(f"{pos} is a directory, not a position")
     if os.path.isfile(pos):
@@ -88,6 +89,31 @@ def _read_file(path):
             return _utf8(file.read(), path)
     except OSError as err:
         raise TesseraError(f"cannot read {path}: {err.strerror}") from None
+
+
+def _stdin_while_numba_starts():
+    """All of stdin, read on a thread while this one starts numba (``kernels.jit.start``).
+
+    In a pipe (``tessera new azul | tessera best -``) the position comes only when the
+    writer, itself starting numba, is done: the half second of numba's start-up that
+    every command pays needs no position, so it runs meanwhile, on the other core."""
+    from kernels.jit import start
+    if sys.stdin is None:
+        raise TesseraError("stdin is closed (expected a position)")
+    read, failed = [], []
+
+    def read_all():
+        try:
+            read.append(sys.stdin.buffer.read())
+        except (OSError, ValueError) as err:      # e.g. a closed or unreadable stream
+            failed.append(err)
+    reader = threading.Thread(target=read_all, daemon=True)
+    reader.start()
+    start()
+    reader.join()
+    if failed:
+        raise TesseraError(f"stdin could not be read ({failed[0]})")
+    return read[0]
 
 
 def _utf8(data, source):
@@ -385,7 +411,7 @@ MCTS_ALGOS = ("mcts", "ismcts")   # the report's algo: ismcts on a player's view
 @main.command(epilog=POSITION_HELP)
 @click.argument("pos")
 @click.option("--iterations", "-n", type=int,
-              help=f"MCTS simulations per thread [default: {DEFAULT_ITERATIONS} unless --time"
+              help=f"MCTS simulations, shared by the threads [default: {DEFAULT_ITERATIONS} unless --time"
                    " is given]")
 @click.option("--time", "-t", "time_limit", type=float,
               help="seconds to search (with --iterations too: whichever ends first)")

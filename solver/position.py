@@ -174,7 +174,7 @@ class Position:
     def best(self, visits=None, time=None, algo="mcts", depth=None, threads=1, seed=0, **mcts):
         """Rank the moves by a search: the document of `tessera best --json` as a dict.
 
-        ``visits`` (MCTS simulations per thread) and/or ``time`` (seconds); neither:
+        ``visits`` (MCTS simulations, all threads together) and/or ``time`` (seconds); neither:
         10,000 visits. ``algo`` ``"mcts"`` (information-set MCTS on a view),
         ``"alphabeta"`` (``depth`` plies and/or ``time``) or ``"solve"``; ``mcts``:
         ``value``, ``select``, ``rollout``, ``exploration``, ``memory`` (MB) as in docs/search.md.

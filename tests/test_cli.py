@@ -1,5 +1,8 @@
 """The tessera command line, run in-process with click's CliRunner."""
 import json
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -338,6 +341,24 @@ def test_an_illegal_later_move_is_named():
     result = run("play", text(state), move, move)       # the source is empty the second time
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: move 2 of 2: bad move '{move}'")
+
+
+def test_a_position_piped_from_another_command():
+    """stdin is read on a thread while numba starts: the whole of it arrives."""
+    command = (f'"{sys.executable}" -m solver new azul --seed 1 | "{sys.executable}" -m solver moves -')
+    piped = subprocess.run(["bash", "-c", "set -o pipefail; " + command], capture_output=True, text=True,
+                           timeout=600)
+    assert piped.returncode == 0, piped.stderr
+    direct = run("moves", text(get_game("azul").new(1)))
+    assert piped.stdout == direct.stdout
+
+
+def test_a_closed_stdin_is_a_one_line_error():
+    closed = subprocess.run([sys.executable, "-m", "solver", "show", "-"], stdin=subprocess.DEVNULL,
+                            capture_output=True, text=True, timeout=600,
+                            preexec_fn=lambda: os.close(0))
+    assert closed.returncode == 2
+    assert closed.stderr == "error: stdin is closed (expected a position)\n"
 
 
 def test_unreadable_file(tmp_path):

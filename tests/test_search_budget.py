@@ -14,7 +14,7 @@ from kernels.rng import make_rng
 from kernels.search import mcts as kernel
 from kernels.search.clock import FOREVER, now
 from solver.games import get_game
-from solver.search.batches import run_batches, run_trees
+from solver.search.batches import run_batches, run_trees, shares
 from solver.search.ismcts import Ismcts
 from solver.search.mcts import Mcts, MctsOptions
 from tests.test_ismcts import dealt, view_of
@@ -95,6 +95,25 @@ def test_threads_with_an_iteration_budget_report_what_each_ran():
     done = run_trees(run_tree, 2, np.array([300, 500]), FOREVER, np.zeros(2, np.int64))
     assert list(done) == [300, 500]
     assert list(nodes[:, 0, kernel.VISITS]) == [300, 500]
+
+
+@pytest.mark.parametrize("iterations, threads, expected", [
+    (7, 2, [4, 3]), (300, 2, [150, 150]), (1, 2, [1, 0]), (10, 3, [4, 3, 3]), (5, 1, [5]),
+])
+def test_an_iteration_budget_is_shared_by_the_threads(iterations, threads, expected):
+    assert list(shares(iterations, threads)) == expected
+    ran = np.zeros(threads, np.int64)
+    seen = []
+
+    def run(remaining, deadline):          # a slice runs at most 2 simulations per thread
+        slice_ = np.minimum(remaining, 2)
+        ran[:] += slice_
+        return slice_
+    run_batches(run, threads, iterations, None, time.perf_counter(),
+                lambda done, budget, seconds: seen.append((done, budget)))
+    assert list(ran) == expected
+    assert seen[-1] == (iterations, iterations)
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
 
 
 @pytest.mark.parametrize("limit", [0.002, 0.01, 0.05])   # each within one slice

@@ -26,30 +26,40 @@ UNLIMITED = 2**62
 
 
 def run_batches(run, threads, iterations, time_limit, started, progress=None):
-    """Call ``run(remaining, deadline)`` until every thread has run ``iterations``
-    simulations or the time budget from ``started`` (a ``time.perf_counter()``) is spent.
+    """Call ``run(remaining, deadline)`` until the threads have run ``iterations``
+    simulations in all or the time budget from ``started`` (a ``time.perf_counter()``) is
+    spent.
 
+    ``iterations`` is the whole search's budget, not each thread's (as KataGo's and
+    Leela's visit limits are): the threads share it out (``shares``), so a budget costs
+    the same work on any thread count and more threads finish it sooner.
     ``remaining``: per thread, simulations still to run; ``run`` returns, per thread,
     how many it ran. Either limit may be None (not both). ``progress(done,
-    iterations, seconds)`` is called after every slice, ``done`` per thread. Ctrl-C
+    iterations, seconds)`` is called after every slice, ``done`` of all threads. Ctrl-C
     ends the loop: a numba slice runs to its end before Python sees the signal, so the
     tree holds whole simulations.
     Returns ``(seconds, interrupted)``.
     """
-    remaining = np.full(threads, UNLIMITED if iterations is None else iterations, np.int64)
+    remaining = np.full(threads, UNLIMITED) if iterations is None else shares(iterations, threads)
+    budget = remaining.copy()
     end = FOREVER if time_limit is None else started + time_limit - kept_back(time_limit)
     try:
         while remaining.max() > 0:
             remaining -= run(remaining, min(end, time.perf_counter() + SLICE_SECONDS))
             now = time.perf_counter()
             if progress is not None:
-                done = UNLIMITED - remaining.min() if iterations is None else iterations - remaining.max()
-                progress(int(done), iterations, now - started)
+                progress(int((budget - remaining).sum()), iterations, now - started)
             if now >= end:
                 break
     except KeyboardInterrupt:
         return time.perf_counter() - started, True
     return time.perf_counter() - started, False
+
+
+def shares(iterations, threads):
+    """``iterations`` split over ``threads`` as evenly as it goes, the first threads taking
+    one more: ``shares(7, 2)`` is ``[4, 3]``."""
+    return np.array([iterations // threads + (t < iterations % threads) for t in range(threads)], np.int64)
 
 
 def kept_back(time_limit):
