@@ -91,20 +91,18 @@ def _sliced_search(searcher, job, state, progress, report):
     """Search to the job's budget, calling ``report(result)`` after each slice but the last."""
     budget_visits, budget_time = job.mcts.iterations, job.mcts.time_limit
     visits, seconds, reused = 0, 0.0, None
-    per_thread = 0                          # a budget of visits counts per search thread
     while True:
         slice_time = budget_time - seconds if budget_time is not None else None
         if job.report_every is not None:
             slice_time = job.report_every if slice_time is None else min(slice_time, job.report_every)
-        searcher.options.iterations = None if budget_visits is None else budget_visits - per_thread
+        searcher.options.iterations = None if budget_visits is None else budget_visits - visits
         searcher.options.time_limit = slice_time
         result = searcher.search(state, progress)
         reused = result.reused_visits if reused is None else reused
         visits += result.visits
-        per_thread += result.visits // job.mcts.threads
         seconds += result.seconds
         result.visits, result.seconds, result.reused_visits = visits, seconds, reused
-        if (result.interrupted or (budget_visits is not None and per_thread >= budget_visits)
+        if (result.interrupted or (budget_visits is not None and visits >= budget_visits)
                 or (budget_time is not None and seconds >= budget_time - kept_back(budget_time))):
             return result
         report(result)
