@@ -1,7 +1,7 @@
 """Legal moves and chance outcomes of an Azul position."""
 from kernels.azul.layout import (
-    CHANCE_MOVE_BASE, DEST_FLOOR, LANES_ALL, LANES_ONE, NCOLOURS, NDESTS, P_LINES, P_WALL, PHASE_DRAFT, PHASE_REFILL,
-    PHASE_TILING, PLAYER_BASE, PLAYER_WORDS, SOURCE_CENTRE, TILE_MOVE_BASE, W_BAG, W_CENTRE,
+    CHANCE_MOVE_BASE, DEST_FLOOR, LANE_BITS, LANES_ALL, LANES_ONE, NCOLOURS, NDESTS, P_LINES, P_WALL,
+    PHASE_DRAFT, PHASE_REFILL, PHASE_TILING, PLAYER_BASE, PLAYER_WORDS, SOURCE_CENTRE, TILE_MOVE_BASE, W_BAG, W_CENTRE,
     W_FACTORY, W_LID, W_PHASE, W_PLAYERS, W_TO_MOVE,
 )
 from kernels.azul.tiles import count_of, total
@@ -75,15 +75,17 @@ def draw_pool(state):
 
 @njit(cache=True, inline="always")
 def source_moves(tiles, source, dest_masks, moves, n):
-    """Append the moves taking from one source; return the new count."""
+    """Append the moves taking from one source; return the new count.
+
+    Without branches: every candidate is written and the count advances past the legal
+    ones only (which tiles and lines allow is random, so branches on them mispredict).
+    The writes stay below ``MAX_MOVES``: they never pass the count of legal moves."""
+    held = present(tiles)
     for c in range(NCOLOURS):
-        if count_of(tiles, c) == 0:
-            continue
-        dests = (dest_masks >> (NDESTS * c)) & 0x3F
+        dests = (dest_masks >> (NDESTS * c)) & 0x3F & -((held >> (LANE_BITS * c)) & 1)
         for d in range(NDESTS):
-            if (dests >> d) & 1:
-                moves[n] = (source * NCOLOURS + c) * NDESTS + d
-                n += 1
+            moves[n] = (source * NCOLOURS + c) * NDESTS + d
+            n += (dests >> d) & 1
     return n
 
 
