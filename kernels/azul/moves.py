@@ -1,7 +1,7 @@
 """Legal moves and chance outcomes of an Azul position."""
 from kernels.azul.layout import (
-    CHANCE_MOVE_BASE, DEST_FLOOR, LANE_BITS, LANES_ALL, LANES_ONE, NCOLOURS, NDESTS, P_LINES, P_WALL,
-    PHASE_DRAFT, PHASE_REFILL, PHASE_TILING, PLAYER_BASE, PLAYER_WORDS, SOURCE_CENTRE, TILE_MOVE_BASE, W_BAG, W_CENTRE,
+    CHANCE_MOVE_BASE, DEST_FLOOR, LANES_ALL, LANES_ONE, NCOLOURS, NDESTS, P_LINES, P_WALL, PHASE_DRAFT, PHASE_REFILL,
+    PHASE_TILING, PLAYER_BASE, PLAYER_WORDS, SOURCE_CENTRE, TILE_MOVE_BASE, W_BAG, W_CENTRE,
     W_FACTORY, W_LID, W_PHASE, W_PLAYERS, W_TO_MOVE,
 )
 from kernels.azul.tiles import count_of, total
@@ -74,29 +74,38 @@ def draw_pool(state):
 
 
 @njit(cache=True, inline="always")
-def source_moves(tiles, source, dest_masks, moves, n):
-    """Append the moves taking from one source; return the new count.
-
-    Without branches: every candidate is written and the count advances past the legal
-    ones only (which tiles and lines allow is random, so branches on them mispredict).
-    The writes stay below ``MAX_MOVES``: they never pass the count of legal moves."""
-    held = present(tiles)
-    for c in range(NCOLOURS):
-        dests = (dest_masks >> (NDESTS * c)) & 0x3F & -((held >> (LANE_BITS * c)) & 1)
-        for d in range(NDESTS):
-            moves[n] = (source * NCOLOURS + c) * NDESTS + d
-            n += (dests >> d) & 1
-    return n
+def colour_bits(tiles):
+    """Bit ``c`` set for each colour ``c`` that ``tiles`` holds: the product moves the lane
+    flag at bit ``8c`` to bit ``32 + c`` (and no two of its terms share a bit)."""
+    return ((present(tiles) * 0x102040810) >> 32) & 0x1F
 
 
 @njit(cache=True)
 def draft_moves(state, moves):
+    """Sources in order, colours in order, destinations in order.
+
+    Only the colours a source holds (bit ``5 * source + colour`` of ``held``) are visited,
+    and within one every destination is written, the count advancing past the legal ones:
+    which tiles and lines allow is random, so branches on it would mispredict. The writes
+    stay below ``MAX_MOVES``: none passes the count of legal moves."""
     base = player_base(state, state[W_TO_MOVE])
     dest_masks = destination_masks(state, base)
+    nfactories = 2 * state[W_PLAYERS] + 1
+    held = colour_bits(state[W_CENTRE]) << (NCOLOURS * nfactories)
+    for f in range(nfactories):
+        held |= colour_bits(state[W_FACTORY + f]) << (NCOLOURS * f)
     n = 0
-    for f in range(2 * state[W_PLAYERS] + 1):
-        n = source_moves(state[W_FACTORY + f], f, dest_masks, moves, n)
-    return source_moves(state[W_CENTRE], SOURCE_CENTRE, dest_masks, moves, n)
+    while held:
+        k = lowest_bit_index(held)
+        held &= held - 1
+        s = k // NCOLOURS
+        c = k - NCOLOURS * s
+        first = ((SOURCE_CENTRE if s == nfactories else s) * NCOLOURS + c) * NDESTS
+        dests = dest_masks >> (NDESTS * c)
+        for d in range(NDESTS):
+            moves[n] = first + d
+            n += (dests >> d) & 1
+    return n
 
 
 @njit(cache=True)
