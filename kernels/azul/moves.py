@@ -17,12 +17,13 @@ def player_base(state, player):
     return PLAYER_BASE + player * PLAYER_WORDS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def destination_masks(state, base):
     """Where each colour may go: 6 bits per colour, lines 0-4 then the floor (bit 5).
 
     Built as a 5x5 bit matrix (bit 5*line + colour) of what each line accepts, less
-    the colours already on that wall row, then read out per colour.
+    the colours already on that wall row, then read out per colour. Inlined: as a call it
+    cost an atomic reference count up and down on ``state`` per move listing.
     """
     lines = state[base + P_LINES]
     accepts = 0
