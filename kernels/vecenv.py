@@ -50,10 +50,13 @@ def deal(state, starts, seeder, rng):
     return seed
 
 
-@kernel
+@kernel(inline="always")
 def write_outputs(state, obs, mask, legal, moves, seen):
     """The observation of whoever acts in ``state``, the legal action ids as a mask and as
-    a list (``legal``, in the game's move order); returns that player and the list's length."""
+    a list (``legal``, in the game's move order); returns that player and the list's length.
+
+    Inlined: as a call, its six array arguments cost a reference count up and down each
+    (atomic) per step, about 35 ns of 550."""
     who = games.to_move(state)
     if encoding.HIDDEN:
         view_of(state, who, seen)

@@ -23,14 +23,88 @@ def test_pettingzoo_api_and_seed_tests(game, options):
     seed_test(functools.partial(aec.env, game, **options), num_cycles=100)
 
 
-@pytest.mark.parametrize("game,options", [("azul", {}), ("pavilion", {}), ("azure", {"gifted": "mighty"})])
-def test_pettingzoo_max_cycles_test(game, options):
-    """Seeded, on 2-player deals whose first cycles rotate (solver/rl/aec.py says why only
-    those). It samples actions without the mask: illegal actions are folded."""
-    module = types.SimpleNamespace(
-        env=functools.partial(aec.env, game, illegal_action="fold", seed=3, **options),
-        parallel_env=functools.partial(aec.parallel_env, game, seed=3, **options))
-    max_cycles_test(module)
+MAX_CYCLES = 4         # what pettingzoo.test.max_cycles_test uses
+TURN_ORDER_SETTINGS = [("azul", {}), ("azul", {"players": 3, "variant": "gray"}), ("azul", {"players": 4}),
+                       ("azul", {"players": 4, "variant": "gray"}), ("pavilion", {"players": 4}),
+                       ("azure", {"cosmos": True})]
+
+
+def max_cycles_module(game, seed, options):
+    """What max_cycles_test takes; it samples actions without the mask, so they are folded."""
+    return types.SimpleNamespace(
+        env=functools.partial(aec.env, game, illegal_action="fold", seed=seed, **options),
+        parallel_env=functools.partial(aec.parallel_env, game, seed=seed, **options))
+
+
+def movers(make_env, moves):
+    """The seats of the first ``moves`` movers of the untruncated game that max_cycles_test's
+    AEC loop plays (the same deal and the same sampled actions: each agent's space is seeded)."""
+    env = make_env(max_cycles=None)
+    env.reset()
+    order = []
+    for agent in env.agent_iter(moves):
+        order.append(env.possible_agents.index(agent))
+        env.step(env.action_space(agent).sample())
+    return order
+
+
+def some_truncation_passes(order, players):
+    """Whether the game could be cut after some prefix of ``order`` with the most moves of an
+    agent and the median agent's both MAX_CYCLES: what max_cycles_test asserts."""
+    counts = np.zeros(players)
+    for seat in order:
+        counts[seat] += 1
+        if counts.max() == MAX_CYCLES and np.median(counts) == MAX_CYCLES:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("game,options", TURN_ORDER_SETTINGS)
+def test_max_cycles_cuts_the_game_when_the_agent_to_act_has_made_that_many_moves(game, options):
+    env = aec.env(game, illegal_action="fold", seed=5, max_cycles=MAX_CYCLES, **options)
+    env.reset()
+    moves = dict.fromkeys(env.possible_agents, 0)
+    while not any(env.truncations.values()):
+        agent = env.agent_selection
+        assert moves[agent] < MAX_CYCLES
+        moves[agent] += 1
+        env.step(env.action_space(agent).sample())
+    assert all(env.truncations.values()) and not env.table.is_over
+    assert moves[env.possible_agents[env.table.to_move]] == MAX_CYCLES
+
+
+@pytest.mark.parametrize("game,options", TURN_ORDER_SETTINGS)
+def test_pettingzoo_max_cycles_test_passes_on_every_deal_a_truncation_can_pass(game, options):
+    """max_cycles_test wants the agent that moved most and the median agent to have moved
+    exactly max_cycles times. Where a player moves twice in a row (a gray-wall player tiling,
+    a round opened by whoever took the marker, Azure's decisions after a placement, Summer
+    Pavilion's players who have passed) the counts can jump past every such point, and then
+    no truncation passes it (docs/rl.md). The env passes every other deal."""
+    passed = 0
+    for seed in range(12):
+        module = max_cycles_module(game, seed, options)
+        players = len(module.env().possible_agents)
+        possible = some_truncation_passes(movers(module.env, 3 * MAX_CYCLES * players), players)
+        try:
+            max_cycles_test(module)
+        except AssertionError:
+            assert not possible, seed
+        else:
+            assert possible, seed
+            passed += 1
+    assert passed
+
+
+def test_a_round_opened_by_the_marker_taker_can_leave_no_truncation_passing():
+    """Four players, seed 6: the first round ends with seat 1's move after 14 moves (4, 4, 3
+    and 3 moves a seat) and seat 1, who took the marker, opens the next, reaching 5 moves
+    before a third seat has 4."""
+    module = max_cycles_module("azul", 6, {"players": 4})
+    order = movers(module.env, 3 * MAX_CYCLES * 4)
+    assert order[:16] == [0, 1, 2, 3] * 3 + [0, 1, 1, 2]
+    assert not some_truncation_passes(order, 4)
+    with pytest.raises(AssertionError):
+        max_cycles_test(module)
 
 
 def test_a_game_played_through_the_env_is_the_game_of_its_position():

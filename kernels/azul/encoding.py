@@ -87,8 +87,11 @@ def observe(state, observer, out):
     for k in range(players):
         base = PLAYER_BASE + ((observer + k) % players) * PLAYER_WORDS
         out[at + PL_SCORE] = state[base + P_SCORE]
-        for c in range(NCOLOURS):
+        # two colours' 25 flags to a word, so fewer loops end at an unpredictable count
+        for c in range(0, NCOLOURS, 2):
             wall = state[base + P_WALL + c]
+            if c + 1 < NCOLOURS:
+                wall |= state[base + P_WALL + c + 1] << 25
             while wall:
                 low = wall & -wall
                 out[at + PL_WALL + 25 * c + popcount(low - 1)] = 1.0

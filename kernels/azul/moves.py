@@ -17,12 +17,13 @@ def player_base(state, player):
     return PLAYER_BASE + player * PLAYER_WORDS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def destination_masks(state, base):
     """Where each colour may go: 6 bits per colour, lines 0-4 then the floor (bit 5).
 
     Built as a 5x5 bit matrix (bit 5*line + colour) of what each line accepts, less
-    the colours already on that wall row, then read out per colour.
+    the colours already on that wall row, then read out per colour. Inlined: as a call it
+    cost an atomic reference count up and down on ``state`` per move listing.
     """
     lines = state[base + P_LINES]
     accepts = 0
@@ -74,27 +75,38 @@ def draw_pool(state):
 
 
 @njit(cache=True, inline="always")
-def source_moves(tiles, source, dest_masks, moves, n):
-    """Append the moves taking from one source; return the new count."""
-    for c in range(NCOLOURS):
-        if count_of(tiles, c) == 0:
-            continue
-        dests = (dest_masks >> (NDESTS * c)) & 0x3F
-        for d in range(NDESTS):
-            if (dests >> d) & 1:
-                moves[n] = (source * NCOLOURS + c) * NDESTS + d
-                n += 1
-    return n
+def colour_bits(tiles):
+    """Bit ``c`` set for each colour ``c`` that ``tiles`` holds: the product moves the lane
+    flag at bit ``8c`` to bit ``32 + c`` (and no two of its terms share a bit)."""
+    return ((present(tiles) * 0x102040810) >> 32) & 0x1F
 
 
 @njit(cache=True)
 def draft_moves(state, moves):
+    """Sources in order, colours in order, destinations in order.
+
+    Only the colours a source holds (bit ``5 * source + colour`` of ``held``) are visited,
+    and within one every destination is written, the count advancing past the legal ones:
+    which tiles and lines allow is random, so branches on it would mispredict. The writes
+    stay below ``MAX_MOVES``: none passes the count of legal moves."""
     base = player_base(state, state[W_TO_MOVE])
     dest_masks = destination_masks(state, base)
+    nfactories = 2 * state[W_PLAYERS] + 1
+    held = colour_bits(state[W_CENTRE]) << (NCOLOURS * nfactories)
+    for f in range(nfactories):
+        held |= colour_bits(state[W_FACTORY + f]) << (NCOLOURS * f)
     n = 0
-    for f in range(2 * state[W_PLAYERS] + 1):
-        n = source_moves(state[W_FACTORY + f], f, dest_masks, moves, n)
-    return source_moves(state[W_CENTRE], SOURCE_CENTRE, dest_masks, moves, n)
+    while held:
+        k = lowest_bit_index(held)
+        held &= held - 1
+        s = k // NCOLOURS
+        c = k - NCOLOURS * s
+        first = ((SOURCE_CENTRE if s == nfactories else s) * NCOLOURS + c) * NDESTS
+        dests = dest_masks >> (NDESTS * c)
+        for d in range(NDESTS):
+            moves[n] = first + d
+            n += (dests >> d) & 1
+    return n
 
 
 @njit(cache=True)

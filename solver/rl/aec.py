@@ -7,8 +7,8 @@ game's vector from that agent's side, ``solver.rl.encoding``; in Azure made from
 and ``action_mask`` (int8, the legal action ids of the agent to move; all zero for the
 others). Rewards come at the end: ``players * payoff - 1`` (winners share the payoff 1).
 
-``max_cycles``: the game is truncated once every player made that many moves on average
-(``max_cycles * players`` moves). ``illegal_action``: what an action that is not legal
+``max_cycles``: the game is truncated when the agent to act has made that many moves, so
+no agent makes more. ``illegal_action``: what an action that is not legal
 does: ``"terminate"`` (PettingZoo's classic games: the game ends, the offender gets -1,
 the others 0), ``"raise"`` (a ``MoveError``), or ``"fold"`` (the legal action at that
 index, modulo the number of legal actions, in ascending id order: for drivers that sample
@@ -18,8 +18,10 @@ given none (default: unseeded), and the action spaces' seeds (``seed + seat``).
 The players of these games do not always move in rotation (a gray-wall player may tile
 several lines in a row; a round's first player is who took the marker; Azure's decisions
 after a placement), so a cycle of PettingZoo's parallel API is "until an agent would move a
-second time", and PettingZoo's ``max_cycles_test``, which expects every agent to have
-moved equally often, holds only for deals whose first cycles rotate.
+second time". PettingZoo's ``max_cycles_test`` wants the agent that moved most and the
+median agent to have made ``max_cycles`` moves: this truncation gives that on every deal
+where some truncation could, and no truncation can where a repeated turn takes an agent
+past ``max_cycles`` before the median agent gets there (docs/rl.md).
 """
 import random
 
@@ -78,7 +80,7 @@ class TesseraAEC(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
-        self.moves = 0
+        self.moves = [0] * len(self.possible_agents)
         self.agent_selection = self.possible_agents[self.table.to_move]
 
     def observe(self, agent):
@@ -105,11 +107,11 @@ class TesseraAEC(AECEnv):
             self.infos[agent] = {"illegal_action": int(action)}
         else:
             self.table.play(action)               # raises MoveError for "raise"
-            self.moves += 1
+            self.moves[self.possible_agents.index(agent)] += 1
             if self.table.is_over:
                 self.rewards = dict(zip(self.possible_agents, self.table.returns().tolist()))
                 self.terminations = dict.fromkeys(self.agents, True)
-            elif self.max_cycles is not None and self.moves >= self.max_cycles * len(self.possible_agents):
+            elif self.max_cycles is not None and self.moves[self.table.to_move] >= self.max_cycles:
                 self.truncations = dict.fromkeys(self.agents, True)
         if self.table.is_over or any(self.terminations.values()) or any(self.truncations.values()):
             self.agent_selection = self._next_after(agent)
