@@ -10,7 +10,6 @@ import json
 import os
 import secrets
 import sys
-import threading
 import time
 from contextlib import contextmanager
 
@@ -69,7 +68,7 @@ def main():
 def load_position(pos):
     """(game, state) of POS: a file path, '-' for stdin, or the position text itself."""
     if pos == "-":
-        return game_of_position(_nonempty(_utf8(_stdin_while_numba_starts(), "stdin"), "stdin"))
+        return game_of_position(_nonempty(_utf8(_stdin_after_numba_starts(), "stdin"), "stdin"))
     if os.path.isdir(pos):
         raise TesseraError(f"{pos} is a directory, not a position")
     if os.path.isfile(pos):
@@ -91,29 +90,20 @@ def _read_file(path):
         raise TesseraError(f"cannot read {path}: {err.strerror}") from None
 
 
-def _stdin_while_numba_starts():
-    """All of stdin, read on a thread while this one starts numba (``kernels.jit.start``).
+def _stdin_after_numba_starts():
+    """All of stdin, read once numba has started (``kernels.jit.start``).
 
-    In a pipe (``tessera new azul | tessera best -``) the position comes only when the
-    writer, itself starting numba, is done: the half second of numba's start-up that
-    every command pays needs no position, so it runs meanwhile, on the other core."""
+    In a pipe (``tessera new azul | tessera best -``) the writer, itself starting numba,
+    sends the position only when it is done: starting numba first, the half second every
+    command pays, runs meanwhile on the other core, and the position waits in the pipe."""
     from kernels.jit import start
     if sys.stdin is None:
         raise TesseraError("stdin is closed (expected a position)")
-    read, failed = [], []
-
-    def read_all():
-        try:
-            read.append(sys.stdin.buffer.read())
-        except (OSError, ValueError) as err:      # e.g. a closed or unreadable stream
-            failed.append(err)
-    reader = threading.Thread(target=read_all, daemon=True)
-    reader.start()
     start()
-    reader.join()
-    if failed:
-        raise TesseraError(f"stdin could not be read ({failed[0]})")
-    return read[0]
+    try:
+        return sys.stdin.buffer.read()
+    except (OSError, ValueError) as err:      # e.g. a closed or unreadable stream
+        raise TesseraError(f"stdin could not be read ({err})") from None
 
 
 def _utf8(data, source):

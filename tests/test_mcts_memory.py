@@ -103,6 +103,23 @@ def test_the_memory_budget_sets_the_tree_size_per_thread():
         MctsOptions(iterations=1, memory=2**16).check()
 
 
+def test_reuse_with_fewer_iterations_than_threads_keeps_the_tree_that_ran():
+    """Three visits on four threads: the fourth tree gets no share, and following a move
+    keeps what the other three found below it instead of dropping every tree."""
+    state = position(LATE_POSITION)
+    searcher = Mcts(MctsOptions(iterations=3, threads=4, seed=1))
+    first = searcher.search(state)
+    assert list(searcher.tree[0][:, 0, kernel.VISITS]) == [1, 1, 1, 0]
+    move = first.moves[0].move
+    searcher.play(move)
+    assert searcher.tree is not None and searcher.root_nodes[3] is None
+    games.apply_move(state, move)
+    searcher.options.iterations = 4
+    again = searcher.search(state)
+    assert again.reused_visits == first.moves[0].visits > 0
+    assert again.visits == 4
+
+
 def test_reuse_keeps_only_the_subtree_played_into():
     state = position(LATE_POSITION)
     searcher = Mcts(MctsOptions(iterations=3000, seed=1))

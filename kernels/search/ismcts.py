@@ -179,7 +179,7 @@ def count_available(nodes, slot, n):
             nodes[slot[i], AVAIL] += 1
 
 
-@kernel(inline="always")    # into run_tree: LLVM optimises and emits it once, not twice
+@kernel(inline="always")    # into run_tree: not compiled (optimised, emitted) a second time on its own
 def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, slot, prior_rows, path,
              payoff, margin, score):
     """One iteration: determinize, select, expand, roll out, back up."""

@@ -314,7 +314,7 @@ def simulation_buffers():
             np.zeros(MAX_PLAYERS, np.int64))
 
 
-@kernel(inline="always")    # into run_tree: LLVM optimises and emits it once, not twice
+@kernel(inline="always")    # into run_tree: not compiled (optimised, emitted) a second time on its own
 def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, path, payoff,
              margin, score):
     """One iteration: select, expand, roll out, back up."""

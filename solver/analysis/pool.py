@@ -1,7 +1,7 @@
 """The search processes of `tessera analyze`, each behind its own pipe.
 
-The search kernels hold the GIL while they run (they are not compiled ``nogil``), so
-threads in one process would take turns; separate processes search side by side.
+Alpha-beta and the solver hold the GIL while they run (only MCTS's ``run_tree`` releases
+it), so threads in one process would take turns; separate processes search side by side.
 Each process has its own pipe, so a process that is killed (to stop an alpha-beta
 search, which has no stop hook) takes only its own half-written message with it.
 Processes are forked from a fork server that has imported the search and loaded the

@@ -40,7 +40,7 @@ def run_batches(run, threads, iterations, time_limit, started, progress=None):
     tree holds whole simulations.
     Returns ``(seconds, interrupted)``.
     """
-    remaining = np.full(threads, UNLIMITED) if iterations is None else shares(iterations, threads)
+    remaining = np.full(threads, UNLIMITED, np.int64) if iterations is None else shares(iterations, threads)
     budget = remaining.copy()
     end = FOREVER if time_limit is None else started + time_limit - kept_back(time_limit)
     try:

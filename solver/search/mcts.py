@@ -170,7 +170,9 @@ class Mcts:
     def play(self, move):
         """Follow a move made in the game, keeping the subtree below it for the next search.
 
-        Moves the tree has not seen, and chance, drop the tree.
+        Moves the tree has not seen, and chance, drop the tree. A thread's tree that never
+        ran (a budget smaller than the thread count gave it no share) has nothing to keep:
+        that thread starts afresh.
         """
         if self.tree is None or self.rules.to_move(self.root) < 0:
             self.tree = None
@@ -178,6 +180,9 @@ class Mcts:
         nodes = self.tree[0]
         for t in range(self.options.threads):
             node = self.root_nodes[t]
+            if node is None or nodes[t, 0, kernel.VISITS] == 0:
+                self.root_nodes[t] = None
+                continue
             start = nodes[t, node, kernel.FIRST]
             children = range(start, start + nodes[t, node, kernel.COUNT]) if start >= 0 else ()
             match = [c for c in children if nodes[t, c, kernel.MOVE] == move]
@@ -197,8 +202,9 @@ class Mcts:
             nodes, stats, _ = self.tree
             fresh = kernel.new_tree(self.options.tree_nodes(kernel.NODE_BYTES), self.options.threads)
             for t, node in enumerate(self.root_nodes):
-                fresh[2][t, kernel.USED] = self.kernels.copy_subtree(nodes[t], stats[t], node, fresh[0][t],
-                                                                     fresh[1][t])
+                if node is not None:            # None: a tree that never ran stays fresh
+                    fresh[2][t, kernel.USED] = self.kernels.copy_subtree(nodes[t], stats[t], node,
+                                                                         fresh[0][t], fresh[1][t])
             self.tree = fresh
         elif not reusable:
             self.tree = kernel.new_tree(self.options.tree_nodes(kernel.NODE_BYTES), self.options.threads)
