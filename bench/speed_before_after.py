@@ -5,8 +5,8 @@
 Each round measures the source tree ``TREE`` (e.g. ``git archive`` output of the
 commit before a change) and then this tree, each in a fresh process with a warm cache
 of its own, with the functions of bench/azul_speed.py (2-player random playouts on one
-core) and bench/mcts_speed.py (the bar's textbook options and the defaults, one
-thread), CPU seconds. The figures are the medians of the rounds, with their ranges, so
+core) and the first two rows of bench/mcts_speed.py (the bar's textbook options and the
+defaults, one thread), CPU seconds. The figures are the medians of the rounds, with their ranges, so
 that both trees see the same machine load. The result goes under ``kernel_speed``.
 """
 import argparse
@@ -21,12 +21,17 @@ MEASURE = """
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from bench.azul_speed import opening
-from bench.mcts_speed import CONFIGS, rate
+from bench.mcts_speed import ROWS
 from solver.bench import playout_rate
+from solver.search.mcts import Mcts, MctsOptions
 state = opening(2)
 figures = {"playouts_2p_games_per_s": playout_rate(state, int(sys.argv[2]), time.process_time)["games_per_s"]}
-for label, options in CONFIGS[:2]:
-    figures["mcts " + label] = rate(state, int(sys.argv[3]), options)["simulations_per_s"]
+for label, options in ROWS["all"][:2]:           # the bar's options and the defaults, one thread
+    Mcts(MctsOptions(iterations=200, seed=0, **options)).search(state)      # load the kernels
+    searcher = Mcts(MctsOptions(iterations=int(sys.argv[3]), seed=1, **options))
+    cpu = time.process_time()
+    visits = searcher.search(state).visits
+    figures["mcts " + label] = round(visits / (time.process_time() - cpu))
 print(json.dumps(figures))
 """
 
