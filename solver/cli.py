@@ -9,6 +9,7 @@ pages and option errors do not pay for loading numba.
 import json
 import os
 import secrets
+import select
 import sys
 import time
 from contextlib import contextmanager
@@ -91,19 +92,30 @@ def _read_file(path):
 
 
 def _stdin_after_numba_starts():
-    """All of stdin, read once numba has started (``kernels.jit.start``).
+    """All of stdin, read once numba has started (``kernels.jit.start``) and, while the
+    input has not come, the kernels every search shares are compiled (``kernels.shared``).
 
     In a pipe (``tessera new azul | tessera best -``) the writer, itself starting numba,
-    sends the position only when it is done: starting numba first, the half second every
-    command pays, runs meanwhile on the other core, and the position waits in the pipe."""
+    sends the position only when it is done: this work runs meanwhile on the other core,
+    and the position waits in the pipe."""
     from kernels.jit import start
+    from kernels.shared import prepare
     if sys.stdin is None:
         raise TesseraError("stdin is closed (expected a position)")
     start()
+    prepare(until=_stdin_has_input)
     try:
         return sys.stdin.buffer.read()
     except (OSError, ValueError) as err:      # e.g. a closed or unreadable stream
         raise TesseraError(f"stdin could not be read ({err})") from None
+
+
+def _stdin_has_input():
+    """Whether stdin has input waiting (or its end): a read would not block."""
+    try:
+        return bool(select.select([sys.stdin], [], [], 0)[0])
+    except (OSError, ValueError):       # not a selectable stream: do not wait on it
+        return True
 
 
 def _utf8(data, source):
