@@ -191,7 +191,7 @@ def test_availability_counts_a_reply_legal_in_some_determinizations():
     card = 6
     nodes, stats, size = kernel.new_tree(100_000)
     prm = MctsOptions(iterations=1, **TEXTBOOK).kernel_params()
-    bind.instance("toy", "ismcts", TEXTBOOK["rollout"]).run_tree(nodes[0], stats[0], size[0:1], view_of(dealt(card, 1, reply=True)), 20_000, np.inf, prm, make_rng(2))
+    bind.instance("toy", "ismcts", TEXTBOOK["rollout"]).run_tree(nodes[0], stats[0], size[0], view_of(dealt(card, 1, reply=True)), 20_000, np.inf, prm, make_rng(2))
     tree = nodes[0]
     bet = child_with_move(tree, 0, BET)
     call, raise_ = child_with_move(tree, bet, CALL), child_with_move(tree, bet, RAISE)

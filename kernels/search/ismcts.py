@@ -30,8 +30,11 @@ over the determinizations that reached it.
 - Every simulation rolls out to the end (uniform random or epsilon-greedy) and
   backs up, for every player, the payoff and the score margin, as in
   ``kernels.search.mcts``, whose values, parameters and rollouts are shared.
-- When the node arrays are full the tree stops growing and simulations roll out
-  from the node they reach (the memory bound).
+- When the node arrays are nearly full the tree is compacted (``compact``): the
+  children of the least visited nodes are freed, the rest packed to the front, and
+  the tree keeps growing where the visits go (the memory bound, as in
+  ``kernels.search.mcts``). A simulation that still finds the arrays full rolls out
+  from the node it reached.
 
 Opponents' nodes average over the observer's uncertainty too, so the tree models
 them as choosing without their own hidden cards (known limits, strategy fusion
@@ -39,20 +42,21 @@ and non-locality: docs/hidden-information.md).
 """
 import numpy as np
 
-from kernels.arrays import sort_prefix
+from kernels.arrays import copy_into, sort_prefix
 from kernels.bind import kernel, sibling, template_games
 from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import below
 from kernels.search.clock import FOREVER, now, simulations_until_check
 from kernels.search.mcts import (  # noqa: F401  (MARGIN, WIN: this tree's stats columns too)
-    MARGIN, P_EXPLORATION, P_FPU, P_PRIOR_TEMPERATURE, P_SELECT, P_VALUE, PRIOR, SELECT_PUCT, STAT_COLUMNS,
-    VISITS, WIN,
+    COMPACTIONS, FREED, MARGIN, P_EXPLORATION, P_FPU, P_PRIOR_TEMPERATURE, P_SELECT, P_VALUE, PRIOR,
+    SELECT_PUCT, SIZE_COLUMNS, STAT_COLUMNS, USED, VISIT_CLASSES, VISITS, WIN,
 )
 
 games = template_games(__name__)
 _mcts = sibling(__name__, "mcts")       # the same game's MCTS kernels, with the same rollout
 backup, outcome, puct_score, rollout = _mcts.backup, _mcts.outcome, _mcts.puct_score, _mcts.rollout
 first_play = _mcts.first_play
+visit_class, class_visits = _mcts.visit_class, _mcts.class_visits
 set_priors, simulation_buffers, uct_score = _mcts.set_priors, _mcts.simulation_buffers, _mcts.uct_score
 
 NO_NODE = -1
@@ -63,25 +67,31 @@ FIRST = 2            # first child, or NO_NODE
 NEXT = 3             # next sibling, or NO_NODE
 MOVE = 4             # the move from the parent
 NODE_COLUMNS = 5
-NODE_BYTES = 8 * (NODE_COLUMNS + STAT_COLUMNS)      # what the memory budget divides by
+# Bytes a node costs: its rows in ``nodes`` and ``stats``, and its slot in a compaction's
+# index (``compact``); the memory budget divides by this.
+NODE_BYTES = 8 * (NODE_COLUMNS + STAT_COLUMNS + 1)
 # stats[:, column]: the layout of kernels.search.mcts (PRIOR, WIN + p, MARGIN + p).
 
 
 def new_tree(max_nodes, trees=1):
-    """``(nodes, stats, size)`` for ``trees`` independent trees of ``max_nodes`` nodes."""
+    """``(nodes, stats, size)`` for ``trees`` independent trees of ``max_nodes`` nodes;
+    ``size[t]`` holds tree t's counters (``USED``, ``COMPACTIONS``, ``FREED``, as in
+    ``kernels.search.mcts``)."""
     nodes = np.zeros((trees, max_nodes, NODE_COLUMNS), np.int64)
     nodes[:, 0, FIRST] = NO_NODE
     nodes[:, 0, NEXT] = NO_NODE
-    return nodes, np.zeros((trees, max_nodes, STAT_COLUMNS), np.float64), np.ones(trees, np.int64)
+    size = np.zeros((trees, SIZE_COLUMNS), np.int64)
+    size[:, USED] = 1
+    return nodes, np.zeros((trees, max_nodes, STAT_COLUMNS), np.float64), size
 
 
 @kernel
 def add_child(nodes, stats, size, parent, move, prior):
     """A new first child of ``parent`` for ``move``; NO_NODE when the arrays are full."""
-    child = size[0]
+    child = size[USED]
     if child >= nodes.shape[0]:
         return NO_NODE
-    size[0] = child + 1
+    size[USED] = child + 1
     nodes[child, VISITS] = 0
     nodes[child, AVAIL] = 0
     nodes[child, FIRST] = NO_NODE
@@ -162,7 +172,7 @@ def choose(nodes, stats, size, node, state, player, prm, rng, moves, slot, prior
         count_available(nodes, slot, n)
         return slot[i]
     if missing > 0:
-        if size[0] + missing > nodes.shape[0]:
+        if size[USED] + missing > nodes.shape[0]:
             return NO_NODE
         set_priors(prior_rows, state, 0, n, moves, prm[P_PRIOR_TEMPERATURE])
         for i in range(n):
@@ -221,11 +231,17 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
     moves, path, payoff, margin, score = simulation_buffers()
     slot = np.empty(games.MAX_MOVES, np.int64)
     prior_rows = np.zeros((games.MAX_MOVES, STAT_COLUMNS), np.float64)  # set_priors' output
+    # A simulation adds children mostly at one node (one move's worth under UCT, a
+    # determinization's missing moves under PUCT): with this much room it seldom finds the
+    # arrays full; below that the tree is compacted to half its arrays and keeps growing.
+    room = games.MAX_MOVES
     timed = deadline < FOREVER
     started = now() if timed else 0.0
     done = 0
     check = 1
     while done < iterations:
+        if local_size[USED] + room > nodes.shape[0]:
+            compact(nodes, stats, local_size, nodes.shape[0] // 2)
         simulate(nodes, stats, local_size, root, observer, prm, local_rng, state, moves, slot,
                  prior_rows, path, payoff, margin, score)
         done += 1
@@ -235,8 +251,65 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
                 break
             check = done + simulations_until_check(done, started, t)
     rng[0] = local_rng[0]
-    size[0] = local_size[0]
+    size[:] = local_size
     return done
+
+
+@kernel
+def compact(nodes, stats, size, target):
+    """Free the children of the nodes that matter least until at most ``target`` nodes are
+    in use, and pack the rest at the front of the arrays, as ``kernels.search.mcts.compact``
+    does for its trees: every node below ``threshold`` visits (the smallest threshold
+    that brings the tree to ``target``, by ``visit_class``) loses its children and is a
+    leaf again, its own statistics and availability kept; the root keeps its children.
+
+    A child is always added after its parent, so packing in order moves every node
+    towards the front, and a node's children are kept or freed together, so the sibling
+    links of the kept ones stay whole. Between simulations only.
+    """
+    used = size[USED]
+    # Children by the visits of their parent: a node has no more visits than its parent,
+    # so a node's children are kept exactly when it has threshold visits.
+    blocks = np.zeros(VISIT_CLASSES, np.int64)
+    for node in range(1, used):
+        cls = visit_class(nodes[node, VISITS])
+        child = nodes[node, FIRST]
+        while child != NO_NODE:
+            blocks[cls] += 1
+            child = nodes[child, NEXT]
+    kept = used - blocks.sum()                      # the root, its children, and no others
+    cls = VISIT_CLASSES
+    while cls > 1 and kept + blocks[cls - 1] <= target:
+        cls -= 1
+        kept += blocks[cls]
+    threshold = class_visits(cls)
+    # New index of every node (-1: freed), decided parents first.
+    index = np.full(used, -1, np.int64)
+    index[0] = 0
+    for node in range(used):
+        if index[node] < 0 or (node != 0 and nodes[node, VISITS] < threshold):
+            continue
+        child = nodes[node, FIRST]
+        while child != NO_NODE:
+            index[child] = 1
+            child = nodes[child, NEXT]
+    n = 1
+    for node in range(1, used):
+        if index[node] > 0:
+            index[node] = n
+            n += 1
+    for node in range(used):
+        new = index[node]
+        if new < 0:
+            continue
+        first, sibling = nodes[node, FIRST], nodes[node, NEXT]
+        copy_into(nodes[new], nodes[node])
+        copy_into(stats[new], stats[node])
+        nodes[new, FIRST] = NO_NODE if first == NO_NODE or index[first] < 0 else index[first]
+        nodes[new, NEXT] = NO_NODE if sibling == NO_NODE else index[sibling]
+    size[USED] = n
+    size[COMPACTIONS] += 1
+    size[FREED] += used - n
 
 
 @kernel

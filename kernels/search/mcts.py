@@ -398,18 +398,18 @@ def compact(nodes, stats, size, target):
     every node towards the front. Between simulations only.
     """
     used = size[USED]
-    # Blocks by the visits of their parent (``_visit_class``). A node has no more visits
+    # Blocks by the visits of their parent (``visit_class``). A node has no more visits
     # than its parent, so a block is kept exactly when its parent has threshold visits.
     blocks = np.zeros(VISIT_CLASSES, np.int64)
     for node in range(1, used):
         if nodes[node, FIRST] != UNEXPANDED:
-            blocks[_visit_class(nodes[node, VISITS])] += nodes[node, CAPACITY]
+            blocks[visit_class(nodes[node, VISITS])] += nodes[node, CAPACITY]
     kept = 1 + nodes[0, CAPACITY]
     cls = VISIT_CLASSES
     while cls > 1 and kept + blocks[cls - 1] <= target:
         cls -= 1
         kept += blocks[cls]
-    threshold = _class_visits(cls)
+    threshold = class_visits(cls)
     # New index of every node (-1: freed), in order: parents are decided before children.
     index = np.full(used, -1, np.int64)
     index[0] = 0
@@ -451,7 +451,7 @@ VISIT_CLASSES = EXACT_VISITS + 58       # up to 2**63
 
 
 @kernel(inline="always")
-def _visit_class(visits):
+def visit_class(visits):
     if visits < EXACT_VISITS:
         return max(visits, 1)
     cls = EXACT_VISITS
@@ -462,7 +462,7 @@ def _visit_class(visits):
 
 
 @kernel(inline="always")
-def _class_visits(cls):
+def class_visits(cls):
     """The fewest visits of class ``cls`` (a class past the last: more than any count)."""
     if cls < EXACT_VISITS:
         return np.int64(cls)

@@ -33,7 +33,7 @@ def load_kernels(state, rollout):
     kernels = bind.instance(state[0], "ismcts", rollout)
     nodes, stats, size = kernel.new_tree(1)
     prm, root = MctsOptions().kernel_params(), state.copy()
-    bind.ready(kernels.run_tree, nodes[0], stats[0], size[0:1], root, 1, FOREVER, prm, make_rng(0))
+    bind.ready(kernels.run_tree, nodes[0], stats[0], size[0], root, 1, FOREVER, prm, make_rng(0))
     buffer = np.zeros(PV_LENGTH, np.int64)
     bind.ready(kernels.children, nodes[0], 0, buffer)
     bind.ready(kernels.principal_variation, nodes[0], 0, buffer)
@@ -65,7 +65,7 @@ class Ismcts:
         done = np.zeros(self.options.threads, np.int64)
 
         def run_tree(t, remaining, deadline):
-            return kernels.run_tree(nodes[t], stats[t], size[t:t + 1], root, remaining, deadline, prm,
+            return kernels.run_tree(nodes[t], stats[t], size[t], root, remaining, deadline, prm,
                                     self.rngs[t])
 
         def run(remaining, deadline):
@@ -118,5 +118,6 @@ class Ismcts:
             visits=root_visits, seconds=seconds,
             value=float(stats[:, 0, kernel.WIN + player].sum()) / root_visits,
             margin=float(stats[:, 0, kernel.MARGIN + player].sum()) / root_visits,
-            moves=lines, tree_nodes=int(size.sum()), tree_bytes=int(size.sum()) * kernel.NODE_BYTES,
-            compactions=0, threads=self.options.threads)
+            moves=lines, tree_nodes=int(size[:, kernel.USED].sum()),
+            tree_bytes=int(size[:, kernel.USED].sum()) * kernel.NODE_BYTES,
+            compactions=int(size[:, kernel.COMPACTIONS].sum()), threads=self.options.threads)
