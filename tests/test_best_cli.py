@@ -76,6 +76,25 @@ def test_mcts_json_ranks_by_visits_and_counts_every_simulation():
     assert report["settings"]["value"] == "margin"       # the documented defaults
 
 
+def test_each_game_searches_with_its_own_exploration_unless_given():
+    """Azure's default is 0.7, the others' 1.4 (docs/search.md); the settings say which
+    was used, and the same search with that value given is the same search."""
+    from solver.search.mcts import MctsOptions, kernel
+    azure = get_game("azure")
+    state = azure.new(5)
+    view = azure.format_position(azure.view(state, int(games.to_move(state))))
+    for position, default in ((START, 1.4), (view, 0.7)):
+        report = document("best", position, "-n", 300, "--seed", 4, "--threads", 1)
+        assert report["settings"]["exploration"] == default
+        given = document("best", position, "-n", 300, "--seed", 4, "--threads", 1, "-c", default)
+        assert given["moves"] == report["moves"] and given["root"]["margin"] == report["root"]["margin"]
+        assert document("best", position, "-n", 300, "--seed", 4, "--threads", 1,
+                        "-c", 2.5)["settings"]["exploration"] == 2.5
+    assert MctsOptions().kernel_params("azure")[kernel.P_EXPLORATION] == 0.7
+    assert MctsOptions(exploration=2.0).kernel_params("azure")[kernel.P_EXPLORATION] == 2.0
+    assert MctsOptions().kernel_params("azul")[kernel.P_EXPLORATION] == 1.4
+
+
 def test_threads_default_to_the_cores_and_share_the_iterations():
     report = document("best", START, "-n", 301, "--seed", 2)
     cores = len(os.sched_getaffinity(0))
@@ -266,7 +285,9 @@ def test_positions_without_a_move_give_one_line(command, phase):
 
 def test_the_help_gives_the_mcts_defaults_the_search_uses():
     """Before: the help said win, uct and random, the defaults before PUCT became one."""
-    from solver.search.mcts import MctsOptions
+    from solver.search.mcts import MctsOptions, default_exploration
     helps = {param.name: param.help for param in solver.cli.best.params}
-    for name in ("value", "select", "rollout", "exploration"):
+    for name in ("value", "select", "rollout"):
         assert helps[name].endswith(f"[default: {getattr(MctsOptions(), name)}]"), name
+    assert helps["exploration"].endswith(
+        f"[default: {default_exploration('azul')}; Azure {default_exploration('azure')}]")

@@ -190,7 +190,7 @@ def test_availability_counts_a_reply_legal_in_some_determinizations():
     """Player 2 may raise only with a card above N // 2: legal in 3 of 6 deals against a 6."""
     card = 6
     nodes, stats, size = kernel.new_tree(100_000)
-    prm = MctsOptions(iterations=1, **TEXTBOOK).kernel_params()
+    prm = MctsOptions(iterations=1, **TEXTBOOK).kernel_params("toy")
     bind.instance("toy", "ismcts", TEXTBOOK["rollout"]).run_tree(nodes[0], stats[0], size[0], view_of(dealt(card, 1, reply=True)), 20_000, np.inf, prm, make_rng(2))
     tree = nodes[0]
     bet = child_with_move(tree, 0, BET)

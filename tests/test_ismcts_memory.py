@@ -13,7 +13,7 @@ from solver.search.mcts import MIN_NODES, MctsOptions
 
 AZURE = get_game("azure")
 SEARCH = bind.instance("azure", "ismcts", "greedy")
-PRM = MctsOptions(iterations=1).kernel_params()          # the defaults: PUCT, greedy rollouts
+PRM = MctsOptions(iterations=1).kernel_params("azure")   # the defaults: PUCT, greedy rollouts
 
 
 def azure_view():

@@ -32,7 +32,7 @@ def load_kernels(state, rollout):
     with ``rollout`` may call, on any number of trees."""
     kernels = bind.instance(state[0], "ismcts", rollout)
     nodes, stats, size = kernel.new_tree(1)
-    prm, root = MctsOptions().kernel_params(), state.copy()
+    prm, root = MctsOptions().kernel_params(state[0]), state.copy()
     bind.ready(kernels.run_tree, nodes[0], stats[0], size[0], root, 1, FOREVER, prm, make_rng(0))
     buffer = np.zeros(PV_LENGTH, np.int64)
     bind.ready(kernels.children, nodes[0], 0, buffer)
@@ -61,7 +61,7 @@ class Ismcts:
         root = state.copy()
         tree = kernel.new_tree(self.options.tree_nodes(kernel.NODE_BYTES), self.options.threads)
         nodes, stats, size = tree
-        prm = self.options.kernel_params()
+        prm = self.options.kernel_params(state[0])
         done = np.zeros(self.options.threads, np.int64)
 
         def run_tree(t, remaining, deadline):

@@ -9,6 +9,9 @@ HASH_MASK = 2**64 - 1
 def search_report(command, game, state, result, settings, interrupted):
     """The document for ``result``, a search of ``state`` (a position of ``game``)."""
     moves = [_move_report(game, state, line) for line in result.moves]
+    if settings.get("exploration", 0) is None:          # MCTS left it to the game
+        from solver.search.mcts import default_exploration
+        settings = {**settings, "exploration": default_exploration(game.name)}
     report = {
         "version": JSON_VERSION, "command": command, "game": game.name, "algo": result.algo,
         "position_hash": f"{result.position_hash & HASH_MASK:016x}",
