@@ -56,7 +56,7 @@ games = template_games(__name__)
 _mcts = sibling(__name__, "mcts")       # the same game's MCTS kernels, with the same rollout
 backup, outcome, puct_score, rollout = _mcts.backup, _mcts.outcome, _mcts.puct_score, _mcts.rollout
 first_play = _mcts.first_play
-visit_class, class_visits = _mcts.visit_class, _mcts.class_visits
+keep_threshold, number_kept, visit_class = _mcts.keep_threshold, _mcts.number_kept, _mcts.visit_class
 set_priors, simulation_buffers, uct_score = _mcts.set_priors, _mcts.simulation_buffers, _mcts.uct_score
 
 NO_NODE = -1
@@ -277,12 +277,7 @@ def compact(nodes, stats, size, target):
         while child != NO_NODE:
             blocks[cls] += 1
             child = nodes[child, NEXT]
-    kept = used - blocks.sum()                      # the root, its children, and no others
-    cls = VISIT_CLASSES
-    while cls > 1 and kept + blocks[cls - 1] <= target:
-        cls -= 1
-        kept += blocks[cls]
-    threshold = class_visits(cls)
+    threshold = keep_threshold(blocks, used - blocks.sum(), target)    # the root and its children
     # New index of every node (-1: freed), decided parents first.
     index = np.full(used, -1, np.int64)
     index[0] = 0
@@ -293,11 +288,7 @@ def compact(nodes, stats, size, target):
         while child != NO_NODE:
             index[child] = 1
             child = nodes[child, NEXT]
-    n = 1
-    for node in range(1, used):
-        if index[node] > 0:
-            index[node] = n
-            n += 1
+    n = number_kept(index, used)
     for node in range(used):
         new = index[node]
         if new < 0:

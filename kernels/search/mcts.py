@@ -404,16 +404,10 @@ def compact(nodes, stats, size, target):
     for node in range(1, used):
         if nodes[node, FIRST] != UNEXPANDED:
             blocks[visit_class(nodes[node, VISITS])] += nodes[node, CAPACITY]
-    kept = 1 + nodes[0, CAPACITY]
-    cls = VISIT_CLASSES
-    while cls > 1 and kept + blocks[cls - 1] <= target:
-        cls -= 1
-        kept += blocks[cls]
-    threshold = class_visits(cls)
+    threshold = keep_threshold(blocks, 1 + nodes[0, CAPACITY], target)
     # New index of every node (-1: freed), in order: parents are decided before children.
     index = np.full(used, -1, np.int64)
     index[0] = 0
-    n = 1
     for node in range(used):
         first = nodes[node, FIRST]
         if index[node] < 0 or first == UNEXPANDED:
@@ -421,10 +415,7 @@ def compact(nodes, stats, size, target):
         if node == 0 or nodes[node, VISITS] >= threshold:
             for child in range(first, first + nodes[node, CAPACITY]):
                 index[child] = 1
-    for node in range(1, used):
-        if index[node] > 0:
-            index[node] = n
-            n += 1
+    n = number_kept(index, used)
     for node in range(used):
         new = index[node]
         if new < 0:
@@ -459,6 +450,30 @@ def visit_class(visits):
         visits >>= np.int64(1)
         cls += 1
     return cls
+
+
+@kernel(inline="always")
+def keep_threshold(blocks, kept, target):
+    """The fewest visits a node needs to keep its children, so that at most ``target``
+    nodes stay: ``blocks[c]``, the children below nodes of visit class c; ``kept``, the
+    nodes kept whatever the threshold (the root and its children)."""
+    cls = VISIT_CLASSES
+    while cls > 1 and kept + blocks[cls - 1] <= target:
+        cls -= 1
+        kept += blocks[cls]
+    return class_visits(cls)
+
+
+@kernel(inline="always")
+def number_kept(index, used):
+    """Number the nodes marked kept (``index`` > 0) in order after the root (0); freed
+    ones stay -1. Returns the nodes kept."""
+    n = 1
+    for node in range(1, used):
+        if index[node] > 0:
+            index[node] = n
+            n += 1
+    return n
 
 
 @kernel(inline="always")
