@@ -4,9 +4,10 @@ A command reading its position from a pipe (``tessera new azul | tessera best -`
 for the writer, which is itself compiling or loading its own kernels. Compiling these
 meanwhile (or loading them from numba's cache) takes them off the first search's
 compile, about 1.5 s of it on a cold cache (``bench/start_speed.py``); it stops when the
-input comes, so a command that needs none of them loses at most one kernel's compile. The signatures
-are those the games' kernels call them with; ``tests/test_shared_kernels.py`` checks
-that a search on each game uses every one, so none is compiled for nothing.
+input comes, so a command that needs none of them loses at most one kernel's compile.
+The signatures are those the games' kernels call them with; ``tests/test_shared_kernels.py``
+checks that an Azul search (the README's) calls every one, so none is compiled for
+nothing there (an Azure search calls fewer of them).
 """
 from numba import types
 

@@ -6,7 +6,7 @@ tree (root parallelism) and the root statistics are summed.
 """
 import os
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -103,16 +103,11 @@ class MctsOptions:
             return self.max_nodes
         return self.memory // (self.threads * node_bytes)
 
-    def for_game(self, game):
-        """These options with the exploration filled in for ``game`` (an id or a name)."""
-        if self.exploration is not None:
-            return self
-        return replace(self, exploration=default_exploration(game))
-
     def kernel_params(self, game):
         """The kernels' parameter array for a search of ``game`` (an id or a name)."""
-        return kernel.params(self.for_game(game).exploration, VALUES[self.value],
-                             SELECTIONS[self.select], self.chance_width, fpu=self.fpu)
+        exploration = default_exploration(game) if self.exploration is None else self.exploration
+        return kernel.params(exploration, VALUES[self.value], SELECTIONS[self.select],
+                             self.chance_width, fpu=self.fpu)
 
 
 # The exploration constant each game plays best with, at the other defaults. Azure's

@@ -9,7 +9,7 @@ HASH_MASK = 2**64 - 1
 def search_report(command, game, state, result, settings, interrupted):
     """The document for ``result``, a search of ``state`` (a position of ``game``)."""
     moves = [_move_report(game, state, line) for line in result.moves]
-    if settings.get("exploration", 0) is None:          # MCTS left it to the game
+    if "exploration" in settings and settings["exploration"] is None:   # MCTS left it to the game
         from solver.search.mcts import default_exploration
         settings = {**settings, "exploration": default_exploration(game.name)}
     report = {
