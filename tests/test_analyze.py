@@ -405,6 +405,7 @@ def test_bytes_that_are_not_utf8_are_a_line_that_is_not_json(engine):
     assert checked(engine.next())["id"] == "v"
 
 
+@pytest.mark.slow      # compiles two games in an empty cache: about 70 s
 def test_only_the_warmed_games_and_the_queried_ones_are_compiled(tmp_path):
     """Before: every search process's fork server compiled all three games (minutes on a
     fresh cache) before the first answer."""

@@ -68,8 +68,8 @@ def test_a_variant_compiles_only_its_own_rollout(tmp_path):
         for rollout in ("greedy", "random"):
             search = bind.instance("toy", "mcts", rollout)
             nodes, stats, size = search.new_tree(1000)
-            search.run_tree(nodes[0], stats[0], size[0], state, 50, float("inf"), search.params(),
-                            make_rng(1))
+            search.run_tree(nodes, stats, size, state, 50, float("inf"), search.params(),
+                            make_rng(1), 1)
             print(len(playout.signatures))
     """, tmp_path)
     assert out.split() == ["0", "1"]

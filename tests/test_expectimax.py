@@ -156,9 +156,11 @@ def azul_tiny_bag():
 
 
 # (seed, options, decisions before the end): values 0 and 1 only, and win probabilities.
+# The two slowest (the expectimax reference takes 15-25 s each) run with ``-m slow``.
 LATE = [
     (0, {}, 4), (0, {}, 6), (1, {}, 6), (3, {}, 8), (2, {}, 8), (35, {}, 5),
-    (10, {"gifted": "mighty"}, 8), (16, {"gifted": "mighty"}, 7),
+    pytest.param(10, {"gifted": "mighty"}, 8, marks=pytest.mark.slow),
+    pytest.param(16, {"gifted": "mighty"}, 7, marks=pytest.mark.slow),
     (0, {"gifted": "bountiful"}, 7), (1, {"gifted": "bountiful"}, 7), (2, {"cosmos": True}, 6),
 ]
 # (seed, options): the middle decision of the game; chance acts within four decisions.

@@ -20,9 +20,11 @@ PRM = kernel.params(select=kernel.SELECT_PUCT)     # deeper trees than UCT's
 def grown(iterations, max_nodes, seed=1):
     """A tree of the 2-player Azul opening after ``iterations`` simulations."""
     nodes, stats, size = kernel.new_tree(max_nodes)
-    SEARCH.run_tree(nodes[0], stats[0], size[0], AZUL.new(1, players=2), iterations, FOREVER, PRM,
-                    make_rng(seed))
-    return nodes[0], stats[0], size[0]
+    state, rng = AZUL.new(1, players=2), make_rng(seed)
+    while iterations:       # the search's loop: the kernel stops when the tree needs room
+        SEARCH.make_room(nodes, stats, size, PRM, 1)
+        iterations -= SEARCH.run_tree(nodes, stats, size, state, iterations, FOREVER, PRM, rng, 1)
+    return nodes, stats, size
 
 
 def by_path(nodes, stats, used):
@@ -89,30 +91,42 @@ def test_a_bounded_search_finds_the_forced_move():
     state = position(LATE_POSITION)
     small = Mcts(MctsOptions(iterations=20_000, seed=3, max_nodes=MIN_NODES))
     result = small.search(state)
-    assert small.tree[2][0, kernel.COMPACTIONS] > 5
+    assert small.tree[2][kernel.COMPACTIONS] > 5
     assert AZUL.format_move(state, result.best.move) == "C blue 4"
     assert result.visits == 20_000 and sum(line.visits for line in result.moves) == 20_000
 
 
-def test_the_memory_budget_sets_the_tree_size_per_thread():
+def test_the_memory_budget_sets_the_size_of_the_tree_the_threads_share():
     options = MctsOptions(iterations=1, memory=64 * 2**20, threads=2)
-    assert options.tree_nodes(kernel.NODE_BYTES) == 64 * 2**20 // (2 * kernel.NODE_BYTES)
-    result = Mcts(options).search(AZUL.new(1, players=2))
-    assert result.tree_nodes > 0
+    assert options.shared_tree_nodes(kernel.NODE_BYTES) == 64 * 2**20 // kernel.NODE_BYTES
+    searcher = Mcts(options)
+    result = searcher.search(AZUL.new(1, players=2))
+    assert result.tree_nodes > 0 and len(searcher.tree[0]) == 64 * 2**20 // kernel.NODE_BYTES
     with pytest.raises(OptionError, match="memory must be at least"):
         MctsOptions(iterations=1, memory=2**16).check()
 
 
-def test_reuse_with_fewer_iterations_than_threads_keeps_the_tree_that_ran():
-    """Three visits on four threads: the fourth tree gets no share, and following a move
-    keeps what the other three found below it instead of dropping every tree."""
+def test_threads_at_the_bound_compact_their_shared_tree_and_keep_it_whole():
+    """Two threads in a tree of 2 x 1,000 nodes on the opening: the tree is compacted many
+    times while they run, and after it every node is reachable once and the visits add up."""
+    searcher = Mcts(MctsOptions(iterations=20_000, threads=2, seed=3, max_nodes=MIN_NODES))
+    result = searcher.search(AZUL.new(1, players=2))
+    nodes, stats, size = searcher.tree
+    assert size[kernel.COMPACTIONS] > 5 and result.visits == nodes[0, kernel.VISITS] == 20_000
+    by_path(nodes, stats, int(size[kernel.USED]))
+    assert sum(line.visits for line in result.moves) == 20_000
+
+
+def test_reuse_with_fewer_iterations_than_threads_keeps_the_subtree():
+    """Three visits on four threads: one thread gets no share; following a move keeps what
+    the others found below it."""
     state = position(LATE_POSITION)
     searcher = Mcts(MctsOptions(iterations=3, threads=4, seed=1))
     first = searcher.search(state)
-    assert list(searcher.tree[0][:, 0, kernel.VISITS]) == [1, 1, 1, 0]
+    assert searcher.tree[0][0, kernel.VISITS] == 3
     move = first.moves[0].move
     searcher.play(move)
-    assert searcher.tree is not None and searcher.root_nodes[3] is None
+    assert searcher.tree is not None
     games.apply_move(state, move)
     searcher.options.iterations = 4
     again = searcher.search(state)
@@ -125,15 +139,16 @@ def test_reuse_keeps_only_the_subtree_played_into():
     searcher = Mcts(MctsOptions(iterations=3000, seed=1))
     first = searcher.search(state)
     move = first.best.move
-    child = next(c for c in range(searcher.tree[0][0, 0, kernel.FIRST],
-                                  searcher.tree[0][0, 0, kernel.FIRST] + searcher.tree[0][0, 0, kernel.COUNT])
-                 if searcher.tree[0][0, c, kernel.MOVE] == move)
-    below, _ = by_path(searcher.tree[0][0], searcher.tree[1][0], int(searcher.tree[2][0, kernel.USED]))
+    nodes, stats, size = searcher.tree
+    child = next(c for c in range(nodes[0, kernel.FIRST], nodes[0, kernel.FIRST] + nodes[0, kernel.COUNT])
+                 if nodes[c, kernel.MOVE] == move)
+    below, _ = by_path(nodes, stats, int(size[kernel.USED]))
     kept = {path[1:]: value for path, value in below.items() if path[:1] == (move,)}
     searcher.play(move)
     games.apply_move(state, move)
     searcher.options.iterations = 1
     searcher.search(state)
-    assert searcher.tree[1][0, 0, kernel.WIN] > 0 and child > 0
-    now, _ = by_path(searcher.tree[0][0], searcher.tree[1][0], int(searcher.tree[2][0, kernel.USED]))
+    nodes, stats, size = searcher.tree
+    assert stats[0, kernel.WIN] > 0 and child > 0
+    now, _ = by_path(nodes, stats, int(size[kernel.USED]))
     assert set(kept) <= set(now) and len(now) <= len(kept) + games.MAX_MOVES

@@ -215,6 +215,7 @@ def test_the_heuristic_gives_the_values_recorded_before_it_was_made_faster():
     assert hashlib.sha256(values.tobytes()).hexdigest()[:16] == "cdc293c8af23e16f"
 
 
+@pytest.mark.slow      # 70 games of the tuner's duel: about 25 s
 def test_the_tuned_weights_beat_worse_ones_in_the_tuners_duel():
     """bench/pavilion_tune.py's duel: a weight set against itself splits every deal
     evenly; wild tiles valued below plain ones lose most games (the tuning found 8%)."""

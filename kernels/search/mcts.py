@@ -16,10 +16,10 @@ block of ``CAPACITY`` slots from ``FIRST``, ``COUNT`` of them in use.
   of the player to move (max-n: each player maximises its own value), so 3 and 4
   players work the same way as 2.
 - Chance nodes (a refill): chance nodes with sampled children. A chance node
-  keeps up to ``chance_width`` children; each child is a whole chance outcome,
-  stored as the seed that draws it, so it is replayed exactly on every visit.
-  While there is room a visit samples a new outcome; after that it picks one of
-  the stored outcomes uniformly, each being an equally likely sample.
+  keeps ``chance_width`` children; each child is a whole chance outcome, stored
+  as the seed that draws it, so it is replayed exactly on every visit. The first
+  ``chance_width`` visits each take a new outcome; after that a visit picks one
+  of them uniformly, each being an equally likely sample.
 - Every simulation ends with a rollout to the end of the game (uniform random or
   epsilon-greedy on the game's move heuristic) and backs up, for every player,
   the payoff (winners share 1) and the score margin (own score minus the best
@@ -27,10 +27,19 @@ block of ``CAPACITY`` slots from ``FIRST``, ``COUNT`` of them in use.
 - When the node arrays are nearly full the tree is compacted (``compact``): the
   subtrees below the least visited nodes are freed, the rest packed to the front,
   and the tree keeps growing where the visits go (the memory bound).
+- Several threads may search one tree at once (``run_tree`` releases the GIL).
+  They update it with atomic operations (``kernels.atomics``): a visit counts as
+  soon as a simulation passes through a node (a virtual loss until its payoff is
+  backed up, which spreads the threads over the moves), the nodes a block of
+  children takes are reserved with a compare-exchange, and one thread at a time
+  gives a node its children (``claim``; the others roll out from it meanwhile).
+  With threads, which thread reaches a node first varies from run to run: only a
+  one-thread search is reproducible.
 """
 import numpy as np
 
 from kernels.arrays import copy_into
+from kernels.atomics import add_float, compare_exchange, fetch_add, load_acquire, store_release
 from kernels.bind import kernel, sibling, template_games, variant
 from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import below, make_rng, next_u64, reseed
@@ -48,6 +57,7 @@ ROLLOUT = variant(__name__)         # None in the template itself
 # it calls, took about 3 s off compiling a first search (bench/start_speed.py), no slower.
 MAX_PLAYERS = 4
 UNEXPANDED = -1
+EXPANDING = -2       # FIRST while one thread gives the node its children
 PATH_LENGTH = 1024   # nodes on a simulation's path, the root included
 
 # nodes[:, column]
@@ -94,14 +104,14 @@ SIZE_COLUMNS = 3
 NODE_BYTES = 8 * (NODE_COLUMNS + STAT_COLUMNS + 1)
 
 
-def new_tree(max_nodes, trees=1):
-    """``(nodes, stats, size)`` for ``trees`` independent trees of ``max_nodes`` nodes;
-    ``size[t]`` holds tree ``t``'s counters (``USED``, ``COMPACTIONS``, ``FREED``)."""
-    nodes = np.zeros((trees, max_nodes, NODE_COLUMNS), np.int64)
-    nodes[:, 0, FIRST] = UNEXPANDED
-    size = np.zeros((trees, SIZE_COLUMNS), np.int64)
-    size[:, USED] = 1
-    return nodes, np.zeros((trees, max_nodes, STAT_COLUMNS), np.float64), size
+def new_tree(max_nodes):
+    """``(nodes, stats, size)`` of a tree of ``max_nodes`` nodes, the root alone in it;
+    ``size`` holds its counters (``USED``, ``COMPACTIONS``, ``FREED``)."""
+    nodes = np.zeros((max_nodes, NODE_COLUMNS), np.int64)
+    nodes[0, FIRST] = UNEXPANDED
+    size = np.zeros(SIZE_COLUMNS, np.int64)
+    size[USED] = 1
+    return nodes, np.zeros((max_nodes, STAT_COLUMNS), np.float64), size
 
 
 def params(exploration=1.4, value=VALUE_WIN, select=SELECT_UCT, chance_width=8,
@@ -195,20 +205,46 @@ def select_child(nodes, stats, node, player, prm, rng):
 
 
 @kernel(inline="always")
+def claim(nodes, node):
+    """Take the right to give ``node`` its children: False if another thread has it, or did."""
+    return compare_exchange(nodes, (node, FIRST), UNEXPANDED, EXPANDING) == UNEXPANDED
+
+
+@kernel(inline="always")
+def publish(nodes, node, start, count, capacity):
+    """Give a claimed ``node`` its block of children, whole: a thread that sees ``FIRST``
+    (``load_acquire``) sees the block written before it."""
+    nodes[node, COUNT] = count
+    nodes[node, CAPACITY] = capacity
+    store_release(nodes, (node, FIRST), start)
+
+
+@kernel(inline="always")
+def reserve(nodes, size, n):
+    """The first of ``n`` free slots, taken from the arrays (threads may share them); -1
+    when they do not have ``n`` left."""
+    while True:
+        used = load_acquire(size, USED)
+        if used + n > nodes.shape[0]:
+            return -1
+        if compare_exchange(size, USED, used, used + n) == used:
+            return used
+
+
+@kernel(inline="always")
 def expand(nodes, stats, size, node, state, moves, prm):
-    """Give a player node one child per legal move; False when the arrays are full."""
+    """Give a claimed player node one child per legal move; False when the arrays are full
+    (the node is then unexpanded again)."""
     n = games.legal_moves(state, moves)
-    start = size[USED]
-    if start + n > nodes.shape[0]:
+    start = reserve(nodes, size, n)
+    if start < 0:
+        store_release(nodes, (node, FIRST), UNEXPANDED)
         return False
-    size[USED] = start + n
-    nodes[node, FIRST] = start
-    nodes[node, COUNT] = n
-    nodes[node, CAPACITY] = n
     for i in range(n):
         init_node(nodes, stats, start + i, moves[i], 1.0 / n)
     if prm[P_SELECT] == SELECT_PUCT:
         set_priors(stats, state, start, n, moves, prm[P_PRIOR_TEMPERATURE])
+    publish(nodes, node, start, n, n)
     return True
 
 
@@ -231,21 +267,31 @@ def set_priors(stats, state, start, n, moves, temperature):
 
 @kernel(inline="always")
 def chance_child(nodes, stats, size, node, width, rng):
-    """A sampled outcome below a chance node (a new one while there is room); -1 if full."""
-    if nodes[node, FIRST] == UNEXPANDED:
-        start = size[USED]
-        if start + width > nodes.shape[0]:
+    """A sampled outcome below a chance node (the next new one while there are some left);
+    -1 if the arrays are full or another thread is giving the node its outcomes.
+
+    The node's ``width`` outcomes are drawn when it is first visited, and ``COUNT`` of
+    them are in use: so an outcome is whole before any thread can reach it.
+    """
+    first = load_acquire(nodes, (node, FIRST))
+    if first == UNEXPANDED:
+        if not claim(nodes, node):
             return -1
-        size[USED] = start + width
-        nodes[node, FIRST] = start
-        nodes[node, CAPACITY] = width
-    used = nodes[node, COUNT]
-    if used < width:
-        child = nodes[node, FIRST] + used
-        nodes[node, COUNT] = used + 1
-        init_node(nodes, stats, child, np.int64(next_u64(rng) >> np.uint64(1)), 1.0 / width)
-        return child
-    return nodes[node, FIRST] + below(rng, used)
+        first = reserve(nodes, size, width)
+        if first < 0:
+            store_release(nodes, (node, FIRST), UNEXPANDED)
+            return -1
+        for i in range(width):
+            init_node(nodes, stats, first + i, np.int64(next_u64(rng) >> np.uint64(1)), 1.0 / width)
+        publish(nodes, node, first, 0, width)
+    elif first == EXPANDING:
+        return -1
+    while True:
+        used = load_acquire(nodes, (node, COUNT))
+        if used >= width:
+            return first + below(rng, used)
+        if compare_exchange(nodes, (node, COUNT), used, used + 1) == used:
+            return first + used
 
 
 @kernel(inline="always")
@@ -296,14 +342,16 @@ def rollout(state, rng, moves):
 
 
 @kernel(inline="always")
-def backup(nodes, stats, path, depth, payoff, margin):
-    """One visit and every player's payoff and margin for each node of ``path[:depth + 1]``."""
+def backup(nodes, stats, path, depth, counted, players, payoff, margin):
+    """Every player's payoff and margin for each node of ``path[:depth + 1]``, and a visit
+    for each past the first ``counted`` (MCTS counts those on the way down: ``simulate``)."""
     for i in range(depth + 1):
         n = path[i]
-        nodes[n, VISITS] += 1
-        for p in range(MAX_PLAYERS):
-            stats[n, WIN + p] += payoff[p]
-            stats[n, MARGIN + p] += margin[p]
+        if i >= counted:
+            fetch_add(nodes, (n, VISITS), 1)
+        for p in range(players):
+            add_float(stats, (n, WIN + p), payoff[p])
+            add_float(stats, (n, MARGIN + p), margin[p])
 
 
 @kernel
@@ -317,7 +365,13 @@ def simulation_buffers():
 @kernel(inline="always")    # into run_tree: not compiled (optimised, emitted) a second time on its own
 def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, path, payoff,
              margin, score):
-    """One iteration: select, expand, roll out, back up."""
+    """One iteration: select, expand, roll out, back up.
+
+    A node's visit counts from when the simulation leaves it for a child, before the
+    rollout: a thread sharing the tree sees the visit without its payoff yet (a virtual
+    loss) and tends to other moves meanwhile. Alone in the tree, every choice reads the
+    same counts as when visits are counted at the backup.
+    """
     state = scratch
     copy_into(state, root)
     node = 0
@@ -331,48 +385,57 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, pat
         if who == CHANCE:
             child = chance_child(nodes, stats, size, node, width, rng)
             if child < 0:
-                break                                        # tree full
+                break                                        # tree full, or being expanded
             reseed(chance_rng, nodes[child, MOVE])
             games.resolve_chance(state, chance_rng)
         else:
-            if nodes[node, FIRST] == UNEXPANDED:
+            first = load_acquire(nodes, (node, FIRST))
+            if first == EXPANDING:
+                break                                        # another thread expands it: roll out
+            if first == UNEXPANDED:
                 if nodes[node, VISITS] == 0 and node != 0:
                     break                                    # a new leaf: roll out
+                if not claim(nodes, node):
+                    break
                 if not expand(nodes, stats, size, node, state, moves, prm):
                     break                                    # tree full
             child = select_child(nodes, stats, node, who, prm, rng)
             games.apply_move(state, nodes[child, MOVE])
+        fetch_add(nodes, (node, VISITS), 1)
         node = child
         depth += 1
         path[depth] = node
     rollout(state, rng, moves)
     outcome(state, payoff, margin, score)
-    backup(nodes, stats, path, depth, payoff, margin)
+    backup(nodes, stats, path, depth, depth, games.players(state), payoff, margin)
 
 
-@kernel(nogil=True)     # the trees of a parallel search run on Python threads
-def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
-    """Up to ``iterations`` simulations on one tree, stopping once ``time.perf_counter()``
-    passes ``deadline`` (``clock.FOREVER``: never); returns the simulations run. ``rng`` carries on
-    between calls."""
+@kernel(inline="always")
+def room(prm, threads):
+    """Free nodes the tree needs before a simulation: each of ``threads`` may add a block of
+    children and a chance node's outcomes."""
+    return threads * (games.MAX_MOVES + int(prm[P_CHANCE_WIDTH]))
+
+
+@kernel(nogil=True)     # the threads of a search run it on the one tree, from Python threads
+def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads):
+    """Up to ``iterations`` simulations, stopping once ``time.perf_counter()`` passes
+    ``deadline`` (``clock.FOREVER``: never) or the tree lacks ``room`` for ``threads``
+    threads (``make_room`` then compacts it, with every thread stopped); returns the
+    simulations run. Each thread has its own ``rng``, which carries on between calls."""
     scratch = root.copy()
     chance_rng = make_rng(0)
-    # The generator and the size live in this thread's own arrays while it runs: the
-    # callers' arrays hold every thread's in one cache line, which the threads would share.
+    # The generator lives in this thread's own array while it runs: the callers' array
+    # holds every thread's in one cache line, which the threads would share.
     local_rng = rng.copy()
-    local_size = size.copy()
     moves, path, payoff, margin, score = simulation_buffers()
-    # A simulation adds at most one block of children: with this much room left it always
-    # can; below that the tree is compacted to half its arrays and keeps growing.
-    room = max(games.MAX_MOVES, int(prm[P_CHANCE_WIDTH]))
+    needed = room(prm, threads)
     timed = deadline < FOREVER
     started = now() if timed else 0.0
     done = 0
     check = 1
-    while done < iterations:
-        if local_size[USED] + room > nodes.shape[0]:
-            compact(nodes, stats, local_size, nodes.shape[0] // 2)
-        simulate(nodes, stats, local_size, root, prm, local_rng, scratch, chance_rng, moves, path,
+    while done < iterations and load_acquire(size, USED) + needed <= nodes.shape[0]:
+        simulate(nodes, stats, size, root, prm, local_rng, scratch, chance_rng, moves, path,
                  payoff, margin, score)
         done += 1
         if timed and done >= check:
@@ -381,8 +444,15 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
                 break
             check = done + simulations_until_check(done, started, t)
     rng[0] = local_rng[0]
-    copy_into(size, local_size)
     return done
+
+
+@kernel
+def make_room(nodes, stats, size, prm, threads):
+    """Compact the tree to half its arrays if it lacks the room ``run_tree`` needs (with no
+    thread in it): so the tree keeps growing where the visits go, within its arrays."""
+    if size[USED] + room(prm, threads) > nodes.shape[0]:
+        compact(nodes, stats, size, nodes.shape[0] // 2)
 
 
 @kernel
@@ -527,9 +597,9 @@ def copy_subtree(nodes, stats, new_root, dst_nodes, dst_stats):
         if nodes[src, FIRST] == UNEXPANDED:
             continue
         dst_nodes[dst, FIRST] = used
-        for i in range(nodes[src, COUNT]):
+        for i in range(nodes[src, CAPACITY]):      # a chance node's outcomes not yet in use too
             queue_src[tail] = nodes[src, FIRST] + i
             queue_dst[tail] = used + i
             tail += 1
-        used += nodes[src, CAPACITY]   # a chance node keeps room for its later outcomes
+        used += nodes[src, CAPACITY]
     return used

@@ -1,8 +1,10 @@
 """MCTS from Python: options, time and iteration budgets, threads, tree reuse, results.
 
 The simulations run in numba (``kernels.search.mcts``) in batches
-(``solver.search.batches``). With ``threads > 1`` each thread grows its own
-tree (root parallelism) and the root statistics are summed.
+(``solver.search.batches``). With ``threads > 1`` the threads search one tree
+together (tree parallelism with virtual loss): at equal time per move two threads
+beat one in most games, where separate trees whose root statistics were summed
+barely did (docs/search.md).
 """
 import os
 import time
@@ -39,10 +41,11 @@ def load_kernels(state, rollout, reuse=True):
     kernels = bind.instance(state[0], "mcts", rollout)
     nodes, stats, size = kernel.new_tree(1)
     prm, root = kernel.params(), state.copy()
-    bind.ready(kernels.run_tree, nodes[0], stats[0], size[0], root, 1, FOREVER, prm, make_rng(0))
+    bind.ready(kernels.run_tree, nodes, stats, size, root, 1, FOREVER, prm, make_rng(0), 1)
+    bind.ready(kernels.make_room, nodes, stats, size, prm, 1)
     if reuse:
-        bind.ready(kernels.copy_subtree, nodes[0], stats[0], 0, nodes[0], stats[0])
-    bind.ready(kernels.principal_variation, nodes[0], 0, np.zeros(PV_LENGTH, np.int64))
+        bind.ready(kernels.copy_subtree, nodes, stats, 0, nodes, stats)
+    bind.ready(kernels.principal_variation, nodes, 0, np.zeros(PV_LENGTH, np.int64))
 
 
 def available_cores():
@@ -103,6 +106,13 @@ class MctsOptions:
             return self.max_nodes
         return self.memory // (self.threads * node_bytes)
 
+    def shared_tree_nodes(self, node_bytes):
+        """Nodes of the one tree all threads search: ``max_nodes`` for each thread, or what
+        the memory budget holds."""
+        if self.max_nodes is not None:
+            return self.max_nodes * self.threads
+        return self.memory // node_bytes
+
     def kernel_params(self, game):
         """The kernels' parameter array for a search of ``game`` (an id or a name)."""
         exploration = default_exploration(game) if self.exploration is None else self.exploration
@@ -124,13 +134,13 @@ def default_exploration(game):
 
 
 class Mcts:
-    """An MCTS searcher that keeps its trees between searches for reuse."""
+    """An MCTS searcher that keeps its tree between searches for reuse."""
 
     def __init__(self, options):
         options.check()
         self.options = options
         self.root = None
-        self.root_nodes = None
+        self.root_node = None       # in ``tree``, the node of the position the played moves led to
         self.tree = None
         self.rules = None           # the game's interface and MCTS kernels (kernels.bind)
         self.kernels = None
@@ -153,20 +163,22 @@ class Mcts:
         self._prepare_tree(state)
         nodes, stats, size = self.tree
         prm = self.options.kernel_params(state[0])
-        reused = int(nodes[:, 0, kernel.VISITS].sum())
-        done = np.zeros(self.options.threads, np.int64)
+        threads = self.options.threads
+        reused = int(nodes[0, kernel.VISITS])
+        done = np.zeros(threads, np.int64)
 
-        def run_tree(t, remaining, deadline):
-            return self.kernels.run_tree(nodes[t], stats[t], size[t], self.root, remaining, deadline,
-                                         prm, self.rngs[t])
+        def run_thread(t, remaining, deadline):
+            return self.kernels.run_tree(nodes, stats, size, self.root, remaining, deadline, prm,
+                                         self.rngs[t], threads)
 
         def run(remaining, deadline):
-            if self.options.threads == 1:
-                done[0] = run_tree(0, remaining[0], deadline)
+            self.kernels.make_room(nodes, stats, size, prm, threads)
+            if threads == 1:
+                done[0] = run_thread(0, remaining[0], deadline)
                 return done
-            return run_trees(run_tree, self.options.threads, remaining, deadline, done)
+            return run_trees(run_thread, threads, remaining, deadline, done)
 
-        seconds, interrupted = run_batches(run, self.options.threads, self.options.iterations,
+        seconds, interrupted = run_batches(run, threads, self.options.iterations,
                                            self.options.time_limit, started, progress)
         result = self._result(player, seconds, reused)
         result.interrupted = interrupted
@@ -185,78 +197,66 @@ class Mcts:
     def play(self, move):
         """Follow a move made in the game, keeping the subtree below it for the next search.
 
-        Moves the tree has not seen, and chance, drop the tree. A thread's tree that never
-        ran (a budget smaller than the thread count gave it no share) has nothing to keep:
-        that thread starts afresh.
+        Moves the tree has not seen, and chance, drop the tree.
         """
         if self.tree is None or self.rules.to_move(self.root) < 0:
             self.tree = None
             return
         nodes = self.tree[0]
-        for t in range(self.options.threads):
-            node = self.root_nodes[t]
-            if node is None or nodes[t, 0, kernel.VISITS] == 0:
-                self.root_nodes[t] = None
-                continue
-            start = nodes[t, node, kernel.FIRST]
-            children = range(start, start + nodes[t, node, kernel.COUNT]) if start >= 0 else ()
-            match = [c for c in children if nodes[t, c, kernel.MOVE] == move]
-            if not match:
-                self.tree = None
-                return
-            self.root_nodes[t] = match[0]
+        start = nodes[self.root_node, kernel.FIRST]
+        children = range(start, start + nodes[self.root_node, kernel.COUNT]) if start >= 0 else ()
+        match = [c for c in children if nodes[c, kernel.MOVE] == move]
+        if not match:
+            self.tree = None
+            return
+        self.root_node = match[0]
         self.rules.apply_move(self.root, move)
         if self.options.reuse:          # the next search copies the subtree: load it now, before its clock
-            bind.ready(self.kernels.copy_subtree, nodes[0], self.tree[1][0], 0, nodes[0], self.tree[1][0])
+            bind.ready(self.kernels.copy_subtree, nodes, self.tree[1], 0, nodes, self.tree[1])
 
     def _prepare_tree(self, state):
         """Reuse the tree when ``state`` is where the played moves led; else start afresh."""
         reusable = (self.options.reuse and self.tree is not None
                     and np.array_equal(self.root, state))
-        if reusable and any(self.root_nodes):
+        nodes_wanted = self.options.shared_tree_nodes(kernel.NODE_BYTES)
+        if reusable and self.root_node:
             nodes, stats, _ = self.tree
-            fresh = kernel.new_tree(self.options.tree_nodes(kernel.NODE_BYTES), self.options.threads)
-            for t, node in enumerate(self.root_nodes):
-                if node is not None:            # None: a tree that never ran stays fresh
-                    fresh[2][t, kernel.USED] = self.kernels.copy_subtree(nodes[t], stats[t], node,
-                                                                         fresh[0][t], fresh[1][t])
+            fresh = kernel.new_tree(nodes_wanted)
+            fresh[2][kernel.USED] = self.kernels.copy_subtree(nodes, stats, self.root_node,
+                                                              fresh[0], fresh[1])
             self.tree = fresh
         elif not reusable:
-            self.tree = kernel.new_tree(self.options.tree_nodes(kernel.NODE_BYTES), self.options.threads)
+            self.tree = kernel.new_tree(nodes_wanted)
         self.root = state.copy()
-        self.root_nodes = [0] * self.options.threads
+        self.root_node = 0
 
     # ---- results ----------------------------------------------------------------------
 
     def _result(self, player, seconds, reused):
-        nodes, stats, _ = self.tree
-        threads = self.options.threads
-        first = nodes[0, 0, kernel.FIRST]
-        count = int(nodes[0, 0, kernel.COUNT])
+        nodes, stats, size = self.tree
+        first = nodes[0, kernel.FIRST]
+        count = int(nodes[0, kernel.COUNT])
         lines = []
         pv = np.zeros(PV_LENGTH, np.int64)
         uses_priors = self.options.select == "puct"
-        for i in range(count):
-            child = first + i
-            visits = int(nodes[:, child, kernel.VISITS].sum())
-            wins = float(stats[:, child, kernel.WIN + player].sum())
-            margins = float(stats[:, child, kernel.MARGIN + player].sum())
-            richest = int(np.argmax(nodes[:, child, kernel.VISITS]))
-            n = self.kernels.principal_variation(nodes[richest], child, pv)
-            win_rate = wins / visits if visits else None
+        for child in range(first, first + count):
+            visits = int(nodes[child, kernel.VISITS])
+            n = self.kernels.principal_variation(nodes, child, pv)
+            win_rate = float(stats[child, kernel.WIN + player]) / visits if visits else None
             lines.append(MoveLine(
-                move=int(nodes[0, child, kernel.MOVE]), visits=visits, win_rate=win_rate,
-                margin=margins / visits if visits else 0.0, lcb=lower_bound(win_rate, visits),
-                prior=float(stats[0, child, kernel.PRIOR]) if uses_priors else None,
+                move=int(nodes[child, kernel.MOVE]), visits=visits, win_rate=win_rate,
+                margin=float(stats[child, kernel.MARGIN + player]) / visits if visits else 0.0,
+                lcb=lower_bound(win_rate, visits),
+                prior=float(stats[child, kernel.PRIOR]) if uses_priors else None,
                 pv=[int(m) for m in pv[:n]]))
         lines.sort(key=lambda line: (-line.visits, -(line.win_rate or 0.0)))
-        root_visits = int(nodes[:, 0, kernel.VISITS].sum())
-        tree_nodes = int(self.tree[2][:, kernel.USED].sum())
+        root_visits = int(nodes[0, kernel.VISITS])
+        tree_nodes = int(size[kernel.USED])
         return SearchResult(
             algo="mcts", player=int(player), position_hash=int(self.rules.position_hash(self.root)),
             visits=root_visits - reused, seconds=seconds,
-            value=float(stats[:, 0, kernel.WIN + player].sum()) / root_visits,
-            margin=float(stats[:, 0, kernel.MARGIN + player].sum()) / root_visits,
+            value=float(stats[0, kernel.WIN + player]) / root_visits,
+            margin=float(stats[0, kernel.MARGIN + player]) / root_visits,
             moves=lines, tree_nodes=tree_nodes, tree_bytes=tree_nodes * kernel.NODE_BYTES,
-            compactions=int(self.tree[2][:, kernel.COMPACTIONS].sum()), threads=threads,
+            compactions=int(size[kernel.COMPACTIONS]), threads=self.options.threads,
             reused_visits=reused)
