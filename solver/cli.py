@@ -422,7 +422,7 @@ MCTS_ALGOS = ("mcts", "ismcts")   # the report's algo: ismcts on a player's view
 @click.option("--depth", "-d", type=int,
               help="alpha-beta plies [default: deepen until --time, else to the end of the round]")
 @click.option("--threads", type=int,
-              help="MCTS trees searched in parallel [default: the cores this process may use]")
+              help="search threads (MCTS: on one tree; reproducible with 1) [default: the cores this process may use]")
 @click.option("--seed", type=int, help="MCTS seed [default: a random one, shown in the output]")
 @click.option("--value", metavar="[win|margin|blend]",
               help="MCTS: what a node's value is [default: margin]")

@@ -14,7 +14,7 @@ from kernels.rng import make_rng
 from kernels.search import mcts as kernel
 from kernels.search.clock import FOREVER, now
 from solver.games import get_game
-from solver.search.batches import run_batches, run_trees, shares
+from solver.search.batches import run_batches, run_threads, shares
 from solver.search.ismcts import Ismcts
 from solver.search.mcts import Mcts, MctsOptions
 from tests.test_ismcts import dealt, view_of
@@ -91,7 +91,7 @@ def test_threads_with_an_iteration_budget_report_what_each_ran():
     def run_thread(t, remaining, deadline):
         return search.run_tree(nodes, stats, size, state, remaining, deadline, search.params(),
                                rngs[t], 2)
-    done = run_trees(run_thread, 2, np.array([300, 500]), FOREVER, np.zeros(2, np.int64))
+    done = run_threads(run_thread, 2, np.array([300, 500]), FOREVER, np.zeros(2, np.int64))
     assert list(done) == [300, 500]
     assert nodes[0, kernel.VISITS] == 800           # both searched the one tree
 
@@ -134,8 +134,10 @@ def test_the_time_kept_back_for_the_result_leaves_a_short_budget_most_of_its_tim
 def test_more_threads_than_cores_keep_the_time():
     """Twice as many threads as cores search the one tree to the deadline together."""
     from solver.search.mcts import available_cores
+    state = get_game("azul").new(1, players=2)
+    Mcts(MctsOptions(iterations=1, rollout="random")).search(state)     # compiles before any clock
     searcher = Mcts(MctsOptions(time_limit=0.3, threads=2 * available_cores(), seed=2,
                                 rollout="random"))
-    seconds, result = wall(searcher.search, get_game("azul").new(1, players=2))
+    seconds, result = wall(searcher.search, state)
     assert seconds < 0.3 + SLACK and result.visits > 100
     assert result.visits == sum(line.visits for line in result.moves)

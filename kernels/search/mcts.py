@@ -83,6 +83,10 @@ SELECT_UCT = 0
 SELECT_PUCT = 1
 
 GREEDY_EPSILON = 0.1  # greedy rollouts still play a random move this often
+# The margin every player loses on a visit a thread has not backed up yet, when threads
+# share the tree: with the payoff missing too, the visit counts as a clear loss by any
+# value (a mean margin of -10 squashes to 0.12).
+VIRTUAL_MARGIN = MARGIN_SCALE
 
 # Search parameters, one float64 array so the kernels take a single argument.
 P_EXPLORATION = 0
@@ -342,16 +346,20 @@ def rollout(state, rng, moves):
 
 
 @kernel(inline="always")
-def backup(nodes, stats, path, depth, counted, players, payoff, margin):
+def backup(nodes, stats, path, depth, counted, virtual, players, payoff, margin):
     """Every player's payoff and margin for each node of ``path[:depth + 1]``, and a visit
-    for each past the first ``counted`` (MCTS counts those on the way down: ``simulate``)."""
+    for each past the first ``counted``: MCTS counts those on the way down, with a
+    ``virtual`` margin lost, which comes back here (``simulate``)."""
     for i in range(depth + 1):
         n = path[i]
+        back = 0.0
         if i >= counted:
             fetch_add(nodes, (n, VISITS), 1)
+        else:
+            back = virtual
         for p in range(players):
             add_float(stats, (n, WIN + p), payoff[p])
-            add_float(stats, (n, MARGIN + p), margin[p])
+            add_float(stats, (n, MARGIN + p), margin[p] + back)
 
 
 @kernel
@@ -364,16 +372,19 @@ def simulation_buffers():
 
 @kernel(inline="always")    # into run_tree: not compiled (optimised, emitted) a second time on its own
 def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, path, payoff,
-             margin, score):
+             margin, score, virtual):
     """One iteration: select, expand, roll out, back up.
 
     A node's visit counts from when the simulation leaves it for a child, before the
-    rollout: a thread sharing the tree sees the visit without its payoff yet (a virtual
-    loss) and tends to other moves meanwhile. Alone in the tree, every choice reads the
-    same counts as when visits are counted at the backup.
+    rollout, with no payoff and a margin of ``-virtual`` for every player: a thread
+    sharing the tree sees a lost visit (a virtual loss) and tends to other moves
+    meanwhile; the backup adds the real payoff and gives the margin back. Alone in the
+    tree (``virtual`` 0), every choice reads the same sums as when visits are counted at
+    the backup.
     """
     state = scratch
     copy_into(state, root)
+    players = games.players(state)
     node = 0
     depth = 0
     path[0] = 0
@@ -402,12 +413,15 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, pat
             child = select_child(nodes, stats, node, who, prm, rng)
             games.apply_move(state, nodes[child, MOVE])
         fetch_add(nodes, (node, VISITS), 1)
+        if virtual != 0.0:
+            for p in range(players):
+                add_float(stats, (node, MARGIN + p), -virtual)
         node = child
         depth += 1
         path[depth] = node
     rollout(state, rng, moves)
     outcome(state, payoff, margin, score)
-    backup(nodes, stats, path, depth, depth, games.players(state), payoff, margin)
+    backup(nodes, stats, path, depth, depth, virtual, players, payoff, margin)
 
 
 @kernel(inline="always")
@@ -430,13 +444,14 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads):
     local_rng = rng.copy()
     moves, path, payoff, margin, score = simulation_buffers()
     needed = room(prm, threads)
+    virtual = VIRTUAL_MARGIN if threads > 1 else 0.0
     timed = deadline < FOREVER
     started = now() if timed else 0.0
     done = 0
     check = 1
     while done < iterations and load_acquire(size, USED) + needed <= nodes.shape[0]:
         simulate(nodes, stats, size, root, prm, local_rng, scratch, chance_rng, moves, path,
-                 payoff, margin, score)
+                 payoff, margin, score, virtual)
         done += 1
         if timed and done >= check:
             t = now()

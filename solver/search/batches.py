@@ -5,7 +5,7 @@ Simulations run in numba in slices of about ``SLICE_SECONDS`` each; between slic
 Python reports progress and lets Ctrl-C through. The kernels read the clock
 themselves (``kernels.search.clock``), so a time budget ends inside a slice, on
 every thread at the same moment, and no thread waits for a slower one's batch.
-Several trees run on Python threads (``run_trees``).
+Several threads run as Python threads (``run_threads``).
 """
 import math
 import time
@@ -68,19 +68,19 @@ def kept_back(time_limit):
     return min(RESULT_SECONDS, RESULT_SHARE * time_limit)
 
 
-def run_trees(run_tree, trees, remaining, deadline, done):
-    """``done[t] = run_tree(t, remaining[t], deadline)`` for each of ``trees`` trees, each
-    on a Python thread of its own (the kernels release the GIL): root parallelism. Every
-    tree runs to the same deadline, more trees than cores included (the system shares
-    the cores out). Threads rather than numba's ``prange``: its parallel loop cost
-    seconds of compiling in every first parallel search.
+def run_threads(run_thread, threads, remaining, deadline, done):
+    """``done[t] = run_thread(t, remaining[t], deadline)`` for each of ``threads`` threads,
+    each a Python thread (the kernels release the GIL): MCTS's threads search one tree,
+    IS-MCTS's a tree each. Every thread runs to the same deadline, more threads than cores
+    included (the system shares the cores out). Threads rather than numba's ``prange``:
+    its parallel loop cost seconds of compiling in every first parallel search.
     """
-    futures = [_tree_pool(trees).submit(run_tree, t, remaining[t], deadline)
-               for t in range(trees)]
+    futures = [_thread_pool(threads).submit(run_thread, t, remaining[t], deadline)
+               for t in range(threads)]
     try:
         wait(futures)
     except KeyboardInterrupt:
-        wait(futures)       # each ends within its slice, so the trees hold whole simulations
+        wait(futures)       # each ends within its slice, so the tree holds whole simulations
         raise
     for t, future in enumerate(futures):
         done[t] = future.result()
@@ -90,13 +90,13 @@ def run_trees(run_tree, trees, remaining, deadline, done):
 _pool, _pool_size = None, 0
 
 
-def _tree_pool(trees):
-    """The process's pool of tree threads, with at least ``trees`` threads."""
+def _thread_pool(threads):
+    """The process's pool of search threads, with at least ``threads`` threads."""
     global _pool, _pool_size
-    if _pool_size < trees:
+    if _pool_size < threads:
         if _pool is not None:
             _pool.shutdown()
-        _pool, _pool_size = ThreadPoolExecutor(trees, thread_name_prefix="tessera-tree"), trees
+        _pool, _pool_size = ThreadPoolExecutor(threads, thread_name_prefix="tessera-search"), threads
     return _pool
 
 

@@ -20,7 +20,7 @@ from kernels.search import ismcts as kernel    # the layout; the kernels per gam
 from kernels.search.clock import FOREVER
 from solver.compiletime import compile_clock
 from solver.errors import TesseraError
-from solver.search.batches import lower_bound, run_batches, run_trees
+from solver.search.batches import lower_bound, run_batches, run_threads
 from solver.search.mcts import MctsOptions  # noqa: F401  (the options of both searches)
 from solver.search.result import MoveLine, SearchResult
 
@@ -72,7 +72,7 @@ class Ismcts:
             if self.options.threads == 1:
                 done[0] = run_tree(0, remaining[0], deadline)
                 return done
-            return run_trees(run_tree, self.options.threads, remaining, deadline, done)
+            return run_threads(run_tree, self.options.threads, remaining, deadline, done)
 
         seconds, interrupted = run_batches(run, self.options.threads, self.options.iterations,
                                            self.options.time_limit, started, progress)

@@ -19,7 +19,7 @@ from kernels.search import mcts as kernel      # the layout and parameters; the 
 from kernels.search.clock import FOREVER
 from solver.compiletime import compile_clock
 from solver.errors import OptionError, TesseraError
-from solver.search.batches import lower_bound, run_batches, run_trees
+from solver.search.batches import lower_bound, run_batches, run_threads
 from solver.search.result import MoveLine, SearchResult
 
 VALUES = {"win": kernel.VALUE_WIN, "margin": kernel.VALUE_MARGIN, "blend": kernel.VALUE_BLEND}
@@ -176,7 +176,7 @@ class Mcts:
             if threads == 1:
                 done[0] = run_thread(0, remaining[0], deadline)
                 return done
-            return run_trees(run_thread, threads, remaining, deadline, done)
+            return run_threads(run_thread, threads, remaining, deadline, done)
 
         seconds, interrupted = run_batches(run, threads, self.options.iterations,
                                            self.options.time_limit, started, progress)
