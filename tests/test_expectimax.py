@@ -156,13 +156,12 @@ def azul_tiny_bag():
 
 
 # (seed, options, decisions before the end): values 0 and 1 only, and win probabilities.
-# The two slowest (the expectimax reference takes 15-25 s each) run with ``-m slow``.
 LATE = [
     (0, {}, 4), (0, {}, 6), (1, {}, 6), (3, {}, 8), (2, {}, 8), (35, {}, 5),
-    pytest.param(10, {"gifted": "mighty"}, 8, marks=pytest.mark.slow),
-    pytest.param(16, {"gifted": "mighty"}, 7, marks=pytest.mark.slow),
     (0, {"gifted": "bountiful"}, 7), (1, {"gifted": "bountiful"}, 7), (2, {"cosmos": True}, 6),
 ]
+# The slowest (the expectimax reference takes 15-25 s each): run with ``-m slow``.
+LATE_SLOW = [(10, {"gifted": "mighty"}, 8), (16, {"gifted": "mighty"}, 7)]
 # (seed, options): the middle decision of the game; chance acts within four decisions.
 MIDDLE = [(0, {}), (1, {}), (2, {}), (6, {"gifted": "bountiful"}),
           (8, {"cosmos": True, "gifted": "perceptive"})]
@@ -170,7 +169,8 @@ MIDDLE = [(0, {}), (1, {}), (2, {}), (6, {"gifted": "bountiful"}),
 
 # ---- values --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("seed, options, back", LATE)
+@pytest.mark.parametrize("seed, options, back", LATE + [pytest.param(*case, marks=pytest.mark.slow)
+                                                  for case in LATE_SLOW])
 def test_solve_equals_expectimax_to_the_end(seed, options, back):
     state = azure_late(seed, options, back)
     expected, _ = late_reference(seed, options, back)
@@ -185,13 +185,14 @@ def test_solve_equals_expectimax_to_the_end(seed, options, back):
 
 
 def test_late_positions_include_win_probabilities_and_chance():
-    """The positions above are not all certain wins and losses, and chance acts in them."""
+    """The positions of the default run are not all certain wins and losses, and chance
+    acts in them (the two slow ones add two more win probabilities)."""
     fractions, chance_nodes = 0, 0
     for seed, options, back in LATE:
         values, ref = late_reference(seed, options, back)
         fractions += sum(0 < v < 1 for v in values)
         chance_nodes += ref.chance_nodes
-    assert fractions >= 3 and chance_nodes > 1000
+    assert fractions >= 1 and chance_nodes > 1000
 
 
 @pytest.mark.parametrize("seed, options", MIDDLE)

@@ -29,8 +29,8 @@ block of ``CAPACITY`` slots from ``FIRST``, ``COUNT`` of them in use.
   and the tree keeps growing where the visits go (the memory bound).
 - Several threads may search one tree at once (``run_tree`` releases the GIL).
   They update it with atomic operations (``kernels.atomics``): a visit counts as
-  soon as a simulation passes through a node (a virtual loss until its payoff is
-  backed up, which spreads the threads over the moves), the nodes a block of
+  soon as a simulation passes through a node, lost by ``VIRTUAL_MARGIN`` until its
+  payoff is backed up (a virtual loss, which spreads the threads over the moves), the nodes a block of
   children takes are reserved with a compare-exchange, and one thread at a time
   gives a node its children (``claim``; the others roll out from it meanwhile).
   With threads, which thread reaches a node first varies from run to run: only a
