@@ -152,3 +152,14 @@ def test_reuse_keeps_only_the_subtree_played_into():
     assert stats[0, kernel.WIN] > 0 and child > 0
     now, _ = by_path(nodes, stats, int(size[kernel.USED]))
     assert set(kept) <= set(now) and len(now) <= len(kept) + games.MAX_MOVES
+
+
+def test_every_simulation_of_threads_on_a_fresh_tree_goes_through_a_root_move():
+    """Threads starting together on an unexpanded root: the one that does not expand it
+    waits for the root's children instead of rolling out from the root itself, so the
+    root's visits are its moves' visits (and ``best`` ranks every simulation)."""
+    state = AZUL.new(1, players=2)
+    for seed in range(300):
+        searcher = Mcts(MctsOptions(iterations=8, threads=4, seed=seed))
+        result = searcher.search(state)
+        assert result.visits == sum(line.visits for line in result.moves) == 8

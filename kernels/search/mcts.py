@@ -402,6 +402,8 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, pat
         else:
             first = load_acquire(nodes, (node, FIRST))
             if first == EXPANDING:
+                if node == 0:
+                    continue        # wait for the root's children: every simulation goes through one
                 break                                        # another thread expands it: roll out
             if first == UNEXPANDED:
                 if nodes[node, VISITS] == 0 and node != 0:
