@@ -40,15 +40,21 @@ def _element(array, index, dtypes=(types.int64, types.float64)):
             and all(isinstance(t, types.Integer) for t in index))
 
 
+def _atomic_add(operation, dtype, context, builder, types_, args):
+    """``array[index] += value`` by LLVM's ``atomicrmw operation``; the value before."""
+    array, index, value = types_
+    pointer = _pointer(context, builder, array, args[0], index, args[1])
+    addend = context.cast(builder, args[2], value, dtype)
+    return builder.atomic_rmw(operation, pointer, addend, "monotonic")
+
+
 @intrinsic
 def fetch_add(typingctx, array, index, value):
     if not _element(array, index, (types.int64,)):
         return None
 
     def codegen(context, builder, signature, args):
-        pointer = _pointer(context, builder, array, args[0], index, args[1])
-        addend = context.cast(builder, args[2], value, types.int64)
-        return builder.atomic_rmw("add", pointer, addend, "monotonic")
+        return _atomic_add("add", types.int64, context, builder, signature.args, args)
     return types.int64(array, index, value), codegen
 
 
@@ -58,9 +64,7 @@ def add_float(typingctx, array, index, value):
         return None
 
     def codegen(context, builder, signature, args):
-        pointer = _pointer(context, builder, array, args[0], index, args[1])
-        addend = context.cast(builder, args[2], value, types.float64)
-        builder.atomic_rmw("fadd", pointer, addend, "monotonic")
+        _atomic_add("fadd", types.float64, context, builder, signature.args, args)
         return context.get_dummy_value()
     return types.none(array, index, value), codegen
 

@@ -224,12 +224,14 @@ def publish(nodes, node, start, count, capacity):
 
 
 @kernel(inline="always")
-def reserve(nodes, size, n):
-    """The first of ``n`` free slots, taken from the arrays (threads may share them); -1
-    when they do not have ``n`` left."""
+def reserve(nodes, size, node, n):
+    """The first of ``n`` free slots for the block of the claimed ``node``, taken from the
+    arrays (threads may share them); -1 when they do not have ``n`` left, and ``node`` is
+    unexpanded again."""
     while True:
         used = load_acquire(size, USED)
         if used + n > nodes.shape[0]:
+            store_release(nodes, (node, FIRST), UNEXPANDED)
             return -1
         if compare_exchange(size, USED, used, used + n) == used:
             return used
@@ -240,9 +242,8 @@ def expand(nodes, stats, size, node, state, moves, prm):
     """Give a claimed player node one child per legal move; False when the arrays are full
     (the node is then unexpanded again)."""
     n = games.legal_moves(state, moves)
-    start = reserve(nodes, size, n)
+    start = reserve(nodes, size, node, n)
     if start < 0:
-        store_release(nodes, (node, FIRST), UNEXPANDED)
         return False
     for i in range(n):
         init_node(nodes, stats, start + i, moves[i], 1.0 / n)
@@ -281,9 +282,8 @@ def chance_child(nodes, stats, size, node, width, rng):
     if first == UNEXPANDED:
         if not claim(nodes, node):
             return -1
-        first = reserve(nodes, size, width)
+        first = reserve(nodes, size, node, width)
         if first < 0:
-            store_release(nodes, (node, FIRST), UNEXPANDED)
             return -1
         for i in range(width):
             init_node(nodes, stats, first + i, np.int64(next_u64(rng) >> np.uint64(1)), 1.0 / width)
