@@ -1,4 +1,5 @@
-"""numba's ``njit`` as every kernel uses it: one compile per argument type, no C wrapper.
+"""numba's ``njit`` as every kernel uses it: one compile per argument type, no C wrapper,
+compiles guarded.
 
 - One compile per argument *type*. A kernel called from another with a constant
   argument (``take(state, 0)``, ``place(state, move, True)``) would be compiled again
@@ -14,19 +15,27 @@
   object. Tessera never does that (a function passed as an argument would defeat
   ``cache=True``), and the wrapper cost about 8 % of compiling a first Summer
   Pavilion ``best``.
+- Guarded compiles. Each compile or cache load runs inside ``compile_guard`` when one is
+  set: a command that another process helps compile (``solver.parallel_compile``)
+  waits there for a kernel the other is compiling, then loads it from the cache.
 
-``bench/start_speed.py`` measures both. Kernels import ``njit`` from here instead of
+``bench/start_speed.py`` measures all three. Kernels import ``njit`` from here instead of
 from numba; calls between kernels and from Python are the same.
 """
 from numba import njit as numba_njit
 from numba.core import types
+
+# While another process compiles part of a command's kernels (``solver.parallel_compile``):
+# ``compile_guard(dispatcher, signature)``, a context manager around each compile or cache
+# load, so the two never compile one kernel at once; None otherwise.
+compile_guard = None
 
 
 def njit(function=None, **options):
     """``numba.njit(function, **options)`` compiling once per argument type, with no cfunc
     wrapper; used as ``@njit(cache=True)`` or ``@njit(cache=True, inline="always")``."""
     def decorate(function):
-        return _plain_call_types(numba_njit(no_cfunc_wrapper=True, **options)(function))
+        return _guarded(_plain_call_types(numba_njit(no_cfunc_wrapper=True, **options)(function)))
     return decorate if function is None else decorate(function)
 
 
@@ -52,4 +61,19 @@ def _plain_call_types(dispatcher):
         return get_call_template(tuple(types.unliteral(arg) for arg in args),
                                  {name: types.unliteral(arg) for name, arg in kws.items()})
     dispatcher.get_call_template = plain_call_template
+    return dispatcher
+
+
+def _guarded(dispatcher):
+    """``dispatcher``, each compile or cache load inside ``compile_guard`` when one is set.
+    Every path to one (a call from Python, the typing of a call from jitted code,
+    ``dispatcher.compile``) goes through the dispatcher's ``compile``."""
+    compile_signature = dispatcher.compile
+
+    def compile(signature):
+        if compile_guard is None:
+            return compile_signature(signature)
+        with compile_guard(dispatcher, signature):
+            return compile_signature(signature)
+    dispatcher.compile = compile
     return dispatcher

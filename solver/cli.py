@@ -584,7 +584,8 @@ def _progress_wanted(flag):
 
 def _mcts_settings(iterations, time_limit, given):
     """The MCTS options in full, defaults filled in, as they go into the JSON."""
-    from solver.search.mcts import MctsOptions, available_cores
+    from solver.cores import available_cores
+    from solver.search.mcts import MctsOptions
     from solver.search.report import memory_mb
     defaults = MctsOptions()
     settings = {"iterations": iterations, "time": time_limit}

@@ -133,7 +133,7 @@ def test_the_time_kept_back_for_the_result_leaves_a_short_budget_most_of_its_tim
 
 def test_more_threads_than_cores_keep_the_time():
     """Twice as many threads as cores search the one tree to the deadline together."""
-    from solver.search.mcts import available_cores
+    from solver.cores import available_cores
     state = get_game("azul").new(1, players=2)
     Mcts(MctsOptions(iterations=1, rollout="random")).search(state)     # compiles before any clock
     searcher = Mcts(MctsOptions(time_limit=0.3, threads=2 * available_cores(), seed=2,

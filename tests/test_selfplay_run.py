@@ -15,13 +15,14 @@ import pyarrow.parquet as pq
 import pytest
 
 from solver.agents import parse_agent, play_game
+from solver.cores import available_cores
 from solver.errors import TesseraError
 from solver.games import get_game
 from solver.selfplay import chunk, records
 from solver.selfplay.chunk import play_chunk, play_chunk_file
 from solver.selfplay.plan import make_plan
 from solver.selfplay.runner import choose_executor, run_selfplay
-from solver.selfplay.workers import InProcess, ProcessPool, available_cores
+from solver.selfplay.workers import InProcess, ProcessPool
 
 AZUL = get_game("azul")
 ROOT = Path(__file__).parents[1]

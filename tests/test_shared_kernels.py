@@ -13,8 +13,9 @@ ROOT = Path(__file__).parents[1]
 
 def test_an_azul_search_calls_every_shared_kernel_with_its_signature(tmp_path):
     """With an empty cache (a cached kernel brings its callees compiled in, so only a
-    compile shows what it calls), a search compiles each shared signature: none is prepared
-    for nothing or with the wrong types."""
+    compile shows what it calls) and no helper process (which would compile some of them),
+    a search compiles each shared signature: none is prepared for nothing or with the wrong
+    types."""
     code = textwrap.dedent("""
         from kernels import shared
         from solver.position import Position
@@ -24,7 +25,7 @@ def test_an_azul_search_calls_every_shared_kernel_with_its_signature(tmp_path):
                   sorted(map(str, kernel.overloads)))
     """)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                          env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)))
+                          env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), TESSERA_COMPILE_HELPER="0"))
     assert done.returncode == 0, done.stderr
     unused = [line for line in done.stdout.splitlines() if line.split()[1] != "True"]
     assert not unused, unused

@@ -251,7 +251,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
                 break
             check = done + simulations_until_check(done, started, t)
     rng[0] = local_rng[0]
-    size[:] = local_size
+    copy_into(size, local_size)
     return done
 
 

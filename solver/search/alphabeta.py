@@ -19,6 +19,7 @@ from kernels import bind
 from kernels.constants import AZURE, CHANCE, TERMINAL
 from kernels.search import alphabeta as kernel     # the layout and limits; the kernels per game
 from kernels.search import ttable
+from solver import parallel_compile
 from solver.compiletime import compile_clock
 from solver.errors import OptionError, TesseraError
 from solver.search.result import ExactValue, MoveLine, SearchResult
@@ -32,16 +33,31 @@ MODES = {"round": kernel.MODE_ROUND, "game": kernel.MODE_GAME}
 GAME_MODES = {AZURE: "game"}
 
 
-def load_kernels(state):
-    """Compile, or load from numba's cache, the kernels an alpha-beta search or a solve of
-    ``state`` calls: the search and the principal variations."""
+def search_kernels(state):
+    """``(kernel, args)`` of the kernels an alpha-beta search or a solve of ``state`` calls,
+    in the order it loads them: the search and the principal variations."""
     kernels, max_moves = bind.instance(state[0], "alphabeta"), bind.interface(state[0]).MAX_MOVES
     work, table, counters = kernels.new_work(state, 1), ttable.new_table(1), kernel.new_counters()
     limits = kernel.new_limits()
-    bind.ready(kernels.search_root, state, 1, work, table, counters, limits,
-               np.zeros(max_moves, np.float64), np.zeros(max_moves, np.int64), np.zeros(max_moves, np.bool_))
-    bind.ready(kernels.principal_variation, state, 0.0, 1, 1, 1, work, table, counters, limits,
-               np.empty(MAX_PLY, np.int64))
+    return [(kernels.search_root, (state, 1, work, table, counters, limits, np.zeros(max_moves, np.float64),
+                                   np.zeros(max_moves, np.int64), np.zeros(max_moves, np.bool_))),
+            (kernels.principal_variation, (state, 0.0, 1, 1, 1, work, table, counters, limits,
+                                           np.empty(MAX_PLY, np.int64)))]
+
+
+def helper_kernels(state):
+    """What a second process compiles while a search compiles ``search_root``
+    (``solver.parallel_compile``): the principal variations, about a fifth of the compile
+    and, through the kernels they share with the search, whichever the search has not begun."""
+    return search_kernels(np.asarray(state, np.int64))[1:]      # a list: the helper has it from JSON
+
+
+def load_kernels(state):
+    """Compile, or load from numba's cache, the kernels of ``search_kernels``, a second
+    process compiling some of them meanwhile on a cold cache."""
+    with parallel_compile.helped(helper_kernels, state.tolist()):
+        for function, args in search_kernels(state):
+            bind.ready(function, *args)
 
 
 def search_mode(state, mode=None):

@@ -18,6 +18,7 @@ from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import make_rng
 from kernels.search import ismcts as kernel    # the layout; the kernels per game
 from kernels.search.clock import FOREVER
+from solver import parallel_compile
 from solver.compiletime import compile_clock
 from solver.errors import TesseraError
 from solver.search.batches import lower_bound, run_batches, run_threads
@@ -27,16 +28,36 @@ from solver.search.result import MoveLine, SearchResult
 PV_LENGTH = 256
 
 
-def load_kernels(state, rollout):
-    """Compile, or load from numba's cache, every kernel an IS-MCTS search of ``state``
-    with ``rollout`` may call, on any number of trees."""
+def search_kernels(state, rollout):
+    """``(kernel, args)`` of every kernel an IS-MCTS search of ``state`` with ``rollout``
+    may call, on any number of trees, in the order a search loads them. ``state`` may be
+    any state (or view) of the game: only its type counts."""
     kernels = bind.instance(state[0], "ismcts", rollout)
     nodes, stats, size = kernel.new_tree(1)
     prm, root = MctsOptions().kernel_params(state[0]), state.copy()
-    bind.ready(kernels.run_tree, nodes[0], stats[0], size[0], root, 1, FOREVER, prm, make_rng(0))
     buffer = np.zeros(PV_LENGTH, np.int64)
-    bind.ready(kernels.children, nodes[0], 0, buffer)
-    bind.ready(kernels.principal_variation, nodes[0], 0, buffer)
+    return [(kernels.run_tree, (nodes[0], stats[0], size[0], root, 1, FOREVER, prm, make_rng(0))),
+            (kernels.children, (nodes[0], 0, buffer)),
+            (kernels.principal_variation, (nodes[0], 0, buffer))]
+
+
+def helper_kernels(state, rollout):
+    """What a second process compiles while a search compiles ``run_tree``
+    (``solver.parallel_compile``): the game's kernels ``run_tree`` reaches after its own
+    compaction, biggest first (measured with numba's compile events), then the kernels
+    loaded after it."""
+    state = np.asarray(state, np.int64)      # a list: the helper has it from JSON
+    rules, move = bind.interface(state[0]), np.int64(0)
+    return [(rules.resolve_chance, (state, make_rng(0))), (rules.move_heuristic, (state, move)),
+            (rules.apply_move, (state, move)), *search_kernels(state, rollout)[1:]]
+
+
+def load_kernels(state, rollout):
+    """Compile, or load from numba's cache, every kernel of ``search_kernels``, a second
+    process compiling some of them meanwhile on a cold cache."""
+    with parallel_compile.helped(helper_kernels, state.tolist(), rollout):
+        for function, args in search_kernels(state, rollout):
+            bind.ready(function, *args)
 
 
 class Ismcts:

@@ -6,7 +6,6 @@ together (tree parallelism with virtual loss): at equal time per move two thread
 beat one in most games, where separate trees whose root statistics were summed
 barely did (docs/search.md).
 """
-import os
 import time
 from dataclasses import dataclass
 
@@ -17,6 +16,7 @@ from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import make_rng
 from kernels.search import mcts as kernel      # the layout and parameters; the kernels per game
 from kernels.search.clock import FOREVER
+from solver import parallel_compile
 from solver.compiletime import compile_clock
 from solver.errors import OptionError, TesseraError
 from solver.search.batches import lower_bound, run_batches, run_threads
@@ -33,28 +33,39 @@ DEFAULT_MEMORY = 1024 * MB      # for a search's trees, all threads together
 MIN_NODES = 1000
 
 
-def load_kernels(state, rollout, reuse=True):
-    """Compile, or load from numba's cache, every kernel an MCTS search of ``state`` with
-    ``rollout`` may call, on any number of trees: the simulations, the result's lines and,
-    with ``reuse``, tree reuse's copy (a search loads that one when it first follows a
-    move, in ``play``: a single search, ``tessera best``, never copies)."""
+def search_kernels(state, rollout, reuse=True):
+    """``(kernel, args)`` of every kernel an MCTS search of ``state`` with ``rollout`` may
+    call, on any number of trees, in the order a search loads them: the simulations, the
+    compaction, with ``reuse`` tree reuse's copy (a search loads that one when it first
+    follows a move, in ``play``: a single search, ``tessera best``, never copies), and the
+    result's lines. ``state`` may be any state of the game: only its type counts."""
     kernels = bind.instance(state[0], "mcts", rollout)
     nodes, stats, size = kernel.new_tree(1)
     prm, root = kernel.params(), state.copy()
-    bind.ready(kernels.run_tree, nodes, stats, size, root, 1, FOREVER, prm, make_rng(0), 1)
-    bind.ready(kernels.make_room, nodes, stats, size, prm, 1)
+    listed = [(kernels.run_tree, (nodes, stats, size, root, 1, FOREVER, prm, make_rng(0), 1)),
+              (kernels.make_room, (nodes, stats, size, prm, 1))]
     if reuse:
-        bind.ready(kernels.copy_subtree, nodes, stats, 0, nodes, stats)
-    bind.ready(kernels.principal_variation, nodes, 0, np.zeros(PV_LENGTH, np.int64))
+        listed.append((kernels.copy_subtree, (nodes, stats, 0, nodes, stats)))
+    listed.append((kernels.principal_variation, (nodes, 0, np.zeros(PV_LENGTH, np.int64))))
+    return listed
 
 
-def available_cores():
-    """The cores this process may run on (its CPU affinity, else the machine's count):
-    ``tessera best``'s default thread count."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:                      # no affinity on this platform
-        return os.cpu_count() or 1
+def helper_kernels(state, rollout, reuse=True):
+    """What a second process compiles while a search compiles ``run_tree``
+    (``solver.parallel_compile``): the game's kernels ``run_tree`` reaches last (its
+    biggest: measured with numba's compile events), then the kernels loaded after it."""
+    state = np.asarray(state, np.int64)      # a list: the helper has it from JSON
+    rules, move = bind.interface(state[0]), np.int64(0)
+    return [(rules.apply_move, (state, move)), (rules.move_heuristic, (state, move)),
+            *search_kernels(state, rollout, reuse)[1:]]
+
+
+def load_kernels(state, rollout, reuse=True):
+    """Compile, or load from numba's cache, every kernel of ``search_kernels``, a second
+    process compiling some of them meanwhile on a cold cache."""
+    with parallel_compile.helped(helper_kernels, state.tolist(), rollout, reuse):
+        for function, args in search_kernels(state, rollout, reuse):
+            bind.ready(function, *args)
 
 
 @dataclass

@@ -7,13 +7,14 @@ chunks in flight, and ``--resume`` plays just the missing ones.
 import time
 from dataclasses import dataclass
 
+from solver.cores import available_cores
 from solver.errors import TesseraError
 from solver.selfplay import records, rundir
 from solver.selfplay.chunk import warm_up
 from solver.selfplay.cluster import DaskCluster
 from solver.selfplay.files import WriteError
 from solver.selfplay.stats import Outcomes, summarize
-from solver.selfplay.workers import InProcess, ProcessPool, available_cores, threads_per_worker
+from solver.selfplay.workers import InProcess, ProcessPool, threads_per_worker
 
 SUMMARY_INTERVAL = 2.0      # seconds: summary.json is rewritten at most this often, and at the end
 

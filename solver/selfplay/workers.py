@@ -29,18 +29,12 @@ from concurrent.futures import (FIRST_COMPLETED, ProcessPoolExecutor, ThreadPool
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import forkserver, get_all_start_methods, get_context
 
+from solver.cores import available_cores
 from solver.selfplay.chunk import STOP, all_batched, play_chunk_file, stop_with
 
 MAX_POOL_RESTARTS = 3
 ORPHANED = 1            # exit status of a worker whose parent is gone (nobody reads it)
 PRELOAD = "solver.selfplay.preload"
-
-
-def available_cores():
-    """The cores this process may run on."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
 
 
 def threads_per_worker(workers):

@@ -1,0 +1,101 @@
+"""solver.parallel_compile: on a cold cache a helper process compiles part of a search's
+kernels. What it compiles is what the search uses, it skips what the search has begun,
+and it changes no answer."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).parents[1]
+# A toy position where a player acts (its kernels compile in seconds; the plans are the
+# templates', the same for every game).
+TOY = """
+    import kernels.toy as toy
+    from kernels.toy.layout import DEAL_BASE
+    state = toy.new_game(5, True)
+    toy.apply_move(state, DEAL_BASE + 1)
+    toy.apply_move(state, DEAL_BASE + 4)
+"""
+
+
+def python(code, cache, helper=True, **env):
+    """Run ``TOY`` and then ``code`` in a fresh interpreter with numba's cache in ``cache``; its stdout."""
+    environ = dict(os.environ, NUMBA_CACHE_DIR=str(cache), **env)
+    if not helper:
+        environ["TESSERA_COMPILE_HELPER"] = "0"
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(TOY) + textwrap.dedent(code)],
+                          capture_output=True, text=True, env=environ, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_every_kernel_a_helper_compiles_is_one_the_search_compiles_with_those_types(tmp_path):
+    """Helper off, cold cache (a cached kernel brings its callees compiled in, so only a
+    compile shows what it calls): an MCTS and an IS-MCTS search compile each kernel of
+    their helper's plan with the plan's argument types, so the helper never compiles for
+    nothing."""
+    out = python("""
+        from numba import typeof
+        from solver.search import ismcts, mcts
+        from solver.search.ismcts import Ismcts
+        from solver.search.mcts import Mcts, MctsOptions
+        Mcts(MctsOptions(iterations=50, seed=1)).search(state)
+        Ismcts(MctsOptions(iterations=50, seed=1)).search(state)
+        for plan in (mcts.helper_kernels(state.tolist(), "greedy", False), ismcts.helper_kernels(state.tolist(), "greedy")):
+            for kernel, args in plan:
+                print(kernel.py_func.__qualname__, tuple(map(typeof, args)) in kernel.overloads)
+    """, tmp_path, helper=False)
+    lines = out.splitlines()
+    assert len(lines) == 9                    # 4 kernels in MCTS's plan (no reuse), 5 in IS-MCTS's
+    assert all(line.endswith(" True") for line in lines), lines
+
+
+def test_the_helper_skips_a_kernel_the_command_has_begun_and_caches_the_others(tmp_path):
+    """The command holds the last kernel's lock (the result's lines, which no other kernel
+    calls): the helper leaves it alone, compiles the rest, and a second process loads
+    those from the cache without compiling."""
+    plan = """
+        import fcntl, json, os, tempfile
+        from numba import typeof
+        from solver import parallel_compile
+        from solver.search import mcts
+        plan = mcts.helper_kernels(state.tolist(), "random", False)
+    """
+    out = python(plan + """
+        locks = tempfile.mkdtemp()
+        held = os.open(parallel_compile.KernelLocks(locks).path(plan[-1][0]), os.O_CREAT | os.O_RDWR)
+        fcntl.flock(held, fcntl.LOCK_EX)
+        parallel_compile.run_helper(locks, "solver.search.mcts:helper_kernels", json.dumps([state.tolist(), "random", False]))
+        print(json.dumps([tuple(map(typeof, args)) in kernel.overloads for kernel, args in plan]))
+    """, tmp_path)
+    assert json.loads(out) == [True, True, True, False]
+    out = python(plan + """
+        from kernels import bind
+        from solver.compiletime import compile_clock
+        with compile_clock() as clock:
+            for kernel, args in plan[:-1]:
+                bind.ready(kernel, *args)
+        print(json.dumps(sorted(clock.own)))
+    """, tmp_path)
+    assert json.loads(out) == []
+
+
+def test_a_helped_cold_search_gives_the_answer_of_a_lone_one_and_leaves_nothing_behind(tmp_path):
+    """Cold, with the helper and without it (fresh caches each), then warm: the same moves
+    and visits; the helper's lock directory is gone afterwards."""
+    search = """
+        import glob, json, tempfile
+        from solver.search.mcts import Mcts, MctsOptions
+        result = Mcts(MctsOptions(iterations=300, seed=3)).search(state)
+        print(json.dumps([[int(line.move), int(line.visits)] for line in result.moves]))
+        print(len(glob.glob(tempfile.gettempdir() + "/tessera-compile-*")))
+    """
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    helped = python(search, tmp_path / "helped", TMPDIR=str(temp)).splitlines()
+    alone = python(search, tmp_path / "alone", helper=False).splitlines()
+    warm = python(search, tmp_path / "helped", TMPDIR=str(temp)).splitlines()
+    assert helped[0] == alone[0] == warm[0]
+    assert helped[1] == warm[1] == "0"
