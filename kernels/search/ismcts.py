@@ -215,7 +215,7 @@ def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, slot, p
             break                                            # a new leaf: roll out
     rollout(state, rng, moves)
     outcome(state, payoff, margin, score)
-    backup(nodes, stats, path, depth, 0, 0.0, games.players(state), payoff, margin)
+    backup(nodes, stats, path, 0, depth, 0, 0.0, games.players(state), payoff, margin)
 
 
 @kernel(nogil=True)     # the trees of a parallel search run on Python threads

@@ -346,11 +346,11 @@ def rollout(state, rng, moves):
 
 
 @kernel(inline="always")
-def backup(nodes, stats, path, depth, counted, virtual, players, payoff, margin):
-    """Every player's payoff and margin for each node of ``path[:depth + 1]``, and a visit
-    for each past the first ``counted``: MCTS counts those on the way down, with a
+def backup(nodes, stats, path, first, depth, counted, virtual, players, payoff, margin):
+    """Every player's payoff and margin for each node of ``path[first:depth + 1]``, and a
+    visit for each past the first ``counted``: MCTS counts those on the way down, with a
     ``virtual`` margin lost, which comes back here (``simulate``)."""
-    for i in range(depth + 1):
+    for i in range(first, depth + 1):
         n = path[i]
         back = 0.0
         if i >= counted:
@@ -372,7 +372,7 @@ def simulation_buffers():
 
 @kernel(inline="always")    # into run_tree: not compiled (optimised, emitted) a second time on its own
 def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, path, payoff,
-             margin, score, virtual):
+             margin, score, virtual, root_sums, local_root):
     """One iteration: select, expand, roll out, back up.
 
     A node's visit counts from when the simulation leaves it for a child, before the
@@ -380,7 +380,11 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, pat
     sharing the tree sees a lost visit (a virtual loss) and tends to other moves
     meanwhile; the backup adds the real payoff and gives the margin back. Alone in the
     tree (``virtual`` 0), every choice reads the same sums as when visits are counted at
-    the backup.
+    the backup. With ``local_root`` (threads sharing the tree), a thread adds the root's
+    payoffs and margins to its own ``root_sums`` (``run_tree`` adds them to the tree at
+    its end) and gives the root no virtual loss: every simulation passes the root, so its
+    sums would take a write to one cache line from every thread each time, and no choice
+    reads them.
     """
     state = scratch
     copy_into(state, root)
@@ -415,7 +419,7 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, pat
             child = select_child(nodes, stats, node, who, prm, rng)
             games.apply_move(state, nodes[child, MOVE])
         fetch_add(nodes, (node, VISITS), 1)
-        if virtual != 0.0:
+        if virtual != 0.0 and not (local_root and node == 0):
             for p in range(players):
                 add_float(stats, (node, MARGIN + p), -virtual)
         node = child
@@ -423,7 +427,15 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, pat
         path[depth] = node
     rollout(state, rng, moves)
     outcome(state, payoff, margin, score)
-    backup(nodes, stats, path, depth, depth, virtual, players, payoff, margin)
+    if not local_root:
+        backup(nodes, stats, path, 0, depth, depth, virtual, players, payoff, margin)
+    else:
+        backup(nodes, stats, path, 1, depth, depth, virtual, players, payoff, margin)
+        if depth == 0:
+            fetch_add(nodes, (0, VISITS), 1)        # not counted on the way down
+        for p in range(players):
+            root_sums[WIN + p] += payoff[p]
+            root_sums[MARGIN + p] += margin[p]
 
 
 @kernel(inline="always")
@@ -447,13 +459,16 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads):
     moves, path, payoff, margin, score = simulation_buffers()
     needed = room(prm, threads)
     virtual = VIRTUAL_MARGIN if threads > 1 else 0.0
+    # The root's sums stay in the thread (``simulate``) unless a negative fpu reads them.
+    local_root = threads > 1 and prm[P_FPU] >= 0
+    root_sums = np.zeros(STAT_COLUMNS, np.float64)
     timed = deadline < FOREVER
     started = now() if timed else 0.0
     done = 0
     check = 1
     while done < iterations and load_acquire(size, USED) + needed <= nodes.shape[0]:
         simulate(nodes, stats, size, root, prm, local_rng, scratch, chance_rng, moves, path,
-                 payoff, margin, score, virtual)
+                 payoff, margin, score, virtual, root_sums, local_root)
         done += 1
         if timed and done >= check:
             t = now()
@@ -461,6 +476,9 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads):
                 break
             check = done + simulations_until_check(done, started, t)
     rng[0] = local_rng[0]
+    for column in range(WIN, STAT_COLUMNS):
+        if root_sums[column] != 0.0:
+            add_float(stats, (0, column), root_sums[column])
     return done
 
 
