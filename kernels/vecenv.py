@@ -27,10 +27,14 @@ Each kernel works on the rows ``lo`` to ``hi`` with the GIL released, so several
 threads step disjoint row ranges at once (``solver.rl.vector``'s ``threads``): numba's
 ``prange`` under its OpenMP layer spin-waits at every call's end, which on a shared
 machine made two threads 14 times slower than one (``bench/rl_speed.py``, this machine).
+A range kernel marks ``finished[chunk]`` as its last act, still without the GIL, and the
+calling thread waits for the other chunks in ``wait_finished``: waiting for the other
+thread's return to Python instead cost a wake-up (about 95 µs of a 1.5 ms step).
 """
 import numpy as np
 
 from kernels.arrays import copy_into
+from kernels.atomics import load_acquire, store_release
 from kernels.bind import game_module, kernel, template_games
 from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import below, mix64, next_u64, reseed
@@ -74,21 +78,24 @@ def write_outputs(state, obs, mask, legal, moves, seen):
 
 
 @kernel(nogil=True)
-def reset_range(lo, hi, seed, states, starts, seeders, rngs, game_seeds, obs, masks, legal, n_legal,
-                to_move):
-    """Rows ``lo`` to ``hi``: seed row ``i``'s seeder from ``(seed, i)`` and deal its first game."""
+def reset_range(lo, hi, finished, chunk, seed, states, starts, seeders, rngs, game_seeds, obs, masks,
+                legal, n_legal, to_move):
+    """Rows ``lo`` to ``hi``: seed row ``i``'s seeder from ``(seed, i)`` and deal its first game;
+    then ``finished[chunk]`` is 1."""
     moves = np.empty(games.MAX_MOVES, np.int64)
     seen = np.empty(states.shape[1], np.int64)
     for i in range(lo, hi):
         seeders[i] = mix64(mix64(np.uint64(seed)) + np.uint64(i))
         game_seeds[i] = deal(states[i], starts, seeders[i:i + 1], rngs[i:i + 1])
         to_move[i], n_legal[i] = write_outputs(states[i], obs[i], masks[i], legal[i], moves, seen)
+    store_release(finished, chunk, 1)
 
 
 @kernel(nogil=True)
-def step_range(lo, hi, actions, states, starts, seeders, rngs, game_seeds, obs, masks, legal, n_legal,
-               to_move, rewards, reward, terminated):
-    """Rows ``lo`` to ``hi``: play ``actions[i]`` in game ``i`` (legal: checked by ``first_illegal``)."""
+def step_range(lo, hi, finished, chunk, actions, states, starts, seeders, rngs, game_seeds, obs, masks,
+               legal, n_legal, to_move, rewards, reward, terminated):
+    """Rows ``lo`` to ``hi``: play ``actions[i]`` in game ``i`` (legal: checked by ``first_illegal``);
+    then ``finished[chunk]`` is 1."""
     moves = np.empty(games.MAX_MOVES, np.int64)
     seen = np.empty(states.shape[1], np.int64)
     payoffs = np.empty(rewards.shape[1], np.float64)
@@ -111,6 +118,20 @@ def step_range(lo, hi, actions, states, starts, seeders, rngs, game_seeds, obs, 
             terminated[i] = False
         reward[i] = rewards[i, mover]
         to_move[i], n_legal[i] = write_outputs(state, obs[i], masks[i], legal[i], moves, seen)
+    store_release(finished, chunk, 1)
+
+
+@kernel(nogil=True)
+def wait_finished(finished, spins):
+    """Whether every chunk's ``finished`` became 1 within ``spins`` reads: the other threads'
+    chunks end about when this thread's own does, so the wait is short (a chunk that
+    failed never marks it: the caller then waits for that thread to return)."""
+    for chunk in range(finished.shape[0]):
+        while load_acquire(finished, chunk) == 0:
+            spins -= 1
+            if spins <= 0:
+                return False
+    return True
 
 
 @kernel

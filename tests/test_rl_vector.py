@@ -42,6 +42,15 @@ def test_masks_lists_and_observations_agree_with_the_python_api(game, options):
     assert env.observation_space.contains(obs)
 
 
+def test_a_chunk_that_never_finishes_is_not_waited_for_forever():
+    """The calling thread spins on the chunks' marks a bounded number of reads, then waits
+    for their threads (where a failed chunk's error is raised)."""
+    from kernels import bind
+    wait_finished = bind.instance("azul", "vecenv").wait_finished
+    assert wait_finished(np.ones(3, np.int64), 10)
+    assert not wait_finished(np.array([1, 0, 1], np.int64), 1000)
+
+
 def test_the_same_seed_plays_the_same_games_and_threads_do_not_matter():
     runs = []
     for threads in (1, 2, 1):

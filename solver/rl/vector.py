@@ -18,6 +18,10 @@ from solver.games.base import check_seed
 from solver.rl.encoding import Encoding
 
 AZURE_LAYOUTS = 64      # Azure realms dealt for a batch when no layout is given
+# Reads of the chunks' ``finished`` marks before waiting for their threads instead (a
+# fraction of a second): a chunk a little late is caught spinning, one that failed is not
+# waited for forever.
+SPINS = 1 << 26
 
 
 class TesseraVectorEnv(gymnasium.vector.VectorEnv):
@@ -71,6 +75,8 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
         bounds = [num_envs * k // threads for k in range(threads + 1)]
         self._chunks = list(zip(bounds[:-1], bounds[1:]))
         self._pool = ThreadPoolExecutor(threads - 1) if threads > 1 else None
+        self._finished = np.zeros(threads, np.int64)    # a chunk's kernel sets its slot last
+        self._returning = []                            # the pool's calls of the last chunked step
 
     def reset(self, *, seed=None, options=None):
         """Deal every row a new game; rows' game seeds come from ``seed`` (or the env's)."""
@@ -121,13 +127,21 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
         return out
 
     def _by_chunks(self, kernel, *arrays):
-        """``kernel(lo, hi, *arrays)`` for each chunk of rows: the first ones on the pool's
-        threads, the last on this one."""
-        *others, (lo, hi) = self._chunks
-        pending = [self._pool.submit(kernel, a, b, *arrays) for a, b in others]
-        kernel(lo, hi, *arrays)
-        for job in pending:
+        """``kernel(lo, hi, finished, chunk, *arrays)`` for each chunk of rows: the first ones
+        on the pool's threads, the last on this one, which then waits (``wait_finished``)
+        until every chunk has marked ``finished``. The pool's calls may still be returning
+        to Python: their results are checked before the next call hands them work."""
+        for job in self._returning:
             job.result()
+        finished = self._finished
+        finished[:] = 0
+        *others, (lo, hi) = self._chunks
+        self._returning = [self._pool.submit(kernel, a, b, finished, k, *arrays)
+                           for k, (a, b) in enumerate(others)]
+        kernel(lo, hi, finished, len(others), *arrays)
+        if not self.kernels.wait_finished(finished, SPINS):
+            for job in self._returning:         # slow, or failed: its error is raised here
+                job.result()
 
     def close(self, **kwargs):
         self._closed = True
