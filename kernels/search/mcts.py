@@ -427,10 +427,8 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, pat
         path[depth] = node
     rollout(state, rng, moves)
     outcome(state, payoff, margin, score)
-    if not local_root:
-        backup(nodes, stats, path, 0, depth, depth, virtual, players, payoff, margin)
-    else:
-        backup(nodes, stats, path, 1, depth, depth, virtual, players, payoff, margin)
+    backup(nodes, stats, path, 1 if local_root else 0, depth, depth, virtual, players, payoff, margin)
+    if local_root:
         if depth == 0:
             fetch_add(nodes, (0, VISITS), 1)        # not counted on the way down
         for p in range(players):

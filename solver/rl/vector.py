@@ -139,7 +139,7 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
         self._returning = [self._pool.submit(kernel, a, b, finished, k, *arrays)
                            for k, (a, b) in enumerate(others)]
         kernel(lo, hi, finished, len(others), *arrays)
-        if not self.kernels.wait_finished(finished, SPINS):
+        if others and not self.kernels.wait_finished(finished, SPINS):
             for job in self._returning:         # slow, or failed: its error is raised here
                 job.result()
 
