@@ -121,6 +121,52 @@ def step_range(lo, hi, finished, chunk, actions, states, starts, seeders, rngs, 
     store_release(finished, chunk, 1)
 
 
+# control[word]: what the main thread asks of the chunk servers (``serve_chunk``)
+BATCH = 0            # the batch's sequence number: a new value is a new batch to play
+OP = 1               # OP_STEP or OP_RESET
+SEED = 2             # OP_RESET's seed
+CONTROL_WORDS = 3
+OP_STEP = 0
+OP_RESET = 1
+STOP = -1            # BATCH: the servers return
+
+
+@kernel
+def publish(control, batch, op, seed):
+    """Hand the servers batch number ``batch`` (``STOP``: stop them): the arguments are
+    written before the number, which a server reads first (``load_acquire``)."""
+    control[OP] = op
+    control[SEED] = seed
+    store_release(control, BATCH, batch)
+
+
+@kernel(nogil=True)
+def serve_chunk(control, done, spins, lo, hi, finished, chunk, actions, states, starts, seeders,
+                rngs, game_seeds, obs, masks, legal, n_legal, to_move, rewards, reward, terminated):
+    """A chunk server's loop, on a thread of its own: plays rows ``lo`` to ``hi`` of every batch
+    after ``done`` (``publish``), a step of ``actions`` or a reset. Spinning, it starts a batch
+    within a fraction of a microsecond; it returns the last batch played when ``spins``
+    reads pass without a new one (its thread then sleeps until woken), or ``STOP``."""
+    left = spins
+    while True:
+        batch = load_acquire(control, BATCH)
+        if batch == STOP:
+            return STOP
+        if batch == done:
+            left -= 1
+            if left <= 0:
+                return done
+            continue
+        if control[OP] == OP_RESET:
+            reset_range(lo, hi, finished, chunk, control[SEED], states, starts, seeders, rngs,
+                        game_seeds, obs, masks, legal, n_legal, to_move)
+        else:
+            step_range(lo, hi, finished, chunk, actions, states, starts, seeders, rngs, game_seeds,
+                       obs, masks, legal, n_legal, to_move, rewards, reward, terminated)
+        done = batch
+        left = spins
+
+
 @kernel(nogil=True)
 def wait_finished(finished, spins):
     """Whether every chunk's ``finished`` became 1 within ``spins`` reads: the other threads'

@@ -1,6 +1,10 @@
 """The batched environment (``solver.rl.vector``, ``kernels.vecenv``): its masks, action
 lists and observations against the Python API on the positions it reaches, seeds, restarts,
 rewards, threads and bad actions."""
+import gc
+import time
+import types
+
 import numpy as np
 import pytest
 
@@ -8,7 +12,7 @@ from solver.position import Position
 from solver.rl.encoding import Encoding
 
 pytest.importorskip("gymnasium")
-from solver.rl.vector import TesseraVectorEnv  # noqa: E402
+from solver.rl.vector import TesseraVectorEnv, _ChunkServers  # noqa: E402
 
 SETTINGS = [("azul", {"players": 2}), ("azul", {"players": 3, "variant": "gray"}),
             ("pavilion", {"players": 2}), ("azure", {"gifted": "bountiful"})]
@@ -43,8 +47,8 @@ def test_masks_lists_and_observations_agree_with_the_python_api(game, options):
 
 
 def test_a_chunk_that_never_finishes_is_not_waited_for_forever():
-    """The calling thread spins on the chunks' marks a bounded number of reads, then waits
-    for their threads (where a failed chunk's error is raised)."""
+    """The calling thread spins on the chunks' marks a bounded number of reads, then looks
+    for a failed chunk server (whose error it raises) before it spins again."""
     from kernels import bind
     wait_finished = bind.instance("azul", "vecenv").wait_finished
     assert wait_finished(np.ones(3, np.int64), 10)
@@ -156,6 +160,57 @@ def test_the_examples_of_docs_rl_run():
         namespace = {"__name__": "docs_example"}
         exec(compile(code, "rl.md", "exec"), namespace)
     assert namespace["state"].is_chance_node() and namespace["game"].num_players() == 3
+
+
+def test_chunk_servers_sleep_between_distant_steps_and_wake_for_the_next():
+    alone, served = (TesseraVectorEnv("azul", 6, seed=11, threads=t) for t in (1, 2))
+    for env in (alone, served):
+        env.reset()
+    servers, rngs = served._servers, np.arange(6, dtype=np.uint64)
+    for i in range(8):
+        if i % 2:       # let the server fall asleep (it spins about a millisecond)
+            deadline = time.monotonic() + 10
+            while not all(servers.sleeping) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert all(servers.sleeping)
+        actions = alone.random_actions(rngs)
+        for a, b in zip(alone.step(actions), served.step(actions)):
+            if isinstance(a, dict):
+                assert all(np.array_equal(a[key], b[key]) for key in a)
+            else:
+                assert np.array_equal(a, b)
+
+
+def test_a_failed_chunk_server_s_error_is_raised_by_the_step():
+    env = TesseraVectorEnv("azul", 6, seed=1, threads=2)
+    env.reset()
+    env.close()
+    real = env.kernels
+
+    def failing(*args):
+        raise RuntimeError("chunk server failed")
+    broken = types.SimpleNamespace(**{**vars(real), "serve_chunk": failing})
+    env._closed = False
+    env._servers = _ChunkServers(broken, [(0, 3)], env._finished, (env._actions, *[None] * 13))
+    with pytest.raises(RuntimeError, match="chunk server failed"):
+        env.step(env.random_actions(np.arange(6, dtype=np.uint64)))
+    env._servers.stop()
+
+
+def test_chunk_servers_stop_with_their_environment():
+    env = TesseraVectorEnv("azul", 6, seed=1, threads=3)
+    env.reset()
+    threads = env._servers.threads
+    assert len(threads) == 2 and all(thread.is_alive() for thread in threads)
+    env.close()
+    assert not any(thread.is_alive() for thread in threads)
+    env = TesseraVectorEnv("azul", 6, seed=1, threads=2)
+    threads = env._servers.threads
+    del env
+    gc.collect()
+    for thread in threads:
+        thread.join(10)
+    assert not any(thread.is_alive() for thread in threads)
 
 
 @pytest.mark.parametrize("threads", [1, 2])

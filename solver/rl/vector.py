@@ -6,7 +6,8 @@ player to act; ``info["action_mask"]`` marks the legal action ids; a finished ga
 again at once from a new seeded deal (Gymnasium's same-step autoreset, without the final
 observation).
 """
-from concurrent.futures import ThreadPoolExecutor
+import threading
+import weakref
 
 import gymnasium
 import numpy as np
@@ -18,10 +19,12 @@ from solver.games.base import check_seed
 from solver.rl.encoding import Encoding
 
 AZURE_LAYOUTS = 64      # Azure realms dealt for a batch when no layout is given
-# Reads of the chunks' ``finished`` marks before waiting for their threads instead (a
-# fraction of a second): a chunk a little late is caught spinning, one that failed is not
-# waited for forever.
-SPINS = 1 << 26
+# Reads of the chunks' ``finished`` marks between looks for a failed chunk server.
+SPINS = 1 << 24
+# Reads a chunk server makes of its control word, waiting for the next batch, before it
+# sleeps (about a millisecond): a loop that steps again within that finds it awake, one
+# that computes longer between steps spends that much CPU a step on it.
+SERVER_SPINS = 1 << 20
 
 
 class TesseraVectorEnv(gymnasium.vector.VectorEnv):
@@ -73,10 +76,15 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
         self._dealt = False
         self._closed = False
         bounds = [num_envs * k // threads for k in range(threads + 1)]
-        self._chunks = list(zip(bounds[:-1], bounds[1:]))
-        self._pool = ThreadPoolExecutor(threads - 1) if threads > 1 else None
+        *served, self._own_chunk = zip(bounds[:-1], bounds[1:])
+        self._actions = np.zeros(num_envs, np.int64)
         self._finished = np.zeros(threads, np.int64)    # a chunk's kernel sets its slot last
-        self._returning = []                            # the pool's calls of the last chunked step
+        arrays = (self._actions, self.states, self.starts, self.seeders, self.rngs, self.game_seeds,
+                  self.obs, self.masks, self.legal, self.n_legal, self.to_move, self.rewards,
+                  self.reward, self.terminated)
+        self._servers = _ChunkServers(self.kernels, served, self._finished, arrays) if served else None
+        if self._servers is not None:
+            weakref.finalize(self, self._servers.stop)
 
     def reset(self, *, seed=None, options=None):
         """Deal every row a new game; rows' game seeds come from ``seed`` (or the env's)."""
@@ -85,9 +93,7 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
             check_seed(seed)
             self._seed = seed
         self._dealt = True
-        self._by_chunks(self.kernels.reset_range, self._seed, self.states, self.starts, self.seeders,
-                        self.rngs, self.game_seeds, self.obs, self.masks, self.legal, self.n_legal,
-                        self.to_move)
+        self._play(self.kernels.OP_RESET, self._seed)
         self.rewards[:] = 0
         self.reward[:] = 0
         self.terminated[:] = False
@@ -105,9 +111,8 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
         bad = k.first_illegal(actions, self.masks)
         if bad >= 0:
             raise ValueError(f"action {actions[bad]} is not legal in game {bad}")
-        self._by_chunks(k.step_range, actions, self.states, self.starts, self.seeders, self.rngs,
-                        self.game_seeds, self.obs, self.masks, self.legal, self.n_legal, self.to_move,
-                        self.rewards, self.reward, self.terminated)
+        self._actions[:] = actions
+        self._play(k.OP_STEP)
         out = self._out
         return (out(self.obs), out(self.reward), out(self.terminated), out(self.truncated),
                 self._info())
@@ -126,28 +131,30 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
         self.kernels.random_actions_range(0, self.num_envs, self.legal, self.n_legal, rngs, out)
         return out
 
-    def _by_chunks(self, kernel, *arrays):
-        """``kernel(lo, hi, finished, chunk, *arrays)`` for each chunk of rows: the first ones
-        on the pool's threads, the last on this one, which then waits (``wait_finished``)
-        until every chunk has marked ``finished``. The pool's calls may still be returning
-        to Python: their results are checked before the next call hands them work."""
-        for job in self._returning:
-            job.result()
-        finished = self._finished
+    def _play(self, op, seed=0):
+        """A step (``OP_STEP``, of ``self._actions``) or a reset of every row: the first chunks
+        by the chunk servers, the last on this thread, which then waits (``wait_finished``)
+        until every chunk has marked ``finished``."""
+        k, finished, (lo, hi) = self.kernels, self._finished, self._own_chunk
         finished[:] = 0
-        *others, (lo, hi) = self._chunks
-        self._returning = [self._pool.submit(kernel, a, b, finished, k, *arrays)
-                           for k, (a, b) in enumerate(others)]
-        kernel(lo, hi, finished, len(others), *arrays)
-        if others and not self.kernels.wait_finished(finished, SPINS):
-            for job in self._returning:         # slow, or failed: its error is raised here
-                job.result()
+        if self._servers is not None:
+            self._servers.play(op, seed)
+        if op == k.OP_RESET:
+            k.reset_range(lo, hi, finished, finished.size - 1, seed, self.states, self.starts,
+                          self.seeders, self.rngs, self.game_seeds, self.obs, self.masks,
+                          self.legal, self.n_legal, self.to_move)
+        else:
+            k.step_range(lo, hi, finished, finished.size - 1, self._actions, self.states, self.starts,
+                         self.seeders, self.rngs, self.game_seeds, self.obs, self.masks, self.legal,
+                         self.n_legal, self.to_move, self.rewards, self.reward, self.terminated)
+        if self._servers is not None:
+            while not k.wait_finished(finished, SPINS):
+                self._servers.check()       # a slow chunk is waited for, a failed one raises
 
     def close(self, **kwargs):
         self._closed = True
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
+        if self._servers is not None:
+            self._servers.stop()
 
     def _check_open(self):
         if self._closed:
@@ -174,3 +181,61 @@ def _starts(game, seed, options):
         return np.ascontiguousarray(chosen.undealt_batch(
             [seed * AZURE_LAYOUTS + k for k in range(AZURE_LAYOUTS)], **options), np.int64)
     return np.ascontiguousarray(chosen.undealt(0, **options)[None, :], np.int64)
+
+
+class _ChunkServers:
+    """One thread per chunk of rows but the last, each in ``serve_chunk`` while batches come
+    (spinning between them, so a step starts on every core at once, with no thread to
+    wake: handing each step to a pool thread cost about 40 µs to submit and 50 µs more
+    before the thread ran, of a 1 ms step on two cores), asleep when none came for a while.
+    Holds no reference to its environment, so one that is collected stops them."""
+
+    def __init__(self, kernels, chunks, finished, arrays):
+        self.kernels = kernels
+        self.control = np.zeros(kernels.CONTROL_WORDS, np.int64)
+        self.batch = 0
+        self.woken = threading.Condition()
+        self.sleeping = [False] * len(chunks)
+        self.errors = []
+        self.threads = [threading.Thread(target=self._serve, args=(k, lo, hi, finished, arrays),
+                                         name=f"tessera-vecenv-chunk-{k}", daemon=True)
+                        for k, (lo, hi) in enumerate(chunks)]
+        for thread in self.threads:
+            thread.start()
+
+    def play(self, op, seed):
+        """Start batch ``op`` on every server's chunk (``finished`` cleared before)."""
+        self.check()
+        self.batch += 1
+        self.kernels.publish(self.control, self.batch, op, seed)
+        if any(self.sleeping):      # read after the batch is out: a server not yet asleep sees it
+            with self.woken:
+                self.woken.notify_all()
+
+    def check(self):
+        if self.errors:
+            raise self.errors[0]
+
+    def stop(self):
+        if self.batch != self.kernels.STOP:
+            self.batch = self.kernels.STOP
+            self.kernels.publish(self.control, self.kernels.STOP, 0, 0)
+            with self.woken:
+                self.woken.notify_all()
+            for thread in self.threads:
+                thread.join()
+
+    def _serve(self, chunk, lo, hi, finished, arrays):
+        k, control, done = self.kernels, self.control, 0
+        try:
+            while True:
+                done = k.serve_chunk(control, done, SERVER_SPINS, lo, hi, finished, chunk, *arrays)
+                if done == k.STOP:
+                    return
+                with self.woken:
+                    self.sleeping[chunk] = True
+                    while control[k.BATCH] == done:
+                        self.woken.wait()
+                    self.sleeping[chunk] = False
+        except BaseException as error:       # raised in the caller's next step (``check``)
+            self.errors.append(error)
