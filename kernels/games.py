@@ -22,6 +22,9 @@ Interface, for a state array ``state``:
 - ``apply_move(state, move)``: play a legal move in place;
 - ``players(state)``, ``scores(state, out)``, ``payoffs(state, out)`` (winners share 1);
 - ``evaluate(state, out)``: a cheap per-player estimate in score points;
+- ``estimate(state, out)``: the per-player final scores a position is worth, where MCTS's
+  round rollouts stop (Azul: ``evaluate`` and what the board promises; the others:
+  ``evaluate``);
 - ``move_heuristic(state, move)``: a cheap score of one move, higher is better;
 - ``position_hash(state)``: a stable 64-bit hash (``kernels.hashing``);
 - ``MAX_MOVES``: the longest move list (this module's ``MAX_MOVES``: of every game);
@@ -48,7 +51,7 @@ from kernels.constants import AZUL, AZURE, CHANCE, PAVILION, TERMINAL, TOY  # no
 
 FUNCTIONS = (
     "to_move", "legal_moves", "chance_outcomes", "sample_chance", "resolve_chance", "random_move",
-    "apply_move", "players", "scores", "payoffs", "evaluate", "move_heuristic", "position_hash",
+    "apply_move", "players", "scores", "payoffs", "evaluate", "estimate", "move_heuristic", "position_hash",
     "is_complete", "view", "determinize",
 )
 

@@ -130,10 +130,14 @@ class MctsAgent(Agent):
     def __init__(self, spec, options):
         super().__init__(spec)
         self.mcts = Mcts(options)
-        self.ismcts = Ismcts(options)
+        self.ismcts = None          # made at the first view (a round rollout has no IS-MCTS)
 
     def choose(self, state):
-        searcher = self.mcts if bind.interface(state[0]).is_complete(state) else self.ismcts
+        if bind.interface(state[0]).is_complete(state):
+            searcher = self.mcts
+        else:
+            self.ismcts = self.ismcts or Ismcts(self.mcts.options)
+            searcher = self.ismcts
         self.last_result = searcher.search(state)
         return self.last_result.best.move
 

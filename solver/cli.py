@@ -427,7 +427,7 @@ MCTS_ALGOS = ("mcts", "ismcts")   # the report's algo: ismcts on a player's view
 @click.option("--value", metavar="[win|margin|blend]",
               help="MCTS: what a node's value is [default: margin]")
 @click.option("--select", metavar="[uct|puct]", help="MCTS: the selection rule [default: puct]")
-@click.option("--rollout", metavar="[random|greedy]",
+@click.option("--rollout", metavar="[random|greedy|round]",
               help="MCTS: the rollout policy [default: greedy]")
 @click.option("--exploration", "-c", type=float,
               help="MCTS: the exploration constant [default: 1.4; Azure 0.7]")

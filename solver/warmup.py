@@ -33,7 +33,7 @@ def steps(game):
     for rollout in mcts.ROLLOUTS:           # each rollout has kernels of its own
         listed.append((f"MCTS, {rollout} rollouts", partial(mcts.load_kernels, state, rollout)))
     if not game.kernels().is_complete(view):
-        for rollout in mcts.ROLLOUTS:
+        for rollout in ismcts.ROLLOUTS:
             listed.append((f"IS-MCTS, {rollout} rollouts", partial(ismcts.load_kernels, view, rollout)))
     listed += [("alpha-beta and solve", lambda: alphabeta.load_kernels(state)),
                ("self-play batches", lambda: _selfplay(game))]

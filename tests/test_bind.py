@@ -87,7 +87,7 @@ def test_a_template_itself_is_not_compiled_and_names_the_instance_to_use():
 def test_unknown_games_and_templates_are_refused():
     with pytest.raises(ValueError):
         bind.instance("chess", "mcts", "greedy")
-    with pytest.raises(ValueError, match="known: random, greedy"):
+    with pytest.raises(ValueError, match="known: random, greedy, round"):
         bind.instance("azul", "mcts")
     with pytest.raises(ValueError):
         bind.instance("azul", "perft", "greedy")

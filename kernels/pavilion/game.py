@@ -6,5 +6,6 @@ from kernels.pavilion import (  # noqa: F401  (the interface)
 )
 from kernels.pavilion import random_refill as resolve_chance  # noqa: F401
 from kernels.complete import determinize, is_complete, view  # noqa: F401
+from kernels.pavilion import evaluate as estimate  # noqa: F401  (its evaluate looks ahead already)
 from kernels.constants import PAVILION as GAME_ID  # noqa: F401
 from kernels.hashing import position_hash  # noqa: F401

@@ -2,7 +2,7 @@
 
 A template (``kernels.bind``): each game runs its own instances, one per rollout,
 ``bind.instance(game, "mcts", rollout)``, where ``games`` is that game's interface and
-``ROLLOUT`` the instance's rollout ("random" or "greedy", ``ROLLOUTS``).
+``ROLLOUT`` the instance's rollout ("random", "greedy" or "round", ``ROLLOUTS``).
 
 A tree is two preallocated arrays (``new_tree``): ``nodes`` (int64 columns
 ``VISITS``, ``FIRST``, ``COUNT``, ``CAPACITY``, ``MOVE``) and ``stats`` (float64:
@@ -21,9 +21,11 @@ block of ``CAPACITY`` slots from ``FIRST``, ``COUNT`` of them in use.
   ``chance_width`` visits each take a new outcome; after that a visit picks one
   of them uniformly, each being an equally likely sample.
 - Every simulation ends with a rollout to the end of the game (uniform random or
-  epsilon-greedy on the game's move heuristic) and backs up, for every player,
-  the payoff (winners share 1) and the score margin (own score minus the best
-  other score).
+  epsilon-greedy on the game's move heuristic), or epsilon-greedy to the next chance
+  event ("round": in Azul, the end of the round) scored with the game's ``estimate``,
+  and backs up, for every player, the payoff (winners share 1; a rollout cut short:
+  the leaders by the estimate) and the score margin (own score minus the best other
+  score).
 - When the node arrays are nearly full the tree is compacted (``compact``): the
   subtrees below the least visited nodes are freed, the rest packed to the front,
   and the tree keeps growing where the visits go (the memory bound).
@@ -47,9 +49,9 @@ from kernels.search.clock import FOREVER, now, simulations_until_check
 
 games = template_games(__name__)
 random_playout = sibling(__name__, "playout").random_playout
-# The rollout, a compile-time choice: the other rollout's code is pruned before typing, so
+# The rollout, a compile-time choice: the other rollouts' code is pruned before typing, so
 # it is not compiled (the random rollout's chain cost about 2.8 s of a first greedy search).
-ROLLOUTS = ("random", "greedy")
+ROLLOUTS = ("random", "greedy", "round")
 ROLLOUT = variant(__name__)         # None in the template itself
 
 # The helpers of one simulation are inlined into ``simulate`` (``inline="always"``): one
@@ -299,13 +301,16 @@ def chance_child(nodes, stats, size, node, width, rng):
 
 
 @kernel(inline="always")
-def greedy_rollout(state, rng, moves):
-    """Epsilon-greedy on the move heuristic; ties go to the first best move."""
+def greedy_rollout(state, rng, moves, to_chance):
+    """Epsilon-greedy on the move heuristic; ties go to the first best move. With
+    ``to_chance``, it stops at the first chance event instead of resolving it."""
     while True:
         who = games.to_move(state)
         if who == TERMINAL:
             return
         if who == CHANCE:
+            if to_chance:
+                return
             games.resolve_chance(state, rng)
             continue
         n = games.legal_moves(state, moves)
@@ -324,25 +329,51 @@ def greedy_rollout(state, rng, moves):
 
 @kernel(inline="always")
 def outcome(state, payoff, margin, score):
-    """Per player: the payoff and the score margin over the best other player."""
+    """Per player: the payoff and the score margin over the best other player (``score``:
+    room for the scores); of a game not over (a rollout cut short), those of the final
+    scores ``games.estimate`` expects."""
     n = games.players(state)
-    games.payoffs(state, payoff)
-    games.scores(state, score)
+    if games.to_move(state) == TERMINAL:
+        games.payoffs(state, payoff)
+        games.scores(state, score)
+        for p in range(n):
+            margin[p] = score[p]
+    else:
+        games.estimate(state, margin)
+        share_leaders(margin, n, payoff)
+    # ``margin`` holds the scores: the best, and the best of the others of its holder.
+    first, second = -1e18, -1e18
     for p in range(n):
-        best_other = -1e18
-        for q in range(n):
-            if q != p and score[q] > best_other:
-                best_other = score[q]
-        margin[p] = score[p] - best_other
+        if margin[p] > first:
+            first, second = margin[p], first
+        elif margin[p] > second:
+            second = margin[p]
+    for p in range(n):
+        margin[p] -= second if margin[p] == first else first
+
+
+@kernel(inline="always")
+def share_leaders(values, n, payoff):
+    """``payoff[p]``: player p's share of a win by ``values`` (the leaders share 1)."""
+    top = -np.inf
+    for p in range(n):
+        top = max(top, values[p])
+    leaders = 0
+    for p in range(n):
+        if values[p] == top:
+            leaders += 1
+    for p in range(n):
+        payoff[p] = 1.0 / leaders if values[p] == top else 0.0
 
 
 @kernel(inline="always")
 def rollout(state, rng, moves):
-    """Play ``state`` to the end of the game with the instance's rollout."""
-    if ROLLOUT == "greedy":
-        greedy_rollout(state, rng, moves)
-    else:
+    """Play ``state`` with the instance's rollout: to the end of the game, or ("round") to
+    the next chance event."""
+    if ROLLOUT == "random":
         random_playout(state, rng, moves)
+    else:
+        greedy_rollout(state, rng, moves, ROLLOUT == "round")
 
 
 @kernel(inline="always")

@@ -20,12 +20,13 @@ from kernels.search import ismcts as kernel    # the layout; the kernels per gam
 from kernels.search.clock import FOREVER
 from solver import parallel_compile
 from solver.compiletime import compile_clock
-from solver.errors import TesseraError
+from solver.errors import OptionError, TesseraError
 from solver.search.batches import lower_bound, run_batches, run_threads
 from solver.search.mcts import MctsOptions  # noqa: F401  (the options of both searches)
 from solver.search.result import MoveLine, SearchResult
 
 PV_LENGTH = 256
+ROLLOUTS = bind.VARIANTS["ismcts"]     # a round rollout is MCTS's alone
 
 
 def search_kernels(state, rollout):
@@ -65,6 +66,8 @@ class Ismcts:
 
     def __init__(self, options):
         options.check()
+        if options.rollout not in ROLLOUTS:
+            raise OptionError(f"IS-MCTS has no {options.rollout} rollouts (known: {', '.join(ROLLOUTS)})")
         self.options = options
         self.rngs = np.stack([make_rng(options.seed * 1_000_003 + t) for t in range(options.threads)])
 

@@ -1,0 +1,109 @@
+"""MCTS's round rollouts: epsilon-greedy to the next chance event, scored with the game's
+``estimate`` (docs/search.md, "Rollouts"); Azul's estimate worked by hand."""
+import numpy as np
+import pytest
+
+from kernels import azul, bind
+from solver.agents import parse_agent
+from solver.errors import OptionError
+from solver.games import get_game
+from solver.notation.azul import parse_position
+from solver.search.ismcts import Ismcts
+from solver.search.mcts import Mcts, MctsOptions
+
+COLOURS = "BYRKW"
+
+
+def azul_position(variant, factories, player_one, player_two="score 0 wall ...../...../...../...../..... "
+                  "lines ./../.../..../..... floor -"):
+    """A 2-player Azul draft position; the bag holds every tile not on the table or a board."""
+    used = [0] * 5
+    for text in (factories, player_one, player_two):
+        words = text.split()
+        for key in ("wall", "lines"):
+            if key in words:
+                for ch in words[words.index(key) + 1]:
+                    if ch in COLOURS:
+                        used[COLOURS.index(ch)] += 1
+        if "wall" not in words:
+            for ch in text:
+                if ch in COLOURS:
+                    used[COLOURS.index(ch)] += 1
+    bag = "/".join(str(20 - n) for n in used)
+    return parse_position("\n".join([
+        f"azul players 2 wall {variant} round 3 phase draft turn 1 starter 1",
+        f"factories {factories}", "centre 1", f"bag {bag}", "lid 0/0/0/0/0",
+        f"player 1 {player_one}", f"player 2 {player_two}"]))
+
+
+# Row 1: blue, yellow; row 2: blue (column 2). A yellow waits in the 2-tile line.
+BOARD = "score 5 wall BY.../.B.../...../...../..... lines ./Y./.../..../..... floor -"
+
+
+def test_azul_estimate_adds_the_bonus_shares_and_the_unfinished_lines_to_the_evaluation():
+    state = azul_position("colour", "RRRR - - - -", BOARD)
+    evaluated, estimated = np.zeros(4), np.zeros(4)
+    azul.evaluate(state, evaluated)
+    azul.estimate(state, estimated)
+    assert list(evaluated[:2]) == [5, 0]
+    # Rows: 2 tiles of 5 and 1 of 5 at 2 points, 0.8 + 0.4; columns: 1 and 2 at 7, 1.4 + 2.8;
+    # colours: 2 blues and a yellow at 10, 4 + 2; together 11.4. The yellow line (half
+    # full) goes to row 2, column 3, beside the blue: 2 points, half of them 1.0.
+    assert estimated[0] == pytest.approx(5 + 11.4 + 1.0)
+    assert estimated[1] == 0
+
+
+def test_on_the_gray_wall_an_unfinished_line_counts_nothing_yet():
+    state = azul_position("gray", "RRRR - - - -", BOARD)
+    estimated = np.zeros(4)
+    azul.estimate(state, estimated)
+    assert estimated[0] == pytest.approx(5 + 11.4)      # its column is not chosen yet
+
+
+def test_the_other_games_estimate_is_their_evaluation():
+    for game in ("pavilion", "azure", "toy"):
+        rules = bind.interface(game)
+        assert rules.estimate is rules.evaluate
+
+
+def search(state, rollout, iterations=2000):
+    return Mcts(MctsOptions(iterations=iterations, seed=3, threads=1, rollout=rollout)).search(state)
+
+
+def test_where_the_round_ends_the_game_round_rollouts_are_greedy_ones():
+    """Row 1 is completed at this round's end (its line is full), so the game ends with no
+    chance event: a round rollout plays exactly the greedy one, and the searches agree."""
+    state = azul_position("colour", "RRKK YYBB WWKR - -",
+                          "score 12 wall BYRK./...../...../...../..... lines W/../.../..../..... floor -")
+    greedy, round_ = search(state, "greedy"), search(state, "round")
+    assert [(m.move, m.visits, m.win_rate, m.margin) for m in greedy.moves] == \
+        [(m.move, m.visits, m.win_rate, m.margin) for m in round_.moves]
+
+
+def test_before_the_last_round_round_rollouts_search_their_own_way():
+    state = get_game("azul").new(1, players=2)
+    greedy, round_ = search(state, "greedy"), search(state, "round")
+    assert sum(m.visits for m in round_.moves) == sum(m.visits for m in greedy.moves) == 2000
+    assert [m.visits for m in greedy.moves] != [m.visits for m in round_.moves]
+    assert [(m.move, m.visits) for m in round_.moves] == [(m.move, m.visits) for m in search(state, "round").moves]
+
+
+def test_is_mcts_refuses_round_rollouts():
+    with pytest.raises(OptionError, match="IS-MCTS has no round rollouts"):
+        Ismcts(MctsOptions(iterations=10, rollout="round"))
+
+
+def test_an_agent_with_round_rollouts_plays_azul_and_refuses_an_azure_view():
+    agent = parse_agent("mcts:iters=50,rollout=round")
+    azul_state = get_game("azul").new(2, players=2)
+    assert agent.choose(azul_state) in legal(azul_state)
+    azure = get_game("azure")
+    view = azure.view(azure.new(5), 0)
+    with pytest.raises(OptionError, match="IS-MCTS has no round rollouts"):
+        agent.choose(view)
+
+
+def legal(state):
+    rules = bind.interface(state[0])
+    moves = np.empty(rules.MAX_MOVES, np.int64)
+    return set(moves[:rules.legal_moves(state, moves)].tolist())
