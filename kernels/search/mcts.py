@@ -333,14 +333,12 @@ def outcome(state, payoff, margin, score):
     room for the scores); of a game not over (a rollout cut short), those of the final
     scores ``games.estimate`` expects."""
     n = games.players(state)
-    if games.to_move(state) == TERMINAL:
-        games.payoffs(state, payoff)
-        games.scores(state, score)
-        for p in range(n):
-            margin[p] = score[p]
+    # Only a round rollout stops before the end: the other instances compile no estimate
+    # (the branch on the constant is pruned before typing).
+    if ROLLOUT == "round":
+        final_or_estimated_scores(state, payoff, margin, score, n)
     else:
-        games.estimate(state, margin)
-        share_leaders(margin, n, payoff)
+        final_scores(state, payoff, margin, score, n)
     # ``margin`` holds the scores: the best, and the best of the others of its holder.
     first, second = -1e18, -1e18
     for p in range(n):
@@ -350,6 +348,26 @@ def outcome(state, payoff, margin, score):
             second = margin[p]
     for p in range(n):
         margin[p] -= second if margin[p] == first else first
+
+
+@kernel(inline="always")
+def final_scores(state, payoff, margin, score, n):
+    """The payoffs of a finished game, and its scores in ``margin`` (``score``: room)."""
+    games.payoffs(state, payoff)
+    games.scores(state, score)
+    for p in range(n):
+        margin[p] = score[p]
+
+
+@kernel(inline="always")
+def final_or_estimated_scores(state, payoff, margin, score, n):
+    """``final_scores``; of a game not over, the scores ``games.estimate`` expects, whose
+    leaders share the payoff."""
+    if games.to_move(state) == TERMINAL:
+        final_scores(state, payoff, margin, score, n)
+    else:
+        games.estimate(state, margin)
+        share_leaders(margin, n, payoff)
 
 
 @kernel(inline="always")
