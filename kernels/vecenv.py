@@ -141,12 +141,25 @@ def publish(control, batch, op, seed):
 
 
 @kernel(nogil=True)
+def play_chunk(op, seed, lo, hi, finished, chunk, actions, states, starts, seeders, rngs, game_seeds,
+               obs, masks, legal, n_legal, to_move, rewards, reward, terminated):
+    """Rows ``lo`` to ``hi`` of a batch: ``OP_STEP`` (``step_range`` of ``actions``) or
+    ``OP_RESET`` (``reset_range`` with ``seed``); then ``finished[chunk]`` is 1."""
+    if op == OP_RESET:
+        reset_range(lo, hi, finished, chunk, seed, states, starts, seeders, rngs, game_seeds, obs,
+                    masks, legal, n_legal, to_move)
+    else:
+        step_range(lo, hi, finished, chunk, actions, states, starts, seeders, rngs, game_seeds, obs,
+                   masks, legal, n_legal, to_move, rewards, reward, terminated)
+
+
+@kernel(nogil=True)
 def serve_chunk(control, done, spins, lo, hi, finished, chunk, actions, states, starts, seeders,
                 rngs, game_seeds, obs, masks, legal, n_legal, to_move, rewards, reward, terminated):
     """A chunk server's loop, on a thread of its own: plays rows ``lo`` to ``hi`` of every batch
-    after ``done`` (``publish``), a step of ``actions`` or a reset. Spinning, it starts a batch
-    within a fraction of a microsecond; it returns the last batch played when ``spins``
-    reads pass without a new one (its thread then sleeps until woken), or ``STOP``."""
+    after ``done`` (``publish``, ``play_chunk``). Spinning, it starts a batch within a
+    fraction of a microsecond; it returns the last batch played when ``spins`` reads pass
+    without a new one (its thread then sleeps until woken), or ``STOP``."""
     left = spins
     while True:
         batch = load_acquire(control, BATCH)
@@ -157,12 +170,9 @@ def serve_chunk(control, done, spins, lo, hi, finished, chunk, actions, states, 
             if left <= 0:
                 return done
             continue
-        if control[OP] == OP_RESET:
-            reset_range(lo, hi, finished, chunk, control[SEED], states, starts, seeders, rngs,
-                        game_seeds, obs, masks, legal, n_legal, to_move)
-        else:
-            step_range(lo, hi, finished, chunk, actions, states, starts, seeders, rngs, game_seeds,
-                       obs, masks, legal, n_legal, to_move, rewards, reward, terminated)
+        play_chunk(control[OP], control[SEED], lo, hi, finished, chunk, actions, states, starts,
+                   seeders, rngs, game_seeds, obs, masks, legal, n_legal, to_move, rewards, reward,
+                   terminated)
         done = batch
         left = spins
 
@@ -171,7 +181,7 @@ def serve_chunk(control, done, spins, lo, hi, finished, chunk, actions, states, 
 def wait_finished(finished, spins):
     """Whether every chunk's ``finished`` became 1 within ``spins`` reads: the other threads'
     chunks end about when this thread's own does, so the wait is short (a chunk that
-    failed never marks it: the caller then waits for that thread to return)."""
+    failed never marks it: the caller then looks for the server's error, and spins again)."""
     for chunk in range(finished.shape[0]):
         while load_acquire(finished, chunk) == 0:
             spins -= 1

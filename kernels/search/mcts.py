@@ -43,6 +43,7 @@ import numpy as np
 from kernels.arrays import copy_into
 from kernels.atomics import add_float, compare_exchange, fetch_add, load_acquire, store_release
 from kernels.bind import kernel, sibling, template_games, variant
+from kernels.common import share_win
 from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import below, make_rng, next_u64, reseed
 from kernels.search.clock import FOREVER, now, simulations_until_check
@@ -367,21 +368,7 @@ def final_or_estimated_scores(state, payoff, margin, score, n):
         final_scores(state, payoff, margin, score, n)
     else:
         games.estimate(state, margin)
-        share_leaders(margin, n, payoff)
-
-
-@kernel(inline="always")
-def share_leaders(values, n, payoff):
-    """``payoff[p]``: player p's share of a win by ``values`` (the leaders share 1)."""
-    top = -np.inf
-    for p in range(n):
-        top = max(top, values[p])
-    leaders = 0
-    for p in range(n):
-        if values[p] == top:
-            leaders += 1
-    for p in range(n):
-        payoff[p] = 1.0 / leaders if values[p] == top else 0.0
+        share_win(margin[:n], payoff)           # the leaders by the estimate
 
 
 @kernel(inline="always")

@@ -79,10 +79,11 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
         *served, self._own_chunk = zip(bounds[:-1], bounds[1:])
         self._actions = np.zeros(num_envs, np.int64)
         self._finished = np.zeros(threads, np.int64)    # a chunk's kernel sets its slot last
-        arrays = (self._actions, self.states, self.starts, self.seeders, self.rngs, self.game_seeds,
-                  self.obs, self.masks, self.legal, self.n_legal, self.to_move, self.rewards,
-                  self.reward, self.terminated)
-        self._servers = _ChunkServers(self.kernels, served, self._finished, arrays) if served else None
+        # What ``play_chunk`` (and ``serve_chunk``) take after the chunk's rows.
+        self._arrays = (self._actions, self.states, self.starts, self.seeders, self.rngs, self.game_seeds,
+                        self.obs, self.masks, self.legal, self.n_legal, self.to_move, self.rewards,
+                        self.reward, self.terminated)
+        self._servers = _ChunkServers(self.kernels, served, self._finished, self._arrays) if served else None
         if self._servers is not None:
             weakref.finalize(self, self._servers.stop)
 
@@ -139,14 +140,7 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
         finished[:] = 0
         if self._servers is not None:
             self._servers.play(op, seed)
-        if op == k.OP_RESET:
-            k.reset_range(lo, hi, finished, finished.size - 1, seed, self.states, self.starts,
-                          self.seeders, self.rngs, self.game_seeds, self.obs, self.masks,
-                          self.legal, self.n_legal, self.to_move)
-        else:
-            k.step_range(lo, hi, finished, finished.size - 1, self._actions, self.states, self.starts,
-                         self.seeders, self.rngs, self.game_seeds, self.obs, self.masks, self.legal,
-                         self.n_legal, self.to_move, self.rewards, self.reward, self.terminated)
+        k.play_chunk(op, seed, lo, hi, finished, finished.size - 1, *self._arrays)
         if self._servers is not None:
             while not k.wait_finished(finished, SPINS):
                 self._servers.check()       # a slow chunk is waited for, a failed one raises
