@@ -10,6 +10,11 @@ One JSON object a line on stdin, one answer a line on stdout:
   {"op": "choose", "agent": id, "position": P,
    "seen": [[P0, M0], ...]}                         -> {"move": text}
   {"op": "drop", "agent": id}                       -> {}
+  {"op": "rate", "position": P, "simulations": N,
+   "seed": S}                                       -> {"simulations_per_s": CPU-time rate}
+
+``rate`` times one MCTS search with the default options from ``P`` (after a short one
+that loads its kernels): bench/pavilion_rollouts.py alternates such searches of two trees.
 
 ``seen`` lists the moves played since the agent last chose (its own included), each
 with the position its mover saw, so the agent can follow the game (``observe``).
@@ -46,6 +51,8 @@ def serve(lines, answer):
                 agent.observe(game.parse_move(state, move))
             game, state = game_of_position(request["position"])
             return {"move": game.format_move(state, agent.choose(state))}
+        if op == "rate":
+            return {"simulations_per_s": simulations_per_s(request)}
         raise ValueError(f"unknown op {op!r}")
 
     for line in lines:
@@ -54,6 +61,18 @@ def serve(lines, answer):
         except Exception as err:        # noqa: BLE001  (every failure goes back as one line)
             reply = {"error": f"{type(err).__name__}: {err}".splitlines()[0]}
         answer(json.dumps(reply))
+
+
+def simulations_per_s(request):
+    import time
+    from solver.games import game_of_position
+    from solver.search.mcts import Mcts, MctsOptions
+    _, state = game_of_position(request["position"])
+    Mcts(MctsOptions(iterations=64, seed=0)).search(state)          # load the kernels
+    searcher = Mcts(MctsOptions(iterations=request["simulations"], seed=request["seed"]))
+    cpu = time.process_time()
+    visits = searcher.search(state).visits
+    return visits / (time.process_time() - cpu)
 
 
 def main():

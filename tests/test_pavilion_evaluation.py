@@ -5,7 +5,7 @@ import hashlib
 import numpy as np
 import pytest
 
-from kernels import games
+from kernels import bind, games
 from kernels.pavilion.evaluate import (
     FADE, KEPT, NUMBER, REGION, STAR, TILE, TOKEN, WEIGHTS as W, WILD,
 )
@@ -15,7 +15,7 @@ from kernels.pavilion.layout import (
     space_bit, split_place_move,
 )
 from kernels.pavilion.stars import completed_reward
-from kernels.rng import make_rng
+from kernels.rng import make_rng, next_u64
 from solver.games import get_game
 from solver.notation.pavilion import parse_move
 from tests.test_pavilion_rules import build, play, player
@@ -186,22 +186,55 @@ def test_the_heuristic_is_the_change_in_the_movers_evaluation(players):
     assert checked > 1000
 
 
+def decisions(players, seed, choose):
+    """``(state, moves, n)`` at each player's turn of the seeded game whose moves
+    ``choose(state, moves, n, rng)`` picks (the chance events drawn from the same rng)."""
+    state = get_game("pavilion").new(seed, players=players)
+    moves = np.empty(games.MAX_MOVES, np.int64)
+    rng = make_rng(seed)
+    while games.to_move(state) != games.TERMINAL:
+        if games.to_move(state) == games.CHANCE:
+            games.resolve_chance(state, rng)
+            continue
+        n = games.legal_moves(state, moves)
+        yield state, moves, n
+        games.apply_move(state, choose(state, moves, n, rng))
+
+
+def random_choice(state, moves, n, rng):
+    return games.random_move(state, rng, moves)
+
+
+def first_best(state, moves, n):
+    return moves[int(np.argmax([games.move_heuristic(state, move) for move in moves[:n]]))]
+
+
+def epsilon_greedy_choice(state, moves, n, rng):
+    explore = float(next_u64(rng) >> np.uint64(11)) / 2.0 ** 53 < 0.1
+    return games.random_move(state, rng, moves) if explore else first_best(state, moves, n)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_rollouts_greedy_move_is_the_first_best_by_the_heuristic(players):
+    """``best_heuristic_move`` (one call a position, greedy rollouts) picks what scoring
+    each move with ``move_heuristic`` picks, ties to the first: on every position of
+    random and epsilon-greedy games, drafts, placements, passes, keeps and supply takes."""
+    game = get_game("pavilion")
+    rules = bind.interface("pavilion")
+    kinds = set()
+    for seed in range(6):
+        for state, moves, n in decisions(players, seed, (random_choice, epsilon_greedy_choice)[seed % 2]):
+            best = first_best(state, moves, n)
+            assert rules.best_heuristic_move(state, moves, n) == best, game.format_move(state, best)
+            kinds.add(game.format_move(state, moves[0]).split()[0])
+    assert {"place", "pass", "keep", "take"} <= kinds
+
+
 def heuristic_values_of_random_games(players, seeds):
     """``move_heuristic`` of every legal move on every position of seeded random games."""
-    game = get_game("pavilion")
-    moves = np.empty(games.MAX_MOVES, np.int64)
-    values = []
-    for seed in range(seeds):
-        state = game.new(seed, players=players)
-        rng = make_rng(seed)
-        while games.to_move(state) != games.TERMINAL:
-            if games.to_move(state) == games.CHANCE:
-                games.resolve_chance(state, rng)
-                continue
-            n = games.legal_moves(state, moves)
-            values += [games.move_heuristic(state, move) for move in moves[:n]]
-            games.apply_move(state, games.random_move(state, rng, moves))
-    return np.array(values)
+    return np.array([games.move_heuristic(state, move)
+                     for seed in range(seeds) for state, moves, n in decisions(players, seed, random_choice)
+                     for move in moves[:n]])
 
 
 def test_the_heuristic_gives_the_values_recorded_before_it_was_made_faster():

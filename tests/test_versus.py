@@ -61,6 +61,18 @@ def _tree_with_an_agent_that_passes(root):
     (root / "kernels").symlink_to(REPO / "kernels")
 
 
+def test_the_worker_times_a_search_and_names_a_bad_position(here_as_baseline):
+    """The ``rate`` op of bench/pavilion_rollouts.py --against: simulations a CPU second
+    of one default search; a position that does not parse is an error answer."""
+    from solver.games import get_game
+    game = get_game("pavilion")
+    position = game.format_position(game.new(1, players=2))
+    rate = here_as_baseline.ask({"op": "rate", "position": position, "simulations": 300, "seed": 1})
+    assert 100 < rate["simulations_per_s"] < 1e7
+    with pytest.raises(VersusError, match="baseline"):
+        here_as_baseline.ask({"op": "rate", "position": "pavilion nonsense", "simulations": 300, "seed": 1})
+
+
 def test_an_illegal_baseline_move_is_an_error_naming_it(tmp_path):
     _tree_with_an_agent_that_passes(tmp_path)
     with Baseline(tmp_path) as baseline:

@@ -31,7 +31,7 @@ from kernels.bits import popcount
 from kernels.jit import njit
 from kernels.pavilion.board import NUMBER_BONUS, REGION_MASKS, REGION_REWARDS, STAR_BONUS
 from kernels.pavilion.layout import (
-    CENTRE_STAR, KEEP_AT_MOST, NCOLOURS, NSTARS, P_CENTRE_COLOURS, P_HAND, P_KEPT, P_SCORE,
+    CENTRE_STAR, KEEP_AT_MOST, LANE_BITS, NCOLOURS, NSTARS, P_CENTRE_COLOURS, P_HAND, P_KEPT, P_SCORE,
     P_SPACES, PHASE_BONUS, PHASE_KEEP, PHASE_OVER, ROUNDS, STAR_MASK, STAR_SPACES, W_PHASE,
     W_PLAYERS, W_REWARD, W_ROUND, W_TO_MOVE, W_TOKEN, WILD_BY_ROUND,
 )
@@ -59,7 +59,7 @@ SPACE_REGIONS = np.array([([r for r in range(REGION_MASKS.size) if (REGION_MASKS
 FULL_NUMBER = NSTARS          # a number is complete when covered on every star
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def star_mask(spaces, star):
     return (spaces >> (STAR_SPACES * star)) & STAR_MASK
 
@@ -121,7 +121,7 @@ def board_value(spaces, late, w):
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def demand(spaces, centre_colours, colour):
     """Tiles of ``colour`` the board can still take: its star's empty spaces, and the
     largest empty centre space while the colour is not on the centre star."""
@@ -132,45 +132,55 @@ def demand(spaces, centre_colours, colour):
 
 
 @njit(cache=True, inline="always")
-def usable(tiles, spaces, centre_colours, wild):
+def demands(spaces, centre_colours):
+    """Every colour's ``demand``, packed one a byte lane like a tile set (``count_of``
+    reads them; 27 at most): the hand terms below take them, so a caller valuing many
+    moves of one position works them out once."""
+    needs = 0
+    for c in range(NCOLOURS):
+        needs |= demand(spaces, centre_colours, c) << (LANE_BITS * c)
+    return needs
+
+
+@njit(cache=True, inline="always")
+def usable(tiles, needs, wild):
     """Tiles of ``tiles`` the board can use (of ``wild``'s colour: all of them)."""
     n = 0
     for c in range(NCOLOURS):
         held = count_of(tiles, c)
         if held:
-            n += held if c == wild else min(held, demand(spaces, centre_colours, c))
+            n += held if c == wild else min(held, count_of(needs, c))
     return n
 
 
 @njit(cache=True, inline="always")
-def colour_value(held, colour, spaces, centre_colours, wild, w):
+def colour_value(held, colour, needs, wild, w):
     """``held`` tiles of one colour beside the board (``hand_value``'s term for it)."""
     if colour == wild:
         return w[WILD] * held
-    return w[TILE] * min(held, demand(spaces, centre_colours, colour))
+    return w[TILE] * min(held, count_of(needs, colour))
 
 
 @njit(cache=True)
-def hand_value(hand, spaces, centre_colours, wild, w):
+def hand_value(hand, needs, wild, w):
     """Tiles beside the board while placing is still to come."""
     value = 0.0
     for c in range(NCOLOURS):
         held = count_of(hand, c)
         if held:
-            value += colour_value(held, c, spaces, centre_colours, wild, w)
+            value += colour_value(held, c, needs, wild, w)
     return value
 
 
 @njit(cache=True)
-def hand_gain(hand, added, spaces, centre_colours, wild, w):
+def hand_gain(hand, added, needs, wild, w):
     """``hand_value`` of ``hand + added`` less that of ``hand``: only the colours added change."""
     gain = 0.0
     for c in range(NCOLOURS):
         more = count_of(added, c)
         if more:
             held = count_of(hand, c)
-            gain += (colour_value(held + more, c, spaces, centre_colours, wild, w)
-                     - colour_value(held, c, spaces, centre_colours, wild, w))
+            gain += colour_value(held + more, c, needs, wild, w) - colour_value(held, c, needs, wild, w)
     return gain
 
 
@@ -180,21 +190,21 @@ def next_wild(round_number):
 
 
 @njit(cache=True)
-def kept_value(kept, spaces, centre_colours, round_number, w):
+def kept_value(kept, needs, round_number, w):
     """Tiles on the corners: usable next round, or a point each after the last round."""
     if round_number == ROUNDS:
         return -float(total(kept))
-    return w[KEPT] * usable(kept, spaces, centre_colours, next_wild(round_number))
+    return w[KEPT] * usable(kept, needs, next_wild(round_number))
 
 
 @njit(cache=True)
-def keeping_value(hand, spaces, centre_colours, round_number, w):
+def keeping_value(hand, needs, round_number, w):
     """A player about to choose what to keep: the best keep of ``hand``."""
     held = total(hand)
     if round_number == ROUNDS:
         return -float(held)
     kept = min(KEEP_AT_MOST, held)
-    good = min(kept, usable(hand, spaces, centre_colours, next_wild(round_number)))
+    good = min(kept, usable(hand, needs, next_wild(round_number)))
     return w[KEPT] * good - (held - kept)
 
 
@@ -206,12 +216,13 @@ def player_value(state, p, w):
     round_number = state[W_ROUND]
     phase = state[W_PHASE]
     hand = state[base + P_HAND]
+    needs = demands(spaces, centre_colours)
     value = state[base + P_SCORE] + board_value(spaces, fade(round_number, w), w)
-    value += kept_value(state[base + P_KEPT], spaces, centre_colours, round_number, w)
+    value += kept_value(state[base + P_KEPT], needs, round_number, w)
     if phase == PHASE_KEEP and state[W_TO_MOVE] == p:
-        value += keeping_value(hand, spaces, centre_colours, round_number, w)
+        value += keeping_value(hand, needs, round_number, w)
     else:
-        value += hand_value(hand, spaces, centre_colours, WILD_BY_ROUND[round_number - 1], w)
+        value += hand_value(hand, needs, WILD_BY_ROUND[round_number - 1], w)
     if phase == PHASE_BONUS and state[W_TO_MOVE] == p:
         value += w[TILE] * state[W_REWARD]
     if state[W_TOKEN] == p:

@@ -20,13 +20,19 @@ Each gain sums only the terms the move changes (a draft: its colour and the wild
 placement: its star, number and regions, and the hand's colours whose demand it changes);
 with the tuned weights (multiples of a half in the hand terms) that is the same value, bit
 for bit, as subtracting the whole hand's value before from after.
+
+A greedy rollout calls ``best_heuristic_move`` once a position instead of this once a
+move: the same values, with each colour's demand, the best keep and a placement's board
+terms worked out once for all the moves that share them.
 """
+import numpy as np
+
 from kernels.bits import popcount
 from kernels.jit import njit
 from kernels.pavilion.board import REGION_MASKS, REGION_REWARDS
 from kernels.pavilion.evaluate import (
-    MAX_REGIONS_PER_SPACE, NUMBERS_WITH_BONUS, SPACE_REGIONS, TILE, TOKEN, WEIGHTS, WILD, colour_value,
-    demand, fade, hand_gain, hand_value, keeping_value, kept_value, number_credit, region_credit, star_credit,
+    LARGEST_EMPTY, MAX_REGIONS_PER_SPACE, NUMBERS_WITH_BONUS, SPACE_REGIONS, TILE, TOKEN, WEIGHTS, WILD, colour_value,
+    demands, fade, hand_gain, hand_value, keeping_value, kept_value, number_credit, region_credit, star_credit,
     star_mask,
 )
 from kernels.pavilion.layout import (
@@ -54,34 +60,83 @@ def move_heuristic(state, move):
 
 @njit(cache=True, inline="always")
 def move_heuristic_with(state, move, w):
-    """``move_heuristic`` with the weights ``w`` (for tuning them)."""
+    """``move_heuristic`` with the weights ``w`` (for tuning them), in points."""
     base = player_base(state[W_TO_MOVE])
     hand = state[base + P_HAND]
     spaces = state[base + P_SPACES]
-    centre_colours = state[base + P_CENTRE_COLOURS]
+    round_number = state[W_ROUND]
+    needs = demands(spaces, state[base + P_CENTRE_COLOURS])
+    keeping = keeping_value(hand, needs, round_number, w) if move >= KEEP_BASE else 0.0
+    board = board_gain(spaces, round_number, placed_space(move), w) if is_placement(move) else 0.0
+    return move_gain(state, base, move, hand, round_number, WILD_BY_ROUND[round_number - 1], needs, keeping,
+                     board, w)
+
+
+@njit(cache=True)
+def best_heuristic_move(state, moves, n):
+    """The first of ``moves[:n]`` with the highest ``move_heuristic``: a greedy rollout's
+    move. The same values, with what the moves of a position share worked out once: the
+    colours' demands, the hand's best keep, and a placement's board terms, which its
+    ways to pay (consecutive in the list) have in common."""
+    w = WEIGHTS
+    base = player_base(state[W_TO_MOVE])
+    hand = state[base + P_HAND]
+    spaces = state[base + P_SPACES]
     round_number = state[W_ROUND]
     wild = WILD_BY_ROUND[round_number - 1]
-    if move >= KEEP_BASE:
-        kept = tiles_of_choice(move - KEEP_BASE)
-        after = kept_value(kept, spaces, centre_colours, round_number, w) - (total(hand) - total(kept))
-        return after - keeping_value(hand, spaces, centre_colours, round_number, w)
-    if move >= TAKE_BASE:
-        taken = tiles_of_choice(move - TAKE_BASE)
-        return hand_gain(hand, taken, spaces, centre_colours, wild, w) - w[TILE] * state[W_REWARD]
-    if move >= CHANCE_BASE:
-        return 0.0
-    if move == PASS_MOVE:
-        if hand == 0:
-            return 0.0
-        return (keeping_value(hand, spaces, centre_colours, round_number, w)
-                - hand_value(hand, spaces, centre_colours, wild, w))
-    if move >= PLACE_BASE:
-        return placement_gain(hand, spaces, centre_colours, round_number, wild, move - PLACE_BASE, w)
-    return draft_gain(state, base, hand, spaces, centre_colours, wild, move, w)
+    needs = demands(spaces, state[base + P_CENTRE_COLOURS])
+    keeping = keeping_value(hand, needs, round_number, w) if moves[0] >= KEEP_BASE else 0.0
+    board_space = -1
+    board = 0.0
+    pick = moves[0]
+    best = -np.inf
+    for i in range(n):
+        move = moves[i]
+        if is_placement(move) and placed_space(move) != board_space:
+            board_space = placed_space(move)
+            board = board_gain(spaces, round_number, board_space, w)
+        h = PRIOR_SCALE * move_gain(state, base, move, hand, round_number, wild, needs, keeping, board, w)
+        if h > best:
+            best = h
+            pick = move
+    return pick
 
 
 @njit(cache=True, inline="always")
-def draft_gain(state, base, hand, spaces, centre_colours, wild, move, w):
+def is_placement(move):
+    return PLACE_BASE <= move < PASS_MOVE
+
+
+@njit(cache=True, inline="always")
+def placed_space(move):
+    return (move - PLACE_BASE) // (STAR_SPACES * NCOLOURS)
+
+
+@njit(cache=True, inline="always")
+def move_gain(state, base, move, hand, round_number, wild, needs, keeping, board, w):
+    """The move's gain, given the mover's ``demands``, ``keeping`` (for a keep choice: the
+    hand's best keep) and ``board`` (for a placement: ``board_gain`` of its space). The
+    commonest moves are tested first."""
+    if move < PLACE_BASE:
+        return draft_gain(state, base, hand, needs, wild, move, w)
+    if move < PASS_MOVE:
+        return placement_gain(board, hand, state[base + P_SPACES], state[base + P_CENTRE_COLOURS], needs,
+                              wild, move - PLACE_BASE, w)
+    if move == PASS_MOVE:
+        if hand == 0:
+            return 0.0
+        return keeping_value(hand, needs, round_number, w) - hand_value(hand, needs, wild, w)
+    if move >= KEEP_BASE:
+        kept = tiles_of_choice(move - KEEP_BASE)
+        return kept_value(kept, needs, round_number, w) - (total(hand) - total(kept)) - keeping
+    if move >= TAKE_BASE:
+        taken = tiles_of_choice(move - TAKE_BASE)
+        return hand_gain(hand, taken, needs, wild, w) - w[TILE] * state[W_REWARD]
+    return 0.0                           # a chance move
+
+
+@njit(cache=True, inline="always")
+def draft_gain(state, base, hand, needs, wild, move, w):
     source = move // DRAFT_COLOURS
     colour = move % DRAFT_COLOURS
     tiles = state[W_CENTRE] if source == SOURCE_CENTRE else state[W_FACTORY + source]
@@ -91,23 +146,22 @@ def draft_gain(state, base, hand, spaces, centre_colours, wild, move, w):
     gain = w[WILD] * count_of(taken, wild)
     if colour != LONE_WILD and colour != wild:
         held = count_of(hand, colour)
-        gain += (colour_value(held + count_of(taken, colour), colour, spaces, centre_colours, wild, w)
-                 - colour_value(held, colour, spaces, centre_colours, wild, w))
+        gain += (colour_value(held + count_of(taken, colour), colour, needs, wild, w)
+                 - colour_value(held, colour, needs, wild, w))
     if source == SOURCE_CENTRE and state[W_TOKEN] == TOKEN_IN_CENTRE:
         gain += w[TOKEN] - min(total(taken), state[base + P_SCORE] - 1)
     return gain
 
 
 @njit(cache=True, inline="always")
-def placement_gain(hand, spaces, centre_colours, round_number, wild, code, w):
-    paid_wild = code % STAR_SPACES
-    colour = (code // STAR_SPACES) % NCOLOURS
-    space = code // (STAR_SPACES * NCOLOURS)
+def board_gain(spaces, round_number, space, w):
+    """What covering ``space`` earns on the board, however it is paid: its points, and the
+    progress it makes on its star, its number and its bonus regions (a completed region's
+    supply tiles at ``TILE`` each)."""
     star = space // STAR_SPACES
     number = space % STAR_SPACES + 1
-    after = spaces | (1 << space)
     late = fade(round_number, w)
-    gain = float(placement_points(after, space))
+    gain = float(placement_points(spaces | (1 << space), space))
     # Each term from the count before the move: the move covers one more space of each.
     covered = popcount(star_mask(spaces, star))
     gain += star_credit(covered + 1, star, late, w) - star_credit(covered, star, late, w)
@@ -123,32 +177,44 @@ def placement_gain(hand, spaces, centre_colours, round_number, wild, code, w):
         gain += region_credit(missing - 1, r, late, w) - region_credit(missing, r, late, w)
         if missing == 1:
             reward += REGION_REWARDS[r]     # the placement completes it
-    gain += w[TILE] * reward
-    real = number - paid_wild
-    if star == CENTRE_STAR:
-        # The centre star changes what every colour can still pay for: all of the hand again.
-        return gain + centre_hand_gain(hand, spaces, after, centre_colours, colour, real,
-                                       paid_wild, wild, w)
-    # An outer star: only its colour's tiles (and the wild ones paid) change their worth.
-    if colour == wild:
-        return gain - w[WILD] * real
-    held = count_of(hand, colour)
-    need = demand(spaces, centre_colours, colour)
-    gain += w[TILE] * (min(held - real, need - number) - min(held, need))
-    return gain - w[WILD] * paid_wild
+    return gain + w[TILE] * reward
 
 
 @njit(cache=True, inline="always")
-def centre_hand_gain(hand, spaces, after, centre_colours, colour, real, paid_wild, wild, w):
+def placement_gain(board, hand, spaces, centre_colours, needs, wild, code, w):
+    """The gain of the placement ``code``: ``board`` (its space's ``board_gain``) and the
+    change in the hand's value from paying for it."""
+    paid_wild = code % STAR_SPACES
+    colour = (code // STAR_SPACES) % NCOLOURS
+    space = code // (STAR_SPACES * NCOLOURS)
+    number = space % STAR_SPACES + 1
+    real = number - paid_wild
+    if space // STAR_SPACES == CENTRE_STAR:
+        # The centre star changes what every colour can still pay for: all of the hand again.
+        return board + centre_hand_gain(hand, spaces, spaces | (1 << space), centre_colours, needs, colour,
+                                        real, paid_wild, wild, w)
+    # An outer star: only its colour's tiles (and the wild ones paid) change their worth.
+    if colour == wild:
+        return board - w[WILD] * real
+    held = count_of(hand, colour)
+    need = count_of(needs, colour)
+    return board + w[TILE] * (min(held - real, need - number) - min(held, need)) - w[WILD] * paid_wild
+
+
+@njit(cache=True, inline="always")
+def centre_hand_gain(hand, spaces, after, centre_colours, needs, colour, real, paid_wild, wild, w):
     """The hand's change in value for a placement on the centre star: the wild tiles paid,
     and every colour not yet on the centre star, whose largest empty centre space shrinks
     (the colour placed can no longer go there at all)."""
     hand_after = hand - real * one_of(colour) - paid_wild * one_of(wild)
-    colours_after = centre_colours | (1 << colour)
+    largest = LARGEST_EMPTY[star_mask(spaces, CENTRE_STAR)]
+    largest_after = LARGEST_EMPTY[star_mask(after, CENTRE_STAR)]
     gain = w[WILD] * (count_of(hand_after, wild) - count_of(hand, wild))
     for c in range(NCOLOURS):
         held = count_of(hand, c)
         if held and c != wild and ((centre_colours >> c) & 1) == 0:
-            gain += (colour_value(count_of(hand_after, c), c, after, colours_after, wild, w)
-                     - colour_value(held, c, spaces, centre_colours, wild, w))
+            need = count_of(needs, c)
+            # its ``demand`` after the move: the placed colour no longer counts the centre
+            need_after = need - largest + (0 if c == colour else largest_after)
+            gain += w[TILE] * min(count_of(hand_after, c), need_after) - w[TILE] * min(held, need)
     return gain

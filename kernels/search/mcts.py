@@ -54,6 +54,9 @@ random_playout = sibling(__name__, "playout").random_playout
 # it is not compiled (the random rollout's chain cost about 2.8 s of a first greedy search).
 ROLLOUTS = ("random", "greedy", "round")
 ROLLOUT = variant(__name__)         # None in the template itself
+# A game that shares work between the moves of a position picks a greedy rollout's move
+# itself (kernels.games: ``best_heuristic_move``).
+GAME_PICKS_GREEDY_MOVE = hasattr(games, "best_heuristic_move")
 
 # The helpers of one simulation are inlined into ``simulate`` (``inline="always"``): one
 # function for LLVM to optimise rather than a chain of them, each optimised again with all
@@ -318,14 +321,24 @@ def greedy_rollout(state, rng, moves, to_chance):
         if (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < GREEDY_EPSILON:
             pick = moves[below(rng, n)]
         else:
-            pick = moves[0]
-            best = games.move_heuristic(state, pick)
-            for i in range(1, n):
-                h = games.move_heuristic(state, moves[i])
-                if h > best:
-                    best = h
-                    pick = moves[i]
+            pick = best_heuristic_move(state, moves, n)
         games.apply_move(state, pick)
+
+
+@kernel(inline="always")
+def best_heuristic_move(state, moves, n):
+    """The first of ``moves[:n]`` with the highest move heuristic: the game's own
+    ``best_heuristic_move`` if it has one, else one ``move_heuristic`` call a move."""
+    if GAME_PICKS_GREEDY_MOVE:          # pruned before typing, like ROLLOUT
+        return games.best_heuristic_move(state, moves, n)
+    pick = moves[0]
+    best = games.move_heuristic(state, pick)
+    for i in range(1, n):
+        h = games.move_heuristic(state, moves[i])
+        if h > best:
+            best = h
+            pick = moves[i]
+    return pick
 
 
 @kernel(inline="always")

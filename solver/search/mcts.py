@@ -56,8 +56,10 @@ def helper_kernels(state, rollout, reuse=True):
     biggest: measured with numba's compile events), then the kernels loaded after it."""
     state = np.asarray(state, np.int64)      # a list: the helper has it from JSON
     rules, move = bind.interface(state[0]), np.int64(0)
-    return [(rules.apply_move, (state, move)), (rules.move_heuristic, (state, move)),
-            *search_kernels(state, rollout, reuse)[1:]]
+    listed = [(rules.apply_move, (state, move)), (rules.move_heuristic, (state, move))]
+    if rollout != "random" and hasattr(rules, "best_heuristic_move"):
+        listed.append((rules.best_heuristic_move, (state, np.zeros(rules.MAX_MOVES, np.int64), move)))
+    return listed + search_kernels(state, rollout, reuse)[1:]
 
 
 def load_kernels(state, rollout, reuse=True):
