@@ -99,3 +99,24 @@ def test_a_helped_cold_search_gives_the_answer_of_a_lone_one_and_leaves_nothing_
     warm = python(search, tmp_path / "helped", TMPDIR=str(temp)).splitlines()
     assert helped[0] == alone[0] == warm[0]
     assert helped[1] == warm[1] == "0"
+
+
+def test_a_search_loads_its_kernels_once_a_process_per_game_and_options(monkeypatch):
+    """Searches after the first skip loading (a helper's folder, typing every argument):
+    a search's ``load_kernels`` runs once for each game and rollout, however often called."""
+    from solver import parallel_compile
+    from solver.games import get_game
+    from solver.search import mcts
+    from solver.search.mcts import Mcts, MctsOptions
+    entered = []
+    helped = parallel_compile.helped
+
+    def counting(plan, *args):
+        entered.append(args[1:])
+        return helped(plan, *args)
+    monkeypatch.setattr(parallel_compile, "helped", counting)
+    monkeypatch.setattr(mcts, "load_kernels", parallel_compile.once_per_process(mcts.load_kernels.__wrapped__))
+    state = get_game("azul").new(1)
+    for rollout in ("greedy", "greedy", "random", "greedy"):
+        Mcts(MctsOptions(iterations=50, seed=0, rollout=rollout)).search(state)
+    assert entered == [("greedy", False), ("random", False)]

@@ -52,6 +52,7 @@ def helper_kernels(state):
     return search_kernels(np.asarray(state, np.int64))[1:]      # a list: the helper has it from JSON
 
 
+@parallel_compile.once_per_process
 def load_kernels(state):
     """Compile, or load from numba's cache, the kernels of ``search_kernels``, a second
     process compiling some of them meanwhile on a cold cache."""

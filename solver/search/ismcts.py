@@ -53,6 +53,7 @@ def helper_kernels(state, rollout):
             (rules.apply_move, (state, move)), *search_kernels(state, rollout)[1:]]
 
 
+@parallel_compile.once_per_process
 def load_kernels(state, rollout):
     """Compile, or load from numba's cache, every kernel of ``search_kernels``, a second
     process compiling some of them meanwhile on a cold cache."""
