@@ -3,6 +3,7 @@
     python bench/pavilion_rollouts.py [--games N] [--simulations N] [--label TEXT]
     PYTHONPATH=<another tree> python bench/pavilion_rollouts.py ...   # the same for that tree
     python bench/pavilion_rollouts.py --against COMMIT [COMMIT ...] [--rounds N] [--simulations N]
+                                      [--game azure]
 
 Prints one JSON line: random playouts a second from the 2-player opening (what
 bench/pavilion_speed.py measures: the rules alone), and MCTS simulations a second
@@ -15,7 +16,8 @@ minute. ``--against`` keeps one warm worker process per tree (this checkout and 
 commit, exported as bench/versus.py does) and measures them in turn, ``--rounds``
 times, the order reversed every other round; it prints each tree's median MCTS
 simulations a second with their range, and the median and quartiles of its ratio to
-the first commit's figure of the same round.
+the first commit's figure of the same round. With ``--game azure`` the position is the
+first player's view of a 2-player Azure deal, searched by IS-MCTS (as an agent does).
 """
 import argparse
 import json
@@ -34,13 +36,15 @@ def simulations_per_s(state, simulations):
     return round(result.visits / seconds)
 
 
-def alternate(commits, rounds, simulations):
+def alternate(commits, rounds, simulations, game_name):
     """Each tree's MCTS rates, round after round, in warm worker processes of its own."""
     from pathlib import Path
 
+    from kernels import games
     from versus import REPO, Baseline
-    game = get_game("pavilion")
-    position = game.format_position(game.new(1, players=2))
+    game = get_game(game_name)
+    state = game.new(1, players=2) if game_name == "pavilion" else game.new(1)
+    position = game.format_position(game.view(state, games.to_move(state)))
     workers = {commit: Baseline.of_commit(commit) for commit in commits}
     workers["this checkout"] = Baseline(REPO, label="this checkout")
     rates = {label: [] for label in workers}
@@ -56,7 +60,8 @@ def alternate(commits, rounds, simulations):
             worker.close()
     first = rates[commits[0]]
     report = {"command": "python bench/pavilion_rollouts.py --against " + " ".join(commits)
-              + f" --rounds {rounds} --simulations {simulations}", "solver": str(Path(REPO) / "solver")}
+              + f" --rounds {rounds} --simulations {simulations} --game {game_name}",
+              "solver": str(Path(REPO) / "solver")}
     for label, figures in rates.items():
         ratios = [a / b for a, b in zip(figures, first)]
         report[label] = {"mcts_greedy_simulations_per_s": {"median": round(statistics.median(figures)),
@@ -74,9 +79,10 @@ def main():
     parser.add_argument("--label", default="")
     parser.add_argument("--against", nargs="+", metavar="COMMIT")
     parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--game", choices=("pavilion", "azure"), default="pavilion")
     args = parser.parse_args()
     if args.against:
-        print(json.dumps(alternate(args.against, args.rounds, args.simulations)))
+        print(json.dumps(alternate(args.against, args.rounds, args.simulations, args.game)))
         return
     import solver
     state = get_game("pavilion").new(1, players=2)

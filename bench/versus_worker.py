@@ -13,8 +13,9 @@ One JSON object a line on stdin, one answer a line on stdout:
   {"op": "rate", "position": P, "simulations": N,
    "seed": S}                                       -> {"simulations_per_s": CPU-time rate}
 
-``rate`` times one MCTS search with the default options from ``P`` (after a short one
-that loads its kernels): bench/pavilion_rollouts.py alternates such searches of two trees.
+``rate`` times one search with the default options from ``P`` (after a short one that
+loads its kernels), MCTS or, on a player's view, IS-MCTS: bench/pavilion_rollouts.py
+alternates such searches of two trees.
 
 ``seen`` lists the moves played since the agent last chose (its own included), each
 with the position its mover saw, so the agent can follow the game (``observe``).
@@ -65,11 +66,14 @@ def serve(lines, answer):
 
 def simulations_per_s(request):
     import time
+    from kernels import games
     from solver.games import game_of_position
+    from solver.search.ismcts import Ismcts
     from solver.search.mcts import Mcts, MctsOptions
     _, state = game_of_position(request["position"])
-    Mcts(MctsOptions(iterations=64, seed=0)).search(state)          # load the kernels
-    searcher = Mcts(MctsOptions(iterations=request["simulations"], seed=request["seed"]))
+    search = Mcts if games.is_complete(state) else Ismcts
+    search(MctsOptions(iterations=64, seed=0)).search(state)        # load the kernels
+    searcher = search(MctsOptions(iterations=request["simulations"], seed=request["seed"]))
     cpu = time.process_time()
     visits = searcher.search(state).visits
     return visits / (time.process_time() - cpu)

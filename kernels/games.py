@@ -28,7 +28,7 @@ Interface, for a state array ``state``:
 - ``move_heuristic(state, move)``: a cheap score of one move, higher is better;
 - optional, ``best_heuristic_move(state, moves, n)``: the first of ``moves[:n]`` with the
   highest ``move_heuristic``, for a game that can share work between the moves of a
-  position (Summer Pavilion); greedy rollouts of the others call ``move_heuristic``
+  position (Summer Pavilion, Azure); greedy rollouts of the others call ``move_heuristic``
   for each move;
 - ``position_hash(state)``: a stable 64-bit hash (``kernels.hashing``);
 - ``MAX_MOVES``: the longest move list (this module's ``MAX_MOVES``: of every game);

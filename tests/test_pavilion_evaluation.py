@@ -5,7 +5,7 @@ import hashlib
 import numpy as np
 import pytest
 
-from kernels import bind, games
+from kernels import games
 from kernels.pavilion.evaluate import (
     FADE, KEPT, NUMBER, REGION, STAR, TILE, TOKEN, WEIGHTS as W, WILD,
 )
@@ -15,7 +15,7 @@ from kernels.pavilion.layout import (
     space_bit, split_place_move,
 )
 from kernels.pavilion.stars import completed_reward
-from kernels.rng import make_rng, next_u64
+from kernels.rng import make_rng
 from solver.games import get_game
 from solver.notation.pavilion import parse_move
 from tests.test_pavilion_rules import build, play, player
@@ -203,31 +203,6 @@ def decisions(players, seed, choose):
 
 def random_choice(state, moves, n, rng):
     return games.random_move(state, rng, moves)
-
-
-def first_best(state, moves, n):
-    return moves[int(np.argmax([games.move_heuristic(state, move) for move in moves[:n]]))]
-
-
-def epsilon_greedy_choice(state, moves, n, rng):
-    explore = float(next_u64(rng) >> np.uint64(11)) / 2.0 ** 53 < 0.1
-    return games.random_move(state, rng, moves) if explore else first_best(state, moves, n)
-
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_a_rollouts_greedy_move_is_the_first_best_by_the_heuristic(players):
-    """``best_heuristic_move`` (one call a position, greedy rollouts) picks what scoring
-    each move with ``move_heuristic`` picks, ties to the first: on every position of
-    random and epsilon-greedy games, drafts, placements, passes, keeps and supply takes."""
-    game = get_game("pavilion")
-    rules = bind.interface("pavilion")
-    kinds = set()
-    for seed in range(6):
-        for state, moves, n in decisions(players, seed, (random_choice, epsilon_greedy_choice)[seed % 2]):
-            best = first_best(state, moves, n)
-            assert rules.best_heuristic_move(state, moves, n) == best, game.format_move(state, best)
-            kinds.add(game.format_move(state, moves[0]).split()[0])
-    assert {"place", "pass", "keep", "take"} <= kinds
 
 
 def heuristic_values_of_random_games(players, seeds):
