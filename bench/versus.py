@@ -24,7 +24,9 @@ an error naming it.
 
 The report gives A's wins (a shared win counts its share), draws and losses, the win
 rate with its Wilson 95% interval, the mean margin (A's score less the best other
-score) with its 95% interval, and the same split by A's seat.
+score) with its 95% interval, the same split by A's seat, and each side's wall time a
+move (``ms_a_move``: median and quartiles of its agents' ``choose``, a baseline's timed
+in its worker), so that a match meant to be at equal time can be seen to be.
 """
 import argparse
 import json
@@ -157,9 +159,10 @@ class RemoteAgent:
         self.seen = []
 
     def choose_text(self, position):
+        """The move's text, and the wall seconds the agent took to choose it (in the worker)."""
         reply = self.baseline.ask({"op": "choose", "agent": self.id, "position": position, "seen": self.seen})
         self.seen = []
-        return reply["move"]
+        return reply["move"], reply["seconds"]
 
     def saw(self, position, move_text):
         self.seen.append([position, move_text])
@@ -170,9 +173,11 @@ class RemoteAgent:
 
 # ---- one game, a match ----------------------------------------------------------------
 
-def play(game, options, seats, seed):
+def play(game, options, seats, seed, move_seconds=None):
     """One game between ``seats`` (local agents and ``RemoteAgent``s), seat 1 first, chance
-    drawn as in ``solver.agents.play_game``; a baseline move is checked against the rules here."""
+    drawn as in ``solver.agents.play_game``; a baseline move is checked against the rules here.
+    ``move_seconds``, if given, gets ``(seat, seconds)`` for every decision: the wall time
+    of the agent's ``choose`` (a baseline's as its worker timed it)."""
     from kernels import games
     from kernels.rng import chance_rng
     state = game.new(seed, **options)
@@ -189,14 +194,18 @@ def play(game, options, seats, seed):
         position = game.format_position(view) if remote else None
         agent = seats[who]
         if isinstance(agent, RemoteAgent):
-            text = agent.choose_text(position)
+            text, seconds = agent.choose_text(position)
             try:
                 move = game.parse_move(view, text)
             except TesseraError as err:
                 raise VersusError(f"baseline agent {agent.spec} in seat {who + 1} of game seed {seed} "
                                   f"answered '{text}', which is not legal here: {err}") from None
         else:
+            started = time.perf_counter()
             move = int(agent.choose(view))
+            seconds = time.perf_counter() - started
+        if move_seconds is not None:
+            move_seconds.append((int(who), seconds))
         if remote:
             text = game.format_move(view, move)
             for other in remote:
@@ -248,14 +257,28 @@ def match(game_name, spec_a, spec_b, games_count, seed=0, players=2, options=Non
     if warm:
         warm_up(game, options, (spec_a, spec_b), baseline)
     records = []
+    move_seconds = {"agent": [], "opponent": []}
     started = time.perf_counter()
     for i in range(games_count):
         game_seed = seed + i
         seat_a = i % players
         seats = [make_agent(spec_a if k == seat_a else spec_b, game_seed * players + k, baseline)
                  for k in range(players)]
-        records.append((seat_a, play(game, options, seats, game_seed)))
-    return summarize(spec_a, spec_b, records, players, time.perf_counter() - started), records
+        timed = []
+        records.append((seat_a, play(game, options, seats, game_seed, timed)))
+        for seat, seconds in timed:
+            move_seconds["agent" if seat == seat_a else "opponent"].append(seconds)
+    report = summarize(spec_a, spec_b, records, players, time.perf_counter() - started)
+    report["ms_a_move"] = {side: _spread(times) for side, times in move_seconds.items()}
+    return report, records
+
+
+def _spread(seconds):
+    """Median and quartiles of a side's wall times a move, in milliseconds."""
+    if not seconds:
+        return None
+    q1, median, q3 = np.percentile(np.array(seconds) * 1e3, [25, 50, 75])
+    return {"median": round(float(median), 2), "quartiles": [round(float(q1), 2), round(float(q3), 2)]}
 
 
 def summarize(spec_a, spec_b, records, players, seconds):
@@ -290,9 +313,11 @@ def _figures(share, margin):
 def describe(report):
     by_seat = ", ".join(f"seat {row['seat']} {row['wins']:g}/{row['games']}" for row in report["by_seat"])
     lo, hi = report["win_interval"]
+    times = "".join(f"; {side} {spread['median']} ms a move"
+                    for side, spread in report.get("ms_a_move", {}).items() if spread)
     return (f"{report['agent']} vs {report['opponent']} ({report['players']}p): "
             f"{report['wins']:g}/{report['games']} = {report['win_rate']:.3f} [{lo:.3f}, {hi:.3f}], "
-            f"mean margin {report['mean_margin']:+.2f}, {by_seat}; {report['seconds']} s")
+            f"mean margin {report['mean_margin']:+.2f}, {by_seat}; {report['seconds']} s{times}")
 
 
 # ---- command line ---------------------------------------------------------------------

@@ -8,7 +8,7 @@ One JSON object a line on stdin, one answer a line on stdout:
   {"op": "hello"}                                   -> {"solver": file of the solver package}
   {"op": "agent", "spec": S, "seed": N}             -> {"agent": id}
   {"op": "choose", "agent": id, "position": P,
-   "seen": [[P0, M0], ...]}                         -> {"move": text}
+   "seen": [[P0, M0], ...]}                         -> {"move": text, "seconds": wall time of choose}
   {"op": "drop", "agent": id}                       -> {}
   {"op": "rate", "position": P, "simulations": N,
    "seed": S}                                       -> {"simulations_per_s": CPU-time rate}
@@ -24,6 +24,7 @@ Any failure answers {"error": one line}.
 import itertools
 import json
 import sys
+import time
 
 
 def serve(lines, answer):
@@ -51,7 +52,9 @@ def serve(lines, answer):
                 game, state = game_of_position(position)
                 agent.observe(game.parse_move(state, move))
             game, state = game_of_position(request["position"])
-            return {"move": game.format_move(state, agent.choose(state))}
+            started = time.perf_counter()
+            move = agent.choose(state)
+            return {"move": game.format_move(state, move), "seconds": time.perf_counter() - started}
         if op == "rate":
             return {"simulations_per_s": simulations_per_s(request)}
         raise ValueError(f"unknown op {op!r}")
@@ -65,7 +68,6 @@ def serve(lines, answer):
 
 
 def simulations_per_s(request):
-    import time
     from kernels import games
     from solver.games import game_of_position
     from solver.search.ismcts import Ismcts

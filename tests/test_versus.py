@@ -31,8 +31,12 @@ def test_a_seeded_match_is_reproducible_and_its_figures_add_up(here_as_baseline)
     assert first["won"] + first["drawn"] + first["lost"] == 2
     margins = [r.scores[s] - r.scores[1 - s] for s, r in records]
     assert first["mean_margin"] == pytest.approx(sum(margins) / 2)
-    assert {k: v for k, v in first.items() if k != "seconds"} == \
-        {k: v for k, v in again.items() if k != "seconds"}
+    timings = ("seconds", "ms_a_move")
+    assert {k: v for k, v in first.items() if k not in timings} == \
+        {k: v for k, v in again.items() if k not in timings}
+    for side in ("agent", "opponent"):                        # both sides' moves were timed
+        low, high = first["ms_a_move"][side]["quartiles"]
+        assert 0 < low <= first["ms_a_move"][side]["median"] <= high
 
 
 def test_the_same_agent_on_both_sides_plays_the_same_moves(here_as_baseline):
