@@ -16,7 +16,8 @@ def row(report):
     margin = report["mean_margin"]
     span = report["margin_interval"]
     seats = ", ".join(f"{s['wins']:g}/{s['games']}" for s in report["by_seat"])
-    return (f"| {report['game']} | {report['players']} | `{report['agent']}` vs `{report['opponent']}` "
+    note = " (see the report's note)" if "note" in report else ""
+    return (f"| {report['game']} | {report['players']} | `{report['agent']}` vs `{report['opponent']}`{note} "
             f"| {report['games']} | {report['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] "
             f"| {margin:+.1f} [{span[0]:+.1f}, {span[1]:+.1f}] | {seats} | `{report['command']}` |")
 
