@@ -26,10 +26,10 @@ Interface, for a state array ``state``:
   round rollouts stop (Azul: ``evaluate`` and what the board promises; the others:
   ``evaluate``);
 - ``move_heuristic(state, move)``: a cheap score of one move, higher is better;
-- optional, ``best_heuristic_move(state, moves, n)``: the first of ``moves[:n]`` with the
-  highest ``move_heuristic``, for a game that can share work between the moves of a
-  position (Summer Pavilion, Azure); greedy rollouts of the others call ``move_heuristic``
-  for each move;
+- optional, ``move_heuristics(state, moves, n, out)``: ``out[i]`` the ``move_heuristic``
+  of ``moves[i]`` for i < n, for a game that can share work between the moves of a
+  position (Summer Pavilion, Azure); MCTS's priors and greedy rollouts of the others call
+  ``move_heuristic`` for each move;
 - ``position_hash(state)``: a stable 64-bit hash (``kernels.hashing``);
 - ``MAX_MOVES``: the longest move list (this module's ``MAX_MOVES``: of every game);
 - ``is_complete(state)``: True when nothing is hidden (always, in Azul

@@ -1,31 +1,32 @@
-"""A game's own ``best_heuristic_move`` (greedy rollouts ask it once a position) picks
-what scoring each legal move with ``move_heuristic`` picks, the first of equals, on
-every position of seeded random games of every variant of the games that have one."""
+"""A game's own ``move_heuristics`` (MCTS's priors and greedy rollouts call it once a
+position) gives each move exactly its ``move_heuristic``, on every position of seeded
+random games of every variant of the games that have one."""
 import numpy as np
 import pytest
 
 from kernels import bind, games
 from tests.random_games import VARIANTS, random_game, variant_id
 
-WITH_OWN_PICK = [v for v in VARIANTS if hasattr(bind.interface(v[0]), "best_heuristic_move")]
+SCORING_TOGETHER = [v for v in VARIANTS if hasattr(bind.interface(v[0]), "move_heuristics")]
 
 
-def test_the_games_that_share_work_between_moves_have_their_own_pick():
-    assert {game for game, _ in WITH_OWN_PICK} == {"pavilion", "azure"}
+def test_the_games_that_share_work_between_moves_score_them_together():
+    assert {game for game, _ in SCORING_TOGETHER} == {"pavilion", "azure"}
 
 
-@pytest.mark.parametrize("variant", WITH_OWN_PICK, ids=variant_id)
-def test_the_own_pick_is_the_first_best_by_the_move_heuristic(variant):
+@pytest.mark.parametrize("variant", SCORING_TOGETHER, ids=variant_id)
+def test_scoring_together_gives_each_move_its_own_heuristic(variant):
     game, options = variant
     rules = bind.interface(game)
     moves = np.empty(games.MAX_MOVES, np.int64)
+    out = np.full(games.MAX_MOVES, np.nan)
     positions = 0
     for seed in range(6):
         for state in random_game(game, options, seed):
             if games.to_move(state) < 0:
                 continue                      # chance or the end
             n = rules.legal_moves(state, moves)
-            values = [rules.move_heuristic(state, move) for move in moves[:n]]
-            assert rules.best_heuristic_move(state, moves, n) == moves[int(np.argmax(values))]
+            rules.move_heuristics(state, moves, n, out)
+            assert out[:n].tolist() == [rules.move_heuristic(state, move) for move in moves[:n]]
             positions += 1
     assert positions > 100

@@ -5,14 +5,14 @@ views (``view``) and ``determinize``. ``kernels.azure.setup`` makes new games.
 """
 from kernels.azure.apply import apply_move, resolve_chance
 from kernels.azure.evaluate import evaluate
-from kernels.azure.heuristic import best_heuristic_move, move_heuristic
+from kernels.azure.heuristic import move_heuristic, move_heuristics
 from kernels.azure.layout import MAX_MOVES, STATE_SIZE
 from kernels.azure.moves import chance_outcomes, legal_moves, random_move, sample_chance
 from kernels.azure.state import payoffs, players, scores, to_move
 from kernels.azure.views import determinize, is_complete, view
 
 __all__ = [
-    "MAX_MOVES", "STATE_SIZE", "apply_move", "best_heuristic_move", "chance_outcomes", "determinize", "evaluate",
-    "is_complete", "legal_moves", "move_heuristic", "payoffs", "players", "random_move", "resolve_chance",
+    "MAX_MOVES", "STATE_SIZE", "apply_move", "chance_outcomes", "determinize", "evaluate", "is_complete",
+    "legal_moves", "move_heuristic", "move_heuristics", "payoffs", "players", "random_move", "resolve_chance",
     "sample_chance", "scores", "to_move", "view",
 ]

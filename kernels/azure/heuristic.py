@@ -87,23 +87,17 @@ def pair_value(state, code):
 
 
 @njit(cache=True)
-def best_heuristic_move(state, moves, n):
-    """The first of ``moves[:n]`` with the highest ``move_heuristic``: a greedy rollout's
-    move, in one call a position. Placements, the bulk of the moves, share the guard
-    masks of the four mountains, read once (the same values as one call a move)."""
+def move_heuristics(state, moves, n, out):
+    """``out[i]``: ``move_heuristic(state, moves[i])`` for i < n, in one call a position
+    (MCTS's priors and greedy rollouts). Placements, the bulk of the moves, share the
+    guard masks of the four mountains, read once (the same values)."""
     guards = mountain_guards(state)
-    pick = moves[0]
-    best = -np.inf
     for i in range(n):
         move = moves[i]
         if move < BOON_BASE:
-            h = placement_value_guarded(state, guards, move % GIFTED_BASE, move >= GIFTED_BASE)
+            out[i] = placement_value_guarded(state, guards, move % GIFTED_BASE, move >= GIFTED_BASE)
         else:
-            h = move_heuristic(state, move)
-        if h > best:
-            best = h
-            pick = move
-    return pick
+            out[i] = move_heuristic(state, move)
 
 
 @njit(cache=True, inline="always")

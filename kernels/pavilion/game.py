@@ -1,7 +1,8 @@
 """Summer Pavilion's kernels under the names of the game interface (``kernels.games`` lists them),
 for the per-game instances of the generic kernels (``kernels.bind``)."""
 from kernels.pavilion import (  # noqa: F401  (the interface)
-    MAX_MOVES, apply_move, best_heuristic_move, chance_outcomes, evaluate, legal_moves, move_heuristic, payoffs, players,
+    MAX_MOVES, apply_move, chance_outcomes, evaluate, legal_moves, move_heuristic, move_heuristics,
+    payoffs, players,
     random_move, sample_chance, scores, to_move,
 )
 from kernels.pavilion import random_refill as resolve_chance  # noqa: F401

@@ -21,12 +21,10 @@ placement: its star, number and regions, and the hand's colours whose demand it 
 with the tuned weights (multiples of a half in the hand terms) that is the same value, bit
 for bit, as subtracting the whole hand's value before from after.
 
-A greedy rollout calls ``best_heuristic_move`` once a position instead of this once a
-move: the same values, with each colour's demand, the best keep and a placement's board
-terms worked out once for all the moves that share them.
+MCTS calls ``move_heuristics`` once a position instead of this once a move: the same
+values, with each colour's demand, the best keep and a placement's board terms worked
+out once for all the moves that share them.
 """
-import numpy as np
-
 from kernels.bits import popcount
 from kernels.jit import njit
 from kernels.pavilion.board import REGION_MASKS, REGION_REWARDS
@@ -73,11 +71,11 @@ def move_heuristic_with(state, move, w):
 
 
 @njit(cache=True)
-def best_heuristic_move(state, moves, n):
-    """The first of ``moves[:n]`` with the highest ``move_heuristic``: a greedy rollout's
-    move. The same values, with what the moves of a position share worked out once: the
-    colours' demands, the hand's best keep, and a placement's board terms, which its
-    ways to pay (consecutive in the list) have in common."""
+def move_heuristics(state, moves, n, out):
+    """``out[i]``: ``move_heuristic(state, moves[i])`` for i < n, in one call a position
+    (MCTS's priors and greedy rollouts): the same values, with what the moves share worked
+    out once: the colours' demands, the hand's best keep, and a placement's board terms,
+    which its ways to pay (consecutive in the list) have in common."""
     w = WEIGHTS
     base = player_base(state[W_TO_MOVE])
     hand = state[base + P_HAND]
@@ -85,21 +83,15 @@ def best_heuristic_move(state, moves, n):
     round_number = state[W_ROUND]
     wild = WILD_BY_ROUND[round_number - 1]
     needs = demands(spaces, state[base + P_CENTRE_COLOURS])
-    keeping = keeping_value(hand, needs, round_number, w) if moves[0] >= KEEP_BASE else 0.0
+    keeping = keeping_value(hand, needs, round_number, w) if n > 0 and moves[0] >= KEEP_BASE else 0.0
     board_space = -1
     board = 0.0
-    pick = moves[0]
-    best = -np.inf
     for i in range(n):
         move = moves[i]
         if is_placement(move) and placed_space(move) != board_space:
             board_space = placed_space(move)
             board = board_gain(spaces, round_number, board_space, w)
-        h = PRIOR_SCALE * move_gain(state, base, move, hand, round_number, wild, needs, keeping, board, w)
-        if h > best:
-            best = h
-            pick = move
-    return pick
+        out[i] = PRIOR_SCALE * move_gain(state, base, move, hand, round_number, wild, needs, keeping, board, w)
 
 
 @njit(cache=True, inline="always")

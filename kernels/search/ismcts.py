@@ -155,7 +155,7 @@ def best_available(nodes, stats, node, slot, n, player, prm):
 
 
 @kernel
-def choose(nodes, stats, size, node, state, player, prm, rng, moves, slot, prior_rows):
+def choose(nodes, stats, size, node, state, player, prm, rng, moves, values, slot, prior_rows):
     """The child of ``node`` this determinization follows, adding children as needed.
 
     Counts one availability for every child legal here. Returns NO_NODE when the
@@ -174,7 +174,7 @@ def choose(nodes, stats, size, node, state, player, prm, rng, moves, slot, prior
     if missing > 0:
         if size[USED] + missing > nodes.shape[0]:
             return NO_NODE
-        set_priors(prior_rows, state, 0, n, moves, prm[P_PRIOR_TEMPERATURE])
+        set_priors(prior_rows, state, 0, n, moves, values, prm[P_PRIOR_TEMPERATURE])
         for i in range(n):
             if slot[i] == NO_NODE:
                 slot[i] = add_child(nodes, stats, size, node, moves[i], prior_rows[i, PRIOR])
@@ -190,7 +190,7 @@ def count_available(nodes, slot, n):
 
 
 @kernel(inline="always")    # into run_tree: not compiled (optimised, emitted) a second time on its own
-def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, slot, prior_rows, path,
+def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, values, slot, prior_rows, path,
              payoff, margin, score):
     """One iteration: determinize, select, expand, roll out, back up."""
     games.determinize(root, observer, rng, state)
@@ -204,7 +204,7 @@ def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, slot, p
         if who == CHANCE:
             games.resolve_chance(state, rng)                 # open loop: not in the tree
             continue
-        child = choose(nodes, stats, size, node, state, who, prm, rng, moves, slot, prior_rows)
+        child = choose(nodes, stats, size, node, state, who, prm, rng, moves, values, slot, prior_rows)
         if child == NO_NODE:
             break                                            # tree full
         games.apply_move(state, nodes[child, MOVE])
@@ -213,7 +213,7 @@ def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, slot, p
         node = child
         if nodes[child, VISITS] == 0:
             break                                            # a new leaf: roll out
-    rollout(state, rng, moves)
+    rollout(state, rng, moves, values)
     outcome(state, payoff, margin, score)
     backup(nodes, stats, path, 0, depth, 0, 0.0, games.players(state), payoff, margin)
 
@@ -228,7 +228,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
     state = root.copy()
     local_rng = rng.copy()
     local_size = size.copy()
-    moves, path, payoff, margin, score = simulation_buffers()
+    moves, values, path, payoff, margin, score = simulation_buffers()
     slot = np.empty(games.MAX_MOVES, np.int64)
     prior_rows = np.zeros((games.MAX_MOVES, STAT_COLUMNS), np.float64)  # set_priors' output
     # A simulation adds children mostly at one node (one move's worth under UCT, a
@@ -242,7 +242,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
     while done < iterations:
         if local_size[USED] + room > nodes.shape[0]:
             compact(nodes, stats, local_size, nodes.shape[0] // 2)
-        simulate(nodes, stats, local_size, root, observer, prm, local_rng, state, moves, slot,
+        simulate(nodes, stats, local_size, root, observer, prm, local_rng, state, moves, values, slot,
                  prior_rows, path, payoff, margin, score)
         done += 1
         if timed and done >= check:

@@ -54,9 +54,9 @@ random_playout = sibling(__name__, "playout").random_playout
 # it is not compiled (the random rollout's chain cost about 2.8 s of a first greedy search).
 ROLLOUTS = ("random", "greedy", "round")
 ROLLOUT = variant(__name__)         # None in the template itself
-# A game that shares work between the moves of a position picks a greedy rollout's move
-# itself (kernels.games: ``best_heuristic_move``).
-GAME_PICKS_GREEDY_MOVE = hasattr(games, "best_heuristic_move")
+# A game that shares work between the moves of a position scores them in one call
+# (kernels.games: ``move_heuristics``).
+GAME_SCORES_MOVES_TOGETHER = hasattr(games, "move_heuristics")
 
 # The helpers of one simulation are inlined into ``simulate`` (``inline="always"``): one
 # function for LLVM to optimise rather than a chain of them, each optimised again with all
@@ -244,7 +244,7 @@ def reserve(nodes, size, node, n):
 
 
 @kernel(inline="always")
-def expand(nodes, stats, size, node, state, moves, prm):
+def expand(nodes, stats, size, node, state, moves, values, prm):
     """Give a claimed player node one child per legal move; False when the arrays are full
     (the node is then unexpanded again)."""
     n = games.legal_moves(state, moves)
@@ -254,22 +254,21 @@ def expand(nodes, stats, size, node, state, moves, prm):
     for i in range(n):
         init_node(nodes, stats, start + i, moves[i], 1.0 / n)
     if prm[P_SELECT] == SELECT_PUCT:
-        set_priors(stats, state, start, n, moves, prm[P_PRIOR_TEMPERATURE])
+        set_priors(stats, state, start, n, moves, values, prm[P_PRIOR_TEMPERATURE])
     publish(nodes, node, start, n, n)
     return True
 
 
 @kernel(inline="always")
-def set_priors(stats, state, start, n, moves, temperature):
-    """Softmax of the game's move heuristic."""
+def set_priors(stats, state, start, n, moves, values, temperature):
+    """Softmax of the game's move heuristic (``values``: room for the heuristics)."""
+    move_heuristics(state, moves, n, values)
     top = -np.inf
     for i in range(n):
-        h = games.move_heuristic(state, moves[i])
-        stats[start + i, PRIOR] = h
-        top = max(top, h)
+        top = max(top, values[i])
     total = 0.0
     for i in range(n):
-        p = np.exp((stats[start + i, PRIOR] - top) / temperature)
+        p = np.exp((values[i] - top) / temperature)
         stats[start + i, PRIOR] = p
         total += p
     for i in range(n):
@@ -305,9 +304,9 @@ def chance_child(nodes, stats, size, node, width, rng):
 
 
 @kernel(inline="always")
-def greedy_rollout(state, rng, moves, to_chance):
-    """Epsilon-greedy on the move heuristic; ties go to the first best move. With
-    ``to_chance``, it stops at the first chance event instead of resolving it."""
+def greedy_rollout(state, rng, moves, values, to_chance):
+    """Epsilon-greedy on the move heuristic (``values``: room for it); ties go to the first
+    best move. With ``to_chance``, it stops at the first chance event instead of resolving it."""
     while True:
         who = games.to_move(state)
         if who == TERMINAL:
@@ -321,24 +320,25 @@ def greedy_rollout(state, rng, moves, to_chance):
         if (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < GREEDY_EPSILON:
             pick = moves[below(rng, n)]
         else:
-            pick = best_heuristic_move(state, moves, n)
+            move_heuristics(state, moves, n, values)
+            pick = moves[0]
+            best = values[0]
+            for i in range(1, n):
+                if values[i] > best:
+                    best = values[i]
+                    pick = moves[i]
         games.apply_move(state, pick)
 
 
 @kernel(inline="always")
-def best_heuristic_move(state, moves, n):
-    """The first of ``moves[:n]`` with the highest move heuristic: the game's own
-    ``best_heuristic_move`` if it has one, else one ``move_heuristic`` call a move."""
-    if GAME_PICKS_GREEDY_MOVE:          # pruned before typing, like ROLLOUT
-        return games.best_heuristic_move(state, moves, n)
-    pick = moves[0]
-    best = games.move_heuristic(state, pick)
-    for i in range(1, n):
-        h = games.move_heuristic(state, moves[i])
-        if h > best:
-            best = h
-            pick = moves[i]
-    return pick
+def move_heuristics(state, moves, n, out):
+    """``out[i]``: the move heuristic of ``moves[i]``, for i < n: the game's own
+    ``move_heuristics`` if it has one, else one ``move_heuristic`` call a move."""
+    if GAME_SCORES_MOVES_TOGETHER:      # pruned before typing, like ROLLOUT
+        games.move_heuristics(state, moves, n, out)
+    else:
+        for i in range(n):
+            out[i] = games.move_heuristic(state, moves[i])
 
 
 @kernel(inline="always")
@@ -385,13 +385,13 @@ def final_or_estimated_scores(state, payoff, margin, score, n):
 
 
 @kernel(inline="always")
-def rollout(state, rng, moves):
+def rollout(state, rng, moves, values):
     """Play ``state`` with the instance's rollout: to the end of the game, or ("round") to
     the next chance event."""
     if ROLLOUT == "random":
         random_playout(state, rng, moves)
     else:
-        greedy_rollout(state, rng, moves, ROLLOUT == "round")
+        greedy_rollout(state, rng, moves, values, ROLLOUT == "round")
 
 
 @kernel(inline="always")
@@ -413,14 +413,16 @@ def backup(nodes, stats, path, first, depth, counted, virtual, players, payoff, 
 
 @kernel
 def simulation_buffers():
-    """The work arrays of a tree's simulations: ``(moves, path, payoff, margin, score)``."""
-    return (np.empty(games.MAX_MOVES, np.int64), np.empty(PATH_LENGTH, np.int64),
+    """The work arrays of a tree's simulations: ``(moves, values, path, payoff, margin,
+    score)`` (``values``: the move heuristics of ``moves``)."""
+    return (np.empty(games.MAX_MOVES, np.int64), np.empty(games.MAX_MOVES, np.float64),
+            np.empty(PATH_LENGTH, np.int64),
             np.zeros(MAX_PLAYERS, np.float64), np.zeros(MAX_PLAYERS, np.float64),
             np.zeros(MAX_PLAYERS, np.int64))
 
 
 @kernel(inline="always")    # into run_tree: not compiled (optimised, emitted) a second time on its own
-def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, path, payoff,
+def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, values, path, payoff,
              margin, score, virtual, root_sums, local_root):
     """One iteration: select, expand, roll out, back up.
 
@@ -463,7 +465,7 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, pat
                     break                                    # a new leaf: roll out
                 if not claim(nodes, node):
                     break
-                if not expand(nodes, stats, size, node, state, moves, prm):
+                if not expand(nodes, stats, size, node, state, moves, values, prm):
                     break                                    # tree full
             child = select_child(nodes, stats, node, who, prm, rng)
             games.apply_move(state, nodes[child, MOVE])
@@ -474,7 +476,7 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, pat
         node = child
         depth += 1
         path[depth] = node
-    rollout(state, rng, moves)
+    rollout(state, rng, moves, values)
     outcome(state, payoff, margin, score)
     backup(nodes, stats, path, 1 if local_root else 0, depth, depth, virtual, players, payoff, margin)
     if local_root:
@@ -503,7 +505,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads):
     # The generator lives in this thread's own array while it runs: the callers' array
     # holds every thread's in one cache line, which the threads would share.
     local_rng = rng.copy()
-    moves, path, payoff, margin, score = simulation_buffers()
+    moves, values, path, payoff, margin, score = simulation_buffers()
     needed = room(prm, threads)
     virtual = VIRTUAL_MARGIN if threads > 1 else 0.0
     # The root's sums stay in the thread (``simulate``) unless a negative fpu reads them.
@@ -514,7 +516,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads):
     done = 0
     check = 1
     while done < iterations and load_acquire(size, USED) + needed <= nodes.shape[0]:
-        simulate(nodes, stats, size, root, prm, local_rng, scratch, chance_rng, moves, path,
+        simulate(nodes, stats, size, root, prm, local_rng, scratch, chance_rng, moves, values, path,
                  payoff, margin, score, virtual, root_sums, local_root)
         done += 1
         if timed and done >= check:

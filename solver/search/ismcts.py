@@ -22,7 +22,7 @@ from solver import parallel_compile
 from solver.compiletime import compile_clock
 from solver.errors import OptionError, TesseraError
 from solver.search.batches import lower_bound, run_batches, run_threads
-from solver.search.mcts import MctsOptions  # noqa: F401  (the options of both searches)
+from solver.search.mcts import MctsOptions, heuristic_kernel  # noqa: F401  (MctsOptions: of both searches)
 from solver.search.result import MoveLine, SearchResult
 
 PV_LENGTH = 256
@@ -49,7 +49,7 @@ def helper_kernels(state, rollout):
     loaded after it."""
     state = np.asarray(state, np.int64)      # a list: the helper has it from JSON
     rules, move = bind.interface(state[0]), np.int64(0)
-    return [(rules.resolve_chance, (state, make_rng(0))), (rules.move_heuristic, (state, move)),
+    return [(rules.resolve_chance, (state, make_rng(0))), heuristic_kernel(rules, state),
             (rules.apply_move, (state, move)), *search_kernels(state, rollout)[1:]]
 
 

@@ -55,11 +55,18 @@ def helper_kernels(state, rollout, reuse=True):
     (``solver.parallel_compile``): the game's kernels ``run_tree`` reaches last (its
     biggest: measured with numba's compile events), then the kernels loaded after it."""
     state = np.asarray(state, np.int64)      # a list: the helper has it from JSON
-    rules, move = bind.interface(state[0]), np.int64(0)
-    listed = [(rules.apply_move, (state, move)), (rules.move_heuristic, (state, move))]
-    if rollout != "random" and hasattr(rules, "best_heuristic_move"):
-        listed.append((rules.best_heuristic_move, (state, np.zeros(rules.MAX_MOVES, np.int64), move)))
-    return listed + search_kernels(state, rollout, reuse)[1:]
+    rules = bind.interface(state[0])
+    return [(rules.apply_move, (state, np.int64(0))), heuristic_kernel(rules, state),
+            *search_kernels(state, rollout, reuse)[1:]]
+
+
+def heuristic_kernel(rules, state):
+    """``(kernel, args)`` of what a search scores moves with: the game's ``move_heuristics``
+    if it has one, else its ``move_heuristic``."""
+    if hasattr(rules, "move_heuristics"):
+        return rules.move_heuristics, (state, np.zeros(rules.MAX_MOVES, np.int64), np.int64(0),
+                                       np.zeros(rules.MAX_MOVES, np.float64))
+    return rules.move_heuristic, (state, np.int64(0))
 
 
 @parallel_compile.once_per_process
