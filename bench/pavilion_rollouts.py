@@ -22,18 +22,9 @@ first player's view of a 2-player Azure deal, searched by IS-MCTS (as an agent d
 import argparse
 import json
 import statistics
-import time
 
-from solver.bench import playout_rate, timed
+from solver.bench import playout_rate
 from solver.games import get_game
-from solver.search.mcts import Mcts, MctsOptions
-
-
-def simulations_per_s(state, simulations):
-    Mcts(MctsOptions(iterations=64, seed=0)).search(state)         # load the kernels
-    searcher = Mcts(MctsOptions(iterations=simulations, seed=1))
-    result, seconds = timed(time.process_time, searcher.search, state)
-    return round(result.visits / seconds)
 
 
 def alternate(commits, rounds, simulations, game_name):
@@ -85,10 +76,13 @@ def main():
         print(json.dumps(alternate(args.against, args.rounds, args.simulations, args.game)))
         return
     import solver
-    state = get_game("pavilion").new(1, players=2)
+    from versus_worker import simulations_per_s
+    game = get_game("pavilion")
+    state = game.new(1, players=2)
+    rate = simulations_per_s({"position": game.format_position(state), "simulations": args.simulations, "seed": 1})
     print(json.dumps({"label": args.label, "solver": solver.__file__,
                       "random_games_per_s": playout_rate(state, args.games)["games_per_s"],
-                      "mcts_greedy_simulations_per_s": simulations_per_s(state, args.simulations)}))
+                      "mcts_greedy_simulations_per_s": round(rate)}))
 
 
 if __name__ == "__main__":

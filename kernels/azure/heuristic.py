@@ -59,6 +59,13 @@ BEAST_WORTH[VERMILLION] = 2 * CARD_VALUE
 def move_heuristic(state, move):
     if move < BOON_BASE:
         return placement_value(state, move % GIFTED_BASE, move >= GIFTED_BASE)
+    return choice_value(state, move)
+
+
+@njit(cache=True)
+def choice_value(state, move):
+    """The heuristic of a move that is no placement: a boon, a card taken or returned, a
+    chance draw."""
     if move >= DRAW_BASE:
         return 0.0
     player = state[W_TURN]
@@ -89,15 +96,15 @@ def pair_value(state, code):
 @njit(cache=True)
 def move_heuristics(state, moves, n, out):
     """``out[i]``: ``move_heuristic(state, moves[i])`` for i < n, in one call a position
-    (MCTS's priors and greedy rollouts). Placements, the bulk of the moves, share the
-    guard masks of the four mountains, read once (the same values)."""
+    (MCTS's priors and greedy rollouts): the same values. Placements, the bulk of the
+    moves, share the guard masks of the four mountains, read once."""
     guards = mountain_guards(state)
     for i in range(n):
         move = moves[i]
         if move < BOON_BASE:
             out[i] = placement_value_guarded(state, guards, move % GIFTED_BASE, move >= GIFTED_BASE)
         else:
-            out[i] = move_heuristic(state, move)
+            out[i] = choice_value(state, move)     # not move_heuristic: one copy of the placements
 
 
 @njit(cache=True, inline="always")
