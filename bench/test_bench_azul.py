@@ -1,6 +1,6 @@
 """pytest-benchmark suite for the Azul kernels.
 
-    python -m pytest bench/ --benchmark-only
+    python -m pytest bench/ --benchmark-only -n 0      (-n 0: pytest-benchmark times nothing under xdist workers)
 """
 import numpy as np
 import pytest

@@ -1,8 +1,8 @@
 """Time budgets are kept: a search given T seconds returns within about T by the wall clock,
 tree reuse and the result included, on one thread and on two (docs/search.md, "Budget").
 
-The bound checked is loose (T + 0.1 s) because the machine running the tests may be
-busy; bench/search_budget.py records the distribution of overruns.
+The bound checked is loose (T + 0.1 s; T + 0.2 s with more threads than cores) because
+the machine running the tests is busy (the run has a worker per core); bench/search_budget.py records the distribution of overruns.
 """
 import time
 
@@ -139,5 +139,7 @@ def test_more_threads_than_cores_keep_the_time():
     searcher = Mcts(MctsOptions(time_limit=0.3, threads=2 * available_cores(), seed=2,
                                 rollout="random"))
     seconds, result = wall(searcher.search, state)
-    assert seconds < 0.3 + SLACK and result.visits > 100
+    # Each thread has half a core, or a quarter while the other test worker runs: twice the
+    # slack, still far below the seconds a thread that missed the deadline would take.
+    assert seconds < 0.3 + 2 * SLACK and result.visits > 100
     assert result.visits == sum(line.visits for line in result.moves)
