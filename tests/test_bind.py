@@ -75,6 +75,20 @@ def test_a_variant_compiles_only_its_own_rollout(tmp_path):
     assert out.split() == ["0", "1"]
 
 
+def test_the_tree_kernels_of_mcts_are_one_for_every_game_and_rollout():
+    """Compaction, subtree copy and principal variation know no game (kernels.search.tree):
+    every game's search loads the same kernels, so a new game's first search compiles
+    none of them again."""
+    from solver.search import mcts
+    listed = {(name, rollout): [k for k, _ in mcts.search_kernels(get_game(name).new(1), rollout)]
+              for name in ("azul", "pavilion") for rollout in ("greedy", "random")}
+    run_trees = {kernels[0] for kernels in listed.values()}
+    assert len(run_trees) == 4                          # the simulations: one per game and rollout
+    shared = {tuple(kernels[1:]) for kernels in listed.values()}
+    assert len(shared) == 1
+    assert all("azul" not in k.py_func.__qualname__ for k in shared.pop())
+
+
 def test_a_template_itself_is_not_compiled_and_names_the_instance_to_use():
     from kernels import perft
     state = get_game("azul").new(1)

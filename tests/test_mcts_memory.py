@@ -6,6 +6,7 @@ import pytest
 from kernels import bind, games
 from kernels.rng import make_rng
 from kernels.search import mcts as kernel
+from kernels.search import tree
 from kernels.search.clock import FOREVER
 from solver.errors import OptionError
 from solver.games import get_game
@@ -22,7 +23,7 @@ def grown(iterations, max_nodes, seed=1):
     nodes, stats, size = kernel.new_tree(max_nodes)
     state, rng = AZUL.new(1, players=2), make_rng(seed)
     while iterations:       # the search's loop: the kernel stops when the tree needs room
-        SEARCH.make_room(nodes, stats, size, PRM, 1)
+        tree.make_room(nodes, stats, size, SEARCH.room.py_func(PRM, 1))
         iterations -= SEARCH.run_tree(nodes, stats, size, state, iterations, FOREVER, PRM, rng, 1)
     return nodes, stats, size
 
@@ -51,7 +52,7 @@ def test_compaction_keeps_the_root_and_the_visited_part_of_the_tree_whole():
     nodes, stats, size = grown(3000, 200_000)
     used = int(size[kernel.USED])
     before, _ = by_path(nodes, stats, used)
-    SEARCH.compact(nodes, stats, size, used // 2)
+    tree.compact(nodes, stats, size, used // 2)
     after, seen = by_path(nodes, stats, int(size[kernel.USED]))
     assert size[kernel.USED] <= used // 2 and size[kernel.COMPACTIONS] == 1
     assert size[kernel.FREED] == used - size[kernel.USED]

@@ -49,14 +49,14 @@ from kernels.rng import below
 from kernels.search.clock import FOREVER, now, simulations_until_check
 from kernels.search.mcts import (  # noqa: F401  (MARGIN, WIN: this tree's stats columns too)
     COMPACTIONS, FREED, MARGIN, P_EXPLORATION, P_FPU, P_PRIOR_TEMPERATURE, P_SELECT, P_VALUE, PRIOR,
-    SELECT_PUCT, SIZE_COLUMNS, STAT_COLUMNS, USED, VISIT_CLASSES, VISITS, WIN,
+    SELECT_PUCT, SIZE_COLUMNS, STAT_COLUMNS, USED, VISITS, WIN,
 )
+from kernels.search.tree import VISIT_CLASSES, keep_threshold, number_kept, visit_class
 
 games = template_games(__name__)
 _mcts = sibling(__name__, "mcts")       # the same game's MCTS kernels, with the same rollout
 backup, outcome, puct_score, rollout = _mcts.backup, _mcts.outcome, _mcts.puct_score, _mcts.rollout
 first_play = _mcts.first_play
-keep_threshold, number_kept, visit_class = _mcts.keep_threshold, _mcts.number_kept, _mcts.visit_class
 set_priors, simulation_buffers, uct_score = _mcts.set_priors, _mcts.simulation_buffers, _mcts.uct_score
 
 NO_NODE = -1
@@ -258,7 +258,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
 @kernel
 def compact(nodes, stats, size, target):
     """Free the children of the nodes that matter least until at most ``target`` nodes are
-    in use, and pack the rest at the front of the arrays, as ``kernels.search.mcts.compact``
+    in use, and pack the rest at the front of the arrays, as ``kernels.search.tree.compact``
     does for its trees: every node below ``threshold`` visits (the smallest threshold
     that brings the tree to ``target``, by ``visit_class``) loses its children and is a
     leaf again, its own statistics and availability kept; the root keeps its children.

@@ -15,6 +15,7 @@ from kernels import bind
 from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import make_rng
 from kernels.search import mcts as kernel      # the layout and parameters; the kernels per game
+from kernels.search import tree as tree_kernels   # one compile for every game
 from kernels.search.clock import FOREVER
 from solver import parallel_compile
 from solver.compiletime import compile_clock
@@ -43,10 +44,10 @@ def search_kernels(state, rollout, reuse=True):
     nodes, stats, size = kernel.new_tree(1)
     prm, root = kernel.params(), state.copy()
     listed = [(kernels.run_tree, (nodes, stats, size, root, 1, FOREVER, prm, make_rng(0), 1)),
-              (kernels.make_room, (nodes, stats, size, prm, 1))]
+              (tree_kernels.make_room, (nodes, stats, size, 1))]
     if reuse:
-        listed.append((kernels.copy_subtree, (nodes, stats, 0, nodes, stats)))
-    listed.append((kernels.principal_variation, (nodes, 0, np.zeros(PV_LENGTH, np.int64))))
+        listed.append((tree_kernels.copy_subtree, (nodes, stats, 0, nodes, stats)))
+    listed.append((tree_kernels.principal_variation, (nodes, 0, np.zeros(PV_LENGTH, np.int64))))
     return listed
 
 
@@ -192,8 +193,10 @@ class Mcts:
             return self.kernels.run_tree(nodes, stats, size, self.root, remaining, deadline, prm,
                                          self.rngs[t], threads)
 
+        needed = self.kernels.room.py_func(prm, threads)      # a Python call: no compile for it
+
         def run(remaining, deadline):
-            self.kernels.make_room(nodes, stats, size, prm, threads)
+            tree_kernels.make_room(nodes, stats, size, needed)
             if threads == 1:
                 done[0] = run_thread(0, remaining[0], deadline)
                 return done
@@ -233,7 +236,7 @@ class Mcts:
         self.root_node = match[0]
         self.rules.apply_move(self.root, move)
         if self.options.reuse:          # the next search copies the subtree: load it now, before its clock
-            bind.ready(self.kernels.copy_subtree, nodes, self.tree[1], 0, nodes, self.tree[1])
+            bind.ready(tree_kernels.copy_subtree, nodes, self.tree[1], 0, nodes, self.tree[1])
 
     def _prepare_tree(self, state):
         """Reuse the tree when ``state`` is where the played moves led; else start afresh."""
@@ -243,7 +246,7 @@ class Mcts:
         if reusable and self.root_node:
             nodes, stats, _ = self.tree
             fresh = kernel.new_tree(nodes_wanted)
-            fresh[2][kernel.USED] = self.kernels.copy_subtree(nodes, stats, self.root_node,
+            fresh[2][kernel.USED] = tree_kernels.copy_subtree(nodes, stats, self.root_node,
                                                               fresh[0], fresh[1])
             self.tree = fresh
         elif not reusable:
@@ -269,7 +272,7 @@ class Mcts:
         lines = []
         pv = np.zeros(PV_LENGTH, np.int64)
         for i in range(count):
-            variation = pv[:self.kernels.principal_variation(nodes, first + i, pv)].tolist() \
+            variation = pv[:tree_kernels.principal_variation(nodes, first + i, pv)].tolist() \
                 if expanded[i] else [moves[i]]
             win_rate = wins[i] / visits[i] if visits[i] else None
             lines.append(MoveLine(
