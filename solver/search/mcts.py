@@ -235,8 +235,8 @@ class Mcts:
             return
         self.root_node = match[0]
         self.rules.apply_move(self.root, move)
-        if self.options.reuse:          # the next search copies the subtree: load it now, before its clock
-            bind.ready(tree_kernels.copy_subtree, nodes, self.tree[1], 0, nodes, self.tree[1])
+        if self.options.reuse:          # the next search copies the subtree: load it before its clock
+            load_kernels(self.root, self.options.rollout, True)     # once a process, as every load
 
     def _prepare_tree(self, state):
         """Reuse the tree when ``state`` is where the played moves led; else start afresh."""
