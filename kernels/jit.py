@@ -18,7 +18,8 @@ compiles guarded.
 - Guarded compiles. Each compile or cache load runs inside ``compile_guard`` when one is
   set: a command that another process helps compile (``solver.parallel_compile``)
   waits there for a kernel the other is compiling, then loads it from the cache. The
-  first compile installs ``kernels.inliner`` (numba's inliner copying each variable once).
+  first compile or load installs ``kernels.inliner`` (numba's inliner copying each
+  variable once) and ``kernels.cache_load`` (cache loads without the compiler's registries).
 
 ``bench/start_speed.py`` measures all three. Kernels import ``njit`` from here instead of
 from numba; calls between kernels and from Python are the same.
@@ -26,7 +27,7 @@ from numba; calls between kernels and from Python are the same.
 from numba import njit as numba_njit
 from numba.core import types
 
-from kernels import inliner
+from kernels import cache_load, inliner
 
 # While another process compiles part of a command's kernels (``solver.parallel_compile``):
 # ``compile_guard(dispatcher, signature)``, a context manager around each compile or cache
@@ -75,6 +76,7 @@ def _guarded(dispatcher):
 
     def compile(signature):
         inliner.install()       # here, not at import: ``import kernels`` stays without numba
+        cache_load.install()
         if compile_guard is None:
             return compile_signature(signature)
         with compile_guard(dispatcher, signature):

@@ -1,0 +1,39 @@
+"""numba's cache loads without the compiler's registries.
+
+Before every cache load numba refreshes its target context, which imports and installs
+every registry of implementations (numpy's functions, typed containers, random numbers)
+and refreshes the typing context: what typing and lowering a function need, and what a
+load does not. That was 0.3-0.4 s of every warm command (``tessera new`` took 0.96 s,
+0.59 s without it). A load needs the runtime that compiled code calls (NRT) and the
+symbols it may refer to; here it sets up just those, and a compile still refreshes both
+contexts itself first (numba's compiler does, for every function it compiles).
+
+The symbols: numba's C helpers and the built-in exceptions are registered when the
+target context is made, the math functions by its ``init``, the runtime's by
+``rtsys.initialize`` (below), a parallel kernel's thread pool by the load itself (its
+``reload_init``); only ``hash()``'s secret is registered by importing a registry
+module, ``numba.cpython.hashing``, which is imported here. A symbol left unregistered
+would abort the process when the code is loaded, so ``tests/test_cache_load.py`` loads
+every game's kernels in a fresh process from a full cache and runs them.
+"""
+_installed = False
+
+
+def install():
+    """Make numba's cache loads skip the context refresh (idempotent)."""
+    global _installed
+    if _installed:
+        return
+    from numba.core import caching
+    caching.Cache.load_overload = _load_overload
+    _installed = True
+
+
+def _load_overload(self, sig, target_context):
+    """``numba.core.caching.Cache.load_overload`` with the runtime set up instead of the
+    contexts refreshed."""
+    from numba.core.runtime import nrt
+    import numba.cpython.hashing  # noqa: F401  (registers hash()'s secret symbols)
+    nrt.rtsys.initialize(target_context)
+    with self._guard_against_spurious_io_errors():
+        return self._load_overload(sig, target_context)
