@@ -21,7 +21,7 @@ import statistics
 import sys
 import time
 
-from solver.bench import load_average, machine, write_report
+from solver.bench import load_average, machine, timed, write_report
 from solver.games import get_game
 from solver.search import ismcts, mcts
 from solver.search.mcts import Mcts, MctsOptions
@@ -37,11 +37,7 @@ POSITIONS = (
 def milliseconds(call, repeats):
     """Median, 10th and 90th percentile wall milliseconds of ``repeats`` calls of ``call``."""
     call()                                  # loads the kernels
-    times = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        call()
-        times.append(1000 * (time.perf_counter() - started))
+    times = [1000 * timed(time.perf_counter, call)[1] for _ in range(repeats)]
     deciles = statistics.quantiles(times, n=10)
     return {"median_ms": round(statistics.median(times), 3),
             "p10_ms": round(deciles[0], 3), "p90_ms": round(deciles[-1], 3)}

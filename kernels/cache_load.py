@@ -12,7 +12,7 @@ The symbols: numba's C helpers and the built-in exceptions are registered when t
 target context is made, the math functions by its ``init``, the runtime's by
 ``rtsys.initialize`` (below), a parallel kernel's thread pool by the load itself (its
 ``reload_init``); only ``hash()``'s secret is registered by importing a registry
-module, ``numba.cpython.hashing``, which is imported here. A symbol left unregistered
+module, ``numba.cpython.hashing``, which ``install`` imports. A symbol left unregistered
 would abort the process when the code is loaded, so ``tests/test_cache_load.py`` loads
 every game's kernels in a fresh process from a full cache and runs them.
 """
@@ -25,6 +25,7 @@ def install():
     if _installed:
         return
     from numba.core import caching
+    import numba.cpython.hashing  # noqa: F401  (registers hash()'s secret symbols)
     caching.Cache.load_overload = _load_overload
     _installed = True
 
@@ -33,7 +34,6 @@ def _load_overload(self, sig, target_context):
     """``numba.core.caching.Cache.load_overload`` with the runtime set up instead of the
     contexts refreshed."""
     from numba.core.runtime import nrt
-    import numba.cpython.hashing  # noqa: F401  (registers hash()'s secret symbols)
     nrt.rtsys.initialize(target_context)
     with self._guard_against_spurious_io_errors():
         return self._load_overload(sig, target_context)

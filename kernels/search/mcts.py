@@ -500,7 +500,8 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads):
     """Up to ``iterations`` simulations, stopping once ``time.perf_counter()`` passes
     ``deadline`` (``clock.FOREVER``: never) or the tree lacks ``room`` for ``threads``
     threads (``kernels.search.tree.make_room`` then compacts it, with every thread
-    stopped); returns the simulations run. Each thread has its own ``rng``, which carries on between calls."""
+    stopped); returns the simulations run. Each thread has its own ``rng``, which carries
+    on between calls."""
     scratch = root.copy()
     chance_rng = make_rng(0)
     # The generator lives in this thread's own array while it runs: the callers' array
