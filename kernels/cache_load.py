@@ -3,10 +3,11 @@
 Before every cache load numba refreshes its target context, which imports and installs
 every registry of implementations (numpy's functions, typed containers, random numbers)
 and refreshes the typing context: what typing and lowering a function need, and what a
-load does not. That was 0.3-0.4 s of every warm command (``tessera new`` took 0.96 s,
-0.59 s without it). A load needs the runtime that compiled code calls (NRT) and the
-symbols it may refer to; here it sets up just those, and a compile still refreshes both
-contexts itself first (numba's compiler does, for every function it compiles).
+load does not. Warm commands take 0.80-0.92 of their time with it skipped
+(``bench/start_speed.py``, ``cache_load_comparison`` in results/start.json). A load
+needs the runtime that compiled code calls (NRT) and the symbols it may refer to; here
+it sets up just those, and a compile still refreshes both contexts itself first
+(numba's compiler does, for every function it compiles).
 
 The symbols: numba's C helpers and the built-in exceptions are registered when the
 target context is made, the math functions by its ``init``, the runtime's by

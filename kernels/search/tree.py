@@ -3,8 +3,8 @@ the copy of a subtree, on the arrays of ``kernels.search.mcts`` (``new_tree``).
 
 Plain cached kernels, not a template: their arguments have the same types in every game
 and rollout, so one compile serves them all. As template kernels they were compiled again
-for each game and rollout: a first Summer Pavilion search after an Azul one compiled for
-1.2-1.4 s of CPU more (numba's compile events, three runs alternated). IS-MCTS's
+for each game and rollout: the first Summer Pavilion ``best`` after an Azul one took 17.0 s
+of CPU, 15.7 s now (``bench/start_speed.py``, results/start.json). IS-MCTS's
 compaction shares their visit classes.
 """
 import numpy as np
