@@ -16,25 +16,40 @@ target context is made, the math functions by its ``init``, the runtime's by
 module, ``numba.cpython.hashing``, which ``install`` imports. A symbol left unregistered
 would abort the process when the code is loaded, so ``tests/test_cache_load.py`` loads
 every game's kernels in a fresh process from a full cache and runs them.
+
+A miss means numba compiles next: only then is ``kernels.inliner`` installed, since
+importing numba's inliner costs a warm command about 0.05 s and a load never inlines.
 """
+from kernels import inliner
+
 _installed = False
 
 
 def install():
-    """Make numba's cache loads skip the context refresh (idempotent)."""
+    """Make numba's cache loads skip the context refresh, and its misses install the
+    inliner (idempotent)."""
     global _installed
     if _installed:
         return
     from numba.core import caching
     import numba.cpython.hashing  # noqa: F401  (registers hash()'s secret symbols)
     caching.Cache.load_overload = _load_overload
+    caching.NullCache.load_overload = _no_cache_load      # a kernel without cache=True
     _installed = True
 
 
 def _load_overload(self, sig, target_context):
     """``numba.core.caching.Cache.load_overload`` with the runtime set up instead of the
-    contexts refreshed."""
+    contexts refreshed, and the inliner installed before a miss's compile."""
     from numba.core.runtime import nrt
     nrt.rtsys.initialize(target_context)
     with self._guard_against_spurious_io_errors():
-        return self._load_overload(sig, target_context)
+        loaded = self._load_overload(sig, target_context)
+    if loaded is None:
+        inliner.install()
+    return loaded
+
+
+def _no_cache_load(self, sig, target_context):
+    """A kernel without a cache always misses."""
+    inliner.install()

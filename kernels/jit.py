@@ -18,8 +18,9 @@ compiles guarded.
 - Guarded compiles. Each compile or cache load runs inside ``compile_guard`` when one is
   set: a command that another process helps compile (``solver.parallel_compile``)
   waits there for a kernel the other is compiling, then loads it from the cache. The
-  first compile or load installs ``kernels.inliner`` (numba's inliner copying each
-  variable once) and ``kernels.cache_load`` (cache loads without the compiler's registries).
+  first compile or load installs ``kernels.cache_load`` (cache loads without the
+  compiler's registries), which installs ``kernels.inliner`` (numba's inliner copying
+  each variable once) before the first compile.
 
 ``bench/start_speed.py`` measures all three. Kernels import ``njit`` from here instead of
 from numba; calls between kernels and from Python are the same.
@@ -27,7 +28,7 @@ from numba; calls between kernels and from Python are the same.
 from numba import njit as numba_njit
 from numba.core import types
 
-from kernels import cache_load, inliner
+from kernels import cache_load
 
 # While another process compiles part of a command's kernels (``solver.parallel_compile``):
 # ``compile_guard(dispatcher, signature)``, a context manager around each compile or cache
@@ -41,15 +42,6 @@ def njit(function=None, **options):
     def decorate(function):
         return _guarded(_plain_call_types(numba_njit(no_cfunc_wrapper=True, **options)(function)))
     return decorate if function is None else decorate(function)
-
-
-def start():
-    """Build numba's typing and target contexts now: what the first compile or cache load
-    of a process does first (about half a second of loading numba's own registries),
-    for a caller that has that time free, e.g. while it waits for its input."""
-    from numba.core.registry import cpu_target
-    cpu_target.typing_context.refresh()
-    cpu_target.target_context.refresh()
 
 
 def _plain_call_types(dispatcher):
@@ -75,8 +67,7 @@ def _guarded(dispatcher):
     compile_signature = dispatcher.compile
 
     def compile(signature):
-        inliner.install()       # here, not at import: ``import kernels`` stays without numba
-        cache_load.install()
+        cache_load.install()    # here, not at import: ``import kernels`` stays without numba
         if compile_guard is None:
             return compile_signature(signature)
         with compile_guard(dispatcher, signature):

@@ -92,19 +92,16 @@ def _read_file(path):
 
 
 def _stdin_after_numba_starts():
-    """All of stdin. While the input has not come, numba starts (``kernels.jit.start``: its
-    contexts, which a compile needs and a cache load does not) and the kernels every search
-    shares are compiled or loaded (``kernels.shared``).
+    """All of stdin. While the input has not come, the kernels every search shares are
+    loaded from numba's cache or compiled (``kernels.shared``); the first of them sets
+    up what every later load or compile needs.
 
     In a pipe (``tessera new azul | tessera best -``) the writer, itself starting numba,
     sends the position only when it is done: this work runs meanwhile on the other core,
     and the position waits in the pipe."""
-    from kernels.jit import start
     from kernels.shared import prepare
     if sys.stdin is None:
         raise TesseraError("stdin is closed (expected a position)")
-    if not _stdin_has_input():      # worth it only while waiting: cache loads need no contexts
-        start()
     prepare(until=_stdin_has_input)
     try:
         return sys.stdin.buffer.read()

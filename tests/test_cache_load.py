@@ -31,8 +31,10 @@ PROBE = textwrap.dedent("""
         bind.instance(start[0], "playout").playouts_parallel(start, 7, 64, scores, made)
         answers["playouts"] = [int(made.sum()), int(scores.sum())]
     from numba.core.registry import cpu_target
+    import sys
     print(json.dumps({"answers": answers, "compile_seconds": compiling.seconds,
-                      "registries_installed": len(cpu_target.target_context._registries)}))
+                      "registries_installed": len(cpu_target.target_context._registries),
+                      "inliner_imported": "numba.core.inline_closurecall" in sys.modules}))
 """)
 
 
@@ -48,6 +50,7 @@ def test_a_process_that_only_loads_kernels_runs_them_all_and_answers_alike():
     second = probe()
     assert second["compile_seconds"] == 0
     assert second["registries_installed"] == 0          # loads alone refresh no context
+    assert not second["inliner_imported"]               # nor install the inliner
     if first["compile_seconds"] > 0:
         assert first["registries_installed"] > 0        # a compile refreshes them itself
     assert second["answers"] == first["answers"]
