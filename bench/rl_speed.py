@@ -1,7 +1,8 @@
 """Speed of the batched environment (``solver.rl.vector``): environment steps per second
 with random legal actions, observations and masks included.
 
-    python bench/rl_speed.py [--envs N,N...] [--games G,G...] [--seconds S] [--repeats R] [--out FILE]
+    python bench/rl_speed.py [--envs N,N...] [--games G,G...] [--seconds S] [--repeats R]
+                             [--spiel-seconds S] [--out FILE]
 
 Then the OpenSpiel adapter (``solver.rl.spiel``) against native C++ OpenSpiel games of
 about the same size, through the same pyspiel calls: microseconds per action (chance's
@@ -12,17 +13,21 @@ Each run resets ``--envs`` games (each of the batch sizes given: a small batch k
 arrays in cache, a large one spreads a call's fixed cost for threads) and then steps them all with a random legal action
 per game (``TesseraVectorEnv.random_actions``, numba) for about ``--seconds`` of wall
 time, without copying the outputs (``copy=False``), on one numba thread and on two
-(``threads=2``: the rows in two chunks, each stepped on a thread of its own). Runs of
-the two settings alternate, ``--repeats`` of each; the median counts and the range is
-kept.
+(``threads=2``: the rows in two chunks, each stepped on a thread of its own). The two
+settings run in pairs of short windows, ``--repeats`` pairs, the order swapped every
+other pair; the median counts and the range is kept.
 
 The machine may be shared: each run records the CPU the other work on the machine
 took meanwhile (``others_cores``: from /proc/stat, every process, less this one) and
 its own CPU rate (steps per CPU second of this process, all threads), which other work
-hardly changes. ``speedup`` is the ratio of wall-time rates, which needs a second idle
-core to mean anything; ``cpu_efficiency`` the ratio of CPU rates (1.0 when two threads
-waste nothing on sharing the work: two idle cores then give twice one's rate). The
-load average is recorded before and after.
+hardly changes. ``speedup`` is the median over the pairs of the ratio of their
+wall-time rates, with its quartiles: this machine's speed drifts by up to half within
+minutes (one thread ranged 1.4-2.1 M steps/s between runs of one session), and the
+two windows of a pair, a fraction of a second apart, see nearly the same machine,
+where medians of runs seconds apart do not. It needs a second idle core to mean
+anything; ``cpu_efficiency`` is the ratio of CPU rates (1.0 when two threads waste
+nothing on sharing the work: two idle cores then give twice one's rate). The load
+average is recorded before and after.
 """
 import argparse
 import json
@@ -82,15 +87,19 @@ def measure(game, options, envs, seconds, repeats):
     for env in (one, two):          # compile (or load) before any clock starts
         run(env, 0.2, rngs)
     runs = {1: [], 2: []}
-    for _ in range(repeats):
-        runs[1].append(run(one, seconds, rngs))
-        runs[2].append(run(two, seconds, rngs))
+    for pair in range(repeats):
+        order = ((1, one), (2, two)) if pair % 2 == 0 else ((2, two), (1, one))
+        for threads, env in order:
+            runs[threads].append(run(env, seconds, rngs))
     one_core, two_cores = summary(runs[1]), summary(runs[2])
+    ratios = [b["steps_per_s"] / a["steps_per_s"] for a, b in zip(runs[1], runs[2])]
+    quartiles = statistics.quantiles(ratios, n=4)
     return {"game": game, "options": options, "envs": envs,
             "observation_size": one.encoding.observation_size,
             "actions": one.encoding.num_actions,
             "one_thread": one_core, "two_threads": two_cores,
-            "speedup": round(two_cores["steps_per_s"] / one_core["steps_per_s"], 2),
+            "speedup": round(statistics.median(ratios), 2),
+            "speedup_quartiles": [round(quartiles[0], 2), round(quartiles[2], 2)],
             "cpu_efficiency": round(two_cores["steps_per_cpu_s"] / one_core["steps_per_cpu_s"], 2)}
 
 
@@ -124,8 +133,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--envs", default="1024,4096")
     parser.add_argument("--games", default="azul,pavilion,azure", help="the games to measure")
-    parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=0.25, help="one window's seconds")
+    parser.add_argument("--repeats", type=int, default=40, help="pairs of windows")
+    parser.add_argument("--spiel-seconds", type=float, default=2.0,
+                        help="CPU seconds of random games per OpenSpiel game")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     numba.set_num_threads(2)
@@ -136,10 +147,10 @@ def main():
     azul = [r for r in results if r["game"] == "azul"]
     best_one = max(azul, key=lambda r: r["one_thread"]["steps_per_cpu_s"])
     best_two = max(azul, key=lambda r: r["cpu_efficiency"])
-    spiel = {name: spiel_per_action(name, params, args.seconds) for name, params in SPIEL_GAMES}
+    spiel = {name: spiel_per_action(name, params, args.spiel_seconds) for name, params in SPIEL_GAMES}
     report = {
         "command": "python bench/rl_speed.py " + " ".join(
-            f"--{k} {v}" for k, v in vars(args).items() if v is not None),
+            f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items() if v is not None),
         "machine": {"cpu_count": os.cpu_count(), "python": platform.python_version(),
                     "numba": numba.__version__, "numpy": np.__version__},
         "load_before": load_before,
