@@ -69,7 +69,7 @@ def main():
 def load_position(pos):
     """(game, state) of POS: a file path, '-' for stdin, or the position text itself."""
     if pos == "-":
-        return game_of_position(_nonempty(_utf8(_stdin_after_numba_starts(), "stdin"), "stdin"))
+        return game_of_position(_nonempty(_utf8(_stdin_after_shared_kernels(), "stdin"), "stdin"))
     if os.path.isdir(pos):
         raise TesseraError(f"{pos} is a directory, not a position")
     if os.path.isfile(pos):
@@ -91,7 +91,7 @@ def _read_file(path):
         raise TesseraError(f"cannot read {path}: {err.strerror}") from None
 
 
-def _stdin_after_numba_starts():
+def _stdin_after_shared_kernels():
     """All of stdin. While the input has not come, the kernels every search shares are
     loaded from numba's cache or compiled (``kernels.shared``); the first of them sets
     up what every later load or compile needs.
