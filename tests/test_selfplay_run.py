@@ -204,8 +204,15 @@ def test_ctrl_c_keeps_the_finished_chunks(tmp_path, where):
     command = [sys.executable, "-m", "solver", "selfplay", "azul", "--games", "40000",
                "--agents", "greedy,random", "--players", "4", "--seed", "9", "--chunk-size", "200",
                *where, "--out", str(out), "--no-plots"]
-    process = subprocess.Popen(command, cwd=ROOT, start_new_session=True, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # As at a terminal, whatever this process was started with: a job started in the
+    # background of a script ignores SIGINT, and its children would inherit that; a
+    # handled signal is reset to its default in a child when it execs.
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        process = subprocess.Popen(command, cwd=ROOT, start_new_session=True, text=True,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    finally:
+        signal.signal(signal.SIGINT, inherited)
     deadline = time.monotonic() + 120
     while not list((out / "chunks").glob("*.parquet")) and time.monotonic() < deadline:
         time.sleep(0.05)
