@@ -22,6 +22,10 @@ _WORDS = types.uint64[::1]
 SIGNATURES = (
     (arrays.copy_into, (_INTS, _INTS)),
     (arrays.copy_into, (_FLOATS, _FLOATS)),
+    (arrays.ints, (_INT,)),
+    (arrays.floats, (_INT,)),
+    (arrays.zero_ints, (_INT,)),
+    (arrays.zero_floats, (_INT,)),
     (rng.make_rng, (_INT,)),
     (common.count_of, (_INT, _INT)),
     (common.one_of, (_INT,)),

@@ -42,7 +42,7 @@ and non-locality: docs/hidden-information.md).
 """
 import numpy as np
 
-from kernels.arrays import copy_into, sort_prefix
+from kernels.arrays import copy_into, ints, sort_prefix, zero_ints
 from kernels.bind import kernel, sibling, template_games
 from kernels.constants import CHANCE, TERMINAL
 from kernels.rng import below
@@ -229,7 +229,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
     local_rng = rng.copy()
     local_size = size.copy()
     moves, values, path, payoff, margin, score = simulation_buffers()
-    slot = np.empty(games.MAX_MOVES, np.int64)
+    slot = ints(games.MAX_MOVES)
     prior_rows = np.zeros((games.MAX_MOVES, STAT_COLUMNS), np.float64)  # set_priors' output
     # A simulation adds children mostly at one node (one move's worth under UCT, a
     # determinization's missing moves under PUCT): with this much room it seldom finds the
@@ -270,7 +270,7 @@ def compact(nodes, stats, size, target):
     used = size[USED]
     # Children by the visits of their parent: a node has no more visits than its parent,
     # so a node's children are kept exactly when it has threshold visits.
-    blocks = np.zeros(VISIT_CLASSES, np.int64)
+    blocks = zero_ints(VISIT_CLASSES)
     for node in range(1, used):
         cls = visit_class(nodes[node, VISITS])
         child = nodes[node, FIRST]

@@ -41,7 +41,7 @@ block of ``CAPACITY`` slots from ``FIRST``, ``COUNT`` of them in use.
 """
 import numpy as np
 
-from kernels.arrays import copy_into
+from kernels.arrays import copy_into, floats, ints, zero_floats, zero_ints
 from kernels.atomics import add_float, compare_exchange, fetch_add, load_acquire, store_release
 from kernels.bind import kernel, sibling, template_games, variant
 from kernels.common import share_win
@@ -416,10 +416,8 @@ def backup(nodes, stats, path, first, depth, counted, virtual, players, payoff, 
 def simulation_buffers():
     """The work arrays of a tree's simulations: ``(moves, values, path, payoff, margin,
     score)`` (``values``: the move heuristics of ``moves``)."""
-    return (np.empty(games.MAX_MOVES, np.int64), np.empty(games.MAX_MOVES, np.float64),
-            np.empty(PATH_LENGTH, np.int64),
-            np.zeros(MAX_PLAYERS, np.float64), np.zeros(MAX_PLAYERS, np.float64),
-            np.zeros(MAX_PLAYERS, np.int64))
+    return (ints(games.MAX_MOVES), floats(games.MAX_MOVES), ints(PATH_LENGTH),
+            zero_floats(MAX_PLAYERS), zero_floats(MAX_PLAYERS), zero_ints(MAX_PLAYERS))
 
 
 @kernel(inline="always")    # into run_tree: not compiled (optimised, emitted) a second time on its own
@@ -512,7 +510,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads):
     virtual = VIRTUAL_MARGIN if threads > 1 else 0.0
     # The root's sums stay in the thread (``simulate``) unless a negative fpu reads them.
     local_root = threads > 1 and prm[P_FPU] >= 0
-    root_sums = np.zeros(STAT_COLUMNS, np.float64)
+    root_sums = zero_floats(STAT_COLUMNS)
     timed = deadline < FOREVER
     started = now() if timed else 0.0
     done = 0
