@@ -19,7 +19,17 @@ every game's kernels in a fresh process from a full cache and runs them.
 
 A miss means numba compiles next: only then is ``kernels.inliner`` installed, since
 importing numba's inliner costs a warm command about 0.05 s and a load never inlines.
+
+A loaded kernel's environments (one per function compiled into it) name the module whose
+globals they hold, and numba imports it. For numba's own array implementations,
+``numba.np.arrayobj``, which every kernel making an array names, that import (with
+numba's string types it pulls in) was the largest part of a warm command's first load,
+for globals that nopython code never reads (only object mode does): an environment of a
+numba module not yet imported gets empty ones. ``tests/test_cache_load.py`` checks that
+a load-only process answers alike without it.
 """
+import sys
+
 from kernels import inliner
 
 _installed = False
@@ -31,10 +41,11 @@ def install():
     global _installed
     if _installed:
         return
-    from numba.core import caching
+    from numba.core import caching, environment
     import numba.cpython.hashing  # noqa: F401  (registers hash()'s secret symbols)
     caching.Cache.load_overload = _load_overload
     caching.NullCache.load_overload = _no_cache_load      # a kernel without cache=True
+    environment._rebuild_env = _environment_rebuilder(environment)
     _installed = True
 
 
@@ -53,3 +64,21 @@ def _load_overload(self, sig, target_context):
 def _no_cache_load(self, sig, target_context):
     """A kernel without a cache always misses."""
     inliner.install()
+
+
+def _environment_rebuilder(environment):
+    """``numba.core.environment._rebuild_env`` (what unpickling a loaded environment
+    calls), giving an environment of a numba module not yet imported empty globals."""
+    rebuild = environment._rebuild_env
+
+    def rebuild_environment(modname, consts, env_name):
+        if modname in sys.modules or not modname.startswith("numba."):
+            return rebuild(modname, consts, env_name)
+        env = environment.lookup_environment(env_name)
+        if env is None:
+            env = environment.Environment({})
+            env.consts[:] = consts
+            env.env_name = env_name
+            environment.Environment._memo[env_name] = env
+        return env
+    return rebuild_environment

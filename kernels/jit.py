@@ -25,10 +25,24 @@ compiles guarded.
 ``bench/start_speed.py`` measures all three. Kernels import ``njit`` from here instead of
 from numba; calls between kernels and from Python are the same.
 """
-from numba import njit as numba_njit
-from numba.core import types
+import gc
 
-from kernels import cache_load
+# numba's import makes about fifty thousand objects that live as long as the process.
+# The collector went through them again and again as they came and freed next to nothing
+# (60 objects); collecting took 0.066 s of a warm 1.6-s `tessera best`. With numba
+# imported while it is paused, and everything alive then moved out of its reach
+# (``gc.freeze``), it takes 0.021 s (``collector_s`` in results/warm-overheads.json).
+_collecting = gc.isenabled()
+gc.disable()
+try:
+    from numba import njit as numba_njit
+    from numba.core import types
+finally:
+    gc.freeze()
+    if _collecting:
+        gc.enable()
+
+from kernels import cache_load  # noqa: E402  (after numba, imported above)
 
 # While another process compiles part of a command's kernels (``solver.parallel_compile``):
 # ``compile_guard(dispatcher, signature)``, a context manager around each compile or cache

@@ -1,4 +1,4 @@
 """``python -m solver`` runs the ``tessera`` command line."""
-from solver.cli import main
+from solver.console import run
 
-main()
+run()

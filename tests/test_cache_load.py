@@ -1,7 +1,8 @@
 """Cache loads without the compiler's registries (kernels/cache_load.py): a process that only
 loads kernels from numba's cache runs every kind of them (a search of each game, IS-MCTS on
 a view, alpha-beta with its hash table, parallel playouts) and answers as one that compiled
-them; it never installs the compiler's registries of implementations."""
+them; it never installs the compiler's registries of implementations, nor imports numba's
+array implementations for the globals of the kernels' environments."""
 import json
 import os
 import subprocess
@@ -34,7 +35,8 @@ PROBE = textwrap.dedent("""
     import sys
     print(json.dumps({"answers": answers, "compile_seconds": compiling.seconds,
                       "registries_installed": len(cpu_target.target_context._registries),
-                      "inliner_imported": "numba.core.inline_closurecall" in sys.modules}))
+                      "inliner_imported": "numba.core.inline_closurecall" in sys.modules,
+                      "arrays_module_imported": "numba.np.arrayobj" in sys.modules}))
 """)
 
 
@@ -51,6 +53,7 @@ def test_a_process_that_only_loads_kernels_runs_them_all_and_answers_alike():
     assert second["compile_seconds"] == 0
     assert second["registries_installed"] == 0          # loads alone refresh no context
     assert not second["inliner_imported"]               # nor install the inliner
+    assert not second["arrays_module_imported"]         # nor import what environments name
     if first["compile_seconds"] > 0:
         assert first["registries_installed"] > 0        # a compile refreshes them itself
     assert second["answers"] == first["answers"]
