@@ -9,7 +9,9 @@ times every collection (``gc.callbacks``) and notes the moment the exit handlers
 Per run: the wall seconds from launch to the end of the process; the collector's
 seconds; the exit's seconds, from the exit handlers to the end of the process. With
 ``--before TREE`` (a source tree, e.g. ``git archive`` of an older commit) the same runs
-with ``TREE`` on ``PYTHONPATH``, taking turns with this tree's. Medians with ranges.
+with ``TREE`` on ``PYTHONPATH``, taking turns with this tree's. Between them, the floor
+under any command: the wall seconds of a process that only imports click, numpy and numba
+(scipy hidden, as the commands hide it). Medians with ranges.
 """
 import argparse
 import json
@@ -66,9 +68,20 @@ def one_run(position, tree):
             "exit_s": ended - found["exiting_at"]}
 
 
+IMPORTS = "import sys; sys.modules['scipy'] = None; import click, numpy, numba"
+
+
+def imports_run():
+    started = time.time()
+    subprocess.run([sys.executable, "-c", IMPORTS], check=True)
+    return {"wall_s": time.time() - started}
+
+
 def summary(runs):
     figures = {}
     for key in ("wall_s", "collector_s", "exit_s"):
+        if key not in runs[0]:
+            continue
         values = sorted(run[key] for run in runs)
         figures[key] = {"median": round(statistics.median(values), 3),
                         "range": [round(values[0], 3), round(values[-1], 3)]}
@@ -93,10 +106,13 @@ def main():
         for tree in trees.values():
             one_run(position, tree)                  # fills numba's cache
         runs = {name: [] for name in trees}
+        runs["imports alone"] = []
         for i in range(args.runs):
             order = list(trees) if i % 2 == 0 else list(reversed(trees))
             for name in order:
                 runs[name].append(one_run(position, trees[name]))
+                if name == order[0]:
+                    runs["imports alone"].append(imports_run())
     figures = {name: summary(found) for name, found in runs.items()}
     for name, figure in figures.items():
         print(name + ": " + ", ".join(f"{key} {value['median']} {value['range']}"

@@ -29,9 +29,9 @@ import gc
 
 # numba's import makes about fifty thousand objects that live as long as the process.
 # The collector went through them again and again as they came and freed next to nothing
-# (60 objects); collecting took 0.066 s of a warm 1.6-s `tessera best`. With numba
+# (60 objects); collecting took 0.073 s of a warm 1.7-s `tessera best`. With numba
 # imported while it is paused, and everything alive then moved out of its reach
-# (``gc.freeze``), it takes 0.021 s (``collector_s`` in results/warm-overheads.json).
+# (``gc.freeze``), it takes 0.022 s (``collector_s`` in results/warm-overheads.json).
 _collecting = gc.isenabled()
 gc.disable()
 try:

@@ -1,8 +1,8 @@
 """The ``tessera`` console script: the command line, then an exit without the teardown.
 
 When a command is done, the interpreter would free every object one by one: numba's
-loaded kernels, its types and every module, 0.26 s of a warm 1.6-s ``tessera best``
-(0.015 s now: ``exit_s`` in results/warm-overheads.json), for memory the system takes
+loaded kernels, its types and every module, 0.26 s of a warm 1.7-s ``tessera best``
+(0.016 s now: ``exit_s`` in results/warm-overheads.json), for memory the system takes
 back anyway. So once the command has returned, the interpreter's own first steps of an exit
 run as they would (threads are joined, then the exit handlers: child processes joined,
 files closed), the output is flushed, and the process ends there.
