@@ -27,9 +27,9 @@ from numba; calls between kernels and from Python are the same.
 """
 import gc
 
-# numba's import makes about fifty thousand objects that live as long as the process.
-# The collector went through them again and again as they came and freed next to nothing
-# (60 objects); collecting took 0.073 s of a warm 1.7-s `tessera best`. With numba
+# numba's import makes objects by the ten thousand that live as long as the process.
+# The collector went through them again and again as they came, with next to nothing to
+# free; collecting took 0.073 s of a warm 1.7-s `tessera best`. With numba
 # imported while it is paused, and everything alive then moved out of its reach
 # (``gc.freeze``), it takes 0.022 s (``collector_s`` in results/warm-overheads.json).
 _collecting = gc.isenabled()
