@@ -26,7 +26,7 @@ from solver.bench import load_average, machine, write_report
 
 ITERATIONS = 20_000
 WRAPPER = """
-import atexit, gc, sys, time
+import atexit, gc, json, os, sys, time
 collecting = [0.0, 0.0]
 
 def timed(phase, info):
@@ -39,11 +39,10 @@ def report():
     print(json.dumps({"collector_s": collecting[0], "exiting_at": time.time()}),
           file=sys.stderr, flush=True)
 
-import json
 gc.callbacks.append(timed)
 atexit.register(report)
 sys.argv = ["tessera", *sys.argv[1:]]
-import os, solver
+import solver
 if os.path.exists(os.path.join(os.path.dirname(solver.__file__), "console.py")):
     from solver.console import run
 else:                                # a tree from before the console script's own exit
