@@ -7,34 +7,9 @@ from kernels import azul, bind
 from solver.agents import parse_agent
 from solver.errors import OptionError
 from solver.games import get_game
-from solver.notation.azul import parse_position
 from solver.search.ismcts import Ismcts
 from solver.search.mcts import Mcts, MctsOptions
-
-COLOURS = "BYRKW"
-
-
-def azul_position(variant, factories, player_one, player_two="score 0 wall ...../...../...../...../..... "
-                  "lines ./../.../..../..... floor -"):
-    """A 2-player Azul draft position; the bag holds every tile not on the table or a board."""
-    used = [0] * 5
-    for text in (factories, player_one, player_two):
-        words = text.split()
-        for key in ("wall", "lines"):
-            if key in words:
-                for ch in words[words.index(key) + 1]:
-                    if ch in COLOURS:
-                        used[COLOURS.index(ch)] += 1
-        if "wall" not in words:
-            for ch in text:
-                if ch in COLOURS:
-                    used[COLOURS.index(ch)] += 1
-    bag = "/".join(str(20 - n) for n in used)
-    return parse_position("\n".join([
-        f"azul players 2 wall {variant} round 3 phase draft turn 1 starter 1",
-        f"factories {factories}", "centre 1", f"bag {bag}", "lid 0/0/0/0/0",
-        f"player 1 {player_one}", f"player 2 {player_two}"]))
-
+from tests.azul_positions import azul_position
 
 # Row 1: blue, yellow; row 2: blue (column 2). A yellow waits in the 2-tile line.
 BOARD = "score 5 wall BY.../.B.../...../...../..... lines ./Y./.../..../..... floor -"

@@ -1,8 +1,8 @@
 """Azul's kernels under the names of the game interface (``kernels.games`` lists them),
 for the per-game instances of the generic kernels (``kernels.bind``)."""
 from kernels.azul import (  # noqa: F401  (the interface)
-    MAX_MOVES, apply_move, chance_outcomes, estimate, evaluate, legal_moves, move_heuristic, payoffs, players,
-    random_move, sample_chance, scores, to_move,
+    MAX_MOVES, apply_move, chance_outcomes, estimate, evaluate, legal_moves, move_heuristic, move_heuristics,
+    payoffs, players, random_move, sample_chance, scores, to_move,
 )
 from kernels.azul import random_refill as resolve_chance  # noqa: F401
 from kernels.complete import determinize, is_complete, view  # noqa: F401

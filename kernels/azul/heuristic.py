@@ -1,46 +1,90 @@
 """A cheap score of one Azul move, read off the position without playing it.
 
-Used for PUCT priors and greedy rollouts: tiles that go onto a pattern line are
-good, a line they complete is better, and every tile (or the marker) that lands
-on the floor costs what its floor slot costs.
+Used for PUCT priors and greedy rollouts. A pattern line is worth the wall tile it
+will become: the points that tile scores where it goes, plus its share of the row,
+column and colour bonuses it counts toward. A full line earns all of that; a line
+still filling earns ``PARTIAL`` of it in proportion to its tiles, since it may not be
+finished this round and blocks its row until it is. A move is worth what it adds to
+its line, less what its tiles (and the marker) cost on the floor.
 """
 from kernels.azul.layout import (
-    DEST_FLOOR, FLOOR_SLOTS, NCOLOURS, NDESTS, P_FLOOR, P_LINES, SOURCE_CENTRE, TILE_MOVE_BASE,
-    W_CENTRE, W_FACTORY, W_TO_MOVE,
+    COLOUR_BONUS, COLUMN_BONUS, DEST_FLOOR, FLOOR_SLOTS, NCOLOURS, NDESTS, P_FLOOR, P_LINES, P_WALL,
+    ROW_BONUS, SOURCE_CENTRE, TILE_MOVE_BASE, VARIANT_GRAY, W_CENTRE, W_FACTORY, W_TO_MOVE,
+    W_VARIANT,
 )
 from kernels.azul.moves import pending_line, player_base
 from kernels.azul.tiles import count_of, has_marker, total
-from kernels.azul.wall import floor_penalty, occupancy, placement_points
+from kernels.azul.wall import floor_penalty, free_columns, occupancy, placement_points
 from kernels.jit import njit
 
-COMPLETE_LINE_BONUS = 2.0
+# Each wall tile is one fifth of its row's, its column's and its colour's bonus.
+BONUS_SHARE = (ROW_BONUS + COLUMN_BONUS + COLOUR_BONUS) / 5.0
+PARTIAL = 0.5
+
+
+@njit(cache=True, inline="always")
+def tile_worth(state, base, occ, line, colour):
+    """What the tile of a full ``line`` of ``colour`` is worth on a wall whose filled cells
+    are ``occ``: its points where it goes (on the gray wall the best open column; none
+    open: nothing) and its bonus share."""
+    if state[W_VARIANT] != VARIANT_GRAY:
+        cell = 5 * line + (colour + line) % 5
+        return placement_points(occ | (1 << cell), cell) + BONUS_SHARE
+    columns = free_columns(occ, state[base + P_WALL + colour], line)
+    best = -1
+    for col in range(5):
+        if (columns >> col) & 1:
+            cell = 5 * line + col
+            best = max(best, placement_points(occ | (1 << cell), cell))
+    return 0.0 if best < 0 else best + BONUS_SHARE
 
 
 @njit(cache=True)
 def move_heuristic(state, move):
     base = player_base(state, state[W_TO_MOVE])
+    return move_value(state, base, occupancy(state, base), floor_slots_used(state, base), move)
+
+
+@njit(cache=True)
+def move_heuristics(state, moves, n, out):
+    """``out[i]``: ``move_heuristic(state, moves[i])`` for i < n, in one call a position
+    (MCTS's priors and greedy rollouts): the player's wall and floor are read once."""
+    base = player_base(state, state[W_TO_MOVE])
+    occ = occupancy(state, base)
+    used = floor_slots_used(state, base)
+    for i in range(n):
+        out[i] = move_value(state, base, occ, used, moves[i])
+
+
+@njit(cache=True, inline="always")
+def floor_slots_used(state, base):
+    floor = state[base + P_FLOOR]
+    return total(floor) + (1 if has_marker(floor) else 0)
+
+
+@njit(cache=True, inline="always")
+def move_value(state, base, occ, used, move):
     if move >= TILE_MOVE_BASE:
         # Gray-wall column: the points the tile scores there.
         line = pending_line(state, base)
         cell = 5 * line + (move - TILE_MOVE_BASE)
-        return float(placement_points(occupancy(state, base) | (1 << cell), cell))
+        return float(placement_points(occ | (1 << cell), cell))
     source = move // (NCOLOURS * NDESTS)
     colour = (move // NDESTS) % NCOLOURS
     dest = move % NDESTS
     tiles = state[W_CENTRE] if source == SOURCE_CENTRE else state[W_FACTORY + source]
     taken = count_of(tiles, colour)
-    floor = state[base + P_FLOOR]
-    used = total(floor) + (1 if has_marker(floor) else 0)
     to_floor = taken
     gain = 0.0
     if source == SOURCE_CENTRE and has_marker(state[W_CENTRE]):
         to_floor += 1
     if dest != DEST_FLOOR:
+        size = dest + 1
         held = (state[base + P_LINES] >> (8 * dest)) & 0xF
-        placed = min(taken, dest + 1 - held)
+        placed = min(taken, size - held)
         to_floor -= placed
-        gain += placed
-        if held + placed == dest + 1:
-            gain += COMPLETE_LINE_BONUS
+        worth = tile_worth(state, base, occ, dest, colour)
+        share = PARTIAL / size
+        gain = worth * (1.0 - share * held if held + placed == size else share * placed)
     lost = floor_penalty(min(FLOOR_SLOTS, used + to_floor)) - floor_penalty(used)
     return gain - lost

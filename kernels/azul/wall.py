@@ -37,29 +37,40 @@ def free_columns(occ, colour_mask, row):
     return ~((occ >> (5 * row)) | columns_used(colour_mask)) & ROW_MASK
 
 
+def _run_lengths():
+    """``[m, i]``: the length of the run of set bits through bit ``i`` of the 5-bit mask
+    ``m`` with bit ``i`` set."""
+    runs = np.zeros((32, 5), dtype=np.int64)
+    for mask in range(32):
+        for i in range(5):
+            bits = mask | (1 << i)
+            low, high = i, i
+            while low > 0 and (bits >> (low - 1)) & 1:
+                low -= 1
+            while high < 4 and (bits >> (high + 1)) & 1:
+                high += 1
+            runs[mask, i] = high - low + 1
+    return runs
+
+
+_RUN_LENGTHS = _run_lengths()
+
+
+@njit(cache=True, inline="always")
+def column_bits(occ, col):
+    """The 5-bit mask of a column's filled cells, bit r for row r."""
+    c = occ >> col
+    return (c & 1) | ((c >> 4) & 2) | ((c >> 8) & 4) | ((c >> 12) & 8) | ((c >> 16) & 16)
+
+
 @njit(cache=True)
 def placement_points(occ, cell):
-    """Points for the tile just placed at ``cell``; ``occ`` already includes it."""
+    """Points for the tile just placed at ``cell``; ``occ`` already includes it. The runs
+    through the cell are looked up, not walked: rollouts score every tile they place."""
     row = cell // 5
     col = cell % 5
-    horizontal = 1
-    c = col - 1
-    while c >= 0 and (occ >> (row * 5 + c)) & 1:
-        horizontal += 1
-        c -= 1
-    c = col + 1
-    while c < 5 and (occ >> (row * 5 + c)) & 1:
-        horizontal += 1
-        c += 1
-    vertical = 1
-    r = row - 1
-    while r >= 0 and (occ >> (r * 5 + col)) & 1:
-        vertical += 1
-        r -= 1
-    r = row + 1
-    while r < 5 and (occ >> (r * 5 + col)) & 1:
-        vertical += 1
-        r += 1
+    horizontal = _RUN_LENGTHS[(occ >> (5 * row)) & ROW_MASK, col]
+    vertical = _RUN_LENGTHS[column_bits(occ, col), row]
     if horizontal == 1 and vertical == 1:
         return 1
     points = 0
