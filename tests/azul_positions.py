@@ -5,13 +5,13 @@ COLOURS = "BYRKW"
 EMPTY_BOARD = "score 0 wall ...../...../...../...../..... lines ./../.../..../..... floor -"
 
 
-def azul_position(variant, factories, player_one, player_two=EMPTY_BOARD):
-    """A 2-player Azul draft position, player 1 to move; the bag holds every tile not on
-    the table or a board."""
+def azul_position(variant, factories, player_one, player_two=EMPTY_BOARD, phase="draft", centre="1"):
+    """A 2-player Azul position of round 3, player 1 to move (a draft by default, the marker
+    in the centre); the bag holds every tile not on the table or a board."""
     used = [0] * 5
     for text in (factories, player_one, player_two):
         words = text.split()
-        for key in ("wall", "lines"):
+        for key in ("wall", "lines", "floor"):
             if key in words:
                 for ch in words[words.index(key) + 1]:
                     if ch in COLOURS:
@@ -22,6 +22,6 @@ def azul_position(variant, factories, player_one, player_two=EMPTY_BOARD):
                     used[COLOURS.index(ch)] += 1
     bag = "/".join(str(20 - n) for n in used)
     return parse_position("\n".join([
-        f"azul players 2 wall {variant} round 3 phase draft turn 1 starter 1",
-        f"factories {factories}", "centre 1", f"bag {bag}", "lid 0/0/0/0/0",
+        f"azul players 2 wall {variant} round 3 phase {phase} turn 1 starter 1",
+        f"factories {factories}", f"centre {centre}", f"bag {bag}", "lid 0/0/0/0/0",
         f"player 1 {player_one}", f"player 2 {player_two}"]))

@@ -1,13 +1,13 @@
 """Azul's move heuristic (MCTS's priors and greedy rollouts), worked by hand: a pattern
 line is worth the wall tile it becomes, its points there plus its share of the bonuses
 (2 + 7 + 10 over 5 = 3.8), in full when the move fills the line and at half, in
-proportion, while it fills; floor tiles cost their slots."""
+proportion, while it fills; floor tiles cost their slots; all in half points (SCALE)."""
 import pytest
 
 from kernels import azul
-from kernels.azul.heuristic import BONUS_SHARE, PARTIAL
+from kernels.azul.heuristic import BONUS_SHARE, PARTIAL, SCALE
 from solver.notation.azul import parse_move
-from tests.azul_positions import azul_position
+from tests.azul_positions import EMPTY_BOARD, azul_position
 
 # Row 1: blue, yellow; row 2: blue (column 2). A yellow waits in the 2-tile line.
 BOARD = "score 5 wall BY.../.B.../...../...../..... lines ./Y./.../..../..... floor -"
@@ -15,7 +15,9 @@ FACTORIES = "RRRR KKYW - - -"
 
 
 def value(state, text):
-    return azul.move_heuristic(state, parse_move(state, text))
+    """The move's heuristic in points."""
+    assert SCALE == 0.5
+    return azul.move_heuristic(state, parse_move(state, text)) / SCALE
 
 
 @pytest.mark.parametrize("variant", ["colour", "gray"])
@@ -57,3 +59,13 @@ def test_a_line_with_no_open_column_on_the_gray_wall_is_worth_nothing():
     board = "score 5 wall BY.../..R../...R./....R/..... lines ./../.../..../..... floor -"
     state = azul_position("gray", FACTORIES, board)
     assert value(state, "F1 red 1") == -(1 + 1 + 2)
+
+
+def test_a_gray_wall_column_is_worth_the_points_its_tile_scores():
+    # Line 1 is full of red at the wall tiling: column 3 joins blue and yellow (3 points),
+    # column 5 stands alone (1).
+    board = "score 5 wall BY.../.B.../...../...../..... lines R/../.../..../..... floor -"
+    state = azul_position("gray", "- - - - -", board, EMPTY_BOARD.replace("floor -", "floor 1"),
+                          phase="tiling", centre="-")
+    assert value(state, "col 3") == 3
+    assert value(state, "col 5") == 1

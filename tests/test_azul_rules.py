@@ -11,6 +11,7 @@ from kernels.azul.tiles import count_of, total
 from kernels.azul.wall import end_bonus, floor_penalty, placement_points
 from kernels.rng import make_rng
 from solver.notation.azul import parse_move, parse_position
+from tests.oracle import azul_oracle as O
 
 EMPTY_WALL = "...../...../...../...../....."
 EMPTY_LINES = "./../.../..../....."
@@ -71,6 +72,20 @@ def test_two_to_the_left_and_one_above_scores_five():
 def test_gap_breaks_a_row_group():
     occ = mask((3, 0), (3, 2), (3, 3))
     assert placement_points(occ, cell(3, 3)) == 2
+
+
+def test_placement_points_agree_with_the_oracle_on_every_row_and_column_pattern():
+    """The kernel looks the runs through a cell up; the oracle walks them. Every row
+    pattern and every column pattern through every cell, the rest of the wall random."""
+    rng = np.random.default_rng(5)
+    for row, col in ((r, c) for r in range(5) for c in range(5)):
+        for pattern in range(32):
+            rest = int(rng.integers(0, 1 << 25))
+            for occ in (rest & ~(0x1F << 5 * row) | pattern << 5 * row,
+                        rest & ~(0x108421 << col) | sum(((pattern >> r) & 1) << (5 * r + col) for r in range(5))):
+                occ |= 1 << cell(row, col)
+                wall = [[("x" if (occ >> (5 * r + c)) & 1 else None) for c in range(5)] for r in range(5)]
+                assert placement_points(occ, cell(row, col)) == O.wall_points(wall, row, col), (occ, row, col)
 
 
 def test_rulebook_example_in_a_game():
