@@ -9,7 +9,7 @@ from solver.search.mcts import Mcts, MctsOptions
 AZUL = get_game("azul")
 
 
-def tried(fpu, iterations=400):
+def tried(fpu, iterations=200):
     """How many of the opening's root moves a PUCT search of ``iterations`` visits."""
     result = Mcts(MctsOptions(iterations=iterations, seed=2, rollout="random", fpu=fpu)).search(
         AZUL.new(1, players=2))
