@@ -22,9 +22,9 @@ from kernels.jit import njit
 BONUS_SHARE = (ROW_BONUS + COLUMN_BONUS + COLOUR_BONUS) / 5.0
 PARTIAL = 0.5
 # PUCT's priors are a softmax of the heuristic at temperature 2 (kernels/search/mcts.py):
-# in whole points they were too sharp for long searches. At 0.2 s a move, full points
+# in whole points they were too sharp for long searches. At 0.2 s a move, whole points
 # won 46.0% of 400 games against the one before it (tiles on the line, 2 for filling it),
-# half points 59.8% of 200 (results/strength/README.md). Greedy rollouts only compare
+# half points 56.8% of 600 (results/strength/README.md). Greedy rollouts only compare
 # values: they play the same.
 SCALE = 0.5
 
