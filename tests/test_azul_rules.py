@@ -8,7 +8,7 @@ from kernels.azul.layout import (
     W_FACTORY, W_LID, W_PHASE, W_ROUND, W_STALLED, W_STARTER, W_TO_MOVE, player_word,
 )
 from kernels.azul.tiles import count_of, total
-from kernels.azul.wall import end_bonus, floor_penalty, placement_points
+from kernels.azul.wall import COLUMN_MASK, ROW_MASK, end_bonus, floor_penalty, placement_points
 from kernels.rng import make_rng
 from solver.notation.azul import parse_move, parse_position
 from tests.oracle import azul_oracle as O
@@ -81,8 +81,8 @@ def test_placement_points_agree_with_the_oracle_on_every_row_and_column_pattern(
     for row, col in ((r, c) for r in range(5) for c in range(5)):
         for pattern in range(32):
             rest = int(rng.integers(0, 1 << 25))
-            for occ in (rest & ~(0x1F << 5 * row) | pattern << 5 * row,
-                        rest & ~(0x108421 << col) | sum(((pattern >> r) & 1) << (5 * r + col) for r in range(5))):
+            for occ in (rest & ~(ROW_MASK << 5 * row) | pattern << 5 * row,
+                        rest & ~(COLUMN_MASK << col) | sum(((pattern >> r) & 1) << (5 * r + col) for r in range(5))):
                 occ |= 1 << cell(row, col)
                 wall = [[("x" if (occ >> (5 * r + c)) & 1 else None) for c in range(5)] for r in range(5)]
                 assert placement_points(occ, cell(row, col)) == O.wall_points(wall, row, col), (occ, row, col)

@@ -15,7 +15,7 @@ from kernels.azul.layout import (
 )
 from kernels.azul.moves import player_base
 from kernels.azul.tiles import has_marker, total
-from kernels.azul.wall import COLUMN_MASK, ROW_MASK, floor_penalty, free_columns, occupancy, placement_points
+from kernels.azul.wall import COLUMN_MASK, ROW_MASK, best_open_cell, floor_penalty, occupancy, placement_points
 from kernels.bits import popcount
 from kernels.jit import njit
 
@@ -38,17 +38,10 @@ def round_end_score(state, player):
             occ |= 1 << cell
             points += placement_points(occ, cell)
             continue
-        columns = free_columns(occ, state[base + P_WALL + colour], line)
-        if columns == 0:
+        best, best_cell = best_open_cell(occ, state[base + P_WALL + colour], line)
+        if best < 0:
             slots += line + 1
             continue
-        best, best_cell = -1, 0
-        for col in range(5):
-            if (columns >> col) & 1:
-                cell = 5 * line + col
-                gain = placement_points(occ | (1 << cell), cell)
-                if gain > best:
-                    best, best_cell = gain, cell
         occ |= 1 << best_cell
         points += best
     return max(0, points - floor_penalty(slots))

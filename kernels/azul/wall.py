@@ -82,6 +82,21 @@ def placement_points(occ, cell):
 
 
 @njit(cache=True)
+def best_open_cell(occ, colour_mask, row):
+    """Gray wall: ``(points, cell)`` of the open cell of ``row`` where a tile of this colour
+    scores most (the first of equals); ``(-1, 0)`` when no cell is open to it."""
+    columns = free_columns(occ, colour_mask, row)
+    best, best_cell = -1, 0
+    for col in range(5):
+        if (columns >> col) & 1:
+            cell = 5 * row + col
+            gain = placement_points(occ | (1 << cell), cell)
+            if gain > best:
+                best, best_cell = gain, cell
+    return best, best_cell
+
+
+@njit(cache=True)
 def row_can_be_completed(state, base, row):
     """Gray wall: can the row's empty cells still take its missing colours?
 
