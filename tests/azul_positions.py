@@ -3,6 +3,8 @@ from solver.notation.azul import parse_position
 
 COLOURS = "BYRKW"
 EMPTY_BOARD = "score 0 wall ...../...../...../...../..... lines ./../.../..../..... floor -"
+# Row 1: blue, yellow; row 2: blue (column 2). A yellow waits in the 2-tile line.
+BOARD = "score 5 wall BY.../.B.../...../...../..... lines ./Y./.../..../..... floor -"
 
 
 def azul_position(variant, factories, player_one, player_two=EMPTY_BOARD, phase="draft", centre="1"):

@@ -7,10 +7,8 @@ import pytest
 from kernels import azul
 from kernels.azul.heuristic import BONUS_SHARE, PARTIAL, SCALE
 from solver.notation.azul import parse_move
-from tests.azul_positions import EMPTY_BOARD, azul_position
+from tests.azul_positions import BOARD, EMPTY_BOARD, azul_position
 
-# Row 1: blue, yellow; row 2: blue (column 2). A yellow waits in the 2-tile line.
-BOARD = "score 5 wall BY.../.B.../...../...../..... lines ./Y./.../..../..... floor -"
 FACTORIES = "RRRR KKYW - - -"
 
 

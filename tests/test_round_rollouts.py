@@ -9,10 +9,7 @@ from solver.errors import OptionError
 from solver.games import get_game
 from solver.search.ismcts import Ismcts
 from solver.search.mcts import Mcts, MctsOptions
-from tests.azul_positions import azul_position
-
-# Row 1: blue, yellow; row 2: blue (column 2). A yellow waits in the 2-tile line.
-BOARD = "score 5 wall BY.../.B.../...../...../..... lines ./Y./.../..../..... floor -"
+from tests.azul_positions import BOARD, azul_position
 
 
 def test_azul_estimate_adds_the_bonus_shares_and_the_unfinished_lines_to_the_evaluation():

@@ -8,7 +8,7 @@ from kernels.azul.layout import (
 from kernels.azul.moves import pending_line, player_base, sample_chance, tiling_columns
 from kernels.azul.tiles import count_of, has_marker, one_of, total, without_colour
 from kernels.azul.wall import (
-    any_row_can_be_completed, complete_rows, end_bonus, floor_penalty, occupancy,
+    any_row_can_be_completed, colour_column, complete_rows, end_bonus, floor_penalty, occupancy,
     placement_points,
 )
 from kernels.bits import popcount
@@ -114,7 +114,7 @@ def start_tiling(state):
             lines = state[base + P_LINES]
             if ((lines >> (8 * line)) & 0xF) == line + 1:
                 colour = (lines >> (8 * line + 4)) & 0x7
-                place_on_wall(state, base, line, colour, (colour + line) % 5)
+                place_on_wall(state, base, line, colour, colour_column(line, colour))
     end_round(state)
 
 

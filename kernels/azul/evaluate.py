@@ -15,7 +15,9 @@ from kernels.azul.layout import (
 )
 from kernels.azul.moves import player_base
 from kernels.azul.tiles import has_marker, total
-from kernels.azul.wall import COLUMN_MASK, ROW_MASK, best_open_cell, floor_penalty, occupancy, placement_points
+from kernels.azul.wall import (
+    COLUMN_MASK, ROW_MASK, best_open_cell, colour_column, floor_penalty, occupancy, placement_points,
+)
 from kernels.bits import popcount
 from kernels.jit import njit
 
@@ -34,7 +36,7 @@ def round_end_score(state, player):
             continue
         colour = (lines >> (8 * line + 4)) & 0x7
         if not gray:
-            cell = 5 * line + (colour + line) % 5
+            cell = 5 * line + colour_column(line, colour)
             occ |= 1 << cell
             points += placement_points(occ, cell)
             continue
@@ -80,7 +82,7 @@ def prospects(state, player):
         if tiles == 0 or tiles == line + 1:
             continue
         colour = (lines >> (8 * line + 4)) & 0x7
-        cell = 5 * line + (colour + line) % 5
+        cell = 5 * line + colour_column(line, colour)
         points += tiles / (line + 1) * placement_points(occ | (1 << cell), cell)
     return points
 

@@ -15,7 +15,7 @@ from kernels.azul.layout import (
 )
 from kernels.azul.moves import pending_line, player_base
 from kernels.azul.tiles import count_of, has_marker, total
-from kernels.azul.wall import best_open_cell, floor_penalty, occupancy, placement_points
+from kernels.azul.wall import best_open_cell, colour_column, floor_penalty, occupancy, placement_points
 from kernels.jit import njit
 
 # Each wall tile is one fifth of its row's, its column's and its colour's bonus.
@@ -35,7 +35,7 @@ def tile_worth(state, base, occ, line, colour):
     are ``occ``: its points where it goes (on the gray wall the best open column; none
     open: nothing) and its bonus share."""
     if state[W_VARIANT] != VARIANT_GRAY:
-        cell = 5 * line + (colour + line) % 5
+        cell = 5 * line + colour_column(line, colour)
         return placement_points(occ | (1 << cell), cell) + BONUS_SHARE
     best, _ = best_open_cell(occ, state[base + P_WALL + colour], line)
     return 0.0 if best < 0 else best + BONUS_SHARE

@@ -13,6 +13,12 @@ _FLOOR_PENALTY = np.array(FLOOR_PENALTY, dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
+def colour_column(line, colour):
+    """The colour wall's column for ``colour`` in row ``line`` (the fixed diagonal pattern)."""
+    return (colour + line) % 5
+
+
+@njit(cache=True, inline="always")
 def occupancy(state, base):
     """All filled wall cells of the player whose block starts at ``base``."""
     w = base + P_WALL
