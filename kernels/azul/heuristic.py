@@ -8,6 +8,8 @@ finished this round and blocks its row until it is. A move is worth what it adds
 its line, less what its tiles (and the marker) cost on the floor, in units of ``SCALE``
 points.
 """
+import numpy as np
+
 from kernels.azul.layout import (
     COLOUR_BONUS, COLUMN_BONUS, DEST_FLOOR, FLOOR_SLOTS, NCOLOURS, NDESTS, P_FLOOR, P_LINES, P_WALL,
     ROW_BONUS, SOURCE_CENTRE, TILE_MOVE_BASE, VARIANT_GRAY, W_CENTRE, W_FACTORY, W_TO_MOVE,
@@ -50,12 +52,39 @@ def move_heuristic(state, move):
 @njit(cache=True)
 def move_heuristics(state, moves, n, out):
     """``out[i]``: ``move_heuristic(state, moves[i])`` for i < n, in one call a position
-    (MCTS's priors and greedy rollouts): the player's wall and floor are read once."""
+    (MCTS's priors and greedy rollouts). The player's wall and floor are read once; the
+    moves of one source and colour (next to each other in the list) take their tiles
+    once; each line's tile worth is found once a colour, the moves of that colour from
+    other sources sharing it (the worth is a move's dearest part)."""
     base = player_base(state, state[W_TO_MOVE])
     occ = occupancy(state, base)
     used = floor_slots_used(state, base)
-    for i in range(n):
-        out[i] = move_value(state, base, occ, used, moves[i])
+    # Read once: writes to ``out`` might alias ``state`` for all the compiler knows.
+    lines = state[base + P_LINES]
+    floor_now = floor_penalty(used)
+    worths = np.empty(NCOLOURS * DEST_FLOOR)      # lines are the destinations below the floor
+    known = 0                                   # bit ``key``: worths[key] is filled
+    i = 0
+    while i < n:
+        move = moves[i]
+        if move >= TILE_MOVE_BASE:
+            out[i] = move_value(state, base, occ, used, move)
+            i += 1
+            continue
+        group = move // NDESTS
+        colour = group % NCOLOURS
+        taken, marker = tiles_taken(state, group // NCOLOURS, colour)
+        while i < n and moves[i] // NDESTS == group:
+            dest = moves[i] % NDESTS
+            worth = 0.0
+            if dest != DEST_FLOOR:
+                key = NCOLOURS * dest + colour
+                if not (known >> key) & 1:
+                    worths[key] = tile_worth(state, base, occ, dest, colour)
+                    known |= 1 << key
+                worth = worths[key]
+            out[i] = draft_value(lines, used, floor_now, taken, marker, dest, worth)
+            i += 1
 
 
 @njit(cache=True, inline="always")
@@ -71,22 +100,33 @@ def move_value(state, base, occ, used, move):
         line = pending_line(state, base)
         cell = 5 * line + (move - TILE_MOVE_BASE)
         return SCALE * placement_points(occ | (1 << cell), cell)
-    source = move // (NCOLOURS * NDESTS)
     colour = (move // NDESTS) % NCOLOURS
     dest = move % NDESTS
+    taken, marker = tiles_taken(state, move // (NCOLOURS * NDESTS), colour)
+    worth = 0.0 if dest == DEST_FLOOR else tile_worth(state, base, occ, dest, colour)
+    return draft_value(state[base + P_LINES], used, floor_penalty(used), taken, marker, dest, worth)
+
+
+@njit(cache=True, inline="always")
+def tiles_taken(state, source, colour):
+    """The tiles of ``colour`` at ``source``, and 1 if the first-player marker comes with them."""
     tiles = state[W_CENTRE] if source == SOURCE_CENTRE else state[W_FACTORY + source]
-    taken = count_of(tiles, colour)
-    to_floor = taken
+    return count_of(tiles, colour), 1 if source == SOURCE_CENTRE and has_marker(tiles) else 0
+
+
+@njit(cache=True, inline="always")
+def draft_value(lines, used, floor_now, taken, marker, dest, worth):
+    """A draft move's value: ``taken`` tiles (and ``marker``) to ``dest``, whose line becomes
+    a tile of ``worth`` (unused for the floor), with the pattern ``lines`` and ``used``
+    floor slots costing ``floor_now``."""
+    to_floor = taken + marker
     gain = 0.0
-    if source == SOURCE_CENTRE and has_marker(state[W_CENTRE]):
-        to_floor += 1
     if dest != DEST_FLOOR:
         size = dest + 1
-        held = (state[base + P_LINES] >> (8 * dest)) & 0xF
+        held = (lines >> (8 * dest)) & 0xF
         placed = min(taken, size - held)
         to_floor -= placed
-        worth = tile_worth(state, base, occ, dest, colour)
         share = PARTIAL / size
         gain = worth * (1.0 - share * held if held + placed == size else share * placed)
-    lost = floor_penalty(min(FLOOR_SLOTS, used + to_floor)) - floor_penalty(used)
+    lost = floor_penalty(min(FLOOR_SLOTS, used + to_floor)) - floor_now
     return SCALE * (gain - lost)
