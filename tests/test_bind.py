@@ -89,6 +89,17 @@ def test_the_tree_kernels_of_mcts_are_one_for_every_game_and_rollout():
     assert all("azul" not in k.py_func.__qualname__ for k in shared.pop())
 
 
+def test_a_game_may_set_how_often_its_greedy_rollouts_play_at_random():
+    """An instance reads its game's ``ROLLOUT_EPSILON`` (a compile-time constant); a game
+    without one gets the search's default. Azul sets its own, the others do not."""
+    for rollout in ("greedy", "round"):
+        assert bind.instance("azul", "mcts", rollout).GREEDY_EPSILON == bind.interface("azul").ROLLOUT_EPSILON == 0.2
+        for name in ("pavilion", "azure", "toy"):
+            assert not hasattr(bind.interface(name), "ROLLOUT_EPSILON")
+            assert bind.instance(name, "mcts", rollout).GREEDY_EPSILON == 0.1
+    assert bind.instance("azure", "ismcts", "greedy")._mcts.GREEDY_EPSILON == 0.1
+
+
 def test_a_template_itself_is_not_compiled_and_names_the_instance_to_use():
     from kernels import perft
     state = get_game("azul").new(1)

@@ -89,7 +89,9 @@ MARGIN_SCALE = 10.0  # tanh scale: a 10-point mean margin counts as 0.88
 SELECT_UCT = 0
 SELECT_PUCT = 1
 
-GREEDY_EPSILON = 0.1  # greedy rollouts still play a random move this often
+# Greedy rollouts still play a random move this often; a game may set its own
+# (``ROLLOUT_EPSILON`` in its interface module).
+GREEDY_EPSILON = getattr(games, "ROLLOUT_EPSILON", 0.1)
 # The margin every player loses on a visit a thread has not backed up yet, when threads
 # share the tree: with the payoff missing too, the visit counts as a clear loss by any
 # value (a mean margin of -10 squashes to 0.12).
