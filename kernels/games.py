@@ -28,8 +28,10 @@ Interface, for a state array ``state``:
 - ``move_heuristic(state, move)``: a cheap score of one move, higher is better;
 - optional, ``move_heuristics(state, moves, n, out)``: ``out[i]`` the ``move_heuristic``
   of ``moves[i]`` for i < n, for a game that can share work between the moves of a
-  position (Summer Pavilion, Azure); MCTS's priors and greedy rollouts of the others call
-  ``move_heuristic`` for each move;
+  position (Azul, Summer Pavilion, Azure); MCTS's priors and greedy rollouts of the others
+  call ``move_heuristic`` for each move;
+- optional, ``ROLLOUT_EPSILON``: how often MCTS's greedy rollouts play a random move
+  instead of the heuristic's best (Azul 0.2; the search's default 0.1);
 - ``position_hash(state)``: a stable 64-bit hash (``kernels.hashing``);
 - ``MAX_MOVES``: the longest move list (this module's ``MAX_MOVES``: of every game);
 - ``is_complete(state)``: True when nothing is hidden (always, in Azul
