@@ -424,12 +424,12 @@ MCTS_ALGOS = ("mcts", "ismcts")   # the report's algo: ismcts on a player's view
               help="search threads (MCTS: on one tree; reproducible with 1) [default: the cores this process may use]")
 @click.option("--seed", type=int, help="MCTS seed [default: a random one, shown in the output]")
 @click.option("--value", metavar="[win|margin|blend]",
-              help="MCTS: what a node's value is [default: margin]")
+              help="MCTS: what a node's value is [default: blend for Azul, margin for the others]")
 @click.option("--select", metavar="[uct|puct]", help="MCTS: the selection rule [default: puct]")
 @click.option("--rollout", metavar="[random|greedy|round]",
               help="MCTS: the rollout policy [default: greedy]")
 @click.option("--exploration", "-c", type=float,
-              help="MCTS: the exploration constant [default: 1.4; Azure 0.7]")
+              help="MCTS: the exploration constant [default: Azul 2.0, Azure 0.7, the others 1.4]")
 @click.option("--memory", type=float,
               help="MCTS: MB for the trees of all threads; a full tree frees its least visited"
                    " parts and keeps growing [default: 1024]")

@@ -73,26 +73,32 @@ def test_mcts_json_ranks_by_visits_and_counts_every_simulation():
     visits = [move["visits"] for move in report["moves"]]
     assert visits == sorted(visits, reverse=True)
     assert report["root"]["visits"] == 500 and report["settings"]["iterations"] == 500
-    assert report["settings"]["value"] == "margin"       # the documented defaults
+    assert report["settings"]["value"] == "blend"        # Azul's own (docs/search.md)
 
 
-def test_each_game_searches_with_its_own_exploration_unless_given():
-    """Azure's default is 0.7, the others' 1.4 (docs/search.md); the settings say which
-    was used, and the same search with that value given is the same search."""
+def test_each_game_searches_with_its_own_exploration_and_value_unless_given():
+    """Azul's defaults are 2.0 and blend, Azure's 0.7 and margin (docs/search.md); the
+    settings say which were used, and the same search with them given is the same search."""
     from solver.search.mcts import MctsOptions, kernel
     azure = get_game("azure")
     state = azure.new(5)
     view = azure.format_position(azure.view(state, int(games.to_move(state))))
-    for position, default in ((START, 1.4), (view, 0.7)):
+    for position, exploration, value in ((START, 2.0, "blend"), (view, 0.7, "margin")):
         report = document("best", position, "-n", 300, "--seed", 4, "--threads", 1)
-        assert report["settings"]["exploration"] == default
-        given = document("best", position, "-n", 300, "--seed", 4, "--threads", 1, "-c", default)
+        assert (report["settings"]["exploration"], report["settings"]["value"]) == (exploration, value)
+        given = document("best", position, "-n", 300, "--seed", 4, "--threads", 1, "-c", exploration,
+                         "--value", value)
         assert given["moves"] == report["moves"] and given["root"]["margin"] == report["root"]["margin"]
-        assert document("best", position, "-n", 300, "--seed", 4, "--threads", 1,
-                        "-c", 2.5)["settings"]["exploration"] == 2.5
+        other = document("best", position, "-n", 300, "--seed", 4, "--threads", 1, "-c", 2.5,
+                         "--value", "win")
+        assert (other["settings"]["exploration"], other["settings"]["value"]) == (2.5, "win")
     assert MctsOptions().kernel_params("azure")[kernel.P_EXPLORATION] == 0.7
     assert MctsOptions(exploration=2.0).kernel_params("azure")[kernel.P_EXPLORATION] == 2.0
-    assert MctsOptions().kernel_params("azul")[kernel.P_EXPLORATION] == 1.4
+    assert MctsOptions().kernel_params("azul")[kernel.P_EXPLORATION] == 2.0
+    assert MctsOptions().kernel_params("pavilion")[kernel.P_EXPLORATION] == 1.4
+    assert MctsOptions().kernel_params("azul")[kernel.P_VALUE] == kernel.VALUE_BLEND
+    assert MctsOptions().kernel_params("pavilion")[kernel.P_VALUE] == kernel.VALUE_MARGIN
+    assert MctsOptions(value="win").kernel_params("azul")[kernel.P_VALUE] == kernel.VALUE_WIN
 
 
 def test_threads_default_to_the_cores_and_share_the_iterations():
@@ -296,9 +302,13 @@ def test_positions_without_a_move_give_one_line(command, phase):
 
 def test_the_help_gives_the_mcts_defaults_the_search_uses():
     """Before: the help said win, uct and random, the defaults before PUCT became one."""
-    from solver.search.mcts import MctsOptions, default_exploration
+    from solver.search.mcts import (DEFAULT_EXPLORATION, DEFAULT_VALUE, EXPLORATION, VALUE, MctsOptions,
+                                    default_exploration, default_value)
     helps = {param.name: param.help for param in solver.cli.best.params}
-    for name in ("value", "select", "rollout"):
+    for name in ("select", "rollout"):
         assert helps[name].endswith(f"[default: {getattr(MctsOptions(), name)}]"), name
+    assert set(VALUE) == {"azul"} and set(EXPLORATION) == {"azul", "azure"}      # all the help names
+    assert helps["value"].endswith(f"[default: {default_value('azul')} for Azul, {DEFAULT_VALUE} for the others]")
     assert helps["exploration"].endswith(
-        f"[default: {default_exploration('azul')}; Azure {default_exploration('azure')}]")
+        f"[default: Azul {default_exploration('azul')}, Azure {default_exploration('azure')}, "
+        f"the others {DEFAULT_EXPLORATION}]")

@@ -86,7 +86,7 @@ class MctsOptions:
     threads: int = 1
     seed: int = 0
     # The defaults play far better per simulation than uct/random/win (docs/search.md).
-    value: str = "margin"           # win | margin | blend
+    value: str = None               # win | margin | blend; None: the game's own (``default_value``)
     select: str = "puct"            # uct | puct
     rollout: str = "greedy"         # random | greedy
     exploration: float = None       # None: the game's own (``default_exploration``)
@@ -107,7 +107,7 @@ class MctsOptions:
             raise OptionError(f"threads must be at least 1, not {self.threads}")
         for name, value, known in (("value", self.value, VALUES), ("select", self.select, SELECTIONS),
                                    ("rollout", self.rollout, ROLLOUTS)):
-            if value not in known:
+            if value not in known and not (name == "value" and value is None):
                 raise OptionError(f"unknown {name} '{value}' (known: {', '.join(known)})")
         if self.exploration is not None and not self.exploration >= 0:
             raise OptionError(f"exploration must be 0 or more, not {self.exploration}")
@@ -138,21 +138,32 @@ class MctsOptions:
     def kernel_params(self, game):
         """The kernels' parameter array for a search of ``game`` (an id or a name)."""
         exploration = default_exploration(game) if self.exploration is None else self.exploration
-        return kernel.params(exploration, VALUES[self.value], SELECTIONS[self.select],
+        value = default_value(game) if self.value is None else self.value
+        return kernel.params(exploration, VALUES[value], SELECTIONS[self.select],
                              self.chance_width, fpu=self.fpu)
 
 
-# The exploration constant each game plays best with, at the other defaults. Azure's
-# short games (about 27 moves) and 25-point race reward following the heuristic's priors
-# more closely: at 2 ms a move 0.7 won 56.9% of 1,000 games against 1.4 (the guard terms
-# of kernels/azure/heuristic.py took it to 61.1%: results/strength/README.md).
-EXPLORATION = {"azure": 0.7}
+# The exploration constant and the value each game plays best with, at the other defaults.
+# Azure's short games (about 27 moves) and 25-point race reward following the heuristic's
+# priors more closely: at 2 ms a move 0.7 won 56.9% of 1,000 games against 1.4 (the guard
+# terms of kernels/azure/heuristic.py took it to 61.1%). Azul's searches of 0.2 s gain from
+# exploring more and from counting the wins beside the margin: against c 1.4 and the
+# margin value, c 2.0 won 57.5% and the blend 58.8% of 200 games each; together, against
+# b763460, 69.75% of 400 (results/strength/README.md, "Azul's search parameters at 0.2 s").
+EXPLORATION = {"azul": 2.0, "azure": 0.7}
 DEFAULT_EXPLORATION = 1.4
+VALUE = {"azul": "blend"}
+DEFAULT_VALUE = "margin"
 
 
 def default_exploration(game):
     """The exploration constant ``game`` (an id or a name) searches with by default."""
     return EXPLORATION.get(bind.game_name(game), DEFAULT_EXPLORATION)
+
+
+def default_value(game):
+    """The value (a name of ``VALUES``) ``game`` (an id or a name) searches with by default."""
+    return VALUE.get(bind.game_name(game), DEFAULT_VALUE)
 
 
 class Mcts:

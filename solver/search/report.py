@@ -9,9 +9,10 @@ HASH_MASK = 2**64 - 1
 def search_report(command, game, state, result, settings, interrupted):
     """The document for ``result``, a search of ``state`` (a position of ``game``)."""
     moves = [_move_report(game, state, line) for line in result.moves]
-    if "exploration" in settings and settings["exploration"] is None:   # MCTS left it to the game
-        from solver.search.mcts import default_exploration
-        settings = {**settings, "exploration": default_exploration(game.name)}
+    if "exploration" in settings:       # MCTS: what was left to the game, filled in
+        from solver.search.mcts import default_exploration, default_value
+        own = {"exploration": default_exploration(game.name), "value": default_value(game.name)}
+        settings = {**settings, **{key: own[key] for key in own if settings.get(key) is None}}
     report = {
         "version": JSON_VERSION, "command": command, "game": game.name, "algo": result.algo,
         "position_hash": f"{result.position_hash & HASH_MASK:016x}",
