@@ -43,7 +43,7 @@ from solver.agents import parse_agent, play_game
 from solver.bench import load_average, machine, write_report
 from solver.games import get_game
 from solver.search.alphabeta import solve
-from solver.search.mcts import Mcts, MctsOptions, default_exploration, default_value
+from solver.search.mcts import Mcts, MctsOptions
 
 KINDS = ("random", "greedy")
 OPTIONS = {"players": 2, "variant": "colour"}
@@ -123,14 +123,6 @@ def select_positions(count, seed, max_tiles):
 def mcts_options(iterations=None, time_limit=None, seed=0):
     """``tessera best``'s defaults (MctsOptions), on one thread."""
     return MctsOptions(iterations=iterations, time_limit=time_limit, threads=1, seed=seed)
-
-
-def mcts_settings():
-    """The MCTS options of the check, with the value and exploration Azul's search takes."""
-    options = mcts_options()
-    return {"value": default_value("azul"), "select": options.select, "rollout": options.rollout,
-            "exploration": default_exploration("azul"), "fpu": options.fpu,
-            "chance_width": options.chance_width}
 
 
 def calibrate(positions):
@@ -260,7 +252,9 @@ def main():
         "seconds": round(time.perf_counter() - started),
         "settings": {"iterations": args.iterations, "threads": 1, "max_tiles": args.max_tiles,
                      "seed": args.seed, "game_options": OPTIONS,
-                     "mcts": mcts_settings()},
+                     "mcts": {name: getattr(mcts_options().for_game("azul"), name)
+                              for name in ("value", "select", "rollout", "exploration", "fpu",
+                                           "chance_width")}},
         "calibration": calibration,
         "summary": summary,
         "skipped_games": skipped,

@@ -7,7 +7,7 @@ beat one in most games, where separate trees whose root statistics were summed
 barely did (docs/search.md).
 """
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -105,9 +105,11 @@ class MctsOptions:
             raise OptionError(f"time must be more than 0 seconds, not {self.time_limit}")
         if self.threads < 1:
             raise OptionError(f"threads must be at least 1, not {self.threads}")
-        for name, value, known in (("value", self.value, VALUES), ("select", self.select, SELECTIONS),
-                                   ("rollout", self.rollout, ROLLOUTS)):
-            if value not in known and not (name == "value" and value is None):
+        named = [("select", self.select, SELECTIONS), ("rollout", self.rollout, ROLLOUTS)]
+        if self.value is not None:                  # None: the game's own
+            named.insert(0, ("value", self.value, VALUES))
+        for name, value, known in named:
+            if value not in known:
                 raise OptionError(f"unknown {name} '{value}' (known: {', '.join(known)})")
         if self.exploration is not None and not self.exploration >= 0:
             raise OptionError(f"exploration must be 0 or more, not {self.exploration}")
@@ -135,12 +137,16 @@ class MctsOptions:
             return self.max_nodes * self.threads
         return self.memory // node_bytes
 
+    def for_game(self, game):
+        """These options with what they leave to ``game`` (an id or a name) filled in."""
+        return replace(self, **{name: own for name, own in game_defaults(game).items()
+                                if getattr(self, name) is None})
+
     def kernel_params(self, game):
         """The kernels' parameter array for a search of ``game`` (an id or a name)."""
-        exploration = default_exploration(game) if self.exploration is None else self.exploration
-        value = default_value(game) if self.value is None else self.value
-        return kernel.params(exploration, VALUES[value], SELECTIONS[self.select],
-                             self.chance_width, fpu=self.fpu)
+        options = self.for_game(game)
+        return kernel.params(options.exploration, VALUES[options.value], SELECTIONS[options.select],
+                             options.chance_width, fpu=options.fpu)
 
 
 # The exploration constant and the value each game plays best with, at the other defaults.
@@ -164,6 +170,11 @@ def default_exploration(game):
 def default_value(game):
     """The value (a name of ``VALUES``) ``game`` (an id or a name) searches with by default."""
     return VALUE.get(bind.game_name(game), DEFAULT_VALUE)
+
+
+def game_defaults(game):
+    """The options ``game`` (an id or a name) decides where ``MctsOptions`` leaves them None."""
+    return {"exploration": default_exploration(game), "value": default_value(game)}
 
 
 class Mcts:

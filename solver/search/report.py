@@ -10,9 +10,9 @@ def search_report(command, game, state, result, settings, interrupted):
     """The document for ``result``, a search of ``state`` (a position of ``game``)."""
     moves = [_move_report(game, state, line) for line in result.moves]
     if "exploration" in settings:       # MCTS: what was left to the game, filled in
-        from solver.search.mcts import default_exploration, default_value
-        own = {"exploration": default_exploration(game.name), "value": default_value(game.name)}
-        settings = {**settings, **{key: own[key] for key in own if settings.get(key) is None}}
+        from solver.search.mcts import game_defaults
+        settings = {**settings, **{name: own for name, own in game_defaults(game.name).items()
+                                   if settings.get(name) is None}}
     report = {
         "version": JSON_VERSION, "command": command, "game": game.name, "algo": result.algo,
         "position_hash": f"{result.position_hash & HASH_MASK:016x}",
