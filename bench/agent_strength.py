@@ -10,9 +10,9 @@ import argparse
 import sys
 import time
 
-from solver.agents import parse_agent, play_game
-from solver.bench import machine, write_report
-from solver.games import get_game
+from tessera.agents import parse_agent, play_game
+from tessera.bench import machine, write_report
+from tessera.games import get_game
 
 MCTS_SPEC = "mcts:iters=300,select=puct,rollout=greedy,value=margin"
 # The last pairing is for reference: the default MCTS options on the same budget.

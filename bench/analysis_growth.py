@@ -13,9 +13,9 @@ import argparse
 import sys
 import time
 
-from solver.bench import load_average, machine, write_report
-from solver.games import get_game
-from solver.search.mcts import MB, Mcts, MctsOptions
+from tessera.bench import load_average, machine, write_report
+from tessera.games import get_game
+from tessera.search.mcts import MB, Mcts, MctsOptions
 
 
 def main():

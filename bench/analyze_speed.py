@@ -22,9 +22,9 @@ import subprocess
 import sys
 import time
 
-from solver.analysis.client import AnalysisProcess
-from solver.bench import load_average, machine, random_decisions, write_report
-from solver.games import get_game
+from tessera.analysis.client import AnalysisProcess
+from tessera.bench import load_average, machine, random_decisions, write_report
+from tessera.games import get_game
 
 GAMES = ("azul", "pavilion", "azure")
 TARGETS = {"throughput_vs_separate_runs": 5.0, "two_threads_vs_one": 1.8,

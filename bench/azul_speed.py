@@ -17,11 +17,11 @@ import time
 import numba
 import numpy as np
 
-from kernels import bind
-from solver.bench import (
+from tessera.kernels import bind
+from tessera.bench import (
     bar_line, machine, perft_rate, playout_bar, playout_line, playout_rates, timed, write_report,
 )
-from solver.games import get_game
+from tessera.games import get_game
 
 ISSUE_BAR_GAMES_PER_S = 40_000
 

@@ -17,14 +17,14 @@ import time
 
 import numpy as np
 
-from kernels import azure
-from solver.bench import (
+from tessera.kernels import azure
+from tessera.bench import (
     bar_line, interleaved, load_average, machine, median_rate, perft_line, perft_rates, playout_bar,
     playout_line, playout_rates, timed, write_report,
 )
-from solver.games import get_game
-from solver.search.ismcts import Ismcts
-from solver.search.mcts import MctsOptions
+from tessera.games import get_game
+from tessera.search.ismcts import Ismcts
+from tessera.search.mcts import MctsOptions
 
 ISSUE_BAR_GAMES_PER_S = 50_000
 PERFT_DEPTH = 5

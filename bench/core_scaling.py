@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numba
 import numpy as np
 
-from solver.bench import machine, write_report
+from tessera.bench import machine, write_report
 
 
 @numba.njit(nogil=True, cache=True)

@@ -5,7 +5,7 @@
                                 [--out results/strength/exact-check.json]
 
 Positions. Half come from 2-player random-vs-random games, half from greedy-vs-greedy
-games (``solver.agents.play_game``, colour wall). Game ``g`` of a kind is dealt with
+games (``tessera.agents.play_game``, colour wall). Game ``g`` of a kind is dealt with
 seed ``S + g`` (S = ``--seed``; both kinds meet the same deals) and its seat ``k``
 agent is seeded ``2 (S + g) + k``; ``ply`` is the index of the position's move in the
 game record (the player moves made before it). A position qualifies when the game
@@ -35,15 +35,15 @@ import time
 
 import numpy as np
 
-from kernels import bind
-from kernels.azul import layout
-from kernels.constants import CHANCE
-from kernels.rng import chance_rng
-from solver.agents import parse_agent, play_game
-from solver.bench import load_average, machine, write_report
-from solver.games import get_game
-from solver.search.alphabeta import solve
-from solver.search.mcts import Mcts, MctsOptions
+from tessera.kernels import bind
+from tessera.kernels.azul import layout
+from tessera.kernels.constants import CHANCE
+from tessera.kernels.rng import chance_rng
+from tessera.agents import parse_agent, play_game
+from tessera.bench import load_average, machine, write_report
+from tessera.games import get_game
+from tessera.search.alphabeta import solve
+from tessera.search.mcts import Mcts, MctsOptions
 
 KINDS = ("random", "greedy")
 OPTIONS = {"players": 2, "variant": "colour"}

@@ -1,8 +1,8 @@
-"""What numba's inlining costs a first search, with and without ``kernels.inliner``.
+"""What numba's inlining costs a first search, with and without ``tessera.kernels.inliner``.
 
     python bench/inline_cost.py [--rounds N]
 
-Each round, for each setting (``off``: ``kernels.inliner.install`` made a no-op; ``on``:
+Each round, for each setting (``off``: ``tessera.tessera.kernels.inliner.install`` made a no-op; ``on``:
 as the kernels run it), one process per command with a fresh ``NUMBA_CACHE_DIR`` and no
 helper process (``TESSERA_COMPILE_HELPER=0``): ``best --iterations 200`` on an Azul
 position, then on a Summer Pavilion position and on an Azure view in that cache. Each
@@ -18,12 +18,12 @@ import tempfile
 
 PROBE = r"""
 import json, os, sys, time
-import kernels.inliner
+import tessera.kernels.inliner
 from numba.core import inline_closurecall as icc
 if sys.argv[2] == "off":
-    kernels.inliner.install = lambda: None
+    tessera.kernels.inliner.install = lambda: None
 else:
-    kernels.inliner.install()
+    tessera.kernels.inliner.install()
 spent = {"inline_ir": 0.0, "inline_function": 0.0}
 depth = {"inline_ir": 0, "inline_function": 0}
 
@@ -43,7 +43,7 @@ def timed(name):
 
 timed("inline_ir")
 timed("inline_function")
-from solver.cli import main
+from tessera.cli import main
 start = time.process_time()
 main(["best", sys.argv[1], "--iterations", "200"], standalone_mode=False)
 print(json.dumps({"cpu_s": time.process_time() - start, **spent}), file=sys.stderr)

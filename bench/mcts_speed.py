@@ -23,9 +23,9 @@ import statistics
 import sys
 import time
 
-from solver.bench import interleaved, load_average, machine, write_report
-from solver.games import get_game
-from solver.search.mcts import Mcts, MctsOptions
+from tessera.bench import interleaved, load_average, machine, write_report
+from tessera.games import get_game
+from tessera.search.mcts import Mcts, MctsOptions
 
 BAR = 40_000
 TEXTBOOK = dict(select="uct", rollout="random", value="win")

@@ -23,15 +23,15 @@ import argparse
 import json
 import statistics
 
-from solver.bench import playout_rate
-from solver.games import get_game
+from tessera.bench import playout_rate
+from tessera.games import get_game
 
 
 def alternate(commits, rounds, simulations, game_name):
     """Each tree's MCTS rates, round after round, in warm worker processes of its own."""
     from pathlib import Path
 
-    from kernels import games
+    from tessera.kernels import games
     from versus import REPO, Baseline
     game = get_game(game_name)
     state = game.new(1, players=2) if game_name == "pavilion" else game.new(1)
@@ -75,12 +75,12 @@ def main():
     if args.against:
         print(json.dumps(alternate(args.against, args.rounds, args.simulations, args.game)))
         return
-    import solver
+    import tessera
     from versus_worker import simulations_per_s
     game = get_game("pavilion")
     state = game.new(1, players=2)
     rate = simulations_per_s({"position": game.format_position(state), "simulations": args.simulations, "seed": 1})
-    print(json.dumps({"label": args.label, "solver": solver.__file__,
+    print(json.dumps({"label": args.label, "solver": tessera.__file__,
                       "random_games_per_s": playout_rate(state, args.games)["games_per_s"],
                       "mcts_greedy_simulations_per_s": round(rate)}))
 

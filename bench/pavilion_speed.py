@@ -9,11 +9,11 @@ kernels; the load average is recorded beside them.
 import argparse
 import sys
 
-from solver.bench import (
+from tessera.bench import (
     BENCH_POSITIONS, bar_line, build, load_average, machine, perft_line, perft_rates, playout_bar,
     playout_line, playout_rates, write_report,
 )
-from solver.games import get_game
+from tessera.games import get_game
 
 ISSUE_BAR_GAMES_PER_S = 10_000
 PERFT_DEPTH = 4

@@ -18,13 +18,13 @@ import time
 import numpy as np
 from numba import njit
 
-from kernels.constants import CHANCE, TERMINAL
-from kernels.pavilion import apply_move, legal_moves, new_game, sample_chance, scores, to_move
-from kernels.pavilion.evaluate import FADE, N_WEIGHTS, WEIGHTS
-from kernels.pavilion.heuristic import move_heuristic_with
-from kernels.pavilion.layout import MAX_MOVES
-from kernels.rng import make_rng
-from solver.bench import machine, write_report
+from tessera.kernels.constants import CHANCE, TERMINAL
+from tessera.kernels.pavilion import apply_move, legal_moves, new_game, sample_chance, scores, to_move
+from tessera.kernels.pavilion.evaluate import FADE, N_WEIGHTS, WEIGHTS
+from tessera.kernels.pavilion.heuristic import move_heuristic_with
+from tessera.kernels.pavilion.layout import MAX_MOVES
+from tessera.kernels.rng import make_rng
+from tessera.bench import machine, write_report
 
 NAMES = ("TILE", "WILD", "KEPT", "STAR", "NUMBER", "REGION", "TOKEN", "FADE")
 ACCEPT = 0.53

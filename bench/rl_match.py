@@ -3,8 +3,8 @@
 
     python bench/rl_match.py [--game azul] [--games N] [--seconds S] [--out FILE]
 
-Both play the OpenSpiel game ``tessera_<game>`` (``solver.rl.spiel``): Tessera's agent
-``mcts:time=S`` (``solver.agents``) on the position's array, OpenSpiel's Python
+Both play the OpenSpiel game ``tessera_<game>`` (``tessera.rl.spiel``): Tessera's agent
+``mcts:time=S`` (``tessera.agents``) on the position's array, OpenSpiel's Python
 ``MCTSBot`` (UCT constant 2, one random rollout per leaf) with a simulation count (it
 takes no time budget) set before each move to what fits in S seconds at the speed of its
 previous move (of a probe on the opening for its first), so each side gets about S
@@ -22,10 +22,10 @@ from open_spiel.python.algorithms import mcts
 
 from open_spiel.python.algorithms import ismcts
 
-import solver.rl.spiel  # noqa: F401  (registers the games)
-from solver.agents import parse_agent
-from solver.games import get_game
-from solver.rl.encoding import Encoding
+import tessera.rl.spiel  # noqa: F401  (registers the games)
+from tessera.agents import parse_agent
+from tessera.games import get_game
+from tessera.rl.encoding import Encoding
 
 
 def openspiel_bot(game, simulations, rng):

@@ -1,10 +1,10 @@
-"""Speed of the batched environment (``solver.rl.vector``): environment steps per second
+"""Speed of the batched environment (``tessera.rl.vector``): environment steps per second
 with random legal actions, observations and masks included.
 
     python bench/rl_speed.py [--envs N,N...] [--games G,G...] [--seconds S] [--repeats R]
                              [--spiel-seconds S] [--out FILE]
 
-Then the OpenSpiel adapter (``solver.rl.spiel``) against native C++ OpenSpiel games of
+Then the OpenSpiel adapter (``tessera.rl.spiel``) against native C++ OpenSpiel games of
 about the same size, through the same pyspiel calls: microseconds per action (chance's
 included) of random games, each action ``legal_actions`` or ``chance_outcomes``, a
 random choice and ``apply_action``.
@@ -39,7 +39,7 @@ import time
 import numba
 import numpy as np
 
-from solver.rl.vector import TesseraVectorEnv
+from tessera.rl.vector import TesseraVectorEnv
 
 SETTINGS = (
     ("azul", {"players": 2}),
@@ -113,7 +113,7 @@ def spiel_per_action(name, params, seconds):
 
     import pyspiel
 
-    import solver.rl.spiel  # noqa: F401  (registers Tessera's games)
+    import tessera.rl.spiel  # noqa: F401  (registers Tessera's games)
     game = pyspiel.load_game(name, params)
     rng = random.Random(1)
     actions, start = 0, time.process_time()

@@ -15,9 +15,9 @@ import statistics
 import sys
 import time
 
-from solver.agents import parse_agent, play_game
-from solver.bench import load_average, machine, write_report
-from solver.games import get_game
+from tessera.agents import parse_agent, play_game
+from tessera.bench import load_average, machine, write_report
+from tessera.games import get_game
 
 WITHIN = 0.010             # the promise: a search returns within T + 10 ms
 

@@ -21,10 +21,10 @@ import statistics
 import sys
 import time
 
-from solver.bench import load_average, machine, timed, write_report
-from solver.games import get_game
-from solver.search import ismcts, mcts
-from solver.search.mcts import Mcts, MctsOptions
+from tessera.bench import load_average, machine, timed, write_report
+from tessera.games import get_game
+from tessera.search import ismcts, mcts
+from tessera.search.mcts import Mcts, MctsOptions
 
 AZURE = get_game("azure")
 POSITIONS = (

@@ -7,8 +7,8 @@ Chunks are ``tessera selfplay``'s default size for the agents unless ``--chunk-s
 
 1. Random 2-player games, batched:
    - ``starts``: start positions per second, ``Game.new`` one game at a time against
-     ``solver.selfplay.starts.start_positions`` (numba, a batch at a time, 1 thread);
-   - ``kernel``: ``kernels.selfplay.play_batch`` alone on ready start positions,
+     ``tessera.selfplay.starts.start_positions`` (numba, a batch at a time, 1 thread);
+   - ``kernel``: ``tessera.kernels.selfplay.play_batch`` alone on ready start positions,
      with numba set to 1 and to 2 threads;
    - ``in_process``: whole chunks (start positions, the kernel, the Parquet records)
      through ``run_selfplay`` in this process, 1 and 2 threads;
@@ -21,7 +21,7 @@ Chunks are ``tessera selfplay``'s default size for the agents unless ``--chunk-s
    ``dask_processes`` (the LocalCluster of worker processes it starts when an agent
    searches).
 
-Worker processes are forked from a fork server (``solver.selfplay.workers``), which
+Worker processes are forked from a fork server (``tessera.selfplay.workers``), which
 would outlive a run; it is stopped after every run with workers, so each run pays
 for starting it, as a ``tessera selfplay`` command does, and its CPU time (and its
 workers', which are its children, not this process's) is counted.
@@ -56,16 +56,16 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from kernels import bind
-from kernels import selfplay as kernel
-from kernels.rng import CHANCE_SALT
-from solver.games import get_game
-from solver.selfplay.chunk import warm_up
-from solver.selfplay.cluster import DaskCluster
-from solver.selfplay.plan import make_plan
-from solver.selfplay.runner import choose_executor, run_selfplay
-from solver.selfplay.starts import start_positions
-from solver.selfplay.workers import InProcess, ProcessPool
+from tessera.kernels import bind
+from tessera.kernels import selfplay as kernel
+from tessera.kernels.rng import CHANCE_SALT
+from tessera.games import get_game
+from tessera.selfplay.chunk import warm_up
+from tessera.selfplay.cluster import DaskCluster
+from tessera.selfplay.plan import make_plan
+from tessera.selfplay.runner import choose_executor, run_selfplay
+from tessera.selfplay.starts import start_positions
+from tessera.selfplay.workers import InProcess, ProcessPool
 
 GAME = "azul"
 STARTS_GAMES = 20_000       # start positions dealt each way for ``starts``

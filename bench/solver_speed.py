@@ -22,9 +22,9 @@ import argparse
 import sys
 import time
 
-from solver.bench import load_average, machine, random_decisions, timed, write_report
-from solver.games import get_game
-from solver.search.alphabeta import solve
+from tessera.bench import load_average, machine, random_decisions, timed, write_report
+from tessera.games import get_game
+from tessera.search.alphabeta import solve
 
 BAR_TILES = 12
 BAR_SECONDS = 10.0

@@ -22,8 +22,8 @@ import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from bench.azul_speed import opening
 from bench.mcts_speed import ROWS
-from solver.bench import playout_rate
-from solver.search.mcts import Mcts, MctsOptions
+from tessera.bench import playout_rate
+from tessera.search.mcts import Mcts, MctsOptions
 state = opening(2)
 figures = {"playouts_2p_games_per_s": playout_rate(state, int(sys.argv[2]), time.process_time)["games_per_s"]}
 for label, options in ROWS["all"][:2]:           # the bar's options and the defaults, one thread

@@ -53,8 +53,8 @@ STEPS = (
 # with an empty cache, then the first best on Summer Pavilion and on an Azure view in that cache.
 PROFILE = """
 import json, sys
-from solver.compiletime import compile_clock
-from solver.cli import main
+from tessera.compiletime import compile_clock
+from tessera.cli import main
 with compile_clock() as clock:
     main(["best", sys.argv[1], "--iterations", "20000"], standalone_mode=False)
 with open(sys.argv[2], "w") as out:
@@ -112,7 +112,7 @@ def compile_profile(positions):
     """Compile seconds and the ten heaviest functions (own seconds, callees excluded) of the
     README command's search with an empty cache, then of the first Summer Pavilion and
     Azure view searches in that cache (``PROFILED``), each in a process of its own, with no
-    helper process (``solver.parallel_compile``), so that each function's seconds are all
+    helper process (``tessera.parallel_compile``), so that each function's seconds are all
     in the one process profiled."""
     profiles = {}
     with tempfile.TemporaryDirectory() as workdir:

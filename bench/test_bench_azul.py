@@ -5,8 +5,8 @@
 import numpy as np
 import pytest
 
-from kernels import azul, bind, games
-from kernels.rng import make_rng
+from tessera.kernels import azul, bind, games
+from tessera.kernels.rng import make_rng
 
 
 def opening(players, variant=0):

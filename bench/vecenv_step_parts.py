@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from solver.rl.vector import TesseraVectorEnv
+from tessera.rl.vector import TesseraVectorEnv
 
 
 def main():

@@ -16,7 +16,7 @@ rules and heuristics, so the baseline runs in a subprocess (bench/versus_worker.
 that reads positions and answers moves in the notation both share.
 
 Game ``i`` is dealt with seed ``S + i`` and its chance events are drawn here from that
-seed, as ``solver.agents.play_game`` does; A sits in seat ``i mod N`` and B in every
+seed, as ``tessera.agents.play_game`` does; A sits in seat ``i mod N`` and B in every
 other seat; the agent in seat ``k`` is seeded ``(S + i) * N + k``. So a run is
 reproducible, and both sides meet the same deals from both seats. Every move of the
 baseline is checked against this checkout's rules: an illegal one stops the run with
@@ -40,11 +40,11 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.agents import GameRecord, parse_agent
-from solver.bench import machine, write_report
-from solver.errors import OptionError, TesseraError
-from solver.games import get_game
-from solver.selfplay.stats import mean_interval, wilson
+from tessera.agents import GameRecord, parse_agent
+from tessera.bench import machine, write_report
+from tessera.errors import OptionError, TesseraError
+from tessera.games import get_game
+from tessera.selfplay.stats import mean_interval, wilson
 
 DEFAULT_BASELINE = "e696baa"
 BASE_SUFFIX = "@base"
@@ -175,11 +175,11 @@ class RemoteAgent:
 
 def play(game, options, seats, seed, move_seconds=None):
     """One game between ``seats`` (local agents and ``RemoteAgent``s), seat 1 first, chance
-    drawn as in ``solver.agents.play_game``; a baseline move is checked against the rules here.
+    drawn as in ``tessera.agents.play_game``; a baseline move is checked against the rules here.
     ``move_seconds``, if given, gets ``(seat, seconds)`` for every decision: the wall time
     of the agent's ``choose`` (a baseline's as its worker timed it)."""
-    from kernels import games
-    from kernels.rng import chance_rng
+    from tessera.kernels import games
+    from tessera.kernels.rng import chance_rng
     state = game.new(seed, **options)
     if games.players(state) != len(seats):
         raise OptionError(f"{game.name} with these options has {games.players(state)} seats, not {len(seats)}")
@@ -235,7 +235,7 @@ def make_agent(spec, seed, baseline):
 
 def warm_up(game, options, specs, baseline):
     """One move of each agent on a start position, so no compilation falls inside a timed move."""
-    from kernels import games
+    from tessera.kernels import games
     start = game.new(0, **options)
     view = game.view(start, games.to_move(start))
     for spec in specs:

@@ -1,7 +1,7 @@
 """The far side of bench/versus.py: agents of another source tree, answering over pipes.
 
 Started by bench/versus.py with that tree first on ``PYTHONPATH``. It uses only the
-tree's public Python API (``solver.games.game_of_position``, ``solver.agents.parse_agent``
+tree's public Python API (``tessera.games.game_of_position``, ``tessera.agents.parse_agent``
 and the game's ``parse_move`` / ``format_move``), so any commit offering it can serve.
 One JSON object a line on stdin, one answer a line on stdout:
 
@@ -28,9 +28,9 @@ import time
 
 
 def serve(lines, answer):
-    import solver
-    from solver.agents import parse_agent
-    from solver.games import game_of_position
+    import tessera
+    from tessera.agents import parse_agent
+    from tessera.games import game_of_position
 
     agents = {}
     ids = itertools.count()
@@ -38,7 +38,7 @@ def serve(lines, answer):
     def handle(request):
         op = request["op"]
         if op == "hello":
-            return {"solver": solver.__file__}
+            return {"solver": tessera.__file__}
         if op == "agent":
             key = next(ids)
             agents[key] = parse_agent(request["spec"], seed=request["seed"])
@@ -68,10 +68,10 @@ def serve(lines, answer):
 
 
 def simulations_per_s(request):
-    from kernels import games
-    from solver.games import game_of_position
-    from solver.search.ismcts import Ismcts
-    from solver.search.mcts import Mcts, MctsOptions
+    from tessera.kernels import games
+    from tessera.games import game_of_position
+    from tessera.search.ismcts import Ismcts
+    from tessera.search.mcts import Mcts, MctsOptions
     _, state = game_of_position(request["position"])
     search = Mcts if games.is_complete(state) else Ismcts
     search(MctsOptions(iterations=64, seed=0)).search(state)        # load the kernels

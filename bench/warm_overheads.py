@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 
-from solver.bench import load_average, machine, write_report
+from tessera.bench import load_average, machine, write_report
 
 ITERATIONS = 20_000
 WRAPPER = """
@@ -42,11 +42,11 @@ def report():
 gc.callbacks.append(timed)
 atexit.register(report)
 sys.argv = ["tessera", *sys.argv[1:]]
-import solver
-if os.path.exists(os.path.join(os.path.dirname(solver.__file__), "console.py")):
-    from solver.console import run
+import tessera
+if os.path.exists(os.path.join(os.path.dirname(tessera.__file__), "console.py")):
+    from tessera.console import run
 else:                                # a tree from before the console script's own exit
-    from solver.cli import main as run
+    from tessera.cli import main as run
 run()
 """
 

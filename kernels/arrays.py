@@ -15,7 +15,7 @@ Hot loops keep numpy's own calls, which LLVM sees whole.
 """
 import numpy as np
 
-from kernels.jit import njit
+from tessera.kernels.jit import njit
 
 
 @njit(cache=True)

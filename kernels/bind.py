@@ -10,7 +10,7 @@ directly, with no dispatch on the game id.
 
 Instances are ordinary modules found by an import hook (installed by
 ``kernels/__init__.py``), so any process, a pool worker or a Dask worker
-unpickling a reference, imports ``kernels.azul.bound.perft`` like any other module.
+unpickling a reference, imports ``tessera.kernels.azul.bound.perft`` like any other module.
 
 numba names a function's cache files after its source file and ``__qualname__``
 and keys the entries by signature and bytecode, which are the same in every
@@ -23,18 +23,21 @@ import importlib.abc
 import importlib.util
 import sys
 
-from kernels.constants import AZUL, AZURE, PAVILION, TOY
+from tessera.kernels.constants import AZUL, AZURE, PAVILION, TOY
 
 GAME_NAMES = {AZUL: "azul", PAVILION: "pavilion", AZURE: "azure", TOY: "toy"}
+# The package the kernels are installed as (``tessera.kernels``): instances live below it.
+PACKAGE = __name__.rpartition(".")[0]
+_PACKAGE_DEPTH = PACKAGE.count(".") + 1
 # Template modules by the short name of their instances.
 TEMPLATES = {
-    "playout": "kernels.playout",
-    "perft": "kernels.perft",
-    "selfplay": "kernels.selfplay",
-    "mcts": "kernels.search.mcts",
-    "ismcts": "kernels.search.ismcts",
-    "alphabeta": "kernels.search.alphabeta",
-    "vecenv": "kernels.vecenv",
+    "playout": f"{PACKAGE}.playout",
+    "perft": f"{PACKAGE}.perft",
+    "selfplay": f"{PACKAGE}.selfplay",
+    "mcts": f"{PACKAGE}.search.mcts",
+    "ismcts": f"{PACKAGE}.search.ismcts",
+    "alphabeta": f"{PACKAGE}.search.alphabeta",
+    "vecenv": f"{PACKAGE}.vecenv",
 }
 _TEMPLATE_SHORT_NAMES = {module: short for short, module in TEMPLATES.items()}
 # Templates instantiated per variant as well as per game: a compile-time choice the template
@@ -58,7 +61,7 @@ def game_name(game):
 
 def interface(game):
     """The game's interface module (``kernels.<game>.game``): its kernels under the interface names."""
-    return importlib.import_module(f"kernels.{game_name(game)}.game")
+    return importlib.import_module(f"{PACKAGE}.{game_name(game)}.game")
 
 
 def instance(game, template, variant=None):
@@ -70,20 +73,29 @@ def instance(game, template, variant=None):
         raise ValueError(f"unknown variant {variant!r} of kernel template {template!r}"
                          f" (known: {', '.join(map(str, VARIANTS.get(template, ('none',))))})")
     suffix = "" if variant is None else f"_{variant}"
-    return importlib.import_module(f"kernels.{game_name(game)}.bound.{template}{suffix}")
+    return importlib.import_module(f"{PACKAGE}.{game_name(game)}.bound.{template}{suffix}")
 
 
 def _instance_name(module_name):
     """``(game, template, variant)`` of an instance's module name (variant None for a template
     without variants), or None for anything else."""
-    parts = module_name.split(".")
-    if not (len(parts) == 4 and parts[0] == "kernels" and parts[2] == "bound"
-            and parts[1] in GAME_NAMES.values()):
+    parts = _below_package(module_name)
+    if not (parts is not None and len(parts) == 3 and parts[1] == "bound"
+            and parts[0] in GAME_NAMES.values()):
         return None
-    template, _, variant = parts[3].partition("_")
+    template, _, variant = parts[2].partition("_")
     if template not in TEMPLATES or (variant or None) not in VARIANTS.get(template, (None,)):
         return None
-    return parts[1], template, variant or None
+    return parts[0], template, variant or None
+
+
+def _below_package(module_name):
+    """The parts of ``module_name`` below ``PACKAGE`` (``["azul", "bound", "mcts_greedy"]``),
+    or None for a module outside it."""
+    parts = module_name.split(".")
+    if ".".join(parts[:_PACKAGE_DEPTH]) != PACKAGE:
+        return None
+    return parts[_PACKAGE_DEPTH:]
 
 
 def _bound_game(module_name):
@@ -100,10 +112,10 @@ def variant(module_name):
 
 def template_games(module_name):
     """What a template calls ``games``: in an instance, its game's interface module; in the
-    template itself, the dispatching ``kernels.games`` (for its Python-level helpers)."""
+    template itself, the dispatching ``tessera.kernels.games`` (for its Python-level helpers)."""
     game = _bound_game(module_name)
     if game is None:
-        return importlib.import_module("kernels.games")
+        return importlib.import_module(f"{PACKAGE}.games")
     return interface(game)
 
 
@@ -111,7 +123,7 @@ def game_module(module_name, name):
     """The game's own module ``kernels.<game>.<name>`` as seen from ``module_name``: in an
     instance, imported; in the template itself, None (only instances compile)."""
     game = _bound_game(module_name)
-    return None if game is None else importlib.import_module(f"kernels.{game}.{name}")
+    return None if game is None else importlib.import_module(f"{PACKAGE}.{game}.{name}")
 
 
 def sibling(module_name, template):
@@ -125,14 +137,14 @@ def sibling(module_name, template):
 
 
 def kernel(function=None, **options):
-    """``njit(cache=True, **options)`` (``kernels.jit``'s) for a template's functions: compiled
+    """``njit(cache=True, **options)`` (``tessera.kernels.jit``'s) for a template's functions: compiled
     per instance, with the game's name (and the variant's) in the qualname (its own cache
     entries). In the template itself a call fails and names the instance to use."""
     def decorate(function):
         name = _instance_name(function.__module__)
         if name is None:
             return _unbound(function)
-        from kernels.jit import njit
+        from tessera.kernels.jit import njit
         game, _, own_variant = name
         prefix = game if own_variant is None else f"{game}.{own_variant}"
         function.__qualname__ = f"{prefix}.{function.__qualname__}"
@@ -156,10 +168,10 @@ class _InstanceFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Imports ``kernels.<game>.bound`` (an empty package) and ``kernels.<game>.bound.<template>``."""
 
     def find_spec(self, fullname, path=None, target=None):
-        parts = fullname.split(".")
-        if len(parts) < 3 or parts[0] != "kernels" or parts[2] != "bound" or parts[1] not in GAME_NAMES.values():
+        parts = _below_package(fullname)
+        if parts is None or len(parts) < 2 or parts[1] != "bound" or parts[0] not in GAME_NAMES.values():
             return None
-        if len(parts) == 3:
+        if len(parts) == 2:
             return importlib.util.spec_from_loader(fullname, self, is_package=True)
         name = _instance_name(fullname)
         if name is not None:

@@ -1,5 +1,5 @@
 """Bit tricks shared by the kernels."""
-from kernels.jit import njit
+from tessera.kernels.jit import njit
 
 
 @njit(cache=True, inline="always")

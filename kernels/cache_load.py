@@ -17,7 +17,7 @@ module, ``numba.cpython.hashing``, which ``install`` imports. A symbol left unre
 would abort the process when the code is loaded, so ``tests/test_cache_load.py`` loads
 every game's kernels in a fresh process from a full cache and runs them.
 
-A miss means numba compiles next: only then is ``kernels.inliner`` installed, since
+A miss means numba compiles next: only then is ``tessera.kernels.inliner`` installed, since
 importing numba's inliner costs a warm command about 0.05 s and a load never inlines.
 
 A loaded kernel's environments (one per function compiled into it) name the module whose
@@ -30,7 +30,7 @@ a load-only process answers alike without it.
 """
 import sys
 
-from kernels import inliner
+from tessera.kernels import inliner
 
 _installed = False
 

@@ -4,8 +4,8 @@ A tile set is one int64 word with the count of colour ``c`` in the byte lane at 
 ``8c .. 8c+7``. A game passes its own number of colours and the code of its chance
 move for colour 0 (chance moves are that code plus the colour drawn).
 """
-from kernels.jit import njit
-from kernels.rng import below
+from tessera.kernels.jit import njit
+from tessera.kernels.rng import below
 
 LANE_BITS = 8
 LANE_MASK = 0xFF

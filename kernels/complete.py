@@ -1,8 +1,8 @@
 """The hidden-information part of the game interface for games where nothing is hidden
 (Azul, Summer Pavilion): every state is complete, a view is a copy, and so is a
 determinization."""
-from kernels.arrays import copy_into
-from kernels.jit import njit
+from tessera.kernels.arrays import copy_into
+from tessera.kernels.jit import njit
 
 
 @njit(cache=True)

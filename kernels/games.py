@@ -4,12 +4,12 @@ the game id in word 0.
 Every game offers the interface below in its interface module
 (``kernels/<game>/game.py``), its own kernels under these names. Search, playouts,
 perft and self-play batches are written once against them and instantiated per game
-(``kernels.bind``), so jitted code calls a game's rules directly and compiles
+(``tessera.kernels.bind``), so jitted code calls a game's rules directly and compiles
 nothing of the other games. The functions of this module are plain Python: each
 looks up the game of ``state[0]`` and calls its kernel, importing a game's kernels
 only when that game is first used. Jitted code never calls them; Python code that
 calls a kernel many times takes the interface module once
-(``kernels.bind.interface(state[0])``).
+(``tessera.kernels.bind.interface(state[0])``).
 
 Interface, for a state array ``state``:
 - ``to_move(state)``: the player index, ``CHANCE`` or ``TERMINAL``;
@@ -32,7 +32,7 @@ Interface, for a state array ``state``:
   call ``move_heuristic`` for each move;
 - optional, ``ROLLOUT_EPSILON``: how often MCTS's greedy rollouts play a random move
   instead of the heuristic's best (Azul 0.2; the search's default 0.1);
-- ``position_hash(state)``: a stable 64-bit hash (``kernels.hashing``);
+- ``position_hash(state)``: a stable 64-bit hash (``tessera.kernels.hashing``);
 - ``MAX_MOVES``: the longest move list (this module's ``MAX_MOVES``: of every game);
 - ``is_complete(state)``: True when nothing is hidden (always, in Azul
   and Summer Pavilion);
@@ -49,11 +49,11 @@ view samples complete states with ``determinize``, which keeps every known part
 and draws the hidden parts as chance would have dealt them given everything the
 observer has seen (what the rules imply, not guesses about how the others
 play), using only ``rng``. Information-set MCTS
-(``kernels.search.ismcts``) is built on it; see docs/hidden-information.md.
+(``tessera.kernels.search.ismcts``) is built on it; see docs/hidden-information.md.
 """
 
-from kernels.bind import GAME_NAMES, interface
-from kernels.constants import AZUL, AZURE, CHANCE, PAVILION, TERMINAL, TOY  # noqa: F401  (re-exported)
+from tessera.kernels.bind import GAME_NAMES, interface
+from tessera.kernels.constants import AZUL, AZURE, CHANCE, PAVILION, TERMINAL, TOY  # noqa: F401  (re-exported)
 
 FUNCTIONS = (
     "to_move", "legal_moves", "chance_outcomes", "sample_chance", "resolve_chance", "random_move",

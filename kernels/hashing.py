@@ -6,8 +6,8 @@ same in every process and every run.
 """
 import numpy as np
 
-from kernels.jit import njit
-from kernels.rng import mix64
+from tessera.kernels.jit import njit
+from tessera.kernels.rng import mix64
 
 _INDEX_KEY = np.uint64(0xD6E8FEB86659FD93)
 

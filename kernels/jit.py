@@ -16,10 +16,10 @@ compiles guarded.
   ``cache=True``), and the wrapper cost about 8 % of compiling a first Summer
   Pavilion ``best``.
 - Guarded compiles. Each compile or cache load runs inside ``compile_guard`` when one is
-  set: a command that another process helps compile (``solver.parallel_compile``)
+  set: a command that another process helps compile (``tessera.parallel_compile``)
   waits there for a kernel the other is compiling, then loads it from the cache. The
-  first compile or load installs ``kernels.cache_load`` (cache loads without the
-  compiler's registries), which installs ``kernels.inliner`` (numba's inliner copying
+  first compile or load installs ``tessera.kernels.cache_load`` (cache loads without the
+  compiler's registries), which installs ``tessera.kernels.inliner`` (numba's inliner copying
   each variable once) before the first compile.
 
 ``bench/start_speed.py`` measures all three. Kernels import ``njit`` from here instead of
@@ -42,9 +42,9 @@ finally:
     if _collecting:
         gc.enable()
 
-from kernels import cache_load  # noqa: E402  (after numba, imported above)
+from tessera.kernels import cache_load  # noqa: E402  (after numba, imported above)
 
-# While another process compiles part of a command's kernels (``solver.parallel_compile``):
+# While another process compiles part of a command's kernels (``tessera.parallel_compile``):
 # ``compile_guard(dispatcher, signature)``, a context manager around each compile or cache
 # load, so the two never compile one kernel at once; None otherwise.
 compile_guard = None

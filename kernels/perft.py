@@ -1,6 +1,6 @@
 """Perft: count move paths of a given depth from a position.
 
-A template (``kernels.bind``): each game runs its own instance, ``bind.instance(game,
+A template (``tessera.kernels.bind``): each game runs its own instance, ``bind.instance(game,
 "perft")``, where ``games`` is that game's interface.
 
 A path ends early where chance acts (a refill) or the game is over: such a
@@ -9,9 +9,9 @@ generation, not the bag.
 """
 import numpy as np
 
-from kernels.arrays import copy_into
-from kernels.bind import kernel, template_games
-from kernels.constants import CHANCE, TERMINAL
+from tessera.kernels.arrays import copy_into
+from tessera.kernels.bind import kernel, template_games
+from tessera.kernels.constants import CHANCE, TERMINAL
 
 games = template_games(__name__)
 

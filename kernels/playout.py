@@ -1,15 +1,15 @@
 """Random playouts: whole games with uniform moves and chance drawn by probability.
 
-A template (``kernels.bind``): each game runs its own instance, ``bind.instance(game,
+A template (``tessera.kernels.bind``): each game runs its own instance, ``bind.instance(game,
 "playout")``, where ``games`` is that game's interface.
 """
 import numpy as np
 from numba import prange
 
-from kernels.arrays import copy_into
-from kernels.bind import kernel, template_games
-from kernels.constants import CHANCE, TERMINAL
-from kernels.rng import make_rng
+from tessera.kernels.arrays import copy_into
+from tessera.kernels.bind import kernel, template_games
+from tessera.kernels.constants import CHANCE, TERMINAL
+from tessera.kernels.rng import make_rng
 
 games = template_games(__name__)
 

@@ -4,13 +4,13 @@ Kernels carry their own generator instead of numba's global one so that every
 game has its own stream: results depend only on the seed, never on threads.
 """
 import numpy as np
-from kernels.jit import njit
+from tessera.kernels.jit import njit
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
-# Streams drawn from one seed by a game and its players (``solver.agents``, the batched
+# Streams drawn from one seed by a game and its players (``tessera.agents``, the batched
 # self-play kernel), xor-ed into the seed so that they never share draws:
 CHANCE_SALT = 0x5DEECE66D           # chance events of a played game, apart from its start
 SAMPLE_SALT = 0x2545F4914F6CDD1D    # an agent's determinizations, apart from its tie-breaks

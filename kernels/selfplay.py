@@ -1,6 +1,6 @@
 """Whole games between cheap agents (random, greedy), a batch at a time, prange over games.
 
-A template (``kernels.bind``): each game runs its own instance, ``bind.instance(game,
+A template (``tessera.kernels.bind``): each game runs its own instance, ``bind.instance(game,
 "selfplay")``, where ``games`` is that game's interface.
 
 Each seat of a game plays one kind: ``RANDOM`` (``games.random_move``) or ``GREEDY``
@@ -8,7 +8,7 @@ Each seat of a game plays one kind: ``RANDOM`` (``games.random_move``) or ``GREE
 ``make_rng(chance_seeds[g])`` and gives seat ``s`` the generator
 ``make_rng(agent_seeds[g, s])``. A greedy seat decides on what it may know: in a game
 with hidden information, on a determinization of its view drawn from
-``make_rng(agent_seeds[g, s] ^ SAMPLE_SALT)``. That is what ``solver.agents.play_game``
+``make_rng(agent_seeds[g, s] ^ SAMPLE_SALT)``. That is what ``tessera.agents.play_game``
 does with ``RandomAgent`` and ``GreedyAgent`` built on the same seeds, so a game is the same
 move for move whichever of the two plays it (tests/test_selfplay_kernel.py).
 Every game has its own generators, so results do not depend on the thread count.
@@ -24,10 +24,10 @@ threading layers are not all safe to enter from several threads at once).
 import numpy as np
 from numba import prange
 
-from kernels.arrays import copy_into
-from kernels.bind import kernel, template_games
-from kernels.constants import CHANCE, TERMINAL
-from kernels.rng import SAMPLE_SALT, below, make_rng
+from tessera.kernels.arrays import copy_into
+from tessera.kernels.bind import kernel, template_games
+from tessera.kernels.constants import CHANCE, TERMINAL
+from tessera.kernels.rng import SAMPLE_SALT, below, make_rng
 
 games = template_games(__name__)
 view_of = games.view      # numba takes ``games.view(...)`` for ndarray.view

@@ -11,8 +11,8 @@ nothing there (an Azure search calls fewer of them).
 """
 from numba import types
 
-from kernels import arrays, common, complete, hashing, rng
-from kernels.search import clock
+from tessera.kernels import arrays, common, complete, hashing, rng
+from tessera.kernels.search import clock
 
 _INT = types.int64
 _INTS = types.int64[::1]

@@ -1,8 +1,8 @@
 """A batch of games stepped together for learning programs: one call plays one action in
 each of N games and writes every game's observation, legal-action mask, rewards and
-whether it ended (``solver.rl.vector`` is the Python face; docs/rl.md).
+whether it ended (``tessera.rl.vector`` is the Python face; docs/rl.md).
 
-A template (``kernels.bind``): each game runs its own instance, ``bind.instance(game,
+A template (``tessera.kernels.bind``): each game runs its own instance, ``bind.instance(game,
 "vecenv")``, where ``games`` is that game's interface and ``encoding`` its action ids and
 observations (``kernels.<game>.encoding``).
 
@@ -24,7 +24,7 @@ A game that ends restarts at once from a new deal: the observation and mask writ
 for it are the new game's, the rewards and ``terminated`` the finished one's.
 
 Each kernel works on the rows ``lo`` to ``hi`` with the GIL released, so several Python
-threads step disjoint row ranges at once (``solver.rl.vector``'s ``threads``): numba's
+threads step disjoint row ranges at once (``tessera.rl.vector``'s ``threads``): numba's
 ``prange`` under its OpenMP layer spin-waits at every call's end, which on a shared
 machine made two threads 14 times slower than one (``bench/rl_speed.py``, this machine).
 A range kernel marks ``finished[chunk]`` as its last act, still without the GIL, and the
@@ -33,11 +33,11 @@ thread's return to Python instead cost a wake-up (about 95 µs of a 1.5 ms step)
 """
 import numpy as np
 
-from kernels.arrays import copy_into
-from kernels.atomics import load_acquire, store_release
-from kernels.bind import game_module, kernel, template_games
-from kernels.constants import CHANCE, TERMINAL
-from kernels.rng import below, mix64, next_u64, reseed
+from tessera.kernels.arrays import copy_into
+from tessera.kernels.atomics import load_acquire, store_release
+from tessera.kernels.bind import game_module, kernel, template_games
+from tessera.kernels.constants import CHANCE, TERMINAL
+from tessera.kernels.rng import below, mix64, next_u64, reseed
 
 games = template_games(__name__)
 encoding = game_module(__name__, "encoding")

@@ -1,4 +1,4 @@
 """``python -m solver`` runs the ``tessera`` command line."""
-from solver.console import run
+from tessera.console import run
 
 run()

@@ -10,7 +10,7 @@ Specs (docs/search.md, "Agents"):
 - ``alphabeta:depth=D`` and/or ``alphabeta:time=S``.
 
 - ``python:module=M,function=F`` (or ``file=PATH.py`` for ``module``): an external
-  player, the function ``F(position)`` returning a move (``solver.external``).
+  player, the function ``F(position)`` returning a move (``tessera.external``).
 
 Every agent takes a seed, so a game between seeded agents is reproducible.
 ``Agent.decide`` returns the move with the search result that chose it and the time
@@ -28,13 +28,13 @@ from typing import Optional
 
 import numpy as np
 
-from kernels import bind
-from kernels.constants import CHANCE, TERMINAL
-from kernels.rng import SAMPLE_SALT, below, chance_rng, make_rng
-from solver.errors import OptionError
-from solver.search.ismcts import Ismcts
-from solver.search.mcts import MB, Mcts, MctsOptions
-from solver.search.result import SearchResult
+from tessera.kernels import bind
+from tessera.kernels.constants import CHANCE, TERMINAL
+from tessera.kernels.rng import SAMPLE_SALT, below, chance_rng, make_rng
+from tessera.errors import OptionError
+from tessera.search.ismcts import Ismcts
+from tessera.search.mcts import MB, Mcts, MctsOptions
+from tessera.search.result import SearchResult
 
 
 @dataclass
@@ -158,7 +158,7 @@ class AlphaBetaAgent(Agent):
         self.time_limit = time_limit
 
     def choose(self, state):
-        from solver.search.alphabeta import search_alphabeta
+        from tessera.search.alphabeta import search_alphabeta
         state = sampled_if_hidden(state, bind.interface(state[0]).to_move(state), self.rng)
         self.last_result = search_alphabeta(state, depth=self.depth, time_limit=self.time_limit)
         return self.last_result.best.move
@@ -197,7 +197,7 @@ def parse_agent(spec, seed=0):
         if name == "alphabeta":
             return _alphabeta_agent(spec, settings, seed)
         if name == "python":
-            from solver.external import external_agent
+            from tessera.external import external_agent
             return external_agent(spec, settings)
         raise OptionError(f"unknown agent '{name}' (known: alphabeta, greedy, mcts, python, random)")
     except OptionError as err:

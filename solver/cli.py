@@ -16,10 +16,10 @@ from contextlib import contextmanager
 
 import click
 
-from kernels.boarddata import BoardDataError
-from solver.bench import BENCH_DEPTH, bench_states
-from solver.errors import MoveError, TesseraError
-from solver.games import game_of_position, get_game, registered_games
+from tessera.kernels.boarddata import BoardDataError
+from tessera.bench import BENCH_DEPTH, bench_states
+from tessera.errors import MoveError, TesseraError
+from tessera.games import game_of_position, get_game, registered_games
 
 USER_ERROR = 2
 POSITION_HELP = ("POS is a position: a file, '-' for stdin, or the position itself (text, with"
@@ -93,13 +93,13 @@ def _read_file(path):
 
 def _stdin_after_shared_kernels():
     """All of stdin. While the input has not come, the kernels every search shares are
-    loaded from numba's cache or compiled (``kernels.shared``); the first of them sets
+    loaded from numba's cache or compiled (``tessera.kernels.shared``); the first of them sets
     up what every later load or compile needs.
 
     In a pipe (``tessera new azul | tessera best -``) the writer, itself starting numba,
     sends the position only when it is done: this work runs meanwhile on the other core,
     and the position waits in the pipe."""
-    from kernels.shared import prepare
+    from tessera.kernels.shared import prepare
     if sys.stdin is None:
         raise TesseraError("stdin is closed (expected a position)")
     prepare(until=_stdin_has_input)
@@ -139,7 +139,7 @@ def _echo_position(game, state, as_json):
 
 def _scores(state):
     import numpy as np
-    from kernels import games
+    from tessera.kernels import games
     out = np.zeros(games.players(state), np.int64)
     games.scores(state, out)
     return [int(score) for score in out]
@@ -216,7 +216,7 @@ def view(pos, observer, as_json):
     view searches it with information-set MCTS. In Azul and Summer Pavilion nothing
     is hidden and the view is the position itself.
     """
-    from kernels import games
+    from tessera.kernels import games
     game, state = load_position(pos)
     if not games.is_complete(state):
         raise TesseraError("POS is already a player's view; a view is made from a complete position")
@@ -235,7 +235,7 @@ def moves(pos, as_json):
     At a refill chance acts: each draw is listed with its probability.
     """
     import numpy as np
-    from kernels import games
+    from tessera.kernels import games
     game, state = load_position(pos)
     _check_observer_acts(game, state)
     codes = np.empty(games.max_moves(state), np.int64)
@@ -275,7 +275,7 @@ def play(pos, move_texts, as_json):
     Quote each move: tessera play POS "F1 blue 3" "C red floor". The position goes
     to stdout and the score changes to stderr, so the output can be piped on.
     """
-    from kernels import games
+    from tessera.kernels import games
     game, state = load_position(pos)
     _check_complete(state, "play")
     before = _scores(state)
@@ -313,7 +313,7 @@ def perft(pos, depth, divide):
     never the bag.
     """
     import numpy as np
-    from kernels import bind, games
+    from tessera.kernels import bind, games
     _check_depth(depth)
     game, state = load_position(pos)
     _check_complete(state, "perft")
@@ -356,7 +356,7 @@ def bench(depth):
     node count, the same on every run and machine at a given depth. It changes only
     when move generation (or the seeded sampling that builds the positions) changes.
     """
-    from kernels import bind
+    from tessera.kernels import bind
     _check_depth(depth)
     total_nodes, total_time = 0, 0.0
     positions = bench_states()
@@ -389,7 +389,7 @@ def warmup(names, progress):
     ahead of time, for a container image or a cluster worker, so that every later
     command starts from the cache (set NUMBA_CACHE_DIR to choose where it goes).
     """
-    from solver.warmup import warm
+    from tessera.warmup import warm
     with _progress_bar(_progress_wanted(progress), limited=True) as show:
         warmed = warm(names, None if show is None else
                       (lambda description, done, total: show(description, done / total)))
@@ -472,7 +472,7 @@ def best(pos, iterations, time_limit, algo, depth, threads, seed, value, select,
         settings = {"time": time_limit, "mode": _search_mode(state)}
         result, interrupted = _solve(state, time_limit, show_progress), False
     _compile_note(result)
-    from solver.search.report import search_report
+    from tessera.search.report import search_report
     report = search_report("best", game, state, result, settings, interrupted)
     if as_json:
         click.echo(json.dumps(report))
@@ -504,7 +504,7 @@ def solve(pos, time_limit, progress, as_json):
     _check_complete(state, "solve")
     result = _solve(state, time_limit, _progress_wanted(progress))
     _compile_note(result)
-    from solver.search.report import search_report
+    from tessera.search.report import search_report
     report = search_report("solve", game, state, result,
                      {"time": time_limit, "mode": _search_mode(state)}, False)
     if as_json:
@@ -548,7 +548,7 @@ def _check_time(time_limit):
 
 
 def _check_searchable(state):
-    from kernels import games
+    from tessera.kernels import games
     who = games.to_move(state)
     if who == games.TERMINAL:
         raise TesseraError("the game is over: there is no move to search")
@@ -558,7 +558,7 @@ def _check_searchable(state):
 
 def _check_complete(state, command):
     """The rules play out only on complete positions: a view hides what they need."""
-    from kernels import games
+    from tessera.kernels import games
     if not games.is_complete(state):
         raise TesseraError(f"{command} needs a complete position; this is a player's view, which "
                            "hides the opponent's cards and the hidden deck")
@@ -566,7 +566,7 @@ def _check_complete(state, command):
 
 def _check_observer_acts(game, state):
     """On a view, only the observer's own moves are known."""
-    from kernels import games
+    from tessera.kernels import games
     observer = game.observer(state)
     who = games.to_move(state)
     if observer is not None and who not in (observer, games.TERMINAL):
@@ -583,9 +583,9 @@ def _progress_wanted(flag):
 
 def _mcts_settings(iterations, time_limit, given):
     """The MCTS options in full, defaults filled in, as they go into the JSON."""
-    from solver.cores import available_cores
-    from solver.search.mcts import MctsOptions
-    from solver.search.report import memory_mb
+    from tessera.cores import available_cores
+    from tessera.search.mcts import MctsOptions
+    from tessera.search.report import memory_mb
     defaults = MctsOptions()
     settings = {"iterations": iterations, "time": time_limit}
     if iterations is None and time_limit is None:
@@ -604,9 +604,9 @@ def _search_mcts(state, settings, show_progress):
     A player's view (hidden cards) is searched by information-set MCTS, which
     samples what the player cannot see (docs/hidden-information.md).
     """
-    from kernels import games
-    from solver.search.ismcts import Ismcts
-    from solver.search.mcts import MB, Mcts, MctsOptions
+    from tessera.kernels import games
+    from tessera.search.ismcts import Ismcts
+    from tessera.search.mcts import MB, Mcts, MctsOptions
     options = MctsOptions(iterations=settings["iterations"], time_limit=settings["time"],
                           threads=settings["threads"], seed=settings["seed"],
                           value=settings["value"], select=settings["select"],
@@ -622,7 +622,7 @@ def _search_mcts(state, settings, show_progress):
 
 
 def _search_alphabeta(state, depth, time_limit, show_progress):
-    from solver.search.alphabeta import search_alphabeta
+    from tessera.search.alphabeta import search_alphabeta
     with _progress_bar(show_progress, limited=depth is not None or time_limit is not None) as show:
         report = None if show is None else (lambda reached, nodes, seconds: show(
             f"alpha-beta depth {reached}, {nodes:,} nodes",
@@ -631,7 +631,7 @@ def _search_alphabeta(state, depth, time_limit, show_progress):
 
 
 def _solve(state, time_limit, show_progress):
-    from solver.search.alphabeta import solve as solve_exactly
+    from tessera.search.alphabeta import solve as solve_exactly
     with _progress_bar(show_progress, limited=time_limit is not None) as show:
         report = None if show is None else (lambda reached, nodes, seconds: show(
             f"solving: depth {reached}, {nodes:,} nodes", _fraction(0, None, seconds, time_limit)))
@@ -675,7 +675,7 @@ def _progress_bar(enabled, limited):
 # ---- reporting -----------------------------------------------------------------------
 
 def _search_mode(state):
-    from solver.search.alphabeta import search_mode
+    from tessera.search.alphabeta import search_mode
     return search_mode(state)
 
 
@@ -818,7 +818,7 @@ def analyze(threads, warm_names):
         raise TesseraError(f"--threads must be at least 1, not {threads}")
     warm = sorted(registered_games()) if "all" in warm_names else \
         list(dict.fromkeys(get_game(name).name for name in warm_names))
-    from solver.analysis.engine import run
+    from tessera.analysis.engine import run
     click.get_current_context().exit(run(threads, sys.stdin, sys.stdout, warm))
 
 
@@ -833,7 +833,7 @@ def analyze(threads, warm_names):
               help="analysis processes: how many pages can search at once")
 def serve(port, host, open_page, searches):
     """A local web page to set up, play and analyse positions of every game (docs/web.md)."""
-    from solver.web.serve import serve as run_server
+    from tessera.web.serve import serve as run_server
     run_server(host, port, open_page, searches)
 
 
@@ -906,10 +906,10 @@ def selfplay(game_name, count, agent_list, players, variant, game_options, seed,
     (exit code 130); --resume completes the batch. At the end the statistics of
     `tessera stats` are printed. docs/selfplay.md describes records and numbers.
     """
-    from solver.selfplay.chunk import all_batched
-    from solver.selfplay.plan import make_plan, split_agents
-    from solver.selfplay.rundir import stored_plan
-    from solver.selfplay.runner import choose_executor, run_selfplay
+    from tessera.selfplay.chunk import all_batched
+    from tessera.selfplay.plan import make_plan, split_agents
+    from tessera.selfplay.rundir import stored_plan
+    from tessera.selfplay.runner import choose_executor, run_selfplay
     game = get_game(game_name)
     agents = split_agents(agent_list)
     options = _game_options(game, game_options)
@@ -956,17 +956,17 @@ def stats(out_dir, as_json, plots):
     Wins, draws and losses per agent with Wilson 95% intervals, Bradley–Terry Elo
     ± 95%, score margins, seat advantage and game lengths; plots go to DIR.
     """
-    from solver.selfplay.rundir import checked_outcomes, load_plan
+    from tessera.selfplay.rundir import checked_outcomes, load_plan
     plan = load_plan(out_dir)
     _print_selfplay_stats(out_dir, plan, checked_outcomes(out_dir, plan), as_json, plots)
 
 
 def _print_selfplay_stats(out_dir, plan, outcomes, as_json, plots):
     """The report (or JSON) on stdout; the plots, or one line on stderr saying why not."""
-    from solver.selfplay.files import WriteError
-    from solver.selfplay.plots import write_plots
-    from solver.selfplay.report import format_report
-    from solver.selfplay.stats import summarize
+    from tessera.selfplay.files import WriteError
+    from tessera.selfplay.plots import write_plots
+    from tessera.selfplay.report import format_report
+    from tessera.selfplay.stats import summarize
     summary = summarize(outcomes, plan.labels())
     if plots and outcomes.games:
         try:

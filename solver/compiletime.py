@@ -7,7 +7,7 @@ inside its own event: ``own`` keeps each function's seconds less those of the
 functions compiled within it, ``in_events`` the outermost events' total. ``seconds``
 is the wall time of the ``with`` block once anything compiled in it: around a
 command's loading of its kernels, the compiles and also the waits for kernels a helper
-process compiled meanwhile (``solver.parallel_compile``), some of which fall between
+process compiled meanwhile (``tessera.parallel_compile``), some of which fall between
 events.
 """
 import time

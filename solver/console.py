@@ -12,7 +12,7 @@ import os
 import sys
 import threading
 
-from solver.cli import main
+from tessera.cli import main
 
 
 def run():

@@ -11,8 +11,8 @@ import importlib.util
 from functools import lru_cache
 from pathlib import Path
 
-from solver.agents import Agent
-from solver.errors import MoveError, OptionError, TesseraError
+from tessera.agents import Agent
+from tessera.errors import MoveError, OptionError, TesseraError
 
 
 class AgentError(TesseraError):
@@ -27,7 +27,7 @@ class ExternalAgent(Agent):
         self.function = function
 
     def choose(self, state):
-        from solver.position import Position
+        from tessera.position import Position
         position = Position.from_state(state)
         try:
             answer = self.function(position)
@@ -50,7 +50,7 @@ class ExternalAgent(Agent):
 def _legal_codes(state):
     import numpy as np
 
-    from kernels import games
+    from tessera.kernels import games
     codes = np.empty(games.MAX_MOVES, np.int64)
     return set(codes[:games.legal_moves(state, codes)].tolist())
 

@@ -7,7 +7,7 @@ starts a helper process that compiles the kernels of ``plan(...)`` (``(kernel, a
 pairs: kernels the command reaches late, so that the two start far apart). The two then
 share the work kernel by kernel:
 
-- a lock file per kernel, held by the process compiling it (``kernels.jit.compile_guard``
+- a lock file per kernel, held by the process compiling it (``tessera.kernels.jit.compile_guard``
   around every compile): the other process, reaching that kernel, waits for it and then
   loads it from the cache instead of compiling it too;
 - the helper skips a kernel of its plan that the command is compiling and goes on to the
@@ -33,8 +33,8 @@ import tempfile
 
 from numba.core import event, sigutils
 
-from kernels import bind, jit
-from solver.cores import available_cores
+from tessera.kernels import bind, jit
+from tessera.cores import available_cores
 
 try:
     import fcntl

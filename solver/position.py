@@ -2,16 +2,16 @@
 text, draw it, search it, take a view (docs/api.md).
 
 A ``Position`` never changes: ``play`` returns a new one. Everything is in the games'
-notation; errors are ``solver.errors`` types (``MoveError``, ``PositionError``,
+notation; errors are ``tessera.errors`` types (``MoveError``, ``PositionError``,
 ``OptionError``, all ``TesseraError``).
 """
 import json
 
 import numpy as np
 
-from kernels import games
-from solver.errors import MoveError, OptionError, TesseraError
-from solver.games import game_of_position, get_game, registered_games
+from tessera.kernels import games
+from tessera.errors import MoveError, OptionError, TesseraError
+from tessera.games import game_of_position, get_game, registered_games
 
 MCTS_EXTRAS = {"value", "select", "rollout", "exploration", "memory"}
 
@@ -134,7 +134,7 @@ class Position:
 
     def draw_chance(self, seed):
         """The position after chance acts, drawn with ``seed`` (itself when a player acts)."""
-        from kernels.rng import make_rng
+        from tessera.kernels.rng import make_rng
         self._check_complete("draw_chance")
         state = self._state.copy()
         if games.to_move(state) == games.CHANCE:
@@ -179,14 +179,14 @@ class Position:
         ``"alphabeta"`` (``depth`` plies and/or ``time``) or ``"solve"``; ``mcts``:
         ``value``, ``select``, ``rollout``, ``exploration``, ``memory`` (MB) as in docs/search.md.
         """
-        from solver.search.report import mcts_settings, search_report
+        from tessera.search.report import mcts_settings, search_report
         unknown = sorted(set(mcts) - MCTS_EXTRAS)
         if unknown:
             raise OptionError(f"unknown search option '{unknown[0]}' (known: algo, visits, time, "
                               f"depth, threads, seed, {', '.join(sorted(MCTS_EXTRAS))})")
         if algo == "mcts":
-            from solver.search.ismcts import Ismcts
-            from solver.search.mcts import MB, Mcts, MctsOptions
+            from tessera.search.ismcts import Ismcts
+            from tessera.search.mcts import MB, Mcts, MctsOptions
             if visits is None and time is None:
                 visits = 10_000
             if "memory" in mcts:                                 # MB, as --memory
@@ -196,7 +196,7 @@ class Position:
             searcher = Mcts(options) if not self.is_view else Ismcts(options)
             result, settings = searcher.search(self._state), mcts_settings(options)
         elif algo in ("alphabeta", "solve"):
-            from solver.search.alphabeta import search_alphabeta, search_mode, solve
+            from tessera.search.alphabeta import search_alphabeta, search_mode, solve
             if algo == "solve":
                 result, settings = solve(self._state, time_limit=time), {"time": time}
             else:
@@ -209,8 +209,8 @@ class Position:
 
     def solve(self, time=None):
         """The exact value and best moves: the document of `tessera solve --json` as a dict."""
-        from solver.search.alphabeta import search_mode, solve
-        from solver.search.report import search_report
+        from tessera.search.alphabeta import search_mode, solve
+        from tessera.search.report import search_report
         result = solve(self._state, time_limit=time)
         return search_report("solve", self._game, self._state, result,
                              {"time": time, "mode": search_mode(self._state)}, False)

@@ -12,8 +12,8 @@ from functools import partial
 
 import numpy as np
 
-from solver.compiletime import compile_clock
-from solver.games import get_game, registered_games
+from tessera.compiletime import compile_clock
+from tessera.games import get_game, registered_games
 
 
 
@@ -26,7 +26,7 @@ class Warmed:
 
 def steps(game):
     """(description, function) of every step warming ``game`` (a ``Game``)."""
-    from solver.search import alphabeta, ismcts, mcts
+    from tessera.search import alphabeta, ismcts, mcts
     state = game.new(0)
     view = game.view(state, int(game.kernels().to_move(state)))
     listed = [("rules", lambda: _rules(game, state)), ("perft", lambda: _perft(state))]
@@ -68,7 +68,7 @@ def warm(names, progress=None):
 
 def _rules(game, state):
     """Each function of the game interface once, on its start and a refill."""
-    from kernels.rng import make_rng
+    from tessera.kernels.rng import make_rng
     rules = game.kernels()
     moves = np.empty(rules.MAX_MOVES, np.int64)
     probabilities = np.empty(rules.MAX_MOVES, np.float64)
@@ -92,7 +92,7 @@ def _rules(game, state):
 
 
 def _perft(state):
-    from kernels import bind
+    from tessera.kernels import bind
     kernels = bind.instance(state[0], "perft")
     bind.ready(kernels.perft, state, 1)
     bind.ready(kernels.perft_divide, state, 1, np.zeros(1, np.int64))
@@ -100,6 +100,6 @@ def _perft(state):
 
 def _selfplay(game):
     """The batched kernels of random and greedy agents, dealing and playing (``chunk.warm_up``)."""
-    from solver.selfplay.chunk import warm_up
-    from solver.selfplay.plan import make_plan
+    from tessera.selfplay.chunk import warm_up
+    from tessera.selfplay.plan import make_plan
     warm_up(make_plan(game, {}, ["random", "greedy"], 1, 0))

@@ -1,5 +1,5 @@
 """Hand-made 2-player Azul positions for the tests that work values out by hand."""
-from solver.notation.azul import parse_position
+from tessera.notation.azul import parse_position
 
 COLOURS = "BYRKW"
 EMPTY_BOARD = "score 0 wall ...../...../...../...../..... lines ./../.../..../..... floor -"

@@ -1,7 +1,7 @@
 """Hand-made Azure positions for tests, and two engines that play them.
 
 ``position(layout, ...)`` writes the dynamic words of ``kernels/azure/layout.py`` onto
-``kernels.azure.setup.new_game(layout, gifted)``: a player to place a stone, the
+``tessera.kernels.azure.setup.new_game(layout, gifted)``: a player to place a stone, the
 stones, hands, scores, beasts and decks given, every other card face up. Cells are
 written ``(row, col)`` on the realm's 8x8 grid.
 
@@ -13,12 +13,12 @@ written ``(row, col)`` on the realm's 8x8 grid.
 
 ``ORACLE`` and ``KERNEL`` play positions (state arrays) the same way: ``legal``,
 ``play`` (new array), ``to_move``, ``chance``. ``KERNEL`` goes through
-``kernels.games``.
+``tessera.kernels.games``.
 """
 import numpy as np
 
-from kernels.azure import layout as L
-from kernels.azure.setup import new_game
+from tessera.kernels.azure import layout as L
+from tessera.kernels.azure.setup import new_game
 
 try:  # pytest puts tests/ on sys.path (rootdir-relative "prepend" import mode)
     from oracle import azure_oracle as O
@@ -209,7 +209,7 @@ class Kernel:
         self._moves = self._probs = None
 
     def _buffers(self):
-        from kernels import games
+        from tessera.kernels import games
         if self._moves is None:
             self._moves = np.zeros(max(games.MAX_MOVES, L.MAX_MOVES), np.int64)
             self._probs = np.zeros(max(games.MAX_MOVES, L.MAX_MOVES), np.float64)

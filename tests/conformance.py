@@ -12,9 +12,9 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kernels import bind, games
-from kernels.rng import make_rng
-from solver.games import get_game
+from tessera.kernels import bind, games
+from tessera.kernels.rng import make_rng
+from tessera.games import get_game
 
 
 def random_game(game, options, seed, on_position=None):

@@ -3,12 +3,12 @@ import numpy as np
 import pytest
 
 from bench.agent_strength import MCTS_SPEC, head_to_head
-from kernels import games
-from solver.agents import (
+from tessera.kernels import games
+from tessera.agents import (
     AlphaBetaAgent, GreedyAgent, MctsAgent, RandomAgent, parse_agent, play_game,
 )
-from solver.errors import OptionError
-from solver.games import get_game
+from tessera.errors import OptionError
+from tessera.games import get_game
 
 pytestmark = pytest.mark.repo         # bench/agent_strength.py plays the strength games
 
@@ -167,8 +167,8 @@ def test_play_game_is_reproducible():
 
 
 def test_play_game_replays_from_its_record():
-    from kernels.rng import make_rng
-    from kernels.rng import CHANCE_SALT
+    from tessera.kernels.rng import make_rng
+    from tessera.kernels.rng import CHANCE_SALT
     agents = [parse_agent("random", seed=s) for s in (1, 2, 3)]
     record = play_game(AZUL, {"players": 3}, agents, seed=4)
     state = AZUL.new(4, players=3)

@@ -12,15 +12,15 @@ import time
 import numpy as np
 import pytest
 
-from kernels import bind, games
-from kernels.azul.layout import W_CENTRE, W_FACTORY, W_PLAYERS, W_ROUND
-from kernels.azul.tiles import total
-from kernels.rng import make_rng
-from kernels.search import alphabeta as kernel
-from kernels.search import ttable
-from solver.errors import TesseraError
-from solver.games import get_game
-from solver.search.alphabeta import search_alphabeta, solve
+from tessera.kernels import bind, games
+from tessera.kernels.azul.layout import W_CENTRE, W_FACTORY, W_PLAYERS, W_ROUND
+from tessera.kernels.azul.tiles import total
+from tessera.kernels.rng import make_rng
+from tessera.kernels.search import alphabeta as kernel
+from tessera.kernels.search import ttable
+from tessera.errors import TesseraError
+from tessera.games import get_game
+from tessera.search.alphabeta import search_alphabeta, solve
 
 AZUL = get_game("azul")
 LETTERS = "BYRKW"

@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 from referencing import Registry, Resource
 
-from kernels import games
-from kernels.rng import CHANCE_SALT, make_rng
-from solver.agents import parse_agent, play_game
-from solver.analysis.client import AnalysisProcess
-from solver.games import get_game
-from solver.position import Position
-from solver.search.batches import kept_back
+from tessera.kernels import games
+from tessera.kernels.rng import CHANCE_SALT, make_rng
+from tessera.agents import parse_agent, play_game
+from tessera.analysis.client import AnalysisProcess
+from tessera.games import get_game
+from tessera.position import Position
+from tessera.search.batches import kept_back
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 BEST_SCHEMA = json.loads((DOCS / "best.schema.json").read_text())
@@ -67,7 +67,7 @@ def engine():
 
 
 def test_the_schemas_are_valid():
-    from solver.analysis.protocol import QUERY_SCHEMA
+    from tessera.analysis.protocol import QUERY_SCHEMA
     for schema in (BEST_SCHEMA, ANSWER_SCHEMA, QUERY_SCHEMA):
         jsonschema.Draft202012Validator.check_schema(schema)
 
@@ -75,7 +75,7 @@ def test_the_schemas_are_valid():
 def test_best_json_on_a_view_follows_the_schema():
     """The search of a view is "ismcts", which best.schema.json did not list."""
     from click.testing import CliRunner
-    from solver.cli import main
+    from tessera.cli import main
     view = AZURE.format_position(AZURE.view(AZURE.new(5), 0))
     result = CliRunner().invoke(main, ["best", view, "-n", "50", "--seed", "1", "--json"])
     assert result.exit_code == 0, result.output
@@ -389,7 +389,7 @@ def test_a_bad_move_fails_a_query_of_many_turns_once(engine):
 
 def test_threads_below_one_is_a_one_line_error():
     from click.testing import CliRunner
-    from solver.cli import main
+    from tessera.cli import main
     result = CliRunner().invoke(main, ["analyze", "--threads", "0"])
     assert result.exit_code == 2
     assert result.output == "error: --threads must be at least 1, not 0\n"
@@ -421,7 +421,7 @@ def test_only_the_warmed_games_and_the_queried_ones_are_compiled(tmp_path):
 
 def test_an_unknown_game_to_warm_is_a_one_line_error():
     from click.testing import CliRunner
-    from solver.cli import main
+    from tessera.cli import main
     result = CliRunner().invoke(main, ["analyze", "--warm", "chess"])
     assert result.exit_code == 2
     assert result.output.startswith("error: unknown game 'chess'")

@@ -8,12 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kernels import games
-from solver.agents import parse_agent, play_game
-from solver.errors import MoveError, OptionError, PositionError, TesseraError
-from solver.external import AgentError, ExternalAgent
-from solver.games import get_game
-from solver.position import Position
+from tessera.kernels import games
+from tessera.agents import parse_agent, play_game
+from tessera.errors import MoveError, OptionError, PositionError, TesseraError
+from tessera.external import AgentError, ExternalAgent
+from tessera.games import get_game
+from tessera.position import Position
 from tests.test_agents import LATE_POSITION
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -120,7 +120,7 @@ def test_play_game_calls_the_hook_after_every_move_and_times_the_seats():
     assert [e.ply for e in events] == list(range(len(record.moves)))
     assert [(e.player, e.move) for e in events] == record.moves
     replay = Position.new("azul", seed=5)
-    from kernels.rng import CHANCE_SALT, make_rng
+    from tessera.kernels.rng import CHANCE_SALT, make_rng
     chance = make_rng(5 ^ CHANCE_SALT)
     state = replay.state
     for event in events:
@@ -194,7 +194,7 @@ def test_an_external_player_in_tessera_selfplay(tmp_path):
 
 
 def test_a_players_file_is_loaded_once_per_process(tmp_path):
-    from solver.agents import parse_agent as build
+    from tessera.agents import parse_agent as build
     counter = tmp_path / "loads.txt"
     (tmp_path / "counted.py").write_text(
         f"open({str(counter)!r}, 'a').write('x')\n" + BOT)

@@ -4,8 +4,8 @@ import threading
 
 import numpy as np
 
-from kernels.atomics import add_float, compare_exchange, fetch_add, load_acquire, store_release
-from kernels.jit import njit
+from tessera.kernels.atomics import add_float, compare_exchange, fetch_add, load_acquire, store_release
+from tessera.kernels.jit import njit
 
 ROUNDS = 200_000
 

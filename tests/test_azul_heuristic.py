@@ -4,9 +4,9 @@ line is worth the wall tile it becomes, its points there plus its share of the b
 proportion, while it fills; floor tiles cost their slots; all in half points (SCALE)."""
 import pytest
 
-from kernels import azul
-from kernels.azul.heuristic import BONUS_SHARE, PARTIAL, SCALE
-from solver.notation.azul import parse_move
+from tessera.kernels import azul
+from tessera.kernels.azul.heuristic import BONUS_SHARE, PARTIAL, SCALE
+from tessera.notation.azul import parse_move
 from tests.azul_positions import BOARD, EMPTY_BOARD, azul_position
 
 FACTORIES = "RRRR KKYW - - -"

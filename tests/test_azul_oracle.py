@@ -17,8 +17,8 @@ try:  # pytest puts tests/ on sys.path (rootdir-relative "prepend" import mode)
 except ImportError:  # pragma: no cover - when tests/ is a package
     from tests.oracle import azul_oracle as O
 
-import kernels.azul as K
-from kernels.azul import layout as L
+import tessera.kernels.azul as K
+from tessera.kernels.azul import layout as L
 
 VARIANTS = (L.VARIANT_COLOUR, L.VARIANT_GRAY)
 CONFIGS = [(players, variant) for players in (2, 3, 4) for variant in VARIANTS]

@@ -2,15 +2,15 @@
 import numpy as np
 import pytest
 
-from kernels import azul, games
-from kernels.azul.layout import (
+from tessera.kernels import azul, games
+from tessera.kernels.azul.layout import (
     P_LINES, P_SCORE, P_WALL, PHASE_DRAFT, PHASE_OVER, PHASE_TILING, W_BAG, W_CENTRE,
     W_FACTORY, W_LID, W_PHASE, W_ROUND, W_STALLED, W_STARTER, W_TO_MOVE, player_word,
 )
-from kernels.azul.tiles import count_of, total
-from kernels.azul.wall import COLUMN_MASK, ROW_MASK, end_bonus, floor_penalty, placement_points
-from kernels.rng import make_rng
-from solver.notation.azul import parse_move, parse_position
+from tessera.kernels.azul.tiles import count_of, total
+from tessera.kernels.azul.wall import COLUMN_MASK, ROW_MASK, end_bonus, floor_penalty, placement_points
+from tessera.kernels.rng import make_rng
+from tessera.notation.azul import parse_move, parse_position
 from tests.oracle import azul_oracle as O
 
 EMPTY_WALL = "...../...../...../...../....."
@@ -37,7 +37,7 @@ def score(state, player):
 
 
 def legal_texts(state):
-    from solver.notation.azul import format_move
+    from tessera.notation.azul import format_move
     moves = np.empty(azul.MAX_MOVES, np.int64)
     n = azul.legal_moves(state, moves)
     return {format_move(state, m) for m in moves[:n]}
@@ -384,6 +384,6 @@ def test_stalled_count_grows_and_resets():
 
 
 def test_stalled_count_is_in_the_text_only_when_not_zero():
-    from solver.notation.azul import format_position
+    from tessera.notation.azul import format_position
     assert "stalled 3" in format_position(stalled_position(3))
     assert "stalled" not in format_position(stalled_position(0))

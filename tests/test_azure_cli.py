@@ -10,16 +10,16 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from kernels import bind, games
-from kernels.azure.layout import (
+from tessera.kernels import bind, games
+from tessera.kernels.azure.layout import (
     GIFTED_BASE, P_HAND_SIZE, PHASE_PLACE, S_COSMOS, S_GIFTED, W_PHASE, player_word,
 )
-from kernels.azure.realm import BASE_LAYOUTS, COSMOS_FILE, base_layout, deal_layout, layout_of
-from kernels.boarddata import board_json
-from kernels.rng import below, make_rng
-from solver.cli import main
-from solver.errors import OptionError
-from solver.games import game_of_position, get_game
+from tessera.kernels.azure.realm import BASE_LAYOUTS, COSMOS_FILE, base_layout, deal_layout, layout_of
+from tessera.kernels.boarddata import board_json
+from tessera.kernels.rng import below, make_rng
+from tessera.cli import main
+from tessera.errors import OptionError
+from tessera.games import game_of_position, get_game
 from tests.best_schema import best_report
 
 try:  # pytest puts tests/ on sys.path (rootdir-relative "prepend" import mode)

@@ -1,15 +1,15 @@
 """Azure through the shared conformance harness: base game, each gifted card, Cosmos.
 
-The positions come from ``kernels.azure.setup`` (a seeded layout, the starting hands
+The positions come from ``tessera.kernels.azure.setup`` (a seeded layout, the starting hands
 drawn with the same seed). Notation round trips run once an ``azure`` game is
-registered in ``solver.games``; until then that one check is skipped.
+registered in ``tessera.games``; until then that one check is skipped.
 """
 import numpy as np
 import pytest
 
-from kernels import games
-from kernels.azure.bits import count
-from kernels.azure.layout import (
+from tessera.kernels import games
+from tessera.kernels.azure.bits import count
+from tessera.kernels.azure.layout import (
     AZURE, BLACK, CARDS_PER_COLOUR, COSMOS_STONES, FAVORED, FIRST_GUARDS, GIFTED_NAMES, GIFTED_NONE,
     NCOLOURS, NOBODY, P_GIFTED, P_HAND, P_HAND_SIZE, P_KNOWN, P_SCORE, P_STONES, P_SUPPLY,
     PHASE_BOON, PHASE_DRAW, PHASE_OVER, PHASE_PLACE, PHASE_RETURN, PHASE_RETURN_PAIR, PHASE_TAKE,
@@ -18,14 +18,14 @@ from kernels.azure.layout import (
     W_DECK_SIZE, W_DRAGON, W_DRAWS, W_FACEUP, W_HOLDER, W_PHASE, W_TURN, W_VIEW, W_WINNER, WHITE, WIN_SCORE,
     player_word,
 )
-from kernels.azure.setup import deal_new_game
-from kernels.rng import make_rng
-from solver.errors import OptionError
+from tessera.kernels.azure.setup import deal_new_game
+from tessera.kernels.rng import make_rng
+from tessera.errors import OptionError
 from tests.conformance import GameConformance, random_game
 
 
 def registered_azure():
-    from solver.games import get_game
+    from tessera.games import get_game
     try:
         return get_game("azure")
     except OptionError:

@@ -5,9 +5,9 @@ try:  # pytest puts tests/ on sys.path (rootdir-relative "prepend" import mode)
 except ImportError:  # pragma: no cover - when tests/ is a package
     import tests.azure_positions as P
 
-from kernels.azure import heuristic as H
-from kernels.azure import layout as L
-from kernels.azure import realm as R
+from tessera.kernels.azure import heuristic as H
+from tessera.kernels.azure import layout as L
+from tessera.kernels.azure import realm as R
 
 BASE = R.base_layout(0)
 FREYA, LEONIE = 0, 1

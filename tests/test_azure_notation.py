@@ -7,20 +7,20 @@ import re
 import numpy as np
 import pytest
 
-from kernels import games
-from kernels.azure import view as kernel_view
-from kernels.azure.layout import (
+from tessera.kernels import games
+from tessera.kernels.azure import view as kernel_view
+from tessera.kernels.azure.layout import (
     AZURE, BLACK, BOON_BASE, DRAW_BASE, DYNAMIC_SIZE, GIFTED_BASE, HIDDEN, NCOLOURS, NOBODY, P_GIFTED, P_HAND, P_HAND_SIZE,
     P_KNOWN, P_SCORE, P_STONES, PAIR_BASE, PHASE_DRAW, PHASE_OVER, PHASE_PLACE, S_CELL,
     S_ARRANGEMENT, S_COSMOS, S_GIFTED, S_MOUNTAIN, S_PLACE, STATE_SIZE, STEP_BOON, STEP_SETUP, W_BIRD_LOSER,
     W_BLACK_STONE, W_DECK, W_DECK_SIZE, W_DRAW_FOR, W_DRAWS, W_FACEUP, W_GAME, W_HOLDER, W_PHASE,
     W_PLACED, W_STEP, W_TURN, W_VIEW, W_WINNER, player_word,
 )
-from kernels.azure.realm import base_layout
-from kernels.azure.setup import new_game
-from solver.errors import MoveError, PositionError
-from solver.games import game_of_position, get_game
-from solver.notation.azure import (
+from tessera.kernels.azure.realm import base_layout
+from tessera.kernels.azure.setup import new_game
+from tessera.errors import MoveError, PositionError
+from tessera.games import game_of_position, get_game
+from tessera.notation.azure import (
     cell_name, cell_of_name, format_move, format_position, parse_move, parse_position,
     position_from_json, position_to_json, validate,
 )
@@ -511,7 +511,7 @@ def test_validation_of_setup_words():
 def test_bird_draw_needs_a_holder_and_a_deck():
     # With the Bird unclaimed the beast check usually speaks first (the guards that made
     # someone take it are there), so the phase check is called on its own here.
-    from solver.notation.azure import _check_bird_draw
+    from tessera.notation.azure import _check_bird_draw
     state = parse_position(BIRD_DRAW)
     state[W_HOLDER + 2] = NOBODY
     with pytest.raises(PositionError, match="phase bird-draw, but nobody holds the bird"):

@@ -22,10 +22,10 @@ except ImportError:  # pragma: no cover - when tests/ is a package
     import tests.azure_positions as P
     from tests.oracle import azure_oracle as O
 
-from kernels import games
-from kernels.azure import layout as L
-from kernels.azure import realm as R
-from kernels.azure.setup import new_game
+from tessera.kernels import games
+from tessera.kernels.azure import layout as L
+from tessera.kernels.azure import realm as R
+from tessera.kernels.azure.setup import new_game
 
 CONFIGS = {                       # name: (cosmos, gifted card)
     "base": (False, L.GIFTED_NONE),

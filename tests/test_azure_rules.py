@@ -1,6 +1,6 @@
 """Azure rules worked by hand: the rulebook's examples and the rulings of docs/azure.md.
 
-Every test runs on two engines, the kernels (``kernels.games``) and the plain-Python
+Every test runs on two engines, the kernels (``tessera.kernels.games``) and the plain-Python
 oracle (tests/oracle/azure_oracle.py), on positions built with tests/azure_positions.py
 on fixed realms drawn below. Freya is player 0, Leonie player 1 (the rulebook's names).
 Cells are (row, col). In a drawn cell, ``A:1W+2*`` reads: azure domain (cost paid in
@@ -49,11 +49,11 @@ try:  # pytest puts tests/ on sys.path (rootdir-relative "prepend" import mode)
 except ImportError:  # pragma: no cover - when tests/ is a package
     import tests.azure_positions as P
 
-from kernels.azure import layout as L
-from kernels.azure import realm as R
-from kernels.azure.setup import new_game
-from solver.errors import PositionError
-from solver.notation.azure import validate
+from tessera.kernels.azure import layout as L
+from tessera.kernels.azure import realm as R
+from tessera.kernels.azure.setup import new_game
+from tessera.errors import PositionError
+from tessera.notation.azure import validate
 
 cell, hand, holder, known, phase = P.cell, P.hand, P.holder, P.known, P.phase
 position, score, stones_of, winner = P.position, P.score, P.stones_of, P.winner

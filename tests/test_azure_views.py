@@ -14,16 +14,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels import azure, games
-from kernels.azure.layout import (
+from tessera.kernels import azure, games
+from tessera.kernels.azure.layout import (
     CARDS_PER_COLOUR, CELL_DOMAIN, CELL_QI, CELL_QI_COLOUR, DRAW_BASE, FAVORED, GIFTED_BASE, HIDDEN,
     NCOLOURS, NOBODY, P_HAND, P_HAND_SIZE, P_KNOWN, PLAYERS, S_CELL, W_DECK, W_DECK_SIZE, W_DRAW_FOR,
     W_FACEUP, W_VIEW, player_word,
 )
-from kernels.azure.setup import deal_new_game
-from kernels.rng import make_rng
-from solver.search.ismcts import Ismcts
-from solver.search.mcts import MctsOptions
+from tessera.kernels.azure.setup import deal_new_game
+from tessera.kernels.rng import make_rng
+from tessera.search.ismcts import Ismcts
+from tessera.search.mcts import MctsOptions
 from tests.test_azure_conformance import CONFIGURATIONS, check_azure_invariants
 
 MOVES = np.empty(games.MAX_MOVES, np.int64)

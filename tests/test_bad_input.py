@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from solver.errors import MoveError, PositionError
-from solver.games import game_of_position, get_game
+from tessera.errors import MoveError, PositionError
+from tessera.games import game_of_position, get_game
 from tests.cli_process import tessera
 
 GAMES = ("azul", "pavilion", "azure")
@@ -101,7 +101,7 @@ def test_format_move_of_no_move_code(game, code):
 
 
 def test_pavilion_take_and_keep_codes_stop_at_what_the_rules_allow():
-    from kernels.pavilion.layout import (
+    from tessera.kernels.pavilion.layout import (
         COLOUR_LETTERS, KEEP_AT_MOST, KEEP_BASE, MAX_REWARD, TAKE_BASE,
     )
     pavilion = get_game("pavilion")
@@ -161,7 +161,7 @@ def test_json_fields_are_checked_in_the_order_they_are_read(game, names):
 def test_format_move_names_each_move_code_once(game):
     """Each text is the move of one code, so a text read back is the code written (a
     Summer Pavilion outer star with another colour's code wrote its own star's move)."""
-    from kernels.pavilion.layout import KEEP_BASE, TAKE_BASE
+    from tessera.kernels.pavilion.layout import KEEP_BASE, TAKE_BASE
     state = get_game(game).new(1)
     codes = list(range(-5, 4100)) + list(range(TAKE_BASE, TAKE_BASE + 600))
     codes += list(range(KEEP_BASE, KEEP_BASE + 600))

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import solver.cli
-from kernels import games
-from kernels.rng import make_rng
-from solver.cli import main
-from solver.games import get_game
+import tessera.cli
+from tessera.kernels import games
+from tessera.kernels.rng import make_rng
+from tessera.cli import main
+from tessera.games import get_game
 from tests.best_schema import SCHEMA, best_report
 from tests.cli_process import tessera
 from tests.test_agents import LATE_POSITION
@@ -79,7 +79,7 @@ def test_mcts_json_ranks_by_visits_and_counts_every_simulation():
 def test_each_game_searches_with_its_own_exploration_and_value_unless_given():
     """Azul's defaults are 2.0 and blend, Azure's 0.7 and margin (docs/search.md); the
     settings say which were used, and the same search with them given is the same search."""
-    from solver.search.mcts import MctsOptions, kernel
+    from tessera.search.mcts import MctsOptions, kernel
     azure = get_game("azure")
     state = azure.new(5)
     view = azure.format_position(azure.view(state, int(games.to_move(state))))
@@ -109,9 +109,9 @@ def test_threads_default_to_the_cores_and_share_the_iterations():
 
 
 def test_default_budget_is_documented_and_used():
-    assert f"default: {solver.cli.DEFAULT_ITERATIONS}" in ok("best", "--help").stdout
+    assert f"default: {tessera.cli.DEFAULT_ITERATIONS}" in ok("best", "--help").stdout
     report = document("best", LATE_POSITION, "--seed", 1, "--threads", 1)
-    assert report["root"]["visits"] == solver.cli.DEFAULT_ITERATIONS
+    assert report["root"]["visits"] == tessera.cli.DEFAULT_ITERATIONS
 
 
 def test_solve_json():
@@ -228,7 +228,7 @@ def test_ctrl_c_prints_the_search_so_far(monkeypatch):
             if len(calls) == 3:
                 raise KeyboardInterrupt
         yield show
-    monkeypatch.setattr(solver.cli, "_progress_bar", interrupting_bar)
+    monkeypatch.setattr(tessera.cli, "_progress_bar", interrupting_bar)
     report = best_report(ok("best", START, "-n", 10**6, "--seed", 1, "--json").stdout)
     assert report["interrupted"]
     assert 0 < report["root"]["visits"] < 10**6
@@ -304,9 +304,9 @@ def test_positions_without_a_move_give_one_line(command, phase):
 
 def test_the_help_gives_the_mcts_defaults_the_search_uses():
     """Before: the help said win, uct and random, the defaults before PUCT became one."""
-    from solver.search.mcts import (DEFAULT_EXPLORATION, DEFAULT_VALUE, EXPLORATION, VALUE, MctsOptions,
+    from tessera.search.mcts import (DEFAULT_EXPLORATION, DEFAULT_VALUE, EXPLORATION, VALUE, MctsOptions,
                                     default_exploration, default_value)
-    helps = {param.name: param.help for param in solver.cli.best.params}
+    helps = {param.name: param.help for param in tessera.cli.best.params}
     for name in ("select", "rollout"):
         assert helps[name].endswith(f"[default: {getattr(MctsOptions(), name)}]"), name
     assert set(VALUE) == {"azul"} and set(EXPLORATION) == {"azul", "azure"}      # all the help names

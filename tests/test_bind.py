@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kernels import bind, games
-from kernels.games import FUNCTIONS
-from solver.games import get_game
+from tessera.kernels import bind, games
+from tessera.kernels.games import FUNCTIONS
+from tessera.games import get_game
 
 GAMES = ("azul", "pavilion", "azure", "toy")
 ROOT = Path(__file__).parents[1]
@@ -32,7 +32,7 @@ def python(code, cache_dir=None, **env):
 @pytest.mark.parametrize("name", GAMES)
 def test_interface_modules_bind_the_game_kernels_under_the_interface_names(name):
     rules = bind.interface(name)
-    package = __import__(f"kernels.{name}", fromlist=["MAX_MOVES"])
+    package = __import__(f"tessera.kernels.{name}", fromlist=["MAX_MOVES"])
     assert rules.MAX_MOVES == package.MAX_MOVES
     for function in FUNCTIONS:
         kernel = getattr(rules, function)
@@ -44,8 +44,8 @@ def test_interface_modules_bind_the_game_kernels_under_the_interface_names(name)
 
 def test_an_instance_is_a_module_of_its_game_with_its_own_qualnames():
     azul_mcts, toy_mcts = bind.instance("azul", "mcts", "greedy"), bind.instance("toy", "mcts", "greedy")
-    assert azul_mcts.__name__ == "kernels.azul.bound.mcts_greedy"
-    assert sys.modules["kernels.azul.bound.mcts_greedy"] is azul_mcts
+    assert azul_mcts.__name__ == "tessera.kernels.azul.bound.mcts_greedy"
+    assert sys.modules["tessera.kernels.azul.bound.mcts_greedy"] is azul_mcts
     assert azul_mcts.games is bind.interface("azul") and toy_mcts.games is bind.interface("toy")
     assert azul_mcts.run_tree is not toy_mcts.run_tree
     assert azul_mcts.run_tree.py_func.__qualname__ == "azul.greedy.run_tree"
@@ -60,9 +60,9 @@ def test_a_variant_compiles_only_its_own_rollout(tmp_path):
     """The rollout is chosen at compile time: with a fresh cache a greedy search compiles no
     random playout (a runtime choice typed, so compiled, both rollouts); a random one does."""
     out = python("""
-        from kernels import bind
-        from kernels.rng import make_rng
-        import kernels.toy as toy
+        from tessera.kernels import bind
+        from tessera.kernels.rng import make_rng
+        import tessera.kernels.toy as toy
         state = toy.new_game(5, True)                 # before the deal: chance acts first
         playout = bind.instance("toy", "playout").random_playout
         for rollout in ("greedy", "random"):
@@ -79,7 +79,7 @@ def test_the_tree_kernels_of_mcts_are_one_for_every_game_and_rollout():
     """Compaction, subtree copy and principal variation know no game (kernels.search.tree):
     every game's search loads the same kernels, so a new game's first search compiles
     none of them again."""
-    from solver.search import mcts
+    from tessera.search import mcts
     listed = {(name, rollout): [k for k, _ in mcts.search_kernels(get_game(name).new(1), rollout)]
               for name in ("azul", "pavilion") for rollout in ("greedy", "random")}
     run_trees = {kernels[0] for kernels in listed.values()}
@@ -101,7 +101,7 @@ def test_a_game_may_set_how_often_its_greedy_rollouts_play_at_random():
 
 
 def test_a_template_itself_is_not_compiled_and_names_the_instance_to_use():
-    from kernels import perft
+    from tessera.kernels import perft
     state = get_game("azul").new(1)
     with pytest.raises(TypeError, match=r"bind.instance\(game, 'perft'\).perft"):
         perft.perft(state, 1)
@@ -136,21 +136,21 @@ def test_an_azul_search_imports_no_other_game():
     """Before: kernels.games imported (and every search compiled) all four games."""
     out = python("""
         import json, sys
-        from kernels import games  # noqa: F401  (the dispatch imports no game by itself)
-        from solver.games import get_game
-        from solver.search.mcts import Mcts, MctsOptions
+        from tessera.kernels import games  # noqa: F401  (the dispatch imports no game by itself)
+        from tessera.games import get_game
+        from tessera.search.mcts import Mcts, MctsOptions
         Mcts(MctsOptions(iterations=50, seed=1)).search(get_game("azul").new(1))
-        print(json.dumps(sorted({m.split(".")[1] for m in sys.modules if m.startswith("kernels.")})))
+        print(json.dumps(sorted({m.split(".")[2] for m in sys.modules if m.startswith("tessera.kernels.")})))
     """)
     loaded = set(json.loads(out))
     assert "azul" in loaded and not loaded & {"pavilion", "azure", "toy"}
 
 
 CACHE_PROBE = """
-    from kernels import bind
-    from solver.games import get_game
-    import kernels.toy as toy
-    from kernels.toy.layout import DEAL_BASE
+    from tessera.kernels import bind
+    from tessera.games import get_game
+    import tessera.kernels.toy as toy
+    from tessera.kernels.toy.layout import DEAL_BASE
     name = "{game}"
     if name == "toy":
         state = toy.new_game(5, True)
@@ -184,10 +184,10 @@ def test_a_timed_search_compiles_before_its_clock_and_tree_reuse_compiles_nothin
     compiled copy_subtree under the agent's time limit (3.68 s for mcts:time=0.1)."""
     out = python("""
         import numpy as np
-        import kernels.toy as toy
-        from kernels.toy.layout import BET, DEAL_BASE
-        from solver.compiletime import compile_clock
-        from solver.search.mcts import Mcts, MctsOptions
+        import tessera.kernels.toy as toy
+        from tessera.kernels.toy.layout import BET, DEAL_BASE
+        from tessera.compiletime import compile_clock
+        from tessera.search.mcts import Mcts, MctsOptions
         state = toy.new_game(7, True)
         toy.apply_move(state, DEAL_BASE + 3)
         toy.apply_move(state, DEAL_BASE + 5)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kernels.boarddata import BoardDataError, board_json
+from tessera.kernels.boarddata import BoardDataError, board_json
 
 PACKAGES = Path(__file__).resolve().parents[1]
 DATA_FILES = ("summer-pavilion-board.json", "azure-domains.json", "azure-cosmos-standin.json")

@@ -15,9 +15,9 @@ ROOT = Path(__file__).parents[1]
 PROBE = textwrap.dedent("""
     import json
     import numpy as np
-    from kernels import bind
-    from solver.compiletime import compile_clock
-    from solver.position import Position
+    from tessera.kernels import bind
+    from tessera.compiletime import compile_clock
+    from tessera.position import Position
 
     def lines(report):
         return [(m["move"], m["visits"]) for m in report["moves"][:5]]

@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import kernels.azul as azul
-from kernels import bind, games
-from kernels.rng import below, make_rng
-from solver.bench import BENCH_POSITIONS, bench_states
-from solver.cli import main
-from solver.games import game_of_position, get_game
+import tessera.kernels.azul as azul
+from tessera.kernels import bind, games
+from tessera.kernels.rng import below, make_rng
+from tessera.bench import BENCH_POSITIONS, bench_states
+from tessera.cli import main
+from tessera.games import game_of_position, get_game
 
 AZUL = get_game("azul")
 

@@ -1,4 +1,4 @@
-"""The console script ends without the interpreter's teardown (``solver.console``), and
+"""The console script ends without the interpreter's teardown (``tessera.console``), and
 loses nothing by it: the output, the exit status, the exit handlers."""
 import json
 import os
@@ -12,7 +12,7 @@ from tests.cli_process import tessera
 # what a library the command uses may leave behind.
 WITH_LEFTOVERS = textwrap.dedent("""
     import atexit, sys, threading, time
-    from solver.console import run
+    from tessera.console import run
     atexit.register(lambda: print("exit handler ran", file=sys.stderr, flush=True))
 
     def late_write():

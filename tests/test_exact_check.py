@@ -3,10 +3,10 @@ import numpy as np
 import pytest
 
 from bench.exact_check import check, game_must_end, select_positions
-from kernels import bind
-from kernels.constants import CHANCE, TERMINAL
-from kernels.rng import make_rng
-from solver.position import Position
+from tessera.kernels import bind
+from tessera.kernels.constants import CHANCE, TERMINAL
+from tessera.kernels.rng import make_rng
+from tessera.position import Position
 
 pytestmark = pytest.mark.repo
 

@@ -20,15 +20,15 @@ import random
 import numpy as np
 import pytest
 
-from kernels import bind, games
-from kernels.azul.layout import W_BAG, W_LID
-from kernels.azul.tiles import one_of
-from kernels.search import alphabeta as kernel
-from kernels.search import ttable
-from solver.bench import random_decisions
-from solver.errors import OptionError
-from solver.games import get_game
-from solver.search.alphabeta import WIN_RATE, search_alphabeta, solve
+from tessera.kernels import bind, games
+from tessera.kernels.azul.layout import W_BAG, W_LID
+from tessera.kernels.azul.tiles import one_of
+from tessera.kernels.search import alphabeta as kernel
+from tessera.kernels.search import ttable
+from tessera.bench import random_decisions
+from tessera.errors import OptionError
+from tessera.games import get_game
+from tessera.search.alphabeta import WIN_RATE, search_alphabeta, solve
 
 AZUL = get_game("azul")
 AZURE = get_game("azure")

@@ -20,14 +20,14 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from kernels import games
-from kernels.rng import make_rng
-from solver.cli import main
-from solver.errors import MoveError, TesseraError
-from solver.games import game_of_position, get_game
-from solver.search.alphabeta import search_alphabeta
-from solver.search.ismcts import Ismcts
-from solver.search.mcts import Mcts, MctsOptions
+from tessera.kernels import games
+from tessera.kernels.rng import make_rng
+from tessera.cli import main
+from tessera.errors import MoveError, TesseraError
+from tessera.games import game_of_position, get_game
+from tessera.search.alphabeta import search_alphabeta
+from tessera.search.ismcts import Ismcts
+from tessera.search.mcts import Mcts, MctsOptions
 from tests.random_games import VARIANTS, random_game
 
 GAMES = ("azul", "pavilion", "azure")

@@ -4,7 +4,7 @@ random games of every variant of the games that have one."""
 import numpy as np
 import pytest
 
-from kernels import bind, games
+from tessera.kernels import bind, games
 from tests.random_games import VARIANTS, random_game, variant_id
 
 SCORING_TOGETHER = [v for v in VARIANTS if hasattr(bind.interface(v[0]), "move_heuristics")]

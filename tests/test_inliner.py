@@ -1,4 +1,4 @@
-"""kernels.inliner: numba's inliner copies a callee's blocks with one memo, and the
+"""tessera.kernels.inliner: numba's inliner copies a callee's blocks with one memo, and the
 functions it inlines still compute what they did."""
 import copy
 import subprocess
@@ -8,8 +8,8 @@ import numpy as np
 from numba.core import inline_closurecall
 from numba.core.compiler import run_frontend
 
-from kernels import inliner
-from kernels.jit import njit
+from tessera.kernels import inliner
+from tessera.kernels.jit import njit
 
 inliner.install()      # as a kernel's first compile does
 
@@ -70,7 +70,7 @@ def test_install_is_idempotent_and_done_by_a_kernel_compile():
     # Importing the kernels loads no inliner (a command starts numba while it reads its input).
     code = """
 import sys
-from kernels.jit import njit
+from tessera.kernels.jit import njit
 print('numba.core.inline_closurecall' in sys.modules)
 njit(lambda x: x + 1)(1)
 from numba.core.inline_closurecall import InlineWorker

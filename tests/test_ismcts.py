@@ -9,17 +9,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels import bind, games, toy
-from kernels.arrays import sort_prefix
-from kernels.rng import make_rng
-from kernels.search import ismcts as kernel
-from kernels.toy.layout import (
+from tessera.kernels import bind, games, toy
+from tessera.kernels.arrays import sort_prefix
+from tessera.kernels.rng import make_rng
+from tessera.kernels.search import ismcts as kernel
+from tessera.kernels.toy.layout import (
     BET, CALL, DEAL_BASE, HIDDEN, MAX_CARDS, PASS, RAISE, W_CARDS, W_HAND,
 )
-from solver.errors import TesseraError
-from solver.notation.azul import parse_move, parse_position
-from solver.search.ismcts import Ismcts
-from solver.search.mcts import Mcts, MctsOptions
+from tessera.errors import TesseraError
+from tessera.notation.azul import parse_move, parse_position
+from tessera.search.ismcts import Ismcts
+from tessera.search.mcts import Mcts, MctsOptions
 
 N = 7
 
@@ -148,7 +148,7 @@ def test_determinize_deals_the_hidden_card_uniformly():
 
 
 def test_determinize_copies_complete_states():
-    from solver.games import get_game
+    from tessera.games import get_game
     azul_state = get_game("azul").new(7)
     for state in (dealt(4, 2), azul_state):
         out = np.zeros_like(state)

@@ -3,13 +3,13 @@ nodes freed, the rest packed, sibling lists kept whole) and keeps growing, as MC
 (docs/search.md, "Memory bound")."""
 import numpy as np
 
-from kernels import bind
-from kernels.rng import make_rng
-from kernels.search import ismcts as kernel
-from kernels.search.clock import FOREVER
-from solver.games import get_game
-from solver.search.ismcts import Ismcts
-from solver.search.mcts import MIN_NODES, MctsOptions
+from tessera.kernels import bind
+from tessera.kernels.rng import make_rng
+from tessera.kernels.search import ismcts as kernel
+from tessera.kernels.search.clock import FOREVER
+from tessera.games import get_game
+from tessera.search.ismcts import Ismcts
+from tessera.search.mcts import MIN_NODES, MctsOptions
 
 AZURE = get_game("azure")
 SEARCH = bind.instance("azure", "ismcts", "greedy")

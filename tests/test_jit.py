@@ -1,8 +1,8 @@
-"""kernels.jit.njit: a kernel called with constant arguments compiles once per argument
+"""tessera.kernels.jit.njit: a kernel called with constant arguments compiles once per argument
 type, not once per constant, and still computes with the constants."""
 import numpy as np
 
-from kernels.jit import njit
+from tessera.kernels.jit import njit
 
 
 @njit

@@ -3,14 +3,14 @@ nodes freed, the rest packed) and keeps growing (docs/search.md, "Memory bound")
 import numpy as np
 import pytest
 
-from kernels import bind, games
-from kernels.rng import make_rng
-from kernels.search import mcts as kernel
-from kernels.search import tree
-from kernels.search.clock import FOREVER
-from solver.errors import OptionError
-from solver.games import get_game
-from solver.search.mcts import MIN_NODES, Mcts, MctsOptions
+from tessera.kernels import bind, games
+from tessera.kernels.rng import make_rng
+from tessera.kernels.search import mcts as kernel
+from tessera.kernels.search import tree
+from tessera.kernels.search.clock import FOREVER
+from tessera.errors import OptionError
+from tessera.games import get_game
+from tessera.search.mcts import MIN_NODES, Mcts, MctsOptions
 from tests.test_agents import LATE_POSITION, position
 
 AZUL = get_game("azul")

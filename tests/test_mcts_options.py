@@ -1,10 +1,10 @@
 """MCTS's first-play urgency (``fpu``): the value PUCT gives a move it has not tried."""
 import pytest
 
-from solver.agents import parse_agent
-from solver.errors import OptionError
-from solver.games import get_game
-from solver.search.mcts import Mcts, MctsOptions
+from tessera.agents import parse_agent
+from tessera.errors import OptionError
+from tessera.games import get_game
+from tessera.search.mcts import Mcts, MctsOptions
 
 AZUL = get_game("azul")
 

@@ -1,4 +1,4 @@
-"""solver.parallel_compile: on a cold cache a helper process compiles part of a search's
+"""tessera.parallel_compile: on a cold cache a helper process compiles part of a search's
 kernels. What it compiles is what the search uses, it skips what the search has begun,
 and it changes no answer."""
 import json
@@ -12,8 +12,8 @@ ROOT = Path(__file__).parents[1]
 # A toy position where a player acts (its kernels compile in seconds; the plans are the
 # templates', the same for every game).
 TOY = """
-    import kernels.toy as toy
-    from kernels.toy.layout import DEAL_BASE
+    import tessera.kernels.toy as toy
+    from tessera.kernels.toy.layout import DEAL_BASE
     state = toy.new_game(5, True)
     toy.apply_move(state, DEAL_BASE + 1)
     toy.apply_move(state, DEAL_BASE + 4)
@@ -38,9 +38,9 @@ def test_every_kernel_a_helper_compiles_is_one_the_search_compiles_with_those_ty
     nothing."""
     out = python("""
         from numba import typeof
-        from solver.search import ismcts, mcts
-        from solver.search.ismcts import Ismcts
-        from solver.search.mcts import Mcts, MctsOptions
+        from tessera.search import ismcts, mcts
+        from tessera.search.ismcts import Ismcts
+        from tessera.search.mcts import Mcts, MctsOptions
         Mcts(MctsOptions(iterations=50, seed=1)).search(state)
         Ismcts(MctsOptions(iterations=50, seed=1)).search(state)
         for plan in (mcts.helper_kernels(state.tolist(), "greedy", False), ismcts.helper_kernels(state.tolist(), "greedy")):
@@ -59,21 +59,21 @@ def test_the_helper_skips_a_kernel_the_command_has_begun_and_caches_the_others(t
     plan = """
         import fcntl, json, os, tempfile
         from numba import typeof
-        from solver import parallel_compile
-        from solver.search import mcts
+        from tessera import parallel_compile
+        from tessera.search import mcts
         plan = mcts.helper_kernels(state.tolist(), "random", False)
     """
     out = python(plan + """
         locks = tempfile.mkdtemp()
         held = os.open(parallel_compile.KernelLocks(locks).path(plan[-1][0]), os.O_CREAT | os.O_RDWR)
         fcntl.flock(held, fcntl.LOCK_EX)
-        parallel_compile.run_helper(locks, "solver.search.mcts:helper_kernels", json.dumps([state.tolist(), "random", False]))
+        parallel_compile.run_helper(locks, "tessera.search.mcts:helper_kernels", json.dumps([state.tolist(), "random", False]))
         print(json.dumps([tuple(map(typeof, args)) in kernel.overloads for kernel, args in plan]))
     """, tmp_path)
     assert json.loads(out) == [True, True, True, False]
     out = python(plan + """
-        from kernels import bind
-        from solver.compiletime import compile_clock
+        from tessera.kernels import bind
+        from tessera.compiletime import compile_clock
         with compile_clock() as clock:
             for kernel, args in plan[:-1]:
                 bind.ready(kernel, *args)
@@ -87,7 +87,7 @@ def test_a_helped_cold_search_gives_the_answer_of_a_lone_one_and_leaves_nothing_
     and visits; the helper's lock directory is gone afterwards."""
     search = """
         import glob, json, tempfile
-        from solver.search.mcts import Mcts, MctsOptions
+        from tessera.search.mcts import Mcts, MctsOptions
         result = Mcts(MctsOptions(iterations=300, seed=3)).search(state)
         print(json.dumps([[int(line.move), int(line.visits)] for line in result.moves]))
         print(len(glob.glob(tempfile.gettempdir() + "/tessera-compile-*")))
@@ -104,10 +104,10 @@ def test_a_helped_cold_search_gives_the_answer_of_a_lone_one_and_leaves_nothing_
 def test_a_search_loads_its_kernels_once_a_process_per_game_and_options(monkeypatch):
     """Searches after the first skip loading (a helper's folder, typing every argument):
     a search's ``load_kernels`` runs once for each game and rollout, however often called."""
-    from solver import parallel_compile
-    from solver.games import get_game
-    from solver.search import mcts
-    from solver.search.mcts import Mcts, MctsOptions
+    from tessera import parallel_compile
+    from tessera.games import get_game
+    from tessera.search import mcts
+    from tessera.search.mcts import Mcts, MctsOptions
     entered = []
     helped = parallel_compile.helped
 

@@ -5,19 +5,19 @@ import hashlib
 import numpy as np
 import pytest
 
-from kernels import games
-from kernels.pavilion.evaluate import (
+from tessera.kernels import games
+from tessera.kernels.pavilion.evaluate import (
     FADE, KEPT, NUMBER, REGION, STAR, TILE, TOKEN, WEIGHTS as W, WILD,
 )
-from kernels.pavilion.heuristic import PRIOR_SCALE
-from kernels.pavilion.layout import (
+from tessera.kernels.pavilion.heuristic import PRIOR_SCALE
+from tessera.kernels.pavilion.layout import (
     P_SPACES, PASS_MOVE, PHASE_BONUS, PLACE_BASE, W_PHASE, W_ROUND, W_TO_MOVE, player_word,
     space_bit, split_place_move,
 )
-from kernels.pavilion.stars import completed_reward
-from kernels.rng import make_rng
-from solver.games import get_game
-from solver.notation.pavilion import parse_move
+from tessera.kernels.pavilion.stars import completed_reward
+from tessera.kernels.rng import make_rng
+from tessera.games import get_game
+from tessera.notation.pavilion import parse_move
 from tests.test_pavilion_rules import build, play, player
 
 STAR_BONUS = {"P": 20, "G": 18, "O": 17, "Y": 16, "B": 15, "R": 14, "C": 12}

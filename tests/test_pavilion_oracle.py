@@ -21,8 +21,8 @@ except ImportError:  # pragma: no cover - when tests/ is a package
     import tests.test_pavilion_rules as R
     from tests.oracle import pavilion_oracle as O
 
-import kernels.pavilion as K
-from kernels.pavilion import layout as L
+import tessera.kernels.pavilion as K
+from tessera.kernels.pavilion import layout as L
 
 # Games per player count: the default run of this file stays under half a minute.
 FAST_GAMES = {2: 60, 3: 40, 4: 30}

@@ -5,8 +5,8 @@ the rules. Action ids round-trip through the engine's move codes and the notatio
 import numpy as np
 import pytest
 
-from solver.position import Position
-from solver.rl.encoding import Encoding
+from tessera.position import Position
+from tessera.rl.encoding import Encoding
 from tests.random_games import random_game
 
 pytest.importorskip("gymnasium")
@@ -18,7 +18,7 @@ def tile_counts(text, letters):
 
 
 def azul_expected(doc, observer):
-    from kernels.azul import encoding as enc
+    from tessera.kernels.azul import encoding as enc
     letters = "BYRKW"
     players = doc["players"]
     out = [doc["round"], doc["phase"] == "draft", doc["phase"] == "tiling", doc["wall"] == "gray",
@@ -51,7 +51,7 @@ def azul_expected(doc, observer):
 
 
 def pavilion_expected(doc, observer):
-    from kernels.pavilion.layout import COLOUR_LETTERS, COLOUR_NAMES
+    from tessera.kernels.pavilion.layout import COLOUR_LETTERS, COLOUR_NAMES
     letters = COLOUR_LETTERS
     players = doc["players"]
     phases = ("draft", "place", "bonus", "keep")
@@ -96,7 +96,7 @@ def cell_index(name):
 
 
 def azure_check(doc, observer, vector):
-    from kernels.azure import encoding as enc
+    from tessera.kernels.azure import encoding as enc
     players, faceup = azure_expected_parts(doc, observer)
     for k, expected in enumerate(players):
         at = enc.PLAYERS_AT + k * enc.PLAYER_SIZE
@@ -158,7 +158,7 @@ def test_action_ids_round_trip_through_the_notation(game, options):
 
 
 def test_pavilion_choice_ids_are_every_small_count_vector_once():
-    from kernels.pavilion import encoding as enc
+    from tessera.kernels.pavilion import encoding as enc
     counts = [tuple((code >> (3 * c)) & 7 for c in range(6)) for code in enc.CHOICES]
     assert len(set(counts)) == len(counts) == 210          # multisets of 0..4 tiles of 6 colours
     assert [sum(c) for c in counts] == sorted(sum(c) for c in counts)
@@ -167,7 +167,7 @@ def test_pavilion_choice_ids_are_every_small_count_vector_once():
 
 def test_the_worked_azul_example_of_the_notation_docs():
     """docs/azul-notation.md's position, seen by player 2: the numbers of its text."""
-    from kernels.azul import encoding as enc
+    from tessera.kernels.azul import encoding as enc
     position = Position.parse(
         "azul players 2 wall colour round 3 phase draft turn 2 starter 1; factories BBYR - KKWW - YRKW;"
         " centre BBY; bag 12/14/11/13/14; lid 1/0/2/0/0; player 1 score 7 wall BY.../W..../..B../...../....."
@@ -189,8 +189,8 @@ def test_an_azure_observation_does_not_show_what_the_player_cannot_know():
     """Complete positions a player cannot tell apart (its view determinized two ways: the
     opponent's hand and the deck dealt anew) give that player the same observation, and
     they differ in what they hide."""
-    from kernels.azure import determinize
-    from kernels.rng import make_rng
+    from tessera.kernels.azure import determinize
+    from tessera.kernels.rng import make_rng
     encoding = Encoding("azure")
     differed = 0
     for ply, state in enumerate(random_game("azure", {}, 3)):
@@ -231,14 +231,14 @@ def test_a_list_of_moves_maps_as_each_move_does(game):
 
 
 def encoding_kernels(game):
-    from kernels import bind
+    from tessera.kernels import bind
     return bind.interface(game)
 
 
 @pytest.mark.parametrize("game", ["azul", "pavilion", "azure"])
 def test_an_action_id_out_of_range_is_a_move_error(game):
     """Not a move code read from past the kernels' tables (Summer Pavilion's choices)."""
-    from solver.errors import MoveError
+    from tessera.errors import MoveError
     encoding = Encoding(game)
     state = Position.new(game, seed=1).state
     for action in (-1, encoding.num_actions, 10**6):
@@ -248,6 +248,6 @@ def test_an_action_id_out_of_range_is_a_move_error(game):
 
 def test_an_unknown_option_is_an_option_error():
     """As `tessera new` says it, not a TypeError from the game's set-up."""
-    from solver.errors import OptionError
+    from tessera.errors import OptionError
     with pytest.raises(OptionError, match=r"azul has no option 'colours' \(its options: players, variant\)"):
         Encoding("azul", colours=6)

@@ -1,13 +1,13 @@
-"""OpenSpiel's own checks on the registered games (``solver.rl.spiel``) and its MCTS and
+"""OpenSpiel's own checks on the registered games (``tessera.rl.spiel``) and its MCTS and
 IS-MCTS bots playing them; observations, chance and information states against the
 Python API."""
 import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
-import solver.rl.spiel  # noqa: E402,F401  (registers the games)
-from solver.position import Position  # noqa: E402
-from solver.rl.encoding import Encoding  # noqa: E402
+import tessera.rl.spiel  # noqa: E402,F401  (registers the games)
+from tessera.position import Position  # noqa: E402
+from tessera.rl.encoding import Encoding  # noqa: E402
 from tests.random_games import VARIANTS, variant_id  # noqa: E402
 
 
@@ -29,8 +29,8 @@ def test_game_types():
     assert azure.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
     start = azure.new_initial_state()          # the realm of seed 4, the hands still to draw
     assert start.is_chance_node()
-    from kernels.rng import make_rng
-    from solver.games import get_game
+    from tessera.kernels.rng import make_rng
+    from tessera.games import get_game
     dealt = start.array.copy()
     get_game("azure").kernels().resolve_chance(dealt, make_rng(4))
     assert np.array_equal(dealt, Position.new("azure", seed=4, gifted="favored").state)

@@ -1,4 +1,4 @@
-"""PettingZoo's own checks on the AEC and parallel environments (``solver.rl.aec``), and
+"""PettingZoo's own checks on the AEC and parallel environments (``tessera.rl.aec``), and
 what an illegal action does."""
 import functools
 import types
@@ -9,9 +9,9 @@ import pytest
 pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, max_cycles_test, seed_test  # noqa: E402
 
-from solver.errors import MoveError  # noqa: E402
-from solver.position import Position  # noqa: E402
-from solver.rl import aec  # noqa: E402
+from tessera.errors import MoveError  # noqa: E402
+from tessera.position import Position  # noqa: E402
+from tessera.rl import aec  # noqa: E402
 
 SETTINGS = [("azul", {}), ("azul", {"players": 4, "variant": "gray"}), ("pavilion", {"players": 3}),
             ("azure", {"gifted": "favored"}), ("azure", {"cosmos": True})]
@@ -167,7 +167,7 @@ def test_an_action_that_is_not_an_id_is_a_move_error_and_changes_nothing(action)
 
 
 def test_bad_settings_are_option_errors():
-    from solver.errors import OptionError
+    from tessera.errors import OptionError
     with pytest.raises(OptionError, match="seed is a whole number"):
         aec.env("azul", seed="x")
     with pytest.raises(OptionError, match="illegal_action"):

@@ -1,4 +1,4 @@
-"""The batched environment (``solver.rl.vector``, ``kernels.vecenv``): its masks, action
+"""The batched environment (``tessera.rl.vector``, ``tessera.kernels.vecenv``): its masks, action
 lists and observations against the Python API on the positions it reaches, seeds, restarts,
 rewards, threads and bad actions."""
 import gc
@@ -8,11 +8,11 @@ import types
 import numpy as np
 import pytest
 
-from solver.position import Position
-from solver.rl.encoding import Encoding
+from tessera.position import Position
+from tessera.rl.encoding import Encoding
 
 pytest.importorskip("gymnasium")
-from solver.rl.vector import TesseraVectorEnv, _ChunkServers  # noqa: E402
+from tessera.rl.vector import TesseraVectorEnv, _ChunkServers  # noqa: E402
 
 SETTINGS = [("azul", {"players": 2}), ("azul", {"players": 3, "variant": "gray"}),
             ("pavilion", {"players": 2}), ("azure", {"gifted": "bountiful"})]
@@ -49,7 +49,7 @@ def test_masks_lists_and_observations_agree_with_the_python_api(game, options):
 def test_a_chunk_that_never_finishes_is_not_waited_for_forever():
     """The calling thread spins on the chunks' marks a bounded number of reads, then looks
     for a failed chunk server (whose error it raises) before it spins again."""
-    from kernels import bind
+    from tessera.kernels import bind
     wait_finished = bind.instance("azul", "vecenv").wait_finished
     assert wait_finished(np.ones(3, np.int64), 10)
     assert not wait_finished(np.array([1, 0, 1], np.int64), 1000)
@@ -77,7 +77,7 @@ def test_finished_games_restart_from_their_seeded_deals(game, options):
     """A row whose game ended holds at once a new game: ``Position.new(game, seed)`` of its
     new ``game_seed`` (Azure: the seed's realm of the env's starts, dealt by that seed);
     the finished game's rewards sum to 0 and the mover's reward is its own."""
-    from kernels.rng import make_rng
+    from tessera.kernels.rng import make_rng
     env = TesseraVectorEnv(game, 16, seed=5, **options)
     _, info = env.reset()
     seeds, previous_to_move = info["game_seed"], info["to_move"]
@@ -104,7 +104,7 @@ def test_finished_games_restart_from_their_seeded_deals(game, options):
 
 
 def test_an_illegal_action_is_refused_and_changes_nothing():
-    from solver.errors import OptionError
+    from tessera.errors import OptionError
     env = TesseraVectorEnv("azul", 3, seed=1)
     with pytest.raises(RuntimeError, match="reset"):
         env.step(np.zeros(3, np.int64))
@@ -140,12 +140,12 @@ def test_random_actions_refuses_generators_it_cannot_advance_in_place():
 def test_each_game_binds_its_own_encoding_and_the_template_alone_does_not_run():
     import importlib
 
-    import kernels.vecenv as template
-    from kernels import bind
+    import tessera.kernels.vecenv as template
+    from tessera.kernels import bind
     for game in ("azul", "pavilion", "azure"):
         bound = bind.instance(game, "vecenv")
         assert bound.games is bind.interface(game)
-        assert bound.encoding is importlib.import_module(f"kernels.{game}.encoding")
+        assert bound.encoding is importlib.import_module(f"tessera.kernels.{game}.encoding")
     assert template.encoding is None
     with pytest.raises(TypeError, match="vecenv"):
         template.step_range(0, 0)

@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from kernels import azul, bind
-from solver.agents import parse_agent
-from solver.errors import OptionError
-from solver.games import get_game
-from solver.search.ismcts import Ismcts
-from solver.search.mcts import Mcts, MctsOptions
+from tessera.kernels import azul, bind
+from tessera.agents import parse_agent
+from tessera.errors import OptionError
+from tessera.games import get_game
+from tessera.search.ismcts import Ismcts
+from tessera.search.mcts import Mcts, MctsOptions
 from tests.azul_positions import BOARD, azul_position
 
 

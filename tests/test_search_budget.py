@@ -9,14 +9,14 @@ import time
 import numpy as np
 import pytest
 
-from kernels import bind, toy
-from kernels.rng import make_rng
-from kernels.search import mcts as kernel
-from kernels.search.clock import FOREVER, now
-from solver.games import get_game
-from solver.search.batches import run_batches, run_threads, shares
-from solver.search.ismcts import Ismcts
-from solver.search.mcts import Mcts, MctsOptions
+from tessera.kernels import bind, toy
+from tessera.kernels.rng import make_rng
+from tessera.kernels.search import mcts as kernel
+from tessera.kernels.search.clock import FOREVER, now
+from tessera.games import get_game
+from tessera.search.batches import run_batches, run_threads, shares
+from tessera.search.ismcts import Ismcts
+from tessera.search.mcts import Mcts, MctsOptions
 from tests.test_ismcts import dealt, view_of
 
 SLACK = 0.1
@@ -133,7 +133,7 @@ def test_the_time_kept_back_for_the_result_leaves_a_short_budget_most_of_its_tim
 
 def test_more_threads_than_cores_keep_the_time():
     """Twice as many threads as cores search the one tree to the deadline together."""
-    from solver.cores import available_cores
+    from tessera.cores import available_cores
     state = get_game("azul").new(1, players=2)
     Mcts(MctsOptions(iterations=1, rollout="random")).search(state)     # compiles before any clock
     searcher = Mcts(MctsOptions(time_limit=0.3, threads=2 * available_cores(), seed=2,

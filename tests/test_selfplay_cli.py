@@ -4,7 +4,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from solver.cli import main
+from tessera.cli import main
 
 BATCH = ["--games", "120", "--agents", "random,greedy", "--seed", "3", "--chunk-size", "50"]
 
@@ -147,7 +147,7 @@ def test_stats_of_a_directory_without_a_run(tmp_path):
 
 
 def test_an_unreachable_cluster_gives_one_line(tmp_path, monkeypatch):
-    from solver.selfplay import cluster
+    from tessera.selfplay import cluster
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "1s")
     line = error_line("selfplay", "azul", *BATCH, "--cluster", "tcp://127.0.0.1:1",
                       "--out", tmp_path)

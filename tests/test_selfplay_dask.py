@@ -6,12 +6,12 @@ import pytest
 from click.testing import CliRunner
 from distributed import Client
 
-from solver.cli import main
-from solver.games import get_game
-from solver.selfplay import records
-from solver.selfplay.cluster import DaskCluster
-from solver.selfplay.plan import make_plan
-from solver.selfplay.runner import choose_executor, run_selfplay
+from tessera.cli import main
+from tessera.games import get_game
+from tessera.selfplay import records
+from tessera.selfplay.cluster import DaskCluster
+from tessera.selfplay.plan import make_plan
+from tessera.selfplay.runner import choose_executor, run_selfplay
 
 AZUL = get_game("azul")
 
@@ -76,7 +76,7 @@ def test_every_worker_warms_the_plan_kernels_before_taking_a_chunk(cluster):
     import sys
     plan = make_plan(get_game("pavilion"), {"players": 2}, ["random", "greedy"], 10, 3)
     with DaskCluster(cluster.scheduler_address, 2) as remote:
-        assert not any(remote.client.run(lambda: "kernels.pavilion.bound.selfplay" in sys.modules).values())
+        assert not any(remote.client.run(lambda: "tessera.kernels.pavilion.bound.selfplay" in sys.modules).values())
         remote.warm_workers(plan, "warm-test")
-        warmed = remote.client.run(lambda: "kernels.pavilion.bound.selfplay" in sys.modules)
+        warmed = remote.client.run(lambda: "tessera.kernels.pavilion.bound.selfplay" in sys.modules)
     assert len(warmed) == 2 and all(warmed.values())

@@ -15,8 +15,8 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from solver.cli import main
-from solver.selfplay import checksums, records
+from tessera.cli import main
+from tessera.selfplay import checksums, records
 
 ROOT = Path(__file__).parents[1]
 PLAYING_TIMEOUT = 120       # seconds for a run to start playing (numba's cache may be cold)

@@ -3,12 +3,12 @@ import numba
 import numpy as np
 import pytest
 
-from kernels import bind, games
-from kernels import selfplay as kernel
-from kernels.rng import CHANCE_SALT
-from solver.agents import parse_agent, play_game
-from solver.games import get_game, registered_games
-from solver.selfplay import chunk
+from tessera.kernels import bind, games
+from tessera.kernels import selfplay as kernel
+from tessera.kernels.rng import CHANCE_SALT
+from tessera.agents import parse_agent, play_game
+from tessera.games import get_game, registered_games
+from tessera.selfplay import chunk
 
 AZUL = get_game("azul")
 KIND_SPECS = {kernel.RANDOM: "random", kernel.GREEDY: "greedy"}
@@ -84,7 +84,7 @@ def test_greedy_move_breaks_ties_like_the_agent():
     tied = np.empty(games.MAX_MOVES, np.int64)
     child = np.empty_like(state)
     values = np.zeros(2, np.float64)
-    from kernels.rng import make_rng
+    from tessera.kernels.rng import make_rng
     picks = [bind.instance("azul", "selfplay").greedy_move(state, make_rng(seed), moves, tied, child, values)
              for seed in range(20)]
     assert picks == [parse_agent("greedy", seed=seed).choose(state) for seed in range(20)]

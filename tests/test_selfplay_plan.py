@@ -4,11 +4,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from solver.errors import OptionError
-from solver.games import get_game
-from solver.selfplay import seating
-from solver.selfplay.plan import Plan, make_plan, split_agents
-from solver.selfplay.seeds import agent_seeds, game_seeds
+from tessera.errors import OptionError
+from tessera.games import get_game
+from tessera.selfplay import seating
+from tessera.selfplay.plan import Plan, make_plan, split_agents
+from tessera.selfplay.seeds import agent_seeds, game_seeds
 
 AZUL = get_game("azul")
 

@@ -14,15 +14,15 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from solver.agents import parse_agent, play_game
-from solver.cores import available_cores
-from solver.errors import TesseraError
-from solver.games import get_game
-from solver.selfplay import chunk, records
-from solver.selfplay.chunk import play_chunk, play_chunk_file
-from solver.selfplay.plan import make_plan
-from solver.selfplay.runner import choose_executor, run_selfplay
-from solver.selfplay.workers import InProcess, ProcessPool
+from tessera.agents import parse_agent, play_game
+from tessera.cores import available_cores
+from tessera.errors import TesseraError
+from tessera.games import get_game
+from tessera.selfplay import chunk, records
+from tessera.selfplay.chunk import play_chunk, play_chunk_file
+from tessera.selfplay.plan import make_plan
+from tessera.selfplay.runner import choose_executor, run_selfplay
+from tessera.selfplay.workers import InProcess, ProcessPool
 
 AZUL = get_game("azul")
 ROOT = Path(__file__).parents[1]

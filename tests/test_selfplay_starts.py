@@ -3,8 +3,8 @@ import numba
 import numpy as np
 import pytest
 
-from solver.games import get_game, registered_games
-from solver.selfplay import starts
+from tessera.games import get_game, registered_games
+from tessera.selfplay import starts
 
 SEEDS = [0, 1, 2, 3, 99, 2024, 123456789, 2**62 + 17, 2**63 - 1]
 

@@ -4,9 +4,9 @@ import math
 import numpy as np
 import pytest
 
-from solver.selfplay import stats
-from solver.selfplay.report import format_report
-from solver.selfplay.stats import Outcomes, Z95
+from tessera.selfplay import stats
+from tessera.selfplay.report import format_report
+from tessera.selfplay.stats import Outcomes, Z95
 
 ELO = 400 / math.log(10)
 

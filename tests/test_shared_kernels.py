@@ -1,4 +1,4 @@
-"""kernels.shared: the kernels compiled while a command waits for its input are the ones
+"""tessera.kernels.shared: the kernels compiled while a command waits for its input are the ones
 a search then calls, and the waiting stops when the input comes."""
 import os
 import subprocess
@@ -6,7 +6,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from kernels import shared
+from tessera.kernels import shared
 
 ROOT = Path(__file__).parents[1]
 
@@ -17,8 +17,8 @@ def test_an_azul_search_calls_every_shared_kernel_with_its_signature(tmp_path):
     a search compiles each shared signature: none is prepared for nothing or with the wrong
     types."""
     code = textwrap.dedent("""
-        from kernels import shared
-        from solver.position import Position
+        from tessera.kernels import shared
+        from tessera.position import Position
         Position.new("azul", seed=1).best(visits=50, rollout="random")
         for kernel, signature in shared.SIGNATURES:
             print(kernel.py_func.__qualname__, signature in kernel.overloads,
@@ -35,7 +35,7 @@ def test_an_azul_search_calls_every_shared_kernel_with_its_signature(tmp_path):
 def test_preparing_stops_once_the_input_has_come():
     """``until`` is asked before each kernel: here it turns true on its third question."""
     code = textwrap.dedent("""
-        from kernels import shared
+        from tessera.kernels import shared
         questions = []
         shared.prepare(lambda: questions.append(1) or len(questions) > 2)
         print(sum(signature in kernel.overloads for kernel, signature in shared.SIGNATURES),

@@ -54,7 +54,7 @@ def _tree_with_an_agent_that_passes(root):
     package.mkdir()
     (package / "__init__.py").write_text(f"__path__.append({str(REPO / 'solver')!r})\n")
     (package / "agents.py").write_text(
-        "from kernels.pavilion.layout import PASS_MOVE\n\n\n"
+        "from tessera.kernels.pavilion.layout import PASS_MOVE\n\n\n"
         "class Passer:\n"
         "    def choose(self, state):\n"
         "        return PASS_MOVE\n\n"
@@ -68,7 +68,7 @@ def _tree_with_an_agent_that_passes(root):
 def test_the_worker_times_a_search_and_names_a_bad_position(here_as_baseline):
     """The ``rate`` op of bench/pavilion_rollouts.py --against: simulations a CPU second
     of one default search; a position that does not parse is an error answer."""
-    from solver.games import get_game
+    from tessera.games import get_game
     game = get_game("pavilion")
     position = game.format_position(game.new(1, players=2))
     rate = here_as_baseline.ask({"op": "rate", "position": position, "simulations": 300, "seed": 1})

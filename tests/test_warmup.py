@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from solver.games import get_game
-from solver.warmup import steps
+from tessera.games import get_game
+from tessera.warmup import steps
 
 ROOT = Path(__file__).parents[1]
 

@@ -8,11 +8,11 @@ import socket
 import pytest
 from starlette.testclient import TestClient
 
-from solver.agents import parse_agent, play_game
-from solver.games import get_game
-from solver.position import Position
-from solver.web.app import create_app
-from solver.web.moves import fields
+from tessera.agents import parse_agent, play_game
+from tessera.games import get_game
+from tessera.position import Position
+from tessera.web.app import create_app
+from tessera.web.moves import fields
 from tests.cli_process import tessera
 
 GAMES = ("azul", "pavilion", "azure")

@@ -14,8 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from solver.position import Position
-from solver.web.serve import SHUTDOWN_SECONDS
+from tessera.position import Position
+from tessera.web.serve import SHUTDOWN_SECONDS
 from tests.cli_process import tessera
 from tests.web_server import CHROMIUM, launch_chromium, running_server
 
@@ -391,7 +391,7 @@ def test_garbage_never_stops_the_server(server):
 def test_an_oversized_body_is_refused_before_it_is_all_read(server):
     """A request that announces 50 MB is answered 400 once it passes 1 MB: the server
     does not wait for (and hold) the rest."""
-    from solver.web.http import MAX_BODY
+    from tessera.web.http import MAX_BODY
     host, port = server.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=10) as raw:
         raw.sendall(b"POST /api/position HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"

@@ -1,18 +1,18 @@
 """Applying moves: drafting, gray-wall tiling, the end of a round and the refill."""
-from kernels.azul.layout import (
+from tessera.kernels.azul.layout import (
     CHANCE_MOVE_BASE, DEST_FLOOR, FACTORY_SIZE, FLOOR_SLOTS, LANES_ALL, MARKER_BIT, NCOLOURS,
     NDESTS, P_FLOOR, P_LINES, P_SCORE, P_WALL, PHASE_DRAFT, PHASE_OVER, PHASE_REFILL,
     PHASE_TILING, SOURCE_CENTRE, STALL_LIMIT, TILE_MOVE_BASE, VARIANT_GRAY, W_BAG, W_CENTRE,
     W_FACTORY, W_LID, W_PHASE, W_PLAYERS, W_ROUND, W_STALLED, W_STARTER, W_TO_MOVE, W_VARIANT,
 )
-from kernels.azul.moves import pending_line, player_base, sample_chance, tiling_columns
-from kernels.azul.tiles import count_of, has_marker, one_of, total, without_colour
-from kernels.azul.wall import (
+from tessera.kernels.azul.moves import pending_line, player_base, sample_chance, tiling_columns
+from tessera.kernels.azul.tiles import count_of, has_marker, one_of, total, without_colour
+from tessera.kernels.azul.wall import (
     any_row_can_be_completed, colour_column, complete_rows, end_bonus, floor_penalty, occupancy,
     placement_points,
 )
-from kernels.bits import popcount
-from kernels.jit import njit
+from tessera.kernels.bits import popcount
+from tessera.kernels.jit import njit
 
 
 @njit(cache=True)

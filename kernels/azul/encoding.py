@@ -1,7 +1,7 @@
 """Azul for learning programs: stable integer action ids and an observation vector
 (docs/rl.md lists every entry).
 
-Action ids are the engine's player move codes (``kernels.azul.layout``), the same for
+Action ids are the engine's player move codes (``tessera.kernels.azul.layout``), the same for
 every player count and wall: a draft ``source * 30 + colour * 6 + destination``
 (source 0-8 a factory, 9 the centre; destination 0-4 a pattern line, 5 the floor)
 and, on the gray wall, ``300 + column``. ``NUM_ACTIONS`` ids in all; a game with fewer
@@ -11,15 +11,15 @@ The observation is a float32 vector of ``observation_size(players)`` numbers, wr
 from one player's side (the observer first, then the others in seat order after it):
 counts as plain numbers, walls and flags as 0/1.
 """
-from kernels.azul.layout import (
+from tessera.kernels.azul.layout import (
     MARKER_BIT, NCOLOURS, P_FLOOR, P_LINES, P_SCORE, P_WALL, PHASE_DRAFT, PHASE_TILING,
     PLAYER_BASE, PLAYER_WORDS, TILE_MOVE_BASE, VARIANT_GRAY, W_BAG, W_CENTRE, W_FACTORY, W_LID,
     W_PHASE, W_PLAYERS, W_ROUND, W_STALLED, W_TO_MOVE, W_VARIANT, factories_for,
 )
-from kernels.azul.tiles import total
-from kernels.bits import popcount
-from kernels.common import write_counts
-from kernels.jit import njit
+from tessera.kernels.azul.tiles import total
+from tessera.kernels.bits import popcount
+from tessera.kernels.common import write_counts
+from tessera.kernels.jit import njit
 
 NUM_ACTIONS = TILE_MOVE_BASE + 5
 HIDDEN = False         # every player sees everything: observations need no view

@@ -9,17 +9,17 @@ the search's cut-off positions (docs/search.md).
 ``estimate`` adds what the board promises for later: MCTS's round rollouts stop at the
 end of the round and score that (docs/search.md, "Rollouts").
 """
-from kernels.azul.layout import (
+from tessera.kernels.azul.layout import (
     COLOUR_BONUS, COLUMN_BONUS, NCOLOURS, P_FLOOR, P_LINES, P_SCORE, P_WALL, ROW_BONUS, VARIANT_GRAY,
     W_PLAYERS, W_VARIANT,
 )
-from kernels.azul.moves import player_base
-from kernels.azul.tiles import has_marker, total
-from kernels.azul.wall import (
+from tessera.kernels.azul.moves import player_base
+from tessera.kernels.azul.tiles import has_marker, total
+from tessera.kernels.azul.wall import (
     COLUMN_MASK, ROW_MASK, best_open_cell, colour_column, floor_penalty, occupancy, placement_points,
 )
-from kernels.bits import popcount
-from kernels.jit import njit
+from tessera.kernels.bits import popcount
+from tessera.kernels.jit import njit
 
 
 @njit(cache=True)

@@ -1,13 +1,13 @@
-"""Azul's kernels under the names of the game interface (``kernels.games`` lists them),
-for the per-game instances of the generic kernels (``kernels.bind``)."""
-from kernels.azul import (  # noqa: F401  (the interface)
+"""Azul's kernels under the names of the game interface (``tessera.kernels.games`` lists them),
+for the per-game instances of the generic kernels (``tessera.kernels.bind``)."""
+from tessera.kernels.azul import (  # noqa: F401  (the interface)
     MAX_MOVES, apply_move, chance_outcomes, estimate, evaluate, legal_moves, move_heuristic, move_heuristics,
     payoffs, players, random_move, sample_chance, scores, to_move,
 )
-from kernels.azul import random_refill as resolve_chance  # noqa: F401
-from kernels.complete import determinize, is_complete, view  # noqa: F401
-from kernels.constants import AZUL as GAME_ID  # noqa: F401
-from kernels.hashing import position_hash  # noqa: F401
+from tessera.kernels.azul import random_refill as resolve_chance  # noqa: F401
+from tessera.kernels.complete import determinize, is_complete, view  # noqa: F401
+from tessera.kernels.constants import AZUL as GAME_ID  # noqa: F401
+from tessera.kernels.hashing import position_hash  # noqa: F401
 
 # Azul's greedy rollouts play a random move one time in five (the search's default is one
 # in ten): at 0.2 s a move against b763460 the default won 62.75% of 400 games with it, 60.1%

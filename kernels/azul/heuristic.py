@@ -10,15 +10,15 @@ points.
 """
 import numpy as np
 
-from kernels.azul.layout import (
+from tessera.kernels.azul.layout import (
     COLOUR_BONUS, COLUMN_BONUS, DEST_FLOOR, FLOOR_SLOTS, NCOLOURS, NDESTS, P_FLOOR, P_LINES, P_WALL,
     ROW_BONUS, SOURCE_CENTRE, TILE_MOVE_BASE, VARIANT_GRAY, W_CENTRE, W_FACTORY, W_TO_MOVE,
     W_VARIANT,
 )
-from kernels.azul.moves import pending_line, player_base
-from kernels.azul.tiles import count_of, has_marker, total
-from kernels.azul.wall import best_open_cell, colour_column, floor_penalty, occupancy, placement_points
-from kernels.jit import njit
+from tessera.kernels.azul.moves import pending_line, player_base
+from tessera.kernels.azul.tiles import count_of, has_marker, total
+from tessera.kernels.azul.wall import best_open_cell, colour_column, floor_penalty, occupancy, placement_points
+from tessera.kernels.jit import njit
 
 # Each wall tile is one fifth of its row's, its column's and its colour's bonus.
 BONUS_SHARE = (ROW_BONUS + COLUMN_BONUS + COLOUR_BONUS) / 5.0

@@ -16,8 +16,8 @@ Pattern lines are one word: line ``i`` has byte lane ``i`` with the tile count
 in bits 0-3 and the colour in bits 4-6 (meaningless when the count is 0).
 """
 
-from kernels.common import LANE_BITS, LANE_MASK  # noqa: F401  (re-exported)
-from kernels.constants import AZUL as GAME_ID  # noqa: F401  (re-exported)
+from tessera.kernels.common import LANE_BITS, LANE_MASK  # noqa: F401  (re-exported)
+from tessera.kernels.constants import AZUL as GAME_ID  # noqa: F401  (re-exported)
 
 NCOLOURS = 5
 COLOUR_NAMES = ("blue", "yellow", "red", "black", "white")

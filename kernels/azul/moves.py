@@ -1,15 +1,15 @@
 """Legal moves and chance outcomes of an Azul position."""
-from kernels.azul.layout import (
+from tessera.kernels.azul.layout import (
     CHANCE_MOVE_BASE, DEST_FLOOR, LANES_ALL, LANES_ONE, NCOLOURS, NDESTS, P_LINES, P_WALL, PHASE_DRAFT, PHASE_REFILL,
     PHASE_TILING, PLAYER_BASE, PLAYER_WORDS, SOURCE_CENTRE, TILE_MOVE_BASE, W_BAG, W_CENTRE,
     W_FACTORY, W_LID, W_PHASE, W_PLAYERS, W_TO_MOVE,
 )
-from kernels.azul.tiles import count_of, total
-from kernels.azul.wall import COLUMN_MASK, free_columns, occupancy
-from kernels.bits import popcount
-from kernels.common import draw_moves, draw_outcomes, sample_draw
-from kernels.jit import njit
-from kernels.rng import below
+from tessera.kernels.azul.tiles import count_of, total
+from tessera.kernels.azul.wall import COLUMN_MASK, free_columns, occupancy
+from tessera.kernels.bits import popcount
+from tessera.kernels.common import draw_moves, draw_outcomes, sample_draw
+from tessera.kernels.jit import njit
+from tessera.kernels.rng import below
 
 
 @njit(cache=True, inline="always")

@@ -1,17 +1,17 @@
 """Creating positions and reading who acts, scores and the result."""
 import numpy as np
 
-from kernels.azul.layout import (
+from tessera.kernels.azul.layout import (
     GAME_ID, MARKER_BIT, NCOLOURS, P_SCORE, PHASE_OVER, PHASE_REFILL, STATE_SIZE,
     TILES_PER_COLOUR, W_BAG, W_CENTRE, W_GAME, W_PHASE, W_PLAYERS, W_ROUND, W_STARTER,
     W_TO_MOVE, W_VARIANT,
 )
-from kernels.azul.moves import player_base
-from kernels.azul.tiles import one_of
-from kernels.azul.wall import complete_rows, occupancy
-from kernels.common import share_win
-from kernels.constants import CHANCE, TERMINAL
-from kernels.jit import njit
+from tessera.kernels.azul.moves import player_base
+from tessera.kernels.azul.tiles import one_of
+from tessera.kernels.azul.wall import complete_rows, occupancy
+from tessera.kernels.common import share_win
+from tessera.kernels.constants import CHANCE, TERMINAL
+from tessera.kernels.jit import njit
 
 RANK_PER_POINT = 6   # a point of score outranks any number of complete rows (0 to 5)
 

@@ -1,11 +1,11 @@
 """Wall geometry and scoring on 25-bit masks (bit 5*row + column)."""
 import numpy as np
 
-from kernels.azul.layout import (
+from tessera.kernels.azul.layout import (
     COLOUR_BONUS, COLUMN_BONUS, FLOOR_PENALTY, FLOOR_SLOTS, NCOLOURS, P_WALL, ROW_BONUS,
 )
-from kernels.bits import popcount
-from kernels.jit import njit
+from tessera.kernels.bits import popcount
+from tessera.kernels.jit import njit
 
 ROW_MASK = 0x1F
 COLUMN_MASK = 0x108421          # column 0: bits 0, 5, 10, 15, 20

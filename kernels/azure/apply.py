@@ -15,10 +15,10 @@ from the hidden deck (chance), or at the end of the game:
 ``W_STEP`` is the step a decision or draw resumes at. The starting hands are
 drawn at ``STEP_SETUP`` before the first turn.
 """
-from kernels.azure.beasts import check_beasts
-from kernels.azure.bits import bit
-from kernels.azure.cosmos import move_dragon
-from kernels.azure.layout import (
+from tessera.kernels.azure.beasts import check_beasts
+from tessera.kernels.azure.bits import bit
+from tessera.kernels.azure.cosmos import move_dragon
+from tessera.kernels.azure.layout import (
     BOON_BASE, BOON_COSMOS, BOON_QI, BOON_WISDOM, BOUNTIFUL, CELL_COSMOS, CELL_COST, CELL_DOMAIN,
     CELL_QI, CELL_QI_COLOUR, CELL_WISDOM, DRAW_BASE, GIFTED_BASE, GRID, HAND_START, NCOLOURS,
     NOBODY, P_GIFTED, P_HAND, P_HAND_SIZE, P_STONES, P_SUPPLY, PAIR_BASE, PHASE_BOON, PHASE_DRAW,
@@ -27,9 +27,9 @@ from kernels.azure.layout import (
     STEP_SETUP, STEP_TAKE, TAKE_BASE, W_BIRD_LOSER, W_DECK_SIZE, W_DRAW_FOR, W_DRAWS, W_FACEUP,
     W_PHASE, W_PLACED, W_RETURNS, W_STEP, W_TAKES, W_TURN, W_WINNER,
 )
-from kernels.azure.moves import GIFTED_EXTRA, bonds, boon_kinds, can_place, field, sample_chance
-from kernels.azure.state import draw_card, gain_points, give_back, player_base, take_faceup
-from kernels.jit import njit
+from tessera.kernels.azure.moves import GIFTED_EXTRA, bonds, boon_kinds, can_place, field, sample_chance
+from tessera.kernels.azure.state import draw_card, gain_points, give_back, player_base, take_faceup
+from tessera.kernels.jit import njit
 
 
 @njit(cache=True)

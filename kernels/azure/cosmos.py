@@ -7,9 +7,9 @@ at once and owes the mover a card of choice (``W_TAKES``); one that crosses a
 threshold of the opponent's back costs them a point at once and a card of their
 choice (``W_RETURNS``). The cards are settled after the boons (docs/azure.md).
 """
-from kernels.azure.layout import S_THRESHOLDS, S_TRACK_END, W_DRAGON, W_RETURNS, W_TAKES
-from kernels.azure.state import gain_points, lose_points, win
-from kernels.jit import njit
+from tessera.kernels.azure.layout import S_THRESHOLDS, S_TRACK_END, W_DRAGON, W_RETURNS, W_TAKES
+from tessera.kernels.azure.state import gain_points, lose_points, win
+from tessera.kernels.jit import njit
 
 
 @njit(cache=True)

@@ -1,18 +1,18 @@
 """Azure for learning programs: stable integer action ids and an observation vector of
 what one player knows (docs/rl.md lists every entry).
 
-Action ids are the engine's player move codes (``kernels.azure.layout``): ``cell``
+Action ids are the engine's player move codes (``tessera.kernels.azure.layout``): ``cell``
 (a common stone on cell ``8 * row + col``), ``64 + cell`` (the gifted stone),
 ``128 + kind`` (Bountiful's boon: qi, wisdom, cosmos), ``132 + colour`` (a Cosmos card
 taken), ``136 + colour`` (one returned), ``140 + 4 * first + second`` (the Bird's two
 cards returned, first <= second); ``NUM_ACTIONS`` ids in all.
 
 The observation is a float32 vector of ``observation_size(2)`` numbers, made from the
-observer's view (``kernels.azure.views``): the opponent's hand holds only the cards the
+observer's view (``tessera.kernels.azure.views``): the opponent's hand holds only the cards the
 observer can name, and the hidden deck only its size. Players are written observer
 first; the realm as feature planes of 64 cells (``8 * row + col``).
 """
-from kernels.azure.layout import (
+from tessera.kernels.azure.layout import (
     CELL_COSMOS, CELL_DOMAIN, CELL_KIND, CELL_QI, CELL_QI_COLOUR, CELL_SERPENT, CELL_WISDOM, CELLS,
     DRAW_BASE, FIELD_MASK, KIND_MOUNTAIN, KIND_SPACE, NCOLOURS, NOBODY, P_GIFTED, P_HAND,
     P_HAND_SIZE, P_KNOWN, P_SCORE, P_STONES, P_SUPPLY, PHASE_BOON, PHASE_PLACE, PHASE_RETURN,
@@ -20,8 +20,8 @@ from kernels.azure.layout import (
     S_THRESHOLDS, S_TRACK_END, W_BIRD_LOSER, W_BLACK_STONE, W_DECK_SIZE, W_DRAGON, W_FACEUP,
     W_HOLDER, W_PHASE, W_PLACED, W_RETURNS, W_TAKES, W_TURN,
 )
-from kernels.azure.state import to_move
-from kernels.jit import njit
+from tessera.kernels.azure.state import to_move
+from tessera.kernels.jit import njit
 
 NUM_ACTIONS = DRAW_BASE
 HIDDEN = True          # the opponent's hand is hidden: observations are made from views

@@ -8,11 +8,11 @@ stands toward them (minus per step toward the opponent). A finished game is wort
 cut-off positions in search and of greedy agents' choices; it reads both hands, so
 it is for complete states (a determinization).
 """
-from kernels.azure.layout import (
+from tessera.kernels.azure.layout import (
     NOBODY, P_HAND_SIZE, P_SCORE, PLAYERS, S_COSMOS, W_DRAGON, W_WINNER, WIN_SCORE,
 )
-from kernels.azure.state import player_base
-from kernels.jit import njit
+from tessera.kernels.azure.state import player_base
+from tessera.kernels.jit import njit
 
 CARD_VALUE = 0.5
 DRAGON_STEP_VALUE = 0.5

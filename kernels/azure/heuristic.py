@@ -22,18 +22,18 @@ The Tortoise's knock-on effect on the Dragon and Tiger is not looked at.
 """
 import numpy as np
 
-from kernels.azure.beasts import guard_mask
-from kernels.azure.bits import count
-from kernels.azure.layout import (
+from tessera.kernels.azure.beasts import guard_mask
+from tessera.kernels.azure.bits import count
+from tessera.kernels.azure.layout import (
     AZURE, BLACK, BOON_BASE, BOON_QI, BOON_WISDOM, CELL_COSMOS, CELL_COST, CELL_QI,
     CELL_QI_COLOUR, CELL_WISDOM, DRAGON_POINTS, DRAW_BASE, FAVORED, FIRST_GUARDS, GIFTED_BASE,
     NCOLOURS, NOBODY, P_GIFTED, P_HAND, P_HAND_SIZE, P_SCORE, P_STONES, PAIR_BASE, RETURN_BASE,
     S_CELL, S_GIFTED, TAKE_BASE, TIGER_POINTS, VERMILLION, W_BIRD_LOSER, W_FACEUP, W_HOLDER, W_TURN, WHITE,
     WIN_SCORE,
 )
-from kernels.azure.moves import GIFTED_EXTRA, bonds, field
-from kernels.azure.state import player_base
-from kernels.jit import njit
+from tessera.kernels.azure.moves import GIFTED_EXTRA, bonds, field
+from tessera.kernels.azure.state import player_base
+from tessera.kernels.jit import njit
 
 CARD_VALUE = 0.5
 DRAGON_STEP_VALUE = 0.5

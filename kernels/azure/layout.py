@@ -4,13 +4,13 @@ The realm sits on an 8x8 grid of cells, cell ``8 * row + col``; a cell is a spac
 a mountain or nothing (a cell outside the realm: the base realm is 6x6, the
 Cosmos realm leaves gaps beside its large domains). Every set of cells (stones,
 spaces, serpents, a domain, a line of sight) is one 64-bit mask; bit 63 is used,
-so masks are counted with ``kernels.azure.bits.count`` (not ``kernels.bits``).
+so masks are counted with ``tessera.kernels.azure.bits.count`` (not ``tessera.kernels.bits``).
 
 A position is a 1-D int64 array of ``STATE_SIZE`` words in two parts:
 
 - the *dynamic* words (``W_*`` and the player blocks): what play changes;
 - the *realm* words (``S_*``), written once when the game is set up by
-  ``kernels.azure.realm`` from the board data files: per-cell symbols and masks,
+  ``tessera.kernels.azure.realm`` from the board data files: per-cell symbols and masks,
   the gifted card, the Cosmos track. The kernels read the board only from here,
   so a user's own board data needs no recompiling.
 
@@ -21,9 +21,9 @@ hidden deck ran out); see docs/azure.md.
 
 A player's *view* (``W_VIEW`` = the observer) keeps the opponent's known cards in
 their hand words and ``HIDDEN`` in the hidden-deck words; the hand and deck sizes
-are always exact. ``kernels.azure.views`` makes and completes views.
+are always exact. ``tessera.kernels.azure.views`` makes and completes views.
 """
-from kernels.constants import AZURE as GAME_ID  # noqa: F401  (re-exported)
+from tessera.kernels.constants import AZURE as GAME_ID  # noqa: F401  (re-exported)
 
 PLAYERS = 2
 GRID = 8

@@ -7,8 +7,8 @@ gifted stone's extra bond).
 """
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from kernels.azure.bits import count
-from kernels.azure.layout import (
+from tessera.kernels.azure.bits import count
+from tessera.kernels.azure.layout import (
     BOON_BASE, BOON_COSMOS, BOON_QI, BOON_WISDOM, CELL_COSMOS, CELL_COST, CELL_DOMAIN, CELL_QI,
     CELL_WISDOM, DRAW_BASE, FIELD_MASK, GIFTED_BASE, GIFTED_COST, GIFTED_NONE, MIGHTY, NCOLOURS, NOBODY,
     P_GIFTED, P_HAND, P_STONES, P_SUPPLY, PAIR_BASE, PERCEPTIVE, PHASE_BOON,
@@ -16,9 +16,9 @@ from kernels.azure.layout import (
     S_DIAGONAL, S_GIFTED, S_SIGHT, S_SPACES, TAKE_BASE, W_BIRD_LOSER, W_DECK, W_DECK_SIZE,
     W_FACEUP, W_PHASE, W_PLACED, W_TURN,
 )
-from kernels.azure.state import player_base
-from kernels.jit import njit
-from kernels.rng import below
+from tessera.kernels.azure.state import player_base
+from tessera.kernels.jit import njit
+from tessera.kernels.rng import below
 
 GIFTED_EXTRA = GIFTED_COST          # the gifted stone's extra card cost, by gifted card
 

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from kernels.boarddata import BoardDataError, board_json
-from kernels.azure.layout import (
+from tessera.kernels.boarddata import BoardDataError, board_json
+from tessera.kernels.azure.layout import (
     CELL_COSMOS, CELL_COST, CELL_DOMAIN, CELL_KIND, CELL_QI, CELL_QI_COLOUR, CELL_SERPENT,
     CELL_WISDOM, CELLS, COLOUR_NAMES, DECK_PER_COLOUR, CARDS_PER_COLOUR, FIELD_MASK, GRID,
     KIND_MOUNTAIN, KIND_NONE, KIND_SPACE, NCOLOURS, PLACES, S_ARRANGEMENT, S_COSMOS, S_DIAGONAL,
@@ -318,7 +318,7 @@ def write_realm(state, layout, gifted, boards=None):
 
 def layout_of(state):
     """The Layout named by a state's realm words."""
-    from kernels.azure.layout import split_place_code
+    from tessera.kernels.azure.layout import split_place_code
     places = []
     for place in range(PLACES):
         colour, side, turns, _ = split_place_code(int(state[S_PLACE + place]))

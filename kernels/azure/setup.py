@@ -1,20 +1,20 @@
 """A new Azure game: the realm laid, cards sorted, nothing drawn yet (plain Python).
 
 The starting hands are chance: the state returned waits for the start player's two
-draws, then the other player's three (``PHASE_DRAW``); ``kernels.games.resolve_chance``
+draws, then the other player's three (``PHASE_DRAW``); ``tessera.kernels.games.resolve_chance``
 with a seeded generator deals them.
 """
 import random
 
 import numpy as np
 
-from kernels.azure.layout import (
+from tessera.kernels.azure.layout import (
     COSMOS_STONES, GAME_ID, GIFTED_NONE, GIFTED_NAMES, HAND_START, NCOLOURS, NOBODY, P_GIFTED,
     P_SUPPLY, PHASE_DRAW, PLAYERS, STATE_SIZE, STEP_SETUP, STONES, W_BIRD_LOSER, W_BLACK_STONE,
     W_DECK, W_DECK_SIZE, W_DRAW_FOR, W_DRAWS, W_FACEUP, W_GAME, W_HOLDER, W_PHASE, W_PLACED,
     W_STEP, W_TURN, W_VIEW, W_WINNER, player_word,
 )
-from kernels.azure.realm import deal_layout, start_cards, write_realm
+from tessera.kernels.azure.realm import deal_layout, start_cards, write_realm
 
 
 def new_game(layout, gifted=GIFTED_NONE, boards=None):

@@ -5,14 +5,14 @@ words holding only the cards the observer can name (``P_KNOWN``) and the hidden
 deck's colour words ``HIDDEN``; hand and deck sizes stay exact. Everything else is
 public: the realm, the stones, the face-up decks, the beasts, the scores.
 """
-from kernels.azure.layout import (
+from tessera.kernels.azure.layout import (
     CARDS_PER_COLOUR, HIDDEN, NCOLOURS, NOBODY, P_HAND, P_HAND_SIZE, P_KNOWN, W_DECK, W_FACEUP,
     W_VIEW,
 )
-from kernels.arrays import copy_into
-from kernels.azure.state import player_base
-from kernels.jit import njit
-from kernels.rng import below
+from tessera.kernels.arrays import copy_into
+from tessera.kernels.azure.state import player_base
+from tessera.kernels.jit import njit
+from tessera.kernels.rng import below
 
 
 @njit(cache=True)

@@ -1,6 +1,6 @@
 """Applying moves: drafting, placing, bonuses, passing, the refills and the end of a round."""
-from kernels.jit import njit
-from kernels.pavilion.layout import (
+from tessera.kernels.jit import njit
+from tessera.kernels.pavilion.layout import (
     CENTRE_STAR, CHANCE_BASE, DRAFT_COLOURS, FACTORIES_BY_PLAYERS, FACTORY_SIZE, KEEP_BASE,
     NCOLOURS, P_CENTRE_COLOURS, P_HAND, P_KEPT, P_SCORE, P_SPACES, PASS_MOVE,
     PHASE_BONUS, PHASE_DRAFT, PHASE_KEEP, PHASE_OVER, PHASE_PLACE, PHASE_REFILL, PHASE_RESUPPLY,
@@ -8,9 +8,9 @@ from kernels.pavilion.layout import (
     W_BAG, W_CENTRE, W_FACTORY, W_PASSED, W_PHASE, W_PLAYERS, W_REWARD, W_ROUND, W_STARTER,
     W_SUPPLY, W_TO_MOVE, W_TOKEN, W_TOWER,
 )
-from kernels.pavilion.moves import is_chance_phase, player_base, sample_chance, wild_colour
-from kernels.pavilion.stars import completed_reward, end_bonus, lose_points, placement_points
-from kernels.pavilion.tiles import colours_present, drafted, one_of, tiles_of_choice, total
+from tessera.kernels.pavilion.moves import is_chance_phase, player_base, sample_chance, wild_colour
+from tessera.kernels.pavilion.stars import completed_reward, end_bonus, lose_points, placement_points
+from tessera.kernels.pavilion.tiles import colours_present, drafted, one_of, tiles_of_choice, total
 
 
 @njit(cache=True)

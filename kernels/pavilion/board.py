@@ -9,7 +9,7 @@ not notice a changed data file: clear the cache after editing it.
 """
 import numpy as np
 
-from kernels.boarddata import BoardDataError, board_json
+from tessera.kernels.boarddata import BoardDataError, board_json
 
 BOARD_FILE = "summer-pavilion-board.json"
 CENTRE_NAME = "center"          # the file's name for the multicoloured centre star

@@ -17,9 +17,9 @@ plain numbers, spaces and flags as 0/1.
 """
 import numpy as np
 
-from kernels.common import write_counts
-from kernels.jit import njit
-from kernels.pavilion.layout import (
+from tessera.kernels.common import write_counts
+from tessera.kernels.jit import njit
+from tessera.kernels.pavilion.layout import (
     CHOICE_BITS, DRAFT_COLOURS, FACTORIES_BY_PLAYERS, KEEP_AT_MOST, KEEP_BASE, MAX_FACTORIES, MAX_REWARD, NCOLOURS, NSPACES,
     P_CENTRE_COLOURS, P_HAND, P_KEPT, P_SCORE, P_SPACES, PASS_MOVE, PHASE_BONUS, PHASE_DRAFT,
     PHASE_KEEP, PHASE_PLACE, PLACE_BASE, PLAYER_BASE, PLAYER_WORDS, STAR_SPACES, TAKE_BASE,

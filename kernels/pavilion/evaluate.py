@@ -27,17 +27,17 @@ When the game is over the value is the final score.
 """
 import numpy as np
 
-from kernels.bits import popcount
-from kernels.jit import njit
-from kernels.pavilion.board import NUMBER_BONUS, REGION_MASKS, REGION_REWARDS, STAR_BONUS
-from kernels.pavilion.layout import (
+from tessera.kernels.bits import popcount
+from tessera.kernels.jit import njit
+from tessera.kernels.pavilion.board import NUMBER_BONUS, REGION_MASKS, REGION_REWARDS, STAR_BONUS
+from tessera.kernels.pavilion.layout import (
     CENTRE_STAR, KEEP_AT_MOST, LANE_BITS, NCOLOURS, NSTARS, P_CENTRE_COLOURS, P_HAND, P_KEPT, P_SCORE,
     P_SPACES, PHASE_BONUS, PHASE_KEEP, PHASE_OVER, ROUNDS, STAR_MASK, STAR_SPACES, W_PHASE,
     W_PLAYERS, W_REWARD, W_ROUND, W_TO_MOVE, W_TOKEN, WILD_BY_ROUND,
 )
-from kernels.pavilion.moves import player_base
-from kernels.pavilion.stars import NUMBER_MASKS
-from kernels.pavilion.tiles import count_of, total
+from tessera.kernels.pavilion.moves import player_base
+from tessera.kernels.pavilion.stars import NUMBER_MASKS
+from tessera.kernels.pavilion.tiles import count_of, total
 
 # WEIGHTS[...]: points, or shares of a bonus (see the module docstring).
 TILE, WILD, KEPT, STAR, NUMBER, REGION, TOKEN, FADE = range(8)

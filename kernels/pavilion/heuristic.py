@@ -25,22 +25,22 @@ MCTS calls ``move_heuristics`` once a position instead of this once a move: the 
 values, with each colour's demand, the best keep and a placement's board terms worked
 out once for all the moves that share them.
 """
-from kernels.bits import popcount
-from kernels.jit import njit
-from kernels.pavilion.board import REGION_MASKS, REGION_REWARDS
-from kernels.pavilion.evaluate import (
+from tessera.kernels.bits import popcount
+from tessera.kernels.jit import njit
+from tessera.kernels.pavilion.board import REGION_MASKS, REGION_REWARDS
+from tessera.kernels.pavilion.evaluate import (
     LARGEST_EMPTY, MAX_REGIONS_PER_SPACE, NUMBERS_WITH_BONUS, SPACE_REGIONS, TILE, TOKEN, WEIGHTS, WILD, colour_value,
     demands, fade, hand_gain, hand_value, keeping_value, kept_value, number_credit, region_credit, star_credit,
     star_mask,
 )
-from kernels.pavilion.layout import (
+from tessera.kernels.pavilion.layout import (
     CENTRE_STAR, CHANCE_BASE, DRAFT_COLOURS, KEEP_BASE, LONE_WILD, NCOLOURS, P_CENTRE_COLOURS,
     P_HAND, P_SCORE, P_SPACES, PASS_MOVE, PLACE_BASE, SOURCE_CENTRE, STAR_SPACES, TAKE_BASE,
     TOKEN_IN_CENTRE, W_CENTRE, WILD_BY_ROUND, W_FACTORY, W_REWARD, W_ROUND, W_TO_MOVE, W_TOKEN,
 )
-from kernels.pavilion.moves import player_base
-from kernels.pavilion.stars import NUMBER_MASKS, placement_points
-from kernels.pavilion.tiles import count_of, drafted, one_of, tiles_of_choice, total
+from tessera.kernels.pavilion.moves import player_base
+from tessera.kernels.pavilion.stars import NUMBER_MASKS, placement_points
+from tessera.kernels.pavilion.tiles import count_of, drafted, one_of, tiles_of_choice, total
 
 
 # MCTS's PUCT priors are a softmax of the heuristic at the search's temperature of 2,

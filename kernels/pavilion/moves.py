@@ -1,7 +1,7 @@
 """Legal moves and chance outcomes of a Summer Pavilion position."""
-from kernels.common import draw_moves, draw_outcomes, sample_draw
-from kernels.jit import njit
-from kernels.pavilion.layout import (
+from tessera.kernels.common import draw_moves, draw_outcomes, sample_draw
+from tessera.kernels.jit import njit
+from tessera.kernels.pavilion.layout import (
     CENTRE_STAR, CHANCE_BASE, CHOICE_BITS, CHOICE_MASK, DRAFT_COLOURS, FACTORIES_BY_PLAYERS,
     KEEP_AT_MOST, KEEP_BASE, LONE_WILD, NCOLOURS, NSTARS, P_CENTRE_COLOURS, P_HAND, P_SPACES,
     PASS_MOVE, PHASE_BONUS, PHASE_DRAFT, PHASE_KEEP, PHASE_PLACE, PHASE_REFILL, PHASE_RESUPPLY,
@@ -9,8 +9,8 @@ from kernels.pavilion.layout import (
     W_BAG, W_CENTRE, W_FACTORY, W_PHASE, W_PLAYERS, W_REWARD, W_ROUND, W_SUPPLY, W_TO_MOVE,
     W_TOWER, WILD_BY_ROUND,
 )
-from kernels.pavilion.tiles import count_of, total
-from kernels.rng import below
+from tessera.kernels.pavilion.tiles import count_of, total
+from tessera.kernels.rng import below
 
 
 @njit(cache=True)

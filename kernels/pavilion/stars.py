@@ -1,9 +1,9 @@
 """Scoring on the star board: chains within a star, bonus regions, end bonuses."""
 import numpy as np
 
-from kernels.jit import njit
-from kernels.pavilion.board import NUMBER_BONUS, REGION_MASKS, REGION_REWARDS, STAR_BONUS
-from kernels.pavilion.layout import NSTARS, STAR_MASK, STAR_SPACES
+from tessera.kernels.jit import njit
+from tessera.kernels.pavilion.board import NUMBER_BONUS, REGION_MASKS, REGION_REWARDS, STAR_BONUS
+from tessera.kernels.pavilion.layout import NSTARS, STAR_MASK, STAR_SPACES
 
 
 def _chain_length(star_mask, space):

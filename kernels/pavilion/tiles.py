@@ -1,7 +1,7 @@
 """Tile sets packed as byte lanes (one count per colour), and choices packed as counts."""
-from kernels.common import count_of, one_of  # noqa: F401  (re-exported)
-from kernels.jit import njit
-from kernels.pavilion.layout import (
+from tessera.kernels.common import count_of, one_of  # noqa: F401  (re-exported)
+from tessera.kernels.jit import njit
+from tessera.kernels.pavilion.layout import (
     CHOICE_BITS, CHOICE_MASK, LANE_BITS, LANE_MASK, LANES_ALL, LANES_ONE, LONE_WILD, NCOLOURS,
     TOTAL_SHIFT,
 )

@@ -1,2 +1,2 @@
 """Game-independent search kernels: templates written against the game interface
-(``kernels.games``) and instantiated per game (``kernels.bind``)."""
+(``tessera.kernels.games``) and instantiated per game (``tessera.kernels.bind``)."""

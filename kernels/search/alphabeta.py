@@ -1,6 +1,6 @@
-"""Alpha-beta search, for any game of ``kernels.games``, in one of two modes.
+"""Alpha-beta search, for any game of ``tessera.kernels.games``, in one of two modes.
 
-A template (``kernels.bind``): each game runs its own instance, ``bind.instance(game,
+A template (``tessera.kernels.bind``): each game runs its own instance, ``bind.instance(game,
 "alphabeta")``, where ``games`` is that game's interface.
 
 ``MODE_ROUND`` (Azul, Summer Pavilion) searches to the end of the round. A value
@@ -38,10 +38,10 @@ import time
 import numpy as np
 from numba import objmode
 
-from kernels.arrays import copy_into
-from kernels.bind import kernel, template_games
-from kernels.constants import CHANCE, TERMINAL
-from kernels.search import ttable
+from tessera.kernels.arrays import copy_into
+from tessera.kernels.bind import kernel, template_games
+from tessera.kernels.constants import CHANCE, TERMINAL
+from tessera.kernels.search import ttable
 
 games = template_games(__name__)
 

@@ -15,7 +15,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from kernels.jit import njit
+from tessera.kernels.jit import njit
 
 CHECK_SECONDS = 0.0005     # a deadline is passed by about this much, plus one simulation
 FOREVER = np.inf           # a deadline that never comes: an iteration budget alone

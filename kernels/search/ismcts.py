@@ -1,9 +1,9 @@
 """Information-set MCTS in numba: single-observer IS-MCTS (Cowling, Powley & Whitehouse 2012).
 
-A template (``kernels.bind``): each game runs its own instances, one per rollout,
+A template (``tessera.kernels.bind``): each game runs its own instances, one per rollout,
 ``bind.instance(game, "ismcts", rollout)``, where ``games`` is that game's interface.
 
-The root may be a player's view (``kernels.games``): every iteration draws a
+The root may be a player's view (``tessera.kernels.games``): every iteration draws a
 determinization of it with ``games.determinize`` for the player to move at the
 root (the observer) and plays one simulation in that complete state. The tree
 is shared by all determinizations: a node is the sequence of player moves from
@@ -29,11 +29,11 @@ over the determinizations that reached it.
   node are simply the player moves that follow, whatever chance did.
 - Every simulation rolls out to the end (uniform random or epsilon-greedy) and
   backs up, for every player, the payoff and the score margin, as in
-  ``kernels.search.mcts``, whose values, parameters and rollouts are shared.
+  ``tessera.kernels.search.mcts``, whose values, parameters and rollouts are shared.
 - When the node arrays are nearly full the tree is compacted (``compact``): the
   children of the least visited nodes are freed, the rest packed to the front, and
   the tree keeps growing where the visits go (the memory bound, as in
-  ``kernels.search.mcts``). A simulation that still finds the arrays full rolls out
+  ``tessera.kernels.search.mcts``). A simulation that still finds the arrays full rolls out
   from the node it reached.
 
 Opponents' nodes average over the observer's uncertainty too, so the tree models
@@ -42,16 +42,16 @@ and non-locality: docs/hidden-information.md).
 """
 import numpy as np
 
-from kernels.arrays import copy_into, ints, sort_prefix, zero_ints
-from kernels.bind import kernel, sibling, template_games
-from kernels.constants import CHANCE, TERMINAL
-from kernels.rng import below
-from kernels.search.clock import FOREVER, now, simulations_until_check
-from kernels.search.mcts import (  # noqa: F401  (MARGIN, WIN: this tree's stats columns too)
+from tessera.kernels.arrays import copy_into, ints, sort_prefix, zero_ints
+from tessera.kernels.bind import kernel, sibling, template_games
+from tessera.kernels.constants import CHANCE, TERMINAL
+from tessera.kernels.rng import below
+from tessera.kernels.search.clock import FOREVER, now, simulations_until_check
+from tessera.kernels.search.mcts import (  # noqa: F401  (MARGIN, WIN: this tree's stats columns too)
     COMPACTIONS, FREED, MARGIN, P_EXPLORATION, P_FPU, P_PRIOR_TEMPERATURE, P_SELECT, P_VALUE, PRIOR,
     SELECT_PUCT, SIZE_COLUMNS, STAT_COLUMNS, USED, VISITS, WIN,
 )
-from kernels.search.tree import VISIT_CLASSES, keep_threshold, number_kept, visit_class
+from tessera.kernels.search.tree import VISIT_CLASSES, keep_threshold, number_kept, visit_class
 
 games = template_games(__name__)
 _mcts = sibling(__name__, "mcts")       # the same game's MCTS kernels, with the same rollout
@@ -76,7 +76,7 @@ NODE_BYTES = 8 * (NODE_COLUMNS + STAT_COLUMNS + 1)
 def new_tree(max_nodes, trees=1):
     """``(nodes, stats, size)`` for ``trees`` independent trees of ``max_nodes`` nodes;
     ``size[t]`` holds tree t's counters (``USED``, ``COMPACTIONS``, ``FREED``, as in
-    ``kernels.search.mcts``)."""
+    ``tessera.kernels.search.mcts``)."""
     nodes = np.zeros((trees, max_nodes, NODE_COLUMNS), np.int64)
     nodes[:, 0, FIRST] = NO_NODE
     nodes[:, 0, NEXT] = NO_NODE
@@ -223,7 +223,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
     """Up to ``iterations`` simulations for the player to move at ``root``, stopping once
     ``time.perf_counter()`` passes ``deadline``; returns the simulations run. ``rng``
     carries on between calls; generator and size are kept thread-local while it runs
-    (as in ``kernels.search.mcts.run_tree``)."""
+    (as in ``tessera.kernels.search.mcts.run_tree``)."""
     observer = games.to_move(root)
     state = root.copy()
     local_rng = rng.copy()
@@ -258,7 +258,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
 @kernel
 def compact(nodes, stats, size, target):
     """Free the children of the nodes that matter least until at most ``target`` nodes are
-    in use, and pack the rest at the front of the arrays, as ``kernels.search.tree.compact``
+    in use, and pack the rest at the front of the arrays, as ``tessera.kernels.search.tree.compact``
     does for its trees: every node below ``threshold`` visits (the smallest threshold
     that brings the tree to ``target``, by ``visit_class``) loses its children and is a
     leaf again, its own statistics and availability kept; the root keeps its children.

@@ -1,6 +1,6 @@
-"""Monte Carlo tree search in numba, for any game of ``kernels.games``.
+"""Monte Carlo tree search in numba, for any game of ``tessera.kernels.games``.
 
-A template (``kernels.bind``): each game runs its own instances, one per rollout,
+A template (``tessera.kernels.bind``): each game runs its own instances, one per rollout,
 ``bind.instance(game, "mcts", rollout)``, where ``games`` is that game's interface and
 ``ROLLOUT`` the instance's rollout ("random", "greedy" or "round", ``ROLLOUTS``).
 
@@ -26,12 +26,12 @@ block of ``CAPACITY`` slots from ``FIRST``, ``COUNT`` of them in use.
   and backs up, for every player, the payoff (winners share 1; a rollout cut short:
   the leaders by the estimate) and the score margin (own score minus the best other
   score).
-- When the node arrays are nearly full the tree is compacted (``kernels.search.tree``,
+- When the node arrays are nearly full the tree is compacted (``tessera.kernels.search.tree``,
   which also holds the other kernels of the tree that know no game): the
   subtrees below the least visited nodes are freed, the rest packed to the front,
   and the tree keeps growing where the visits go (the memory bound).
 - Several threads may search one tree at once (``run_tree`` releases the GIL).
-  They update it with atomic operations (``kernels.atomics``): a visit counts as
+  They update it with atomic operations (``tessera.kernels.atomics``): a visit counts as
   soon as a simulation passes through a node, lost by ``VIRTUAL_MARGIN`` until its
   payoff is backed up (a virtual loss, which spreads the threads over the moves), the nodes a block of
   children takes are reserved with a compare-exchange, and one thread at a time
@@ -41,13 +41,13 @@ block of ``CAPACITY`` slots from ``FIRST``, ``COUNT`` of them in use.
 """
 import numpy as np
 
-from kernels.arrays import copy_into, floats, ints, zero_floats, zero_ints
-from kernels.atomics import add_float, compare_exchange, fetch_add, load_acquire, store_release
-from kernels.bind import kernel, sibling, template_games, variant
-from kernels.common import share_win
-from kernels.constants import CHANCE, TERMINAL
-from kernels.rng import below, make_rng, next_u64, reseed
-from kernels.search.clock import FOREVER, now, simulations_until_check
+from tessera.kernels.arrays import copy_into, floats, ints, zero_floats, zero_ints
+from tessera.kernels.atomics import add_float, compare_exchange, fetch_add, load_acquire, store_release
+from tessera.kernels.bind import kernel, sibling, template_games, variant
+from tessera.kernels.common import share_win
+from tessera.kernels.constants import CHANCE, TERMINAL
+from tessera.kernels.rng import below, make_rng, next_u64, reseed
+from tessera.kernels.search.clock import FOREVER, now, simulations_until_check
 
 games = template_games(__name__)
 random_playout = sibling(__name__, "playout").random_playout
@@ -499,7 +499,7 @@ def room(prm, threads):
 def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads):
     """Up to ``iterations`` simulations, stopping once ``time.perf_counter()`` passes
     ``deadline`` (``clock.FOREVER``: never) or the tree lacks ``room`` for ``threads``
-    threads (``kernels.search.tree.make_room`` then compacts it, with every thread
+    threads (``tessera.kernels.search.tree.make_room`` then compacts it, with every thread
     stopped); returns the simulations run. Each thread has its own ``rng``, which carries
     on between calls."""
     scratch = root.copy()

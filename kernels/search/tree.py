@@ -1,5 +1,5 @@
 """The kernels of an MCTS tree that know no game: compaction, the principal variation and
-the copy of a subtree, on the arrays of ``kernels.search.mcts`` (``new_tree``).
+the copy of a subtree, on the arrays of ``tessera.kernels.search.mcts`` (``new_tree``).
 
 Plain cached kernels, not a template: their arguments have the same types in every game
 and rollout, so one compile serves them all. As template kernels they were compiled again
@@ -9,9 +9,9 @@ compaction shares their visit classes.
 """
 import numpy as np
 
-from kernels.arrays import copy_into
-from kernels.jit import njit
-from kernels.search.mcts import (CAPACITY, COMPACTIONS, COUNT, FIRST, FREED, MOVE, UNEXPANDED, USED,
+from tessera.kernels.arrays import copy_into
+from tessera.kernels.jit import njit
+from tessera.kernels.search.mcts import (CAPACITY, COMPACTIONS, COUNT, FIRST, FREED, MOVE, UNEXPANDED, USED,
                                  VISITS)
 
 

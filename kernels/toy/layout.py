@@ -4,7 +4,7 @@ A position is a 1-D int64 array of ``STATE_SIZE`` words. A hand word holds the
 player's card (1..N), ``NO_CARD`` before the deal, or ``HIDDEN`` in a player's
 view for a card that player cannot see.
 """
-from kernels.constants import TOY as GAME_ID  # noqa: F401  (re-exported)
+from tessera.kernels.constants import TOY as GAME_ID  # noqa: F401  (re-exported)
 
 MAX_CARDS = 16
 PLAYERS = 2

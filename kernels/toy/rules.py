@@ -5,10 +5,10 @@ read a player's view; everything else needs a determinization first.
 """
 import numpy as np
 
-from kernels.constants import CHANCE, TERMINAL
-from kernels.jit import njit
-from kernels.rng import below
-from kernels.toy.layout import (
+from tessera.kernels.constants import CHANCE, TERMINAL
+from tessera.kernels.jit import njit
+from tessera.kernels.rng import below
+from tessera.kernels.toy.layout import (
     BET, CALL, DEAL_BASE, GAME_ID, NO_CARD, PASS, PHASE_BET, PHASE_DEAL, PHASE_OVER, PHASE_REPLY,
     PLAYERS, RAISE, STATE_SIZE, W_CARDS, W_GAME, W_HAND, W_PHASE, W_REPLY, W_SCORE, W_STAKE,
 )

@@ -7,11 +7,11 @@ public, so the hidden card can be any card in no known hand.
 """
 import numpy as np
 
-from kernels.arrays import copy_into
-from kernels.jit import njit
-from kernels.rng import below
-from kernels.toy.layout import HIDDEN, MAX_CARDS, NO_CARD, PHASE_OVER, PLAYERS, W_HAND, W_PHASE, W_STAKE
-from kernels.toy.rules import undealt_cards
+from tessera.kernels.arrays import copy_into
+from tessera.kernels.jit import njit
+from tessera.kernels.rng import below
+from tessera.kernels.toy.layout import HIDDEN, MAX_CARDS, NO_CARD, PHASE_OVER, PLAYERS, W_HAND, W_PHASE, W_STAKE
+from tessera.kernels.toy.rules import undealt_cards
 
 
 @njit(cache=True)

@@ -25,9 +25,9 @@ import traceback
 from collections import deque
 from multiprocessing import connection
 
-from solver.analysis.pool import Pool, SearchProcess
-from solver.analysis.protocol import Control, LineError, parse_query
-from solver.analysis.searching import Job, error_answer
+from tessera.analysis.pool import Pool, SearchProcess
+from tessera.analysis.protocol import Control, LineError, parse_query
+from tessera.analysis.searching import Job, error_answer
 
 KEEP = 4                    # trees kept per search process
 MAX_REUSE_MOVES = 8

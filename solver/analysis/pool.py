@@ -11,9 +11,9 @@ is none they are spawned.
 import os
 from multiprocessing import get_all_start_methods, get_context
 
-from solver.analysis.worker import serve
+from tessera.analysis.worker import serve
 
-PRELOAD = "solver.analysis.preload"
+PRELOAD = "tessera.analysis.preload"
 WARM_VARIABLE = "TESSERA_ANALYZE_WARM"      # read by ``preload`` in the fork server
 NO_JOB = -1
 

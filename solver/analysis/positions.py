@@ -11,10 +11,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from kernels import games
-from kernels.rng import chance_rng
-from solver.errors import MoveError, TesseraError
-from solver.games import game_of_position, get_game
+from tessera.kernels import games
+from tessera.kernels.rng import chance_rng
+from tessera.errors import MoveError, TesseraError
+from tessera.games import game_of_position, get_game
 
 
 class QueryError(TesseraError):

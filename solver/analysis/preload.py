@@ -12,8 +12,8 @@ start in the search processes, after the fork.
 """
 import os
 
-from solver.analysis.pool import WARM_VARIABLE
-from solver.analysis.warmup import warm_up
+from tessera.analysis.pool import WARM_VARIABLE
+from tessera.analysis.warmup import warm_up
 
 try:
     warm_up([name for name in os.environ.get(WARM_VARIABLE, "").split(",") if name])

@@ -15,13 +15,13 @@ from typing import Optional
 
 import jsonschema
 
-from solver.analysis.positions import QueryError
-from solver.errors import TesseraError
-from solver.search.mcts import MB, MctsOptions
-from solver.search.report import mcts_settings
+from tessera.analysis.positions import QueryError
+from tessera.errors import TesseraError
+from tessera.search.mcts import MB, MctsOptions
+from tessera.search.report import mcts_settings
 
 DEFAULT_VISITS = 10_000         # as `tessera best` without --iterations or --time
-QUERY_SCHEMA = json.loads(resources.files("solver.analysis").joinpath("query.schema.json")
+QUERY_SCHEMA = json.loads(resources.files("tessera.analysis").joinpath("query.schema.json")
                           .read_text(encoding="utf-8"))
 _VALIDATOR = jsonschema.Draft202012Validator(QUERY_SCHEMA)
 MCTS_ONLY = ("maxVisits", "threads", "seed", "value", "select", "rollout", "exploration",

@@ -11,12 +11,12 @@ engine stops them by replacing their process (``pool``).
 from dataclasses import dataclass, replace
 from typing import Optional
 
-from kernels import games
-from solver.analysis.positions import prepare
-from solver.search.ismcts import Ismcts
-from solver.search.batches import kept_back
-from solver.search.mcts import Mcts, MctsOptions
-from solver.search.report import search_report
+from tessera.kernels import games
+from tessera.analysis.positions import prepare
+from tessera.search.ismcts import Ismcts
+from tessera.search.batches import kept_back
+from tessera.search.mcts import Mcts, MctsOptions
+from tessera.search.report import search_report
 
 
 class StopRequested(KeyboardInterrupt):
@@ -109,7 +109,7 @@ def _sliced_search(searcher, job, state, progress, report):
 
 
 def _alphabeta(job, state):
-    from solver.search.alphabeta import search_alphabeta, solve
+    from tessera.search.alphabeta import search_alphabeta, solve
     time_limit = job.settings["time"]
     if job.algo == "solve":
         return solve(state, time_limit=time_limit)
@@ -120,7 +120,7 @@ def answer(job, game, state, result, during):
     """The answer document: `tessera best --json`'s fields and the query's id and turn."""
     settings = dict(job.settings)
     if job.algo != "mcts":
-        from solver.search.alphabeta import search_mode
+        from tessera.search.alphabeta import search_mode
         settings["mode"] = search_mode(state)
     report = search_report("analyze", game, state, result, settings, result.interrupted)
     if job.top_moves is not None:

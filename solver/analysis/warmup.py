@@ -1,9 +1,9 @@
 """One tiny search of every kind on each named game, so that later searches load nothing."""
-from solver.games import get_game
-from solver.search.alphabeta import search_alphabeta
-from solver.search.ismcts import Ismcts
-from solver.search.mcts import Mcts, MctsOptions
-from solver.search.report import search_report
+from tessera.games import get_game
+from tessera.search.alphabeta import search_alphabeta
+from tessera.search.ismcts import Ismcts
+from tessera.search.mcts import Mcts, MctsOptions
+from tessera.search.report import search_report
 
 
 def warm_up(names):

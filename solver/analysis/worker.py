@@ -12,9 +12,9 @@ import json
 import signal
 import traceback
 
-from solver.analysis.positions import QueryError
-from solver.analysis.searching import error_answer, run_job
-from solver.errors import TesseraError
+from tessera.analysis.positions import QueryError
+from tessera.analysis.searching import error_answer, run_job
+from tessera.errors import TesseraError
 
 
 def serve(conn, stop_serial):

@@ -3,8 +3,8 @@
 Kernels are imported on first use: they load numba, which help pages and option
 errors do not need.
 """
-from solver.errors import OptionError
-from solver.games.base import Game, register
+from tessera.errors import OptionError
+from tessera.games.base import Game, register
 
 PLAYER_COUNTS = (2, 3, 4)
 VARIANTS = ("colour", "gray")
@@ -23,8 +23,8 @@ class AzulGame(Game):
             raise OptionError(f"players must be 2, 3 or 4, not {players!r}")
         if variant not in VARIANTS:
             raise OptionError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
-        from kernels import azul
-        from kernels.azul.layout import VARIANT_COLOUR, VARIANT_GRAY
+        from tessera.kernels import azul
+        from tessera.kernels.azul.layout import VARIANT_COLOUR, VARIANT_GRAY
         return azul.new_game(players, {"colour": VARIANT_COLOUR, "gray": VARIANT_GRAY}[variant])
 
 

@@ -6,8 +6,8 @@ errors do not need.
 """
 import re
 
-from solver.errors import OptionError
-from solver.games.base import Game, register
+from tessera.errors import OptionError
+from tessera.games.base import Game, register
 
 GIFTED_CARDS = ("none", "mighty", "perceptive", "bountiful", "favored")
 LAYOUT_HELP = ("the realm: a layout number 0..24575, or four domains 'A1@0 W2@90 V1@180 B2@270'"
@@ -33,8 +33,8 @@ class AzureGame(Game):
             raise OptionError(f"cosmos is yes or no, not {cosmos!r}")
         import random
 
-        from kernels.azure.realm import BoardDataError, deal_layout
-        from kernels.azure.setup import new_game
+        from tessera.kernels.azure.realm import BoardDataError, deal_layout
+        from tessera.kernels.azure.setup import new_game
         try:
             if layout is None:
                 chosen = deal_layout(random.Random(seed), cosmos)
@@ -50,15 +50,15 @@ class AzureGame(Game):
         return np.stack([self.undealt(int(seed), **options) for seed in seeds])
 
     def observer(self, state):
-        from kernels.azure.layout import NOBODY, W_VIEW
+        from tessera.kernels.azure.layout import NOBODY, W_VIEW
         return None if state[W_VIEW] == NOBODY else int(state[W_VIEW])
 
     def view(self, state, observer):
         """What ``observer`` knows: own hand, the opponent's known cards and hand size."""
         import numpy as np
 
-        from kernels import azure
-        from kernels.azure.layout import NOBODY, W_VIEW
+        from tessera.kernels import azure
+        from tessera.kernels.azure.layout import NOBODY, W_VIEW
         if observer not in (0, 1):
             raise OptionError(f"Azure has players 1 and 2, not {observer + 1}")
         if state[W_VIEW] != NOBODY:
@@ -73,8 +73,8 @@ class AzureGame(Game):
 
 def parse_layout_option(text, cosmos):
     """The ``Layout`` of ``--layout``: a base layout number, or four domain tokens."""
-    from kernels.azure.realm import BASE_LAYOUTS, base_layout
-    from solver.errors import PositionError
+    from tessera.kernels.azure.realm import BASE_LAYOUTS, base_layout
+    from tessera.errors import PositionError
     if not isinstance(text, str):       # Python callers and the web page pass JSON values
         raise OptionError(f"layout must be text: a number 0..{BASE_LAYOUTS - 1} or four domains,"
                           f" not {text!r}")
@@ -86,7 +86,7 @@ def parse_layout_option(text, cosmos):
         if int(text) >= BASE_LAYOUTS:
             raise OptionError(f"layout number {text} is not in 0..{BASE_LAYOUTS - 1}")
         return base_layout(int(text))
-    from solver.notation import azure as notation
+    from tessera.notation import azure as notation
     tokens = text.replace(",", " ").split()
     if len(tokens) != 4:
         raise OptionError(f"--layout takes a number 0..{BASE_LAYOUTS - 1} or four domains like"

@@ -1,6 +1,6 @@
 """What every game offers above its numba kernels.
 
-The kernels (``Game.kernels``: the game's interface module, ``kernels.bind``) do the
+The kernels (``Game.kernels``: the game's interface module, ``tessera.kernels.bind``) do the
 rules on int64 arrays; a ``Game`` adds the parts people see: options, notation,
 rendering. Search, self-play, perft and the CLI talk to games only through this
 class and the game's kernels.
@@ -10,7 +10,7 @@ import json
 
 import numpy as np
 
-from solver.errors import OptionError, PositionError
+from tessera.errors import OptionError, PositionError
 
 
 MAX_SEED = 2**63 - 1            # the kernels' generator takes a non-negative int64
@@ -20,7 +20,7 @@ class Game:
     """One game's options, start positions, notation and drawing.
 
     A subclass names its game and options and writes ``undealt``; notation and drawing
-    come from ``solver.notation.<name>`` and ``solver.render.<name>``, imported on
+    come from ``tessera.notation.<name>`` and ``tessera.render.<name>``, imported on
     first use (they load numba, which help pages and option errors do not need).
     """
 
@@ -46,21 +46,21 @@ class Game:
 
     def new(self, seed, **options):
         """A start position: ``undealt`` with chance resolved by ``make_rng(seed)``
-        (``solver.selfplay.starts`` deals a batch the same way)."""
+        (``tessera.selfplay.starts`` deals a batch the same way)."""
         check_seed(seed)
         self.check_options(options)
-        from kernels.rng import make_rng
+        from tessera.kernels.rng import make_rng
         state = self.undealt(seed, **options)
         self.kernels().resolve_chance(state, make_rng(seed))
         return state
 
     def kernels(self):
-        """The game's kernels under the names of the game interface (``kernels.bind``)."""
-        from kernels import bind
+        """The game's kernels under the names of the game interface (``tessera.kernels.bind``)."""
+        from tessera.kernels import bind
         return bind.interface(self.name)
 
     def notation(self):
-        return importlib.import_module(f"solver.notation.{self.name}")
+        return importlib.import_module(f"tessera.notation.{self.name}")
 
     def parse_position(self, text):
         return self.notation().parse_position(text)
@@ -82,7 +82,7 @@ class Game:
 
     def render(self, state):
         """A rich renderable drawing the position."""
-        return importlib.import_module(f"solver.render.{self.name}").render_position(state)
+        return importlib.import_module(f"tessera.render.{self.name}").render_position(state)
 
     def observer(self, state):
         """Whose view ``state`` is, or None for a complete position."""
@@ -122,7 +122,7 @@ def get_game(name):
 
 def game_of_position(text):
     """The game a position text or JSON document is written for, and the parsed state."""
-    from solver.notation.fields import position_text
+    from tessera.notation.fields import position_text
     stripped = position_text(text).strip()
     if stripped.startswith("{"):
         obj = _json_document(stripped)
@@ -149,7 +149,7 @@ def _json_document(text):
 
 
 def _game_named(name):
-    from solver.notation.fields import shown
+    from tessera.notation.fields import shown
     _load_all()
     if not isinstance(name, str) or name not in _GAMES:
         known = ", ".join(sorted(_GAMES))
@@ -159,6 +159,6 @@ def _game_named(name):
 
 def _load_all():
     if not _GAMES:
-        import solver.games.azul  # noqa: F401  (registers itself)
-        import solver.games.azure  # noqa: F401  (registers itself)
-        import solver.games.pavilion  # noqa: F401  (registers itself)
+        import tessera.games.azul  # noqa: F401  (registers itself)
+        import tessera.games.azure  # noqa: F401  (registers itself)
+        import tessera.games.pavilion  # noqa: F401  (registers itself)

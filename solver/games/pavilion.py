@@ -4,8 +4,8 @@ and drawing.
 Kernels are imported on first use: they load numba, which help pages and option
 errors do not need.
 """
-from solver.errors import OptionError
-from solver.games.base import Game, register
+from tessera.errors import OptionError
+from tessera.games.base import Game, register
 
 PLAYER_COUNTS = (2, 3, 4)
 
@@ -20,7 +20,7 @@ class PavilionGame(Game):
         """Round 1 before its factories and supply are filled."""
         if type(players) is not int or players not in PLAYER_COUNTS:
             raise OptionError(f"players must be 2, 3 or 4, not {players!r}")
-        from kernels import pavilion
+        from tessera.kernels import pavilion
         return pavilion.new_game(players)
 
 

@@ -8,9 +8,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-import kernels.azul as azul_kernels
-import kernels.azul.layout as azul_layout
-from kernels.azul.layout import (
+import tessera.kernels.azul as azul_kernels
+import tessera.kernels.azul.layout as azul_layout
+from tessera.kernels.azul.layout import (
     CHANCE_MOVE_BASE, COLOUR_BONUS, COLOUR_LETTERS, COLOUR_NAMES, COLUMN_BONUS, DEST_FLOOR,
     FACTORY_SIZE, FLOOR_SLOTS, GAME_ID, LANE_BITS, LANE_MASK, LANES_ALL, LINE_COLOUR_SHIFT,
     LINE_COUNT_MASK, MARKER_BIT, MAX_FACTORIES, MAX_MOVES, MAX_PLAYERS, NCOLOURS, NDESTS,
@@ -21,8 +21,8 @@ from kernels.azul.layout import (
     factories_for,
     player_word, split_draft_move, wall_column,
 )
-from solver.errors import MoveError, PositionError
-from solver.notation.fields import (
+from tessera.errors import MoveError, PositionError
+from tessera.notation.fields import (
     check_array, check_game, check_keys, check_unused_words, counts_text, json_counts,
     legal_move, letter_counts, letters_text, list_of, move_code, move_colour, move_number,
     move_words, player_boards, position_tokens, shown, slash_list, text_counts, text_json,
@@ -565,7 +565,7 @@ def _free_columns(board, line):
 
 def _gray_walls_blocked(state):
     """The gray-wall ending of docs/azul.md: no row of any wall can be completed."""
-    from kernels.azul.apply import no_row_can_be_completed
+    from tessera.kernels.azul.apply import no_row_can_be_completed
     return state[W_VARIANT] == VARIANT_GRAY and no_row_can_be_completed(state)
 
 

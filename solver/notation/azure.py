@@ -7,15 +7,15 @@ builder ends with ``validate``: a position that parses is one the rules can reac
 A position is complete (every card known) or one player's view (``view N``):
 the observer's own hand, the opponent's known cards and hand size, the hidden
 deck's size. The realm words are never written by hand: the position names the
-layout and the gifted card, and ``kernels.azure.realm.write_realm`` builds them.
+layout and the gifted card, and ``tessera.kernels.azure.realm.write_realm`` builds them.
 """
 import re
 from functools import lru_cache
 
 import numpy as np
 
-import kernels.azure as azure_kernels
-from kernels.azure.layout import (
+import tessera.kernels.azure as azure_kernels
+from tessera.kernels.azure.layout import (
     AZURE, BEAST_NAMES, BEAST_ORDER, BLACK, BOON_BASE, BOON_NAMES, CARDS_PER_COLOUR, CELL_COSMOS,
     CELL_KIND, CELL_QI, CELL_WISDOM, CELLS, COLOUR_LETTERS, COLOUR_NAMES, COSMOS_STONES,
     DECK_PER_COLOUR, DRAW_BASE, FAVORED, FIRST_GUARDS, GAME_ID, GIFTED_BASE, GIFTED_NAMES,
@@ -29,11 +29,11 @@ from kernels.azure.layout import (
     W_DRAGON, W_DRAW_FOR, W_DRAWS, W_FACEUP, W_GAME, W_HOLDER, W_PHASE, W_PLACED, W_RETURNS,
     W_STEP, W_TAKES, W_TURN, W_VIEW, W_WINNER, WHITE, WIN_SCORE, cell_field, player_word,
 )
-from kernels.azure.moves import can_place
-from kernels.azure.realm import BoardDataError, Layout, check_layout, layout_of, \
+from tessera.kernels.azure.moves import can_place
+from tessera.kernels.azure.realm import BoardDataError, Layout, check_layout, layout_of, \
     write_realm
-from solver.errors import MoveError, PositionError
-from solver.notation.fields import (
+from tessera.errors import MoveError, PositionError
+from tessera.notation.fields import (
     MAX_NUMBER, check_array, check_game, check_keys, choice, counts_text, json_counts,
     legal_move, letter_counts, letters_text, move_code, move_colour, move_words,
     position_tokens, section_json, shown, text_counts, text_number, text_value, whole_number,
@@ -925,7 +925,7 @@ def _check_setup(state):
 
 def _check_place(state):
     """The player to move can place a stone: one who cannot loses at once when their turn
-    starts (``kernels.azure.apply.start_turn``), so their turn never waits for a placement.
+    starts (``tessera.kernels.azure.apply.start_turn``), so their turn never waits for a placement.
     In a view with the mover's hand hidden, only a hand no deal of the unseen cards could
     give them is rejected (docs/azure-notation.md, "Validation")."""
     turn = int(state[W_TURN])

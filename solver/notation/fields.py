@@ -8,8 +8,8 @@ import re
 
 import numpy as np
 
-from kernels.constants import CHANCE, TERMINAL
-from solver.errors import MoveError, PositionError
+from tessera.kernels.constants import CHANCE, TERMINAL
+from tessera.errors import MoveError, PositionError
 
 MAX_NUMBER = 2**31 - 1            # keeps every word far inside int64
 WHOLE_NUMBER = f"a whole number from 0 to {MAX_NUMBER}"

@@ -6,9 +6,9 @@ builder ends with ``validate``: a position that parses is one the rules can reac
 """
 import numpy as np
 
-import kernels.pavilion as pavilion_kernels
-import kernels.pavilion.layout as pavilion_layout
-from kernels.pavilion.layout import (
+import tessera.kernels.pavilion as pavilion_kernels
+import tessera.kernels.pavilion.layout as pavilion_layout
+from tessera.kernels.pavilion.layout import (
     CENTRE_STAR, CHANCE_BASE, CHOICE_MASK, COLOUR_LETTERS, COLOUR_NAMES, FACTORY_SIZE, GAME_ID,
     KEEP_AT_MOST, KEEP_BASE, LANE_BITS, LANE_MASK, LANES_ALL, LONE_WILD, MAX_FACTORIES,
     MAX_REWARD, NCOLOURS, NSPACES, NSTARS, P_CENTRE_COLOURS, P_HAND,
@@ -20,8 +20,8 @@ from kernels.pavilion.layout import (
     choice_counts, draft_move, factories_for, place_move, player_word, split_draft_move,
     split_place_move, wild_of_round,
 )
-from solver.errors import MoveError, PositionError
-from solver.notation.fields import (
+from tessera.errors import MoveError, PositionError
+from tessera.notation.fields import (
     check_array, check_game, check_keys, check_unused_words, choice, counts_text, json_counts,
     legal_move, letter_counts, letters_text, list_of, move_code, move_colour, move_number,
     move_words, player_boards, position_tokens, shown, slash_list, text_counts, text_json,

@@ -7,11 +7,11 @@ still reads right without colour.
 from rich.console import Group
 from rich.text import Text
 
-from kernels.azul.layout import (
+from tessera.kernels.azul.layout import (
     COLOUR_LETTERS, FACTORY_SIZE, FLOOR_PENALTY, FLOOR_SLOTS, wall_column,
 )
-from solver.notation.azul import NO_TILES, position_to_json
-from solver.render.common import Palette, board_panel, factories, result, tabletop
+from tessera.notation.azul import NO_TILES, position_to_json
+from tessera.render.common import Palette, board_panel, factories, result, tabletop
 
 MARKER = "1"
 TILES = Palette({

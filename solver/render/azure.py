@@ -20,14 +20,14 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from kernels.azure.layout import (
+from tessera.kernels.azure.layout import (
     BEAST_NAMES, BLACK, CELL_COSMOS, CELL_COST, CELL_DOMAIN, CELL_KIND, CELL_QI, CELL_QI_COLOUR,
     CELL_SERPENT, CELL_WISDOM, COLOUR_LETTERS, COLOUR_NAMES, GIFTED_COST, GRID, KIND_MOUNTAIN,
     KIND_NONE, P_GIFTED, P_STONES, PLAYERS, S_CELL, S_COSMOS, S_GIFTED, S_THRESHOLDS,
     S_TRACK_END, W_BLACK_STONE, W_HOLDER, cell_field, player_word,
 )
-from solver.notation.azure import COLUMNS, NONE, UNKNOWN, position_to_json
-from solver.render.common import Palette
+from tessera.notation.azure import COLUMNS, NONE, UNKNOWN, position_to_json
+from tessera.render.common import Palette
 
 DOMAIN_STYLES = ("bold white on dodger_blue3", "bold black on grey85", "bold white on red3",
                  "bold white on grey19")
@@ -197,7 +197,7 @@ def _track(state, track):
 
 
 def _cosmos_note():
-    from kernels.azure.realm import BoardDataError, load_cosmos
+    from tessera.kernels.azure.realm import BoardDataError, load_cosmos
     try:
         boards = load_cosmos()
     except BoardDataError as err:

@@ -6,7 +6,7 @@ from rich.console import Group
 from rich.panel import Panel
 from rich.text import Text
 
-from kernels.games import payoffs
+from tessera.kernels.games import payoffs
 
 BOARD_WIDTH = 25                # fits "▶ Player 4 · 100 pts"; three fit in 80 columns
 

@@ -9,11 +9,11 @@ engine does not keep which space holds which colour).
 from rich.console import Group
 from rich.text import Text
 
-from kernels.pavilion.layout import (
+from tessera.kernels.pavilion.layout import (
     COLOUR_LETTERS, COLOUR_NAMES, FACTORY_SIZE, KEEP_AT_MOST, ROUNDS, SUPPLY_SIZE,
 )
-from solver.notation.pavilion import NO_TILES, position_to_json
-from solver.render.common import Palette, board_panel, factories, result, tabletop
+from tessera.notation.pavilion import NO_TILES, position_to_json
+from tessera.render.common import Palette, board_panel, factories, result, tabletop
 
 TILES = Palette({
     "P": "bold white on purple",

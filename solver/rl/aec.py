@@ -3,7 +3,7 @@
 
 Agents ``player_1`` ... take turns as the rules say (``agent_selection`` is the player to
 move; chance acts inside ``step``). Each observation is a dict: ``observation`` (the
-game's vector from that agent's side, ``solver.rl.encoding``; in Azure made from its view)
+game's vector from that agent's side, ``tessera.rl.encoding``; in Azure made from its view)
 and ``action_mask`` (int8, the legal action ids of the agent to move; all zero for the
 others). Rewards come at the end: ``players * payoff - 1`` (winners share the payoff 1).
 
@@ -29,8 +29,8 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv, ParallelEnv
 
-from solver.errors import MoveError, OptionError
-from solver.rl.table import Table
+from tessera.errors import MoveError, OptionError
+from tessera.rl.table import Table
 
 ILLEGAL_ACTIONS = ("terminate", "raise", "fold")
 

@@ -7,8 +7,8 @@ import importlib
 
 import numpy as np
 
-from solver.errors import MoveError, OptionError
-from solver.games import get_game
+from tessera.errors import MoveError, OptionError
+from tessera.games import get_game
 
 GAMES = ("azul", "pavilion", "azure")
 
@@ -21,7 +21,7 @@ class Encoding:
             raise OptionError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
         self.game = game
         self.options = options
-        self.kernels = importlib.import_module(f"kernels.{game}.encoding")
+        self.kernels = importlib.import_module(f"tessera.kernels.{game}.encoding")
         get_game(game).check_options(options)
         undealt = get_game(game).undealt(0, **options)
         self.players = int(get_game(game).kernels().players(undealt))

@@ -4,7 +4,7 @@
 
 Sequential games with explicit stochastic chance: a refill or a draw is a run of chance
 nodes, one tile or card each (outcome ``c``: colour ``c``, with probability its count over
-the pool's). Player actions are ``solver.rl.encoding``'s ids. Returns at the end are
+the pool's). Player actions are ``tessera.rl.encoding``'s ids. Returns at the end are
 ``players * payoff - 1`` (winners share the payoff 1): zero-sum. Azure is a game of
 imperfect information: a card drawn is seen by its receiver alone, observations are the
 player's view, and ``resample_from_infostate`` deals the unseen cards anew.
@@ -21,9 +21,9 @@ from functools import lru_cache
 import numpy as np
 import pyspiel
 
-from kernels.constants import CHANCE, TERMINAL
-from kernels.rng import make_rng
-from solver.rl.table import Rules
+from tessera.kernels.constants import CHANCE, TERMINAL
+from tessera.kernels.rng import make_rng
+from tessera.rl.table import Rules
 
 PARAMETERS = {
     "azul": {"players": 2, "variant": "colour"},
@@ -57,7 +57,7 @@ def game_type(name):
 
 def colour_count(name):
     """Chance outcomes at most: a draw is one tile or card, its outcome the colour."""
-    return importlib.import_module(f"kernels.{name}.layout").NCOLOURS
+    return importlib.import_module(f"tessera.kernels.{name}.layout").NCOLOURS
 
 
 @lru_cache(maxsize=None)
@@ -141,7 +141,7 @@ class TesseraState(pyspiel.State):
     def witnesses(self):
         """Who sees the next action: a card drawn in Azure is seen by its receiver alone."""
         if self._name == "azure" and self.rules().to_move(self.array) == CHANCE:
-            from kernels.azure.layout import W_DRAW_FOR
+            from tessera.kernels.azure.layout import W_DRAW_FOR
             return (int(self.array[W_DRAW_FOR]),)
         return tuple(range(self.rules().players))
 
@@ -162,7 +162,7 @@ class TesseraState(pyspiel.State):
         anew (Azure), with the same history; in Azul and Summer Pavilion a copy."""
         clone = self.clone()
         if self._name == "azure":
-            from kernels.azure import determinize
+            from tessera.kernels.azure import determinize
             rules = self.rules()
             view = rules.game.view(self.array, player_id)
             seed = int(probability_sampler() * 2**62)
@@ -204,14 +204,14 @@ def max_game_length(name, players):
         # per round: a draw per tile dealt, a draft per tile at most, five tilings a player
         return rounds * (8 * factories + 5 * players)
     if name == "pavilion":
-        from kernels.pavilion.layout import FACTORIES_BY_PLAYERS, REGION_REWARDS, ROUNDS, SUPPLY_SIZE
+        from tessera.kernels.pavilion.layout import FACTORIES_BY_PLAYERS, REGION_REWARDS, ROUNDS, SUPPLY_SIZE
         factories = int(FACTORIES_BY_PLAYERS[players])
         bonus = players * int(REGION_REWARDS.sum())      # tiles bonuses can give in a game
         dealt = 4 * factories + SUPPLY_SIZE
         # per round: the deal, a draft per tile, a placement per tile in hand (drafted, kept,
         # taken), a pass and a keep a player; over the game a take, a resupply and a placement per bonus tile
         return ROUNDS * (3 * dealt + 6 * players) + 3 * bonus
-    from kernels.azure.layout import COSMOS_STONES, STONES
+    from tessera.kernels.azure.layout import COSMOS_STONES, STONES
     # a turn places a stone (at most 19 a player) and then makes fewer than 50 decisions and draws
     return 2 * (STONES + COSMOS_STONES + 1) * 50
 

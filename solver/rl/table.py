@@ -3,17 +3,17 @@
 ``Rules`` answers for a game and option set what a state array allows: legal action ids,
 chance outcomes (outcome ``c``: a tile or card of colour ``c`` drawn), playing them,
 returns, observations and notation. ``Table`` is one game on it, chance drawn from a
-seed. The rules are the game's kernels (``kernels.games``' interface, on
-``Position.state`` arrays); action ids and observations are ``solver.rl.encoding``'s.
+seed. The rules are the game's kernels (``tessera.kernels.games``' interface, on
+``Position.state`` arrays); action ids and observations are ``tessera.rl.encoding``'s.
 """
 import numpy as np
 
-from kernels.constants import CHANCE, TERMINAL
-from kernels.rng import chance_rng
-from solver.errors import MoveError
-from solver.games import get_game
-from solver.position import Position
-from solver.rl.encoding import Encoding
+from tessera.kernels.constants import CHANCE, TERMINAL
+from tessera.kernels.rng import chance_rng
+from tessera.errors import MoveError
+from tessera.games import get_game
+from tessera.position import Position
+from tessera.rl.encoding import Encoding
 
 
 class Rules:
@@ -138,7 +138,7 @@ class Table:
 def _chance_bases():
     """The engine's code of the chance move drawing colour 0, by game (chance moves are it
     plus the colour drawn)."""
-    from kernels.azul.layout import CHANCE_MOVE_BASE
-    from kernels.azure.layout import DRAW_BASE
-    from kernels.pavilion.layout import CHANCE_BASE
+    from tessera.kernels.azul.layout import CHANCE_MOVE_BASE
+    from tessera.kernels.azure.layout import DRAW_BASE
+    from tessera.kernels.pavilion.layout import CHANCE_BASE
     return {"azul": CHANCE_MOVE_BASE, "pavilion": CHANCE_BASE, "azure": DRAW_BASE}

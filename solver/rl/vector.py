@@ -1,7 +1,7 @@
 """N games stepped by one numba call, in the manner of a Gymnasium vector environment
 (docs/rl.md): ``TesseraVectorEnv("azul", 1024, seed=7).step(actions)``.
 
-The kernels are ``kernels.vecenv``'s instance for the game. Observations are those of the
+The kernels are ``tessera.kernels.vecenv``'s instance for the game. Observations are those of the
 player to act; ``info["action_mask"]`` marks the legal action ids; a finished game starts
 again at once from a new seeded deal (Gymnasium's same-step autoreset, without the final
 observation).
@@ -13,10 +13,10 @@ import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
-from solver.errors import OptionError
-from solver.games import get_game
-from solver.games.base import check_seed
-from solver.rl.encoding import Encoding
+from tessera.errors import OptionError
+from tessera.games import get_game
+from tessera.games.base import check_seed
+from tessera.rl.encoding import Encoding
 
 AZURE_LAYOUTS = 64      # Azure realms dealt for a batch when no layout is given
 # Reads of the chunks' ``finished`` marks between looks for a failed chunk server.
@@ -41,7 +41,7 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(self, game, num_envs, seed=0, threads=1, copy=True, **options):
-        from kernels import bind
+        from tessera.kernels import bind
         if type(num_envs) is not int or num_envs < 1:
             raise OptionError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
         if type(threads) is not int or not 1 <= threads <= num_envs:
@@ -156,7 +156,7 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
 
     def positions(self):
         """The games as ``Position`` objects (for looking at them; slow)."""
-        from solver.position import Position
+        from tessera.position import Position
         return [Position.from_state(state) for state in self.states]
 
     def _out(self, array):

@@ -15,14 +15,14 @@ import time
 
 import numpy as np
 
-from kernels import bind
-from kernels.constants import AZURE, CHANCE, TERMINAL
-from kernels.search import alphabeta as kernel     # the layout and limits; the kernels per game
-from kernels.search import ttable
-from solver import parallel_compile
-from solver.compiletime import compile_clock
-from solver.errors import OptionError, TesseraError
-from solver.search.result import ExactValue, MoveLine, SearchResult
+from tessera.kernels import bind
+from tessera.kernels.constants import AZURE, CHANCE, TERMINAL
+from tessera.kernels.search import alphabeta as kernel     # the layout and limits; the kernels per game
+from tessera.kernels.search import ttable
+from tessera import parallel_compile
+from tessera.compiletime import compile_clock
+from tessera.errors import OptionError, TesseraError
+from tessera.search.result import ExactValue, MoveLine, SearchResult
 
 MAX_PLY = 128           # the longest line searched; a longer one is cut off as at the depth limit
 WIN_RATE = {"win": 1.0, "draw": 0.5, "loss": 0.0}
@@ -47,7 +47,7 @@ def search_kernels(state):
 
 def helper_kernels(state):
     """What a second process compiles while a search compiles ``search_root``
-    (``solver.parallel_compile``): the principal variations, about a fifth of the compile
+    (``tessera.parallel_compile``): the principal variations, about a fifth of the compile
     and, through the kernels they share with the search, whichever the search has not begun."""
     return search_kernels(np.asarray(state, np.int64))[1:]      # a list: the helper has it from JSON
 

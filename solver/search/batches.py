@@ -3,7 +3,7 @@ confidence bounds.
 
 Simulations run in numba in slices of about ``SLICE_SECONDS`` each; between slices
 Python reports progress and lets Ctrl-C through. The kernels read the clock
-themselves (``kernels.search.clock``), so a time budget ends inside a slice, on
+themselves (``tessera.kernels.search.clock``), so a time budget ends inside a slice, on
 every thread at the same moment, and no thread waits for a slower one's batch.
 Several threads run as Python threads (``run_threads``).
 """
@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor, wait
 
 import numpy as np
 
-from kernels.search.clock import FOREVER
+from tessera.kernels.search.clock import FOREVER
 
 Z95 = 1.96
 SLICE_SECONDS = 0.1        # one numba call, so progress and Ctrl-C are seen this often

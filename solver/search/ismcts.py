@@ -1,7 +1,7 @@
 """Information-set MCTS from Python: the MCTS options, budgets and threads, on views too.
 
-The simulations run in numba (``kernels.search.ismcts``) in batches
-(``solver.search.batches``). The position may be complete or the view of the
+The simulations run in numba (``tessera.kernels.search.ismcts``) in batches
+(``tessera.search.batches``). The position may be complete or the view of the
 player to move; every simulation searches one determinization of it. With
 ``threads > 1`` each thread grows its own tree and the root moves' statistics
 are summed by move.
@@ -13,17 +13,17 @@ import time
 
 import numpy as np
 
-from kernels import bind
-from kernels.constants import CHANCE, TERMINAL
-from kernels.rng import make_rng
-from kernels.search import ismcts as kernel    # the layout; the kernels per game
-from kernels.search.clock import FOREVER
-from solver import parallel_compile
-from solver.compiletime import compile_clock
-from solver.errors import OptionError, TesseraError
-from solver.search.batches import lower_bound, run_batches, run_threads
-from solver.search.mcts import MctsOptions, heuristic_kernel  # noqa: F401  (MctsOptions: of both searches)
-from solver.search.result import MoveLine, SearchResult
+from tessera.kernels import bind
+from tessera.kernels.constants import CHANCE, TERMINAL
+from tessera.kernels.rng import make_rng
+from tessera.kernels.search import ismcts as kernel    # the layout; the kernels per game
+from tessera.kernels.search.clock import FOREVER
+from tessera import parallel_compile
+from tessera.compiletime import compile_clock
+from tessera.errors import OptionError, TesseraError
+from tessera.search.batches import lower_bound, run_batches, run_threads
+from tessera.search.mcts import MctsOptions, heuristic_kernel  # noqa: F401  (MctsOptions: of both searches)
+from tessera.search.result import MoveLine, SearchResult
 
 PV_LENGTH = 256
 ROLLOUTS = bind.VARIANTS["ismcts"]     # a round rollout is MCTS's alone
@@ -44,7 +44,7 @@ def search_kernels(state, rollout):
 
 def helper_kernels(state, rollout):
     """What a second process compiles while a search compiles ``run_tree``
-    (``solver.parallel_compile``): the game's kernels ``run_tree`` reaches after its own
+    (``tessera.parallel_compile``): the game's kernels ``run_tree`` reaches after its own
     compaction, biggest first (measured with numba's compile events), then the kernels
     loaded after it."""
     state = np.asarray(state, np.int64)      # a list: the helper has it from JSON

@@ -1,7 +1,7 @@
 """MCTS from Python: options, time and iteration budgets, threads, tree reuse, results.
 
-The simulations run in numba (``kernels.search.mcts``) in batches
-(``solver.search.batches``). With ``threads > 1`` the threads search one tree
+The simulations run in numba (``tessera.kernels.search.mcts``) in batches
+(``tessera.search.batches``). With ``threads > 1`` the threads search one tree
 together (tree parallelism with virtual loss): at equal time per move two threads
 beat one in most games, where separate trees whose root statistics were summed
 barely did (docs/search.md).
@@ -11,17 +11,17 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from kernels import bind
-from kernels.constants import CHANCE, TERMINAL
-from kernels.rng import make_rng
-from kernels.search import mcts as kernel      # the layout and parameters; the kernels per game
-from kernels.search import tree as tree_kernels   # one compile for every game
-from kernels.search.clock import FOREVER
-from solver import parallel_compile
-from solver.compiletime import compile_clock
-from solver.errors import OptionError, TesseraError
-from solver.search.batches import lower_bound, run_batches, run_threads
-from solver.search.result import MoveLine, SearchResult
+from tessera.kernels import bind
+from tessera.kernels.constants import CHANCE, TERMINAL
+from tessera.kernels.rng import make_rng
+from tessera.kernels.search import mcts as kernel      # the layout and parameters; the kernels per game
+from tessera.kernels.search import tree as tree_kernels   # one compile for every game
+from tessera.kernels.search.clock import FOREVER
+from tessera import parallel_compile
+from tessera.compiletime import compile_clock
+from tessera.errors import OptionError, TesseraError
+from tessera.search.batches import lower_bound, run_batches, run_threads
+from tessera.search.result import MoveLine, SearchResult
 
 VALUES = {"win": kernel.VALUE_WIN, "margin": kernel.VALUE_MARGIN, "blend": kernel.VALUE_BLEND}
 SELECTIONS = {"uct": kernel.SELECT_UCT, "puct": kernel.SELECT_PUCT}
@@ -53,7 +53,7 @@ def search_kernels(state, rollout, reuse=True):
 
 def helper_kernels(state, rollout, reuse=True):
     """What a second process compiles while a search compiles ``run_tree``
-    (``solver.parallel_compile``): the game's kernels ``run_tree`` reaches last (its
+    (``tessera.parallel_compile``): the game's kernels ``run_tree`` reaches last (its
     biggest: measured with numba's compile events), then the kernels loaded after it."""
     state = np.asarray(state, np.int64)      # a list: the helper has it from JSON
     rules = bind.interface(state[0])

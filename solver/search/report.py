@@ -1,6 +1,6 @@
 """The JSON document of a search (docs/best.schema.json): `tessera best --json`,
 `tessera solve --json` and the answers of `tessera analyze` all come from here."""
-from kernels import games
+from tessera.kernels import games
 
 JSON_VERSION = 1                # of the documents in docs/best.schema.json
 HASH_MASK = 2**64 - 1
@@ -10,7 +10,7 @@ def search_report(command, game, state, result, settings, interrupted):
     """The document for ``result``, a search of ``state`` (a position of ``game``)."""
     moves = [_move_report(game, state, line) for line in result.moves]
     if "exploration" in settings:       # MCTS: what was left to the game, filled in
-        from solver.search.mcts import game_defaults
+        from tessera.search.mcts import game_defaults
         settings = {**settings, **{name: own for name, own in game_defaults(game.name).items()
                                    if settings.get(name) is None}}
     report = {
@@ -74,5 +74,5 @@ def mcts_settings(options):
 
 def memory_mb(options):
     """The memory budget of MCTS ``options`` in MB (MiB), as the settings give it."""
-    from solver.search.mcts import MB
+    from tessera.search.mcts import MB
     return options.memory / MB

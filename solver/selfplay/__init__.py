@@ -3,7 +3,7 @@
 - ``plan``: a run's parameters (``run.json``) and what game ``i`` of it is;
   ``seeds`` and ``seating`` say how game ``i`` is dealt and seated;
 - ``chunk``: plays one chunk of games (cheap agents batched in numba, search
-  agents one game at a time through ``solver.agents``), from the start positions
+  agents one game at a time through ``tessera.agents``), from the start positions
   ``starts`` deals a batch at a time;
 - ``records``: the Parquet records of the chunks, written atomically and checked
   when read against their SHA-256 in the run's manifest (``checksums``); ``files``:

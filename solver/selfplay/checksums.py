@@ -11,7 +11,7 @@ counts. A run written before checksums were kept has no manifest (``read`` retur
 import hashlib
 from pathlib import Path
 
-from solver.selfplay.files import write_atomically, writing
+from tessera.selfplay.files import write_atomically, writing
 
 MANIFEST = "chunks.sha256"
 HEX_DIGITS = 64

@@ -1,9 +1,9 @@
 """Play one chunk of a run: its games as arrays, its records, its Parquet file.
 
 Games whose seats are all cheap agents (random, greedy) are played together by
-the numba kernel ``kernels.selfplay.play_batch``, over as many threads as numba
+the numba kernel ``tessera.kernels.selfplay.play_batch``, over as many threads as numba
 has, from start positions dealt in numba too (``starts``); the others are played
-one at a time by ``solver.agents.play_game``. Both start from ``Game.new(game
+one at a time by ``tessera.agents.play_game``. Both start from ``Game.new(game
 seed)``, draw chance from ``game seed ^ CHANCE_SALT`` and seed each seat's agent
 alike, so a game is the same whichever plays it.
 
@@ -19,14 +19,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import bind
-from kernels import selfplay as kernel          # the agent kinds; the kernels per game
-from kernels.rng import CHANCE_SALT
-from solver.agents import GreedyAgent, RandomAgent, parse_agent, play_game
-from solver.games import get_game
-from solver.selfplay import records
-from solver.selfplay.starts import one_thread, start_positions
-from solver.selfplay.stats import Outcomes
+from tessera.kernels import bind
+from tessera.kernels import selfplay as kernel          # the agent kinds; the kernels per game
+from tessera.kernels.rng import CHANCE_SALT
+from tessera.agents import GreedyAgent, RandomAgent, parse_agent, play_game
+from tessera.games import get_game
+from tessera.selfplay import records
+from tessera.selfplay.starts import one_thread, start_positions
+from tessera.selfplay.stats import Outcomes
 
 BATCHED_KINDS = {RandomAgent: kernel.RANDOM, GreedyAgent: kernel.GREEDY}
 NOT_BATCHED = -1

@@ -19,10 +19,10 @@ import logging
 import uuid
 import warnings
 
-from solver.cores import available_cores
-from solver.errors import TesseraError
-from solver.selfplay.chunk import STOP, play_chunk_file, warm_up
-from solver.selfplay.workers import set_numba_threads, sigint_ignored, worker_context
+from tessera.cores import available_cores
+from tessera.errors import TesseraError
+from tessera.selfplay.chunk import STOP, play_chunk_file, warm_up
+from tessera.selfplay.workers import set_numba_threads, sigint_ignored, worker_context
 
 LOCAL = "local"
 CONNECT_TIMEOUT = "10s"

@@ -10,7 +10,7 @@ import os
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from solver.errors import TesseraError
+from tessera.errors import TesseraError
 
 PARTIAL = ".partial"
 

@@ -11,9 +11,9 @@ resumed run matches one that was never stopped.
 import shlex
 from dataclasses import asdict, dataclass, field
 
-from solver.errors import OptionError
-from solver.selfplay import seating
-from solver.selfplay.seeds import agent_seeds, game_seeds
+from tessera.errors import OptionError
+from tessera.selfplay import seating
+from tessera.selfplay.seeds import agent_seeds, game_seeds
 
 VERSION = 1
 MAX_SEED = 2**63 - 1
@@ -129,14 +129,14 @@ def default_chunk_size(agents):
     """Games per chunk when none is asked for: a chunk's file and bookkeeping cost as
     much as a few hundred random games, so games played in the kernel go in big chunks;
     a chunk with search agents takes minutes, and Ctrl-C loses the chunks in flight."""
-    from solver.selfplay.chunk import all_batched
+    from tessera.selfplay.chunk import all_batched
     return BATCHED_CHUNK_SIZE if all_batched(agents) else SEARCH_CHUNK_SIZE
 
 
 def make_plan(game, options, agents, games, seed, chunk_size=None):
     """A checked ``Plan`` for ``game`` (a ``Game``); raises OptionError naming the fault.
     ``chunk_size`` None: ``default_chunk_size(agents)``."""
-    from solver.agents import parse_agent
+    from tessera.agents import parse_agent
     if not agents:
         raise OptionError("--agents needs at least one agent spec")
     for spec in agents:

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.selfplay.files import write_atomically
+from tessera.selfplay.files import write_atomically
 
 PLOTS = {"scores": "scores.png", "seats": "seats.png", "lengths": "lengths.png"}
 DPI = 110

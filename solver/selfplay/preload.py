@@ -10,10 +10,10 @@ import sys
 import numpy  # noqa: F401
 import pyarrow.parquet  # noqa: F401
 
-from solver.selfplay import chunk  # noqa: F401  (the kernels, agents and records)
+from tessera.selfplay import chunk  # noqa: F401  (the kernels, agents and records)
 
 try:
-    from kernels.rng import make_rng
+    from tessera.kernels.rng import make_rng
     make_rng(0)         # numba's first call starts its compiler and target (from its cache)
     if "distributed" in sys.modules:        # the server of a Dask LocalCluster's workers:
         from distributed.versions import get_versions

@@ -6,7 +6,7 @@ Columns (one row per game, seat lists in seat order):
 - ``agents``: the spec at each seat; ``seats``: the agent's index in the run's
   ``--agents`` list at each seat; ``agent_seeds``: each seat's agent seed;
 - ``moves``: the player moves in order (the game's move codes); ``movers``: the
-  seat that made each (chance draws are not recorded: ``solver.agents.GameRecord``
+  seat that made each (chance draws are not recorded: ``tessera.agents.GameRecord``
   says how they replay);
 - ``scores``, ``payoffs`` (winners share 1); ``winner``: the seat that won alone,
   or -1 when the win is shared; ``length``: the number of player moves.
@@ -25,10 +25,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from solver.errors import TesseraError
-from solver.selfplay import checksums
-from solver.selfplay.files import PARTIAL, write_atomically
-from solver.selfplay.stats import Outcomes
+from tessera.errors import TesseraError
+from tessera.selfplay import checksums
+from tessera.selfplay.files import PARTIAL, write_atomically
+from tessera.selfplay.stats import Outcomes
 
 CHUNKS = "chunks"
 SCHEMA = pa.schema([

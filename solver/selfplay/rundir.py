@@ -11,10 +11,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from solver.errors import TesseraError
-from solver.selfplay import checksums, records
-from solver.selfplay.files import write_atomically
-from solver.selfplay.plan import Plan
+from tessera.errors import TesseraError
+from tessera.selfplay import checksums, records
+from tessera.selfplay.files import write_atomically
+from tessera.selfplay.plan import Plan
 
 RUN_FILE = "run.json"
 SUMMARY_FILE = "summary.json"

@@ -7,14 +7,14 @@ chunks in flight, and ``--resume`` plays just the missing ones.
 import time
 from dataclasses import dataclass
 
-from solver.cores import available_cores
-from solver.errors import TesseraError
-from solver.selfplay import records, rundir
-from solver.selfplay.chunk import warm_up
-from solver.selfplay.cluster import DaskCluster
-from solver.selfplay.files import WriteError
-from solver.selfplay.stats import Outcomes, summarize
-from solver.selfplay.workers import InProcess, ProcessPool, threads_per_worker
+from tessera.cores import available_cores
+from tessera.errors import TesseraError
+from tessera.selfplay import records, rundir
+from tessera.selfplay.chunk import warm_up
+from tessera.selfplay.cluster import DaskCluster
+from tessera.selfplay.files import WriteError
+from tessera.selfplay.stats import Outcomes, summarize
+from tessera.selfplay.workers import InProcess, ProcessPool, threads_per_worker
 
 SUMMARY_INTERVAL = 2.0      # seconds: summary.json is rewritten at most this often, and at the end
 

@@ -1,7 +1,7 @@
 """The seeds of game ``i`` of a batch: all derived from (batch seed, i), never from order.
 
 A game's seed is what ``Game.new`` deals the start position with (and, through
-``solver.agents.play_game``, what seeds the chance stream); each seat's agent gets
+``tessera.agents.play_game``, what seeds the chance stream); each seat's agent gets
 its own seed from the game's. Both go through splitmix64's finaliser, the batch
 seed first and then the game number, so nearby batch seeds and game numbers give
 unrelated games and no two (seed, i) share a stream by construction.

@@ -2,12 +2,12 @@
 
 ``Game.new`` is the game's undealt start with its chance resolved by ``make_rng(seed)``,
 about 20 µs of Python a game; here the undealt starts come from
-``Game.undealt_batch`` and the numba kernel ``deal_batch`` of ``kernels.selfplay`` (the game's instance) resolves
+``Game.undealt_batch`` and the numba kernel ``deal_batch`` of ``tessera.kernels.selfplay`` (the game's instance) resolves
 chance for the whole batch, under a microsecond a game.
 """
 import numpy as np
 
-from solver.games import get_game
+from tessera.games import get_game
 
 
 def start_positions(name, options, seeds, serial=None):
@@ -16,7 +16,7 @@ def start_positions(name, options, seeds, serial=None):
     ``serial``: deal on this thread alone (``deal_serial``) or over numba's threads
     (``deal_batch``); by default serial when this thread runs numba on one thread.
     """
-    from kernels import bind
+    from tessera.kernels import bind
     kernels = bind.instance(name, "selfplay")
     seeds = np.ascontiguousarray(seeds, np.int64)
     starts = np.ascontiguousarray(get_game(name).undealt_batch(seeds, **options), np.int64)

@@ -11,7 +11,7 @@ were playing are lost, the finished ones were yielded.
 
 Worker processes (of the pool, and of a Dask LocalCluster) are forked from a fork
 server (``worker_context``), started once per process with SIGINT ignored, that has
-imported the kernels and started numba (``solver.selfplay.preload``): a worker is
+imported the kernels and started numba (``tessera.selfplay.preload``): a worker is
 ready in a fraction of the second a freshly spawned interpreter takes. The server
 never runs a parallel kernel, so numba's threads start in each worker, after the
 fork (they do not survive one). Where there is no fork server (Windows), workers
@@ -29,12 +29,12 @@ from concurrent.futures import (FIRST_COMPLETED, ProcessPoolExecutor, ThreadPool
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import forkserver, get_all_start_methods, get_context
 
-from solver.cores import available_cores
-from solver.selfplay.chunk import STOP, all_batched, play_chunk_file, stop_with
+from tessera.cores import available_cores
+from tessera.selfplay.chunk import STOP, all_batched, play_chunk_file, stop_with
 
 MAX_POOL_RESTARTS = 3
 ORPHANED = 1            # exit status of a worker whose parent is gone (nobody reads it)
-PRELOAD = "solver.selfplay.preload"
+PRELOAD = "tessera.selfplay.preload"
 
 
 def threads_per_worker(workers):

@@ -1,5 +1,5 @@
 """Live analysis for the page's tabs through the engine of `tessera analyze`
-(``solver.analysis.engine.Engine``, its search processes forked from a warm fork server).
+(``tessera.analysis.engine.Engine``, its search processes forked from a warm fork server).
 
 Each tab opens one event stream and gets an id; it runs at most one search at a time
 (a new one stops the old), its budget capped, and the search stops when the stream
@@ -12,7 +12,7 @@ import json
 import secrets
 import threading
 
-from solver.errors import TesseraError
+from tessera.errors import TesseraError
 
 MAX_SECONDS = 120.0             # one search's time at most, whatever the page asks
 MAX_VISITS = 5_000_000
@@ -54,7 +54,7 @@ class AnalysisHub:
         threading.Thread(target=self._start, name="analysis-engine", daemon=True).start()
 
     def _start(self):
-        from solver.analysis.engine import Engine
+        from tessera.analysis.engine import Engine
         try:
             self.engine = Engine(self.searches, self)
         except Exception as err:            # shown to the page on its first search
@@ -191,7 +191,7 @@ class AnalysisHub:
 
 def _is_view(position_text):
     """Information-set MCTS on a view gives only its final answer: no partial reports."""
-    from solver.position import Position
+    from tessera.position import Position
     return Position.parse(position_text).is_view
 
 

@@ -11,16 +11,16 @@ from starlette.responses import FileResponse, JSONResponse, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from kernels.boarddata import BoardDataError
-from solver.errors import TesseraError
-from solver.games import registered_games
-from solver.web import documents
-from solver.web.analysis import AnalysisHub
-from solver.web.documents import BadRequest
-from solver.web.http import json_body, json_route
-from solver.web.runs import routes as run_routes
+from tessera.kernels.boarddata import BoardDataError
+from tessera.errors import TesseraError
+from tessera.games import registered_games
+from tessera.web import documents
+from tessera.web.analysis import AnalysisHub
+from tessera.web.documents import BadRequest
+from tessera.web.http import json_body, json_route
+from tessera.web.runs import routes as run_routes
 
-STATIC = ("solver.web", "static")
+STATIC = ("tessera.web", "static")
 KEEPALIVE_SECONDS = 15.0            # an event-stream comment this often keeps proxies open
 
 

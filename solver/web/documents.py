@@ -9,15 +9,15 @@ in `tessera analyze` (``startSeed`` S) and in a self-play record.
 """
 import numpy as np
 
-from kernels import games
-from kernels.rng import chance_rng
-from solver.errors import TesseraError
-from solver.games.base import check_seed
-from solver.position import Position
-from solver.render import azul as render_azul
-from solver.render import azure as render_azure
-from solver.render import pavilion as render_pavilion
-from solver.web.moves import fields
+from tessera.kernels import games
+from tessera.kernels.rng import chance_rng
+from tessera.errors import TesseraError
+from tessera.games.base import check_seed
+from tessera.position import Position
+from tessera.render import azul as render_azul
+from tessera.render import azure as render_azure
+from tessera.render import pavilion as render_pavilion
+from tessera.web.moves import fields
 
 
 class BadRequest(TesseraError):
@@ -91,7 +91,7 @@ def document(position, rng=None):
         "rng": None if rng is None else str(int(rng[0])),
     }
     if game == "azure":
-        from solver.web.realm import realm
+        from tessera.web.realm import realm
         doc["realm"] = realm(position.state)
         if not position.is_view:
             doc["views"] = {str(p): position.view(p).to_json() for p in (1, 2)}

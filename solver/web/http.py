@@ -4,7 +4,7 @@ import json
 
 from starlette.responses import JSONResponse
 
-from solver.web.documents import BadRequest
+from tessera.web.documents import BadRequest
 
 MAX_BODY = 1 << 20                  # bytes of a request body
 

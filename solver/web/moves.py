@@ -5,9 +5,9 @@ colour, then a destination; a star and a space; a cell) against the legal moves,
 the board never builds move text itself. Only the notation's canonical output
 (``format_move``) is read here.
 """
-from kernels.azul import layout as azul_layout
-from kernels.azure import layout as azure_layout
-from kernels.pavilion import layout as pavilion_layout
+from tessera.kernels.azul import layout as azul_layout
+from tessera.kernels.azure import layout as azure_layout
+from tessera.kernels.pavilion import layout as pavilion_layout
 
 
 def _letters(layout):

@@ -1,12 +1,12 @@
 """An Azure realm's cells for the page to draw, read from the position's realm words
 (which the engine fills from the board data for the layout) as ``tessera show`` reads them."""
-from kernels.azure.layout import (
+from tessera.kernels.azure.layout import (
     BEAST_NAMES, BLACK, CELL_COSMOS, CELL_COST, CELL_DOMAIN, CELL_KIND, CELL_QI, CELL_QI_COLOUR,
     CELL_SERPENT, CELL_WISDOM, COLOUR_LETTERS, GRID, KIND_MOUNTAIN, KIND_NONE, P_GIFTED,
     P_STONES, PLAYERS, S_CELL, S_COSMOS, S_THRESHOLDS, S_TRACK_END, W_BLACK_STONE, W_HOLDER,
     cell_field, player_word,
 )
-from solver.notation.azure import cell_name
+from tessera.notation.azure import cell_name
 
 
 def realm(state):
@@ -54,7 +54,7 @@ def _track(state):
     """The cosmos track, and whether its boards are the packaged stand-in (docs/azure.md)."""
     if not state[S_COSMOS]:
         return None
-    from kernels.azure.realm import load_cosmos
+    from tessera.kernels.azure.realm import load_cosmos
     end = int(state[S_TRACK_END])
     thresholds = int(state[S_THRESHOLDS])
     return {"end": end, "thresholds": [k for k in range(1, end + 1) if thresholds >> k & 1],

@@ -1,17 +1,17 @@
 """The games of a self-play run folder (`tessera selfplay --out DIR`), replayed for the
 page to step through: a game's start from its seed, then each player move and the
-position after it, chance drawn as the run drew it (``solver.agents.GameRecord``)."""
+position after it, chance drawn as the run drew it (``tessera.agents.GameRecord``)."""
 import pyarrow.compute as pc
 from starlette.routing import Route
 
-from kernels import games
-from kernels.rng import chance_rng
-from solver.errors import TesseraError
-from solver.games import get_game
-from solver.position import Position
-from solver.selfplay.records import read_records
-from solver.selfplay.rundir import load_plan
-from solver.web.http import json_route
+from tessera.kernels import games
+from tessera.kernels.rng import chance_rng
+from tessera.errors import TesseraError
+from tessera.games import get_game
+from tessera.position import Position
+from tessera.selfplay.records import read_records
+from tessera.selfplay.rundir import load_plan
+from tessera.web.http import json_route
 
 LISTED = 1000                       # games of a run listed at most
 

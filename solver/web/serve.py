@@ -4,7 +4,7 @@ import socket
 import threading
 import webbrowser
 
-from solver.errors import TesseraError
+from tessera.errors import TesseraError
 
 SHUTDOWN_SECONDS = 5
 
@@ -12,9 +12,9 @@ SHUTDOWN_SECONDS = 5
 def serve(host, port, open_page, searches):
     try:
         import uvicorn
-        from solver.web.app import create_app
+        from tessera.web.app import create_app
     except ImportError as err:
-        raise TesseraError(f"tessera serve needs the web extra (pip install 'tessera[web]'): "
+        raise TesseraError(f"tessera serve needs the web extra (pip install 'tessera-games[web]'): "
                            f"{err}") from None
     _check_free(host, port)
     app = create_app(searches=searches)
@@ -40,8 +40,8 @@ def serve(host, port, open_page, searches):
 def warm_up():
     """Load (or compile) what a position's page needs, for every game: the first request
     of each game then costs milliseconds."""
-    from solver.position import Position
-    from solver.web.documents import document, new_game, play
+    from tessera.position import Position
+    from tessera.web.documents import document, new_game, play
     for name in ("azul", "pavilion", "azure"):
         start, rng = new_game(name, 0, {})
         document(play(start, start.legal_moves[0], rng, True)[0], rng)

@@ -31,7 +31,7 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from kernels.azul import layout as L
+from tessera.kernels.azul import layout as L
 
 NCOL = 5
 MARKER = "M"

@@ -31,8 +31,8 @@ from typing import Optional
 
 import numpy as np
 
-from kernels.azure import layout as L
-from kernels.azure import realm as R
+from tessera.kernels.azure import layout as L
+from tessera.kernels.azure import realm as R
 
 CHANCE = -1
 TERMINAL = -2
