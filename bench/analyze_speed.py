@@ -85,7 +85,7 @@ def separate_runs(texts, visits):
     times = []
     for text in texts:
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "solver", "best", text, "-n", str(visits),
+        subprocess.run([sys.executable, "-m", "tessera", "best", text, "-n", str(visits),
                         "--seed", "0", "--json"], check=True, capture_output=True)
         times.append(time.perf_counter() - started)
     return times

@@ -53,14 +53,14 @@ def parallel_rate(n_games):
 
 def cli_seconds(args, cache_dir):
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
-    _, seconds = timed(time.perf_counter, subprocess.run, [sys.executable, "-m", "solver", *args],
+    _, seconds = timed(time.perf_counter, subprocess.run, [sys.executable, "-m", "tessera", *args],
                        check=True, env=env, capture_output=True)
     return seconds
 
 
 def start_times():
     """First run with an empty numba cache (compiles everything) and the warm run after it."""
-    position = subprocess.run([sys.executable, "-m", "solver", "new", "azul", "--seed", "1"],
+    position = subprocess.run([sys.executable, "-m", "tessera", "new", "azul", "--seed", "1"],
                               check=True, capture_output=True, text=True).stdout
     with tempfile.TemporaryDirectory() as cache, tempfile.NamedTemporaryFile("w", suffix=".txt") as f:
         f.write(position)

@@ -11,7 +11,7 @@ beside it (``search_median_s``, from the rate line), the part of a warm run that
 start-up. Each figure is the median of ``--runs`` runs with its range, in wall seconds and in CPU
 seconds (user and system, of the command's processes: on a shared machine the wall
 time also counts the other work, the CPU time hardly). The commands run through
-``python -m solver`` (what the ``tessera`` script runs), so the script measures the
+``python -m tessera`` (what the ``tessera`` script runs), so the script measures the
 sources on ``PYTHONPATH`` as well as the installed ones: ``--before TREE`` measures the
 source tree ``TREE`` (an earlier version, e.g. ``git archive`` output) too, its run
 ``i`` just before this tree's run ``i``, so both see the same machine. Last, one
@@ -30,7 +30,7 @@ import sys
 import tempfile
 import time
 
-SHELL_PRELUDE = f'tessera() {{ "{sys.executable}" -m solver "$@"; }}\n'
+SHELL_PRELUDE = f'tessera() {{ "{sys.executable}" -m tessera "$@"; }}\n'
 README = "tessera new azul --seed 1 | tessera best - --iterations 20000"
 # The positions the other commands read, written once first with a cache of their own.
 POSITIONS = ("tessera new azul --seed 1 > {dir}/azul.txt && tessera new pavilion --seed 2 > {dir}/pav.txt"
@@ -73,7 +73,7 @@ def children_cpu():
 
 
 def run_shell(command, cache, positions, tree):
-    """(wall, CPU, search) seconds of ``command`` (bash, ``tessera`` being ``python -m solver``)
+    """(wall, CPU, search) seconds of ``command`` (bash, ``tessera`` being ``python -m tessera``)
     with ``cache``, on the sources of ``tree`` (None: the installed ones); search: what the
     rate line of a ``best`` says ("20000 visits in 0.61 s"), else None."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache)

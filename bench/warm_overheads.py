@@ -97,7 +97,7 @@ def main():
     with tempfile.TemporaryDirectory() as folder:
         position = os.path.join(folder, "azul.txt")
         with open(position, "w") as out:
-            subprocess.run([sys.executable, "-m", "solver", "new", "azul", "--seed", "1"],
+            subprocess.run([sys.executable, "-m", "tessera", "new", "azul", "--seed", "1"],
                            stdout=out, check=True)
         trees = {"this tree": None}
         if args.before:

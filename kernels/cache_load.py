@@ -30,16 +30,16 @@ a load-only process answers alike without it.
 """
 import sys
 
-from tessera.kernels import inliner
+from tessera.kernels import inliner, patches
 
 _installed = False
 
 
 def install():
     """Make numba's cache loads skip the context refresh, and its misses install the
-    inliner (idempotent)."""
+    inliner (idempotent; nothing where ``tessera.kernels.patches`` turns numba's patches off)."""
     global _installed
-    if _installed:
+    if _installed or not patches.numba_patches():
         return
     from numba.core import caching, environment
     import numba.cpython.hashing  # noqa: F401  (registers hash()'s secret symbols)

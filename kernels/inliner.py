@@ -18,6 +18,8 @@ import types
 
 from numba.core import ir
 
+from tessera.kernels import patches
+
 # On this thread, a stack of memos by scope: one per ``shared_block_memos`` open (per
 # ``inline_ir`` call in progress).
 _calls = threading.local()
@@ -60,8 +62,11 @@ def _one_memo_per_scope(inline_ir):
 
 
 def install():
-    """Copy inlined IR with one memo per function (idempotent). Imports numba's inliner,
-    which a process loads anyway at its first compile or cache load."""
+    """Copy inlined IR with one memo per function (idempotent; nothing where
+    ``tessera.kernels.patches`` turns numba's patches off). Imports numba's inliner, which
+    a process loads anyway at its first compile."""
+    if not patches.numba_patches():
+        return
     from numba.core import inline_closurecall
     worker = inline_closurecall.InlineWorker
     if not getattr(worker.inline_ir, "one_memo_per_scope", False):

@@ -24,23 +24,37 @@ compiles guarded.
 
 ``bench/start_speed.py`` measures all three. Kernels import ``njit`` from here instead of
 from numba; calls between kernels and from Python are the same.
+
+All three replace numba's internals, and the collector's pause below numba's import is a
+patch of the interpreter's: each applies only where ``tessera.kernels.patches`` says so;
+otherwise ``njit`` is numba's own.
 """
+import contextlib
 import gc
 
-# numba's import makes objects by the ten thousand that live as long as the process.
-# The collector went through them again and again as they came, with next to nothing to
-# free; collecting took 0.073 s of a warm 1.7-s `tessera best`. With numba
-# imported while it is paused, and everything alive then moved out of its reach
-# (``gc.freeze``), it takes 0.022 s (``collector_s`` in results/warm-overheads.json).
-_collecting = gc.isenabled()
-gc.disable()
-try:
+from tessera.kernels import patches
+
+
+@contextlib.contextmanager
+def _collector_paused():
+    """numba's import makes objects by the ten thousand that live as long as the process.
+    The collector went through them again and again as they came, with next to nothing to
+    free; collecting took 0.073 s of a warm 1.7-s `tessera best`. With numba imported
+    while it is paused, and everything alive then moved out of its reach (``gc.freeze``),
+    it takes 0.022 s (``collector_s`` in results/warm-overheads.json)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if collecting:
+            gc.enable()
+
+
+with _collector_paused() if patches.interpreter_patches() else contextlib.nullcontext():
     from numba import njit as numba_njit
     from numba.core import types
-finally:
-    gc.freeze()
-    if _collecting:
-        gc.enable()
 
 from tessera.kernels import cache_load  # noqa: E402  (after numba, imported above)
 
@@ -52,8 +66,11 @@ compile_guard = None
 
 def njit(function=None, **options):
     """``numba.njit(function, **options)`` compiling once per argument type, with no cfunc
-    wrapper; used as ``@njit(cache=True)`` or ``@njit(cache=True, inline="always")``."""
+    wrapper; used as ``@njit(cache=True)`` or ``@njit(cache=True, inline="always")``.
+    ``numba.njit(function, **options)`` itself where numba's patches are off."""
     def decorate(function):
+        if not patches.numba_patches():
+            return numba_njit(**options)(function)
         return _guarded(_plain_call_types(numba_njit(no_cfunc_wrapper=True, **options)(function)))
     return decorate if function is None else decorate(function)
 

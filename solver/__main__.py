@@ -1,4 +1,4 @@
-"""``python -m solver`` runs the ``tessera`` command line."""
+"""``python -m tessera`` runs the ``tessera`` command line."""
 from tessera.console import run
 
 run()

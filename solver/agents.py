@@ -24,7 +24,7 @@ plays as if the sampled cards were the true ones).
 """
 import time
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 import numpy as np
 
@@ -35,6 +35,9 @@ from tessera.errors import OptionError
 from tessera.search.ismcts import Ismcts
 from tessera.search.mcts import MB, Mcts, MctsOptions
 from tessera.search.result import SearchResult
+
+if TYPE_CHECKING:
+    from tessera.games import Game
 
 
 @dataclass
@@ -185,7 +188,7 @@ ALPHABETA_KEYS = {"depth": int, "time": float}
 NUMBER_NAMES = {int: "a whole number", float: "a number"}
 
 
-def parse_agent(spec, seed=0):
+def parse_agent(spec: str, seed: int = 0) -> "Agent":
     """The agent of ``spec`` (see the module docstring); raises OptionError on a bad spec."""
     try:
         name, settings = _split_spec(spec)
@@ -287,10 +290,16 @@ class MoveEvent:
     decision: Decision  # the move's search result and time
 
 
-def play_game(game, options, agents, seed, on_move=None):
-    """Play one game of ``game`` (a ``Game``) between ``agents``, seat 1 first.
+def play_game(game: "Game | str", options: dict | None, agents: "list[Agent]", seed: int,
+              on_move: "Callable[[MoveEvent], None] | None" = None) -> GameRecord:
+    """Play one game of ``game`` (a ``Game`` or its name) with ``options`` (those of
+    ``tessera new GAME``; None for none) between ``agents``, seat 1 first.
 
     ``on_move(MoveEvent)`` is called after every player move."""
+    if isinstance(game, str):
+        from tessera.games import get_game
+        game = get_game(game)
+    options = {} if options is None else options
     state = game.new(seed, **options)
     rules = bind.interface(state[0])
     if rules.players(state) != len(agents):

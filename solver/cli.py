@@ -16,6 +16,8 @@ from contextlib import contextmanager
 
 import click
 
+import tessera
+from tessera.kernels import patches
 from tessera.kernels.boarddata import BoardDataError
 from tessera.bench import BENCH_DEPTH, bench_states
 from tessera.errors import MoveError, TesseraError
@@ -44,9 +46,10 @@ def _scipy_hidden():
 
     On its first compile or cache load numba imports scipy only to see whether BLAS
     is there (about 0.6 s, a third of a warm start); the kernels use no linear
-    algebra. scipy is importable again afterwards.
+    algebra. scipy is importable again afterwards. One of the patches
+    ``tessera.kernels.patches`` lists: where they are off, numba imports scipy.
     """
-    if "scipy" in sys.modules:
+    if "scipy" in sys.modules or not patches.interpreter_patches():
         yield
         return
     sys.modules["scipy"] = None             # makes `import scipy...` raise ImportError
@@ -59,6 +62,8 @@ def _scipy_hidden():
 
 @click.group(cls=TesseraGroup, context_settings={"help_option_names": ["-h", "--help"]},
              epilog=POSITION_HELP)
+@click.version_option(tessera.__version__, "--version", "-V", prog_name="tessera",
+                      message="%(prog)s %(version)s")
 def main():
     """Tessera: positions, moves, perft, search and self-play for Azul, Azul: Summer
     Pavilion and Azure."""
@@ -808,7 +813,9 @@ def _print_solve(report):
 @click.option("--warm", "warm_names", multiple=True, metavar="GAME",
               help="load this game's kernels before the first query (repeat it; 'all': every "
                    "game); other games load when a query first needs them")
-def analyze(threads, warm_names):
+@click.option("--max-line-bytes", type=click.IntRange(min=1), default=1_000_000, show_default=True,
+              help="a longer input line is answered with an error, not read")
+def analyze(threads, warm_names, max_line_bytes):
     """Serve JSON queries from stdin, one per line, with JSON answers on stdout.
 
     Runs until stdin closes (every query is answered) or SIGTERM. docs/analyze.md
@@ -819,7 +826,7 @@ def analyze(threads, warm_names):
     warm = sorted(registered_games()) if "all" in warm_names else \
         list(dict.fromkeys(get_game(name).name for name in warm_names))
     from tessera.analysis.engine import run
-    click.get_current_context().exit(run(threads, sys.stdin, sys.stdout, warm))
+    click.get_current_context().exit(run(threads, sys.stdin, sys.stdout, warm, max_line_bytes))
 
 
 # ---- serve ---------------------------------------------------------------------------
@@ -827,14 +834,25 @@ def analyze(threads, warm_names):
 @main.command()
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="the address to listen on (another than 127.0.0.1 opens the board to the network)")
+              help="the address to listen on (another than loopback opens the board to the "
+                   "network, behind a token)")
 @click.option("--open", "open_page", is_flag=True, help="open the page in a web browser")
 @click.option("--searches", type=click.IntRange(1, 8), default=2, show_default=True,
               help="analysis processes: how many pages can search at once")
-def serve(port, host, open_page, searches):
+@click.option("--runs", "runs", multiple=True, metavar="DIR",
+              help="a directory whose self-play run folders the page may open (repeat it; "
+                   "default: the current directory)")
+@click.option("--token", envvar="TESSERA_TOKEN", default=None,
+              help="a secret every request must carry (the page gets it from ?token= in its "
+                   "address); made up when --host is not loopback [env: TESSERA_TOKEN]")
+@click.option("--memory", "memory_mb", type=click.IntRange(1), default=None, metavar="MB",
+              help="memory for the trees of all searches together  [default: 2048]")
+@click.option("--idle", type=click.FloatRange(0, min_open=True), default=None, metavar="SECONDS",
+              help="drop the searches' kept trees after this long without a search  [default: 60]")
+def serve(port, host, open_page, searches, runs, token, memory_mb, idle):
     """A local web page to set up, play and analyse positions of every game (docs/web.md)."""
     from tessera.web.serve import serve as run_server
-    run_server(host, port, open_page, searches)
+    run_server(host, port, open_page, searches, runs, token, memory_mb, idle)
 
 
 # ---- selfplay and stats --------------------------------------------------------------

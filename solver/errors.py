@@ -23,3 +23,8 @@ class MoveError(TesseraError):
 
 class OptionError(TesseraError):
     """A command option with a value the game does not accept."""
+
+
+class UnsupportedPlatformError(TesseraError, ImportError):
+    """Tessera imported on a system its kernels cannot run on (``tessera.kernels`` refuses
+    at import); the console prints its one line and exits 1."""

@@ -10,9 +10,13 @@ import importlib
 import importlib.util
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
 from tessera.agents import Agent
 from tessera.errors import MoveError, OptionError, TesseraError
+
+if TYPE_CHECKING:
+    from tessera.position import Position
 
 
 class AgentError(TesseraError):
@@ -22,7 +26,7 @@ class AgentError(TesseraError):
 class ExternalAgent(Agent):
     name = "python"
 
-    def __init__(self, function, spec=None):
+    def __init__(self, function: "Callable[[Position], str | int]", spec: "str | None" = None) -> None:
         super().__init__(spec or f"python:{getattr(function, '__qualname__', repr(function))}")
         self.function = function
 

@@ -19,7 +19,8 @@ that call each other, which the kernels do not (a kernel calling itself is compi
 one process). On a warm cache nothing compiles and no helper starts. The helper is
 left out where it would only compete for a core: on one core, in a pool's worker
 process (the pool's other workers use the other cores), without POSIX file locks, or
-with ``TESSERA_COMPILE_HELPER=0``.
+with ``TESSERA_COMPILE_HELPER=0``, and where numba's patches are off
+(``tessera.kernels.patches``: the kernel locks need ``tessera.kernels.jit``'s guarded compiles).
 """
 import contextlib
 import functools
@@ -33,7 +34,7 @@ import tempfile
 
 from numba.core import event, sigutils
 
-from tessera.kernels import bind, jit
+from tessera.kernels import bind, jit, patches
 from tessera.cores import available_cores
 
 try:
@@ -46,7 +47,8 @@ OFF_SWITCH = "TESSERA_COMPILE_HELPER"
 
 def helper_wanted():
     return (fcntl is not None and os.environ.get(OFF_SWITCH) != "0"
-            and multiprocessing.parent_process() is None and available_cores() > 1)
+            and multiprocessing.parent_process() is None and available_cores() > 1
+            and patches.numba_patches())
 
 
 def once_per_process(load):
@@ -136,7 +138,7 @@ class _HelperStarter(event.Listener):
             return
         self.started = True
         code = ("import sys, json; sys.path[:] = json.loads(sys.argv[1]); "
-                "from solver.parallel_compile import run_helper; run_helper(*sys.argv[2:])")
+                "from tessera.parallel_compile import run_helper; run_helper(*sys.argv[2:])")
         try:
             self.helper = subprocess.Popen(
                 [sys.executable, "-c", code, json.dumps(sys.path), *self.arguments],

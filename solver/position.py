@@ -5,13 +5,16 @@ A ``Position`` never changes: ``play`` returns a new one. Everything is in the g
 notation; errors are ``tessera.errors`` types (``MoveError``, ``PositionError``,
 ``OptionError``, all ``TesseraError``).
 """
+from __future__ import annotations
+
 import json
+from typing import Any
 
 import numpy as np
 
 from tessera.kernels import games
 from tessera.errors import MoveError, OptionError, TesseraError
-from tessera.games import game_of_position, get_game, registered_games
+from tessera.games import Game, game_of_position, get_game, registered_games
 
 MCTS_EXTRAS = {"value", "select", "rollout", "exploration", "memory"}
 
@@ -19,86 +22,86 @@ MCTS_EXTRAS = {"value", "select", "rollout", "exploration", "memory"}
 class Position:
     """A position of Azul, Summer Pavilion or Azure, complete or a player's view."""
 
-    def __init__(self, game, state):
+    def __init__(self, game: Game, state: np.ndarray) -> None:
         self._game = game
         self._state = state
 
     # ---- making one -------------------------------------------------------------------
 
     @classmethod
-    def new(cls, game, seed=0, **options):
+    def new(cls, game: str, seed: int = 0, **options: Any) -> Position:
         """A start position of ``game`` (its name), as ``tessera new GAME --seed SEED``."""
         chosen = get_game(game)
         return cls(chosen, chosen.new(seed, **options))
 
     @classmethod
-    def parse(cls, text):
+    def parse(cls, text: str | dict) -> Position:
         """A position from its text, its JSON text, or its JSON object (a dict)."""
         return cls(*game_of_position(json.dumps(text) if isinstance(text, dict) else text))
 
     @classmethod
-    def from_state(cls, state):
+    def from_state(cls, state: np.ndarray) -> Position:
         """The position of a state array, its game found from the array."""
         return cls(game_of_state(state), state.copy())
 
     # ---- what it is -------------------------------------------------------------------
 
     @property
-    def game(self):
+    def game(self) -> str:
         return self._game.name
 
     @property
-    def players(self):
+    def players(self) -> int:
         return int(games.players(self._state))
 
     @property
-    def to_move(self):
+    def to_move(self) -> int | None:
         """The player to move, from 1; None when chance acts or the game is over."""
         who = games.to_move(self._state)
         return int(who) + 1 if who >= 0 else None
 
     @property
-    def is_chance(self):
+    def is_chance(self) -> bool:
         return games.to_move(self._state) == games.CHANCE
 
     @property
-    def is_over(self):
+    def is_over(self) -> bool:
         return games.to_move(self._state) == games.TERMINAL
 
     @property
-    def is_view(self):
+    def is_view(self) -> bool:
         return not games.is_complete(self._state)
 
     @property
-    def scores(self):
+    def scores(self) -> list[int]:
         out = np.zeros(self.players, np.int64)
         games.scores(self._state, out)
         return out.tolist()
 
     @property
-    def hash(self):
+    def hash(self) -> str:
         """The 64-bit position hash, hexadecimal (``position_hash`` in search results)."""
         return f"{int(games.position_hash(self._state)) & (2**64 - 1):016x}"
 
     @property
-    def state(self):
+    def state(self) -> np.ndarray:
         """A copy of the engine's array, for code that calls the kernels itself."""
         return self._state.copy()
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and np.array_equal(self._state, other._state)
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._state.tobytes())
 
     # ---- moves ------------------------------------------------------------------------
 
     @property
-    def legal_moves(self):
+    def legal_moves(self) -> list[str]:
         """The moves of whoever acts, in notation; at chance, the outcomes."""
         return [text for text, _ in self._listing()]
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> list[tuple[str, float]]:
         """[(outcome, probability)] when chance acts, else []."""
         return [(text, p) for text, p in self._listing() if p is not None]
 
@@ -115,11 +118,11 @@ class Position:
         count = games.legal_moves(self._state, codes)
         return [(self._game.format_move(self._state, c), None) for c in codes[:count]]
 
-    def parse_move(self, text):
+    def parse_move(self, text: str) -> int:
         """The engine's code of the move ``text``; MoveError when it is not legal here."""
         return int(self._game.parse_move(self._state, text))
 
-    def play(self, *moves):
+    def play(self, *moves: str) -> Position:
         """The position after ``moves`` (texts), played in order."""
         self._check_complete("play")
         state = self._state.copy()
@@ -132,7 +135,7 @@ class Position:
             games.apply_move(state, move)
         return Position(self._game, state)
 
-    def draw_chance(self, seed):
+    def draw_chance(self, seed: int) -> Position:
         """The position after chance acts, drawn with ``seed`` (itself when a player acts)."""
         from tessera.kernels.rng import make_rng
         self._check_complete("draw_chance")
@@ -141,7 +144,7 @@ class Position:
             games.resolve_chance(state, make_rng(seed))
         return Position(self._game, state)
 
-    def view(self, player):
+    def view(self, player: int) -> Position:
         """What ``player`` (from 1) knows of this complete position."""
         self._check_complete("view")
         if not 1 <= player <= self.players:
@@ -154,24 +157,25 @@ class Position:
 
     # ---- text and drawing -------------------------------------------------------------
 
-    def text(self):
+    def text(self) -> str:
         return self._game.format_position(self._state)
 
     __str__ = text
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Position.parse({self.text()!r})"
 
-    def to_json(self):
+    def to_json(self) -> str:
         return self._game.position_to_json(self._state)
 
-    def render(self):
+    def render(self) -> Any:
         """A rich renderable drawing the position (``rich.print(position.render())``)."""
         return self._game.render(self._state)
 
     # ---- search -----------------------------------------------------------------------
 
-    def best(self, visits=None, time=None, algo="mcts", depth=None, threads=1, seed=0, **mcts):
+    def best(self, visits: int | None = None, time: float | None = None, algo: str = "mcts",
+             depth: int | None = None, threads: int = 1, seed: int = 0, **mcts: Any) -> dict:
         """Rank the moves by a search: the document of `tessera best --json` as a dict.
 
         ``visits`` (MCTS simulations, all threads together) and/or ``time`` (seconds); neither:
@@ -207,7 +211,7 @@ class Position:
             raise OptionError(f"unknown algo '{algo}' (known: mcts, alphabeta, solve)")
         return search_report("best", self._game, self._state, result, settings, result.interrupted)
 
-    def solve(self, time=None):
+    def solve(self, time: float | None = None) -> dict:
         """The exact value and best moves: the document of `tessera solve --json` as a dict."""
         from tessera.search.alphabeta import search_mode, solve
         from tessera.search.report import search_report

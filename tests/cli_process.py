@@ -5,8 +5,8 @@ import sys
 
 
 def tessera(*args, stdin="", **env):
-    """The finished process of `tessera ARGS` (``python -m solver``) with ``stdin`` as
+    """The finished process of `tessera ARGS` (``python -m tessera``) with ``stdin`` as
     its input and ``env`` added to the environment."""
-    return subprocess.run([sys.executable, "-m", "solver", *map(str, args)], input=stdin,
+    return subprocess.run([sys.executable, "-m", "tessera", *map(str, args)], input=stdin,
                           env=dict(os.environ, **env), capture_output=True, text=True,
                           encoding="utf-8", timeout=600)

@@ -2,17 +2,17 @@
 import numpy as np
 import pytest
 
-from bench.agent_strength import MCTS_SPEC, head_to_head
 from tessera.kernels import games
 from tessera.agents import (
     AlphaBetaAgent, GreedyAgent, MctsAgent, RandomAgent, parse_agent, play_game,
 )
 from tessera.errors import OptionError
 from tessera.games import get_game
-
-pytestmark = pytest.mark.repo         # bench/agent_strength.py plays the strength games
+from tessera.strength import head_to_head
 
 AZUL = get_game("azul")
+# The first pairing of bench/agent_strength.py.
+MCTS_SPEC = "mcts:iters=300,select=puct,rollout=greedy,value=margin"
 
 # Round 2, player 1 to move. F5 blue 4 completes line 4 next to the white tile on the
 # wall: 2 points. Every other move scores at most 1 (F5 yellow 2, F5 white 1, F5 blue 1

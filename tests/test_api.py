@@ -176,7 +176,7 @@ def test_an_external_player_in_tessera_selfplay(tmp_path):
 
     def selfplay(spec, out):
         return subprocess.run(
-            [sys.executable, "-m", "solver", "selfplay", "azul", "--games", "4", "--seed", "2",
+            [sys.executable, "-m", "tessera", "selfplay", "azul", "--games", "4", "--seed", "2",
              "--agents", f"greedy,{spec}", "--out", out, "--workers", "2", "--no-plots"],
             cwd=tmp_path, capture_output=True, text=True, timeout=300)
     done = selfplay("python:file=bot.py,function=last", "runs")

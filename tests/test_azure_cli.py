@@ -163,12 +163,12 @@ def test_show_names_the_users_cosmos_board_file(tmp_path):
     path = tmp_path / "printed.json"
     path.write_text(json.dumps(boards))
     env = dict(os.environ, TESSERA_AZURE_COSMOS=str(path), PYTHONPATH=str(ROOT), COLUMNS="400")
-    result = subprocess.run([sys.executable, "-m", "solver", "show", TAKE], env=env, cwd=ROOT,
+    result = subprocess.run([sys.executable, "-m", "tessera", "show", TAKE], env=env, cwd=ROOT,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert f"Cosmos boards: {path}" in result.stdout and "STAND-IN" not in result.stdout
     env["TESSERA_AZURE_COSMOS"] = str(tmp_path / "missing.json")
-    result = subprocess.run([sys.executable, "-m", "solver", "show", TAKE], env=env, cwd=ROOT,
+    result = subprocess.run([sys.executable, "-m", "tessera", "show", TAKE], env=env, cwd=ROOT,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.splitlines() == [result.stderr.strip()]

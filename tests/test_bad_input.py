@@ -29,7 +29,7 @@ def start_text(game, seed=1):
 # ---- the command line ----------------------------------------------------------------
 
 def test_stdin_that_is_not_utf8_is_named():
-    result = subprocess.run([sys.executable, "-m", "solver", "show", "-"], input=b"\xff\xfe azul",
+    result = subprocess.run([sys.executable, "-m", "tessera", "show", "-"], input=b"\xff\xfe azul",
                             capture_output=True, timeout=600)
     result.stdout, result.stderr = result.stdout.decode(), result.stderr.decode()
     assert_one_line_error(result, "cannot read stdin: not UTF-8 text")

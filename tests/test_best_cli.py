@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import tessera.cli
+import tessera.cli as cli_module
 from tessera.kernels import games
 from tessera.kernels.rng import make_rng
 from tessera.cli import main
@@ -109,9 +109,9 @@ def test_threads_default_to_the_cores_and_share_the_iterations():
 
 
 def test_default_budget_is_documented_and_used():
-    assert f"default: {tessera.cli.DEFAULT_ITERATIONS}" in ok("best", "--help").stdout
+    assert f"default: {cli_module.DEFAULT_ITERATIONS}" in ok("best", "--help").stdout
     report = document("best", LATE_POSITION, "--seed", 1, "--threads", 1)
-    assert report["root"]["visits"] == tessera.cli.DEFAULT_ITERATIONS
+    assert report["root"]["visits"] == cli_module.DEFAULT_ITERATIONS
 
 
 def test_solve_json():
@@ -228,7 +228,7 @@ def test_ctrl_c_prints_the_search_so_far(monkeypatch):
             if len(calls) == 3:
                 raise KeyboardInterrupt
         yield show
-    monkeypatch.setattr(tessera.cli, "_progress_bar", interrupting_bar)
+    monkeypatch.setattr(cli_module, "_progress_bar", interrupting_bar)
     report = best_report(ok("best", START, "-n", 10**6, "--seed", 1, "--json").stdout)
     assert report["interrupted"]
     assert 0 < report["root"]["visits"] < 10**6
@@ -306,7 +306,7 @@ def test_the_help_gives_the_mcts_defaults_the_search_uses():
     """Before: the help said win, uct and random, the defaults before PUCT became one."""
     from tessera.search.mcts import (DEFAULT_EXPLORATION, DEFAULT_VALUE, EXPLORATION, VALUE, MctsOptions,
                                     default_exploration, default_value)
-    helps = {param.name: param.help for param in tessera.cli.best.params}
+    helps = {param.name: param.help for param in cli_module.best.params}
     for name in ("select", "rollout"):
         assert helps[name].endswith(f"[default: {getattr(MctsOptions(), name)}]"), name
     assert set(VALUE) == {"azul"} and set(EXPLORATION) == {"azul", "azure"}      # all the help names

@@ -56,6 +56,7 @@ def test_an_instance_is_a_module_of_its_game_with_its_own_qualnames():
     assert bind.instance("azul", "mcts", "random").run_tree is not azul_mcts.run_tree
 
 
+@pytest.mark.cold
 def test_a_variant_compiles_only_its_own_rollout(tmp_path):
     """The rollout is chosen at compile time: with a fresh cache a greedy search compiles no
     random playout (a runtime choice typed, so compiled, both rollouts); a random one does."""
@@ -163,6 +164,7 @@ CACHE_PROBE = """
 """
 
 
+@pytest.mark.cold
 def test_each_game_keeps_its_own_cache_entries_and_a_second_process_loads_them(tmp_path):
     """numba keys cache entries by file, qualname, signature and bytecode: without the game in
     the qualname, Azul's perft would load the toy's compiled code from the same template."""
@@ -179,6 +181,7 @@ def test_each_game_keeps_its_own_cache_entries_and_a_second_process_loads_them(t
     assert {"perft.toy.perft", "perft.azul.perft"} <= names
 
 
+@pytest.mark.cold
 def test_a_timed_search_compiles_before_its_clock_and_tree_reuse_compiles_nothing(tmp_path):
     """Before: the first search's time included the compile, and the first reuse of a tree
     compiled copy_subtree under the agent's time limit (3.68 s for mcts:time=0.1)."""

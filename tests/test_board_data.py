@@ -37,10 +37,11 @@ def test_a_users_file_replaces_the_packaged_one(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def package_copy(tmp_path_factory):
-    """The ``kernels`` and ``solver`` packages copied into a folder of their own."""
+    """The package ``tessera`` laid out as installed (solver/ as tessera/, kernels/ as
+    tessera/kernels/) in a folder of its own."""
     root = tmp_path_factory.mktemp("copy")
-    for package in ("kernels", "solver"):
-        shutil.copytree(PACKAGES / package, root / package,
+    for folder, target in (("solver", root / "tessera"), ("kernels", root / "tessera" / "kernels")):
+        shutil.copytree(PACKAGES / folder, target,
                         ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
     return root
 
@@ -48,7 +49,7 @@ def package_copy(tmp_path_factory):
 def _tessera(root, *args, stdin=None):
     env = dict(os.environ, PYTHONPATH=str(root), NUMBA_CACHE_DIR=str(root / "numba-cache"))
     env.pop("TESSERA_AZURE_COSMOS", None)
-    return subprocess.run([sys.executable, "-m", "solver", *args], input=stdin, env=env,
+    return subprocess.run([sys.executable, "-m", "tessera", *args], input=stdin, env=env,
                           cwd=root, capture_output=True, text=True, timeout=600)
 
 
@@ -58,8 +59,9 @@ def _one_error_line(result, *words):
     assert result.stderr.startswith("error: ") and all(word in result.stderr for word in words), result.stderr
 
 
+@pytest.mark.cold
 def test_a_broken_file_stops_only_its_own_game(package_copy):
-    data = package_copy / "kernels" / "data"
+    data = package_copy / "tessera" / "kernels" / "data"
     (data / "summer-pavilion-board.json").write_text("{ not json")
     (data / "azure-domains.json").unlink()
     azul = _tessera(package_copy, "new", "azul", "--seed", "1")

@@ -2,13 +2,20 @@
 loads kernels from numba's cache runs every kind of them (a search of each game, IS-MCTS on
 a view, alpha-beta with its hash table, parallel playouts) and answers as one that compiled
 them; it never installs the compiler's registries of implementations, nor imports numba's
-array implementations for the globals of the kernels' environments."""
+array implementations for the globals of the kernels' environments. The patched path:
+skipped where tessera.kernels.patches turns numba's patches off (TESSERA_NUMBA_PATCHES=0)."""
 import json
 import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+
+import pytest
+
+from tessera.kernels import patches
+
+pytestmark = pytest.mark.skipif(not patches.numba_patches(), reason="numba's patches are off")
 
 ROOT = Path(__file__).parents[1]
 

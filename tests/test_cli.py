@@ -344,7 +344,7 @@ def test_an_illegal_later_move_is_named():
 
 def test_a_position_piped_from_another_command():
     """stdin is read once numba has started: the whole of it arrives."""
-    command = (f'"{sys.executable}" -m solver new azul --seed 1 | "{sys.executable}" -m solver moves -')
+    command = (f'"{sys.executable}" -m tessera new azul --seed 1 | "{sys.executable}" -m tessera moves -')
     piped = subprocess.run(["bash", "-c", "set -o pipefail; " + command], capture_output=True, text=True,
                            timeout=600)
     assert piped.returncode == 0, piped.stderr
@@ -353,7 +353,7 @@ def test_a_position_piped_from_another_command():
 
 
 def test_a_closed_stdin_is_a_one_line_error():
-    closed = subprocess.run(["bash", "-c", 'exec 0<&-; exec "$0" -m solver show -', sys.executable],
+    closed = subprocess.run(["bash", "-c", 'exec 0<&-; exec "$0" -m tessera show -', sys.executable],
                             capture_output=True, text=True, timeout=600)
     assert closed.returncode == 2
     assert closed.stderr == "error: stdin is closed (expected a position)\n"

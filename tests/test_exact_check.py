@@ -1,14 +1,13 @@
-"""bench/exact_check.py: its positions end the game this round, and its losses add up."""
+"""The exact check (tessera.strength.exact, bench/exact_check.py): its positions end the
+game this round, and its losses add up."""
 import numpy as np
 import pytest
 
-from bench.exact_check import check, game_must_end, select_positions
 from tessera.kernels import bind
 from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import make_rng
 from tessera.position import Position
-
-pytestmark = pytest.mark.repo
+from tessera.strength.exact import check, game_must_end, select_positions
 
 
 @pytest.fixture(scope="module")

@@ -260,14 +260,13 @@ def test_chance_node_bounds_hold_for_any_window():
     assert min(seen.values()) > 10, seen
 
 
-@pytest.mark.repo
 def test_final_round_agrees_with_round_mode():
     """Where every line ends the game, the win rate is the round mode's result.
 
     A win, draw or loss is a monotone function of the round mode's value (margin
     and tie-break), so minimax on either gives the same result per move.
     """
-    from bench.solver_speed import final_round
+    from tests.final_rounds import final_round
     from tests.test_alphabeta import late_in_round
     for state in (final_round(8), late_in_round(1, 2, "colour", 7, True)):
         by_round = {line.move: line for line in solve(state).moves}

@@ -1,15 +1,19 @@
 """tessera.kernels.inliner: numba's inliner copies a callee's blocks with one memo, and the
-functions it inlines still compute what they did."""
+functions it inlines still compute what they did. The patched path: skipped where
+tessera.kernels.patches turns numba's patches off (TESSERA_NUMBA_PATCHES=0)."""
 import copy
 import subprocess
 import sys
 
 import numpy as np
+import pytest
 from numba.core import inline_closurecall
 from numba.core.compiler import run_frontend
 
-from tessera.kernels import inliner
+from tessera.kernels import inliner, patches
 from tessera.kernels.jit import njit
+
+pytestmark = pytest.mark.skipif(not patches.numba_patches(), reason="numba's patches are off")
 
 inliner.install()      # as a kernel's first compile does
 

@@ -1,8 +1,13 @@
 """tessera.kernels.jit.njit: a kernel called with constant arguments compiles once per argument
-type, not once per constant, and still computes with the constants."""
+type, not once per constant, and still computes with the constants. The patched path:
+skipped where tessera.kernels.patches turns numba's patches off (TESSERA_NUMBA_PATCHES=0)."""
 import numpy as np
+import pytest
 
+from tessera.kernels import patches
 from tessera.kernels.jit import njit
+
+pytestmark = pytest.mark.skipif(not patches.numba_patches(), reason="numba's patches are off")
 
 
 @njit

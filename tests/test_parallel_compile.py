@@ -8,6 +8,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).parents[1]
 # A toy position where a player acts (its kernels compile in seconds; the plans are the
 # templates', the same for every game).
@@ -31,6 +33,7 @@ def python(code, cache, helper=True, **env):
     return done.stdout
 
 
+@pytest.mark.cold
 def test_every_kernel_a_helper_compiles_is_one_the_search_compiles_with_those_types(tmp_path):
     """Helper off, cold cache (a cached kernel brings its callees compiled in, so only a
     compile shows what it calls): an MCTS and an IS-MCTS search compile each kernel of
@@ -52,6 +55,7 @@ def test_every_kernel_a_helper_compiles_is_one_the_search_compiles_with_those_ty
     assert all(line.endswith(" True") for line in lines), lines
 
 
+@pytest.mark.cold
 def test_the_helper_skips_a_kernel_the_command_has_begun_and_caches_the_others(tmp_path):
     """The command holds the last kernel's lock (the result's lines, which no other kernel
     calls): the helper leaves it alone, compiles the rest, and a second process loads
@@ -82,6 +86,7 @@ def test_the_helper_skips_a_kernel_the_command_has_begun_and_caches_the_others(t
     assert json.loads(out) == []
 
 
+@pytest.mark.cold
 def test_a_helped_cold_search_gives_the_answer_of_a_lone_one_and_leaves_nothing_behind(tmp_path):
     """Cold, with the helper and without it (fresh caches each), then warm: the same moves
     and visits; the helper's lock directory is gone afterwards."""

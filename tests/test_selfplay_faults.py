@@ -27,7 +27,7 @@ RESUME = "tessera selfplay azul --games 60 --agents random,greedy --players 3 --
 
 
 def tessera(*args):
-    return [sys.executable, "-m", "solver", *(str(arg) for arg in args)]
+    return [sys.executable, "-m", "tessera", *(str(arg) for arg in args)]
 
 
 def cli(*args):
@@ -205,7 +205,7 @@ def test_a_full_disk_ends_the_run_in_one_line_and_keeps_what_was_written(tmp_pat
            "--chunk-size", "100"]
     ended = in_own_mounts(
         'mount -t tmpfs -o size=64k tessera-full "$FULL"\n'
-        'status=0; "$PYTHON" -m solver selfplay $RUN --out "$FULL/run" >/dev/null || status=$?\n'
+        'status=0; "$PYTHON" -m tessera selfplay $RUN --out "$FULL/run" >/dev/null || status=$?\n'
         'cp -a "$FULL/run" "$KEPT"\n'
         'exit $status', FULL=full, KEPT=kept, RUN=" ".join(run))
     assert ended.returncode == 2, ended.stderr
@@ -230,7 +230,7 @@ def test_stats_of_a_read_only_run_prints_its_tables(finished, mounts):
     out, report = finished
     result = in_own_mounts('mount --bind "$OUT" "$OUT"\n'
                            'mount -o remount,bind,ro "$OUT"\n'
-                           'exec "$PYTHON" -m solver stats "$OUT"', OUT=out)
+                           'exec "$PYTHON" -m tessera stats "$OUT"', OUT=out)
     assert result.returncode == 0, result.stderr
     assert result.stdout == report
     assert result.stderr == (f"warning: the plots were not written: cannot write "

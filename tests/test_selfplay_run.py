@@ -201,7 +201,7 @@ def test_a_lost_worker_costs_only_the_chunks_in_flight(tmp_path):
 def test_ctrl_c_keeps_the_finished_chunks(tmp_path, where):
     """SIGINT to the whole process group, as a terminal's Ctrl-C sends it."""
     out = tmp_path / "run"
-    command = [sys.executable, "-m", "solver", "selfplay", "azul", "--games", "40000",
+    command = [sys.executable, "-m", "tessera", "selfplay", "azul", "--games", "40000",
                "--agents", "greedy,random", "--players", "4", "--seed", "9", "--chunk-size", "200",
                *where, "--out", str(out), "--no-plots"]
     # As at a terminal, whatever this process was started with: a job started in the

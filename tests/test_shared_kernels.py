@@ -6,11 +6,14 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from tessera.kernels import shared
 
 ROOT = Path(__file__).parents[1]
 
 
+@pytest.mark.cold
 def test_an_azul_search_calls_every_shared_kernel_with_its_signature(tmp_path):
     """With an empty cache (a cached kernel brings its callees compiled in, so only a
     compile shows what it calls) and no helper process (which would compile some of them),

@@ -2,7 +2,10 @@
 every game from an empty folder, with nothing of the repository beside it.
 
 The wheel is built from this checkout, installed with its dependencies (pip's cache
-makes that quick after the first time), and the real ``tessera`` script is run.
+makes that quick after the first time), and the real ``tessera`` script is run. The
+environment already holds two unrelated distributions whose top-level packages are named
+``kernels`` and ``solver`` (the names of the repository's folders): Tessera installs only
+the ``tessera`` namespace, so both keep working beside it.
 """
 import json
 import os
@@ -14,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.packaging        # builds and installs the wheel
+
 REPO = Path(__file__).resolve().parents[1]
 DATA_FILES = ("summer-pavilion-board.json", "azure-domains.json", "azure-cosmos-standin.json")
 
@@ -23,16 +28,38 @@ def wheel(tmp_path_factory):
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(REPO)],
                    check=True, timeout=600)
-    (path,) = out.glob("tessera-*.whl")
+    (path,) = out.glob("tessera_games-*.whl")
+    return path
+
+
+UNRELATED = ("kernels", "solver")
+
+
+def unrelated_wheel(name, folder):
+    """A tiny distribution ``unrelated-<name>`` whose one package is ``<name>``, built as a wheel."""
+    source = folder / name
+    (source / name).mkdir(parents=True)
+    (source / name / "__init__.py").write_text(f"OWNER = 'unrelated-{name}'\n")
+    (source / "pyproject.toml").write_text(
+        '[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n'
+        f'[project]\nname = "unrelated-{name}"\nversion = "1.0"\n'
+        f'[tool.setuptools]\npackages = ["{name}"]\n')
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                    "-w", str(folder), str(source)], check=True, timeout=600)
+    (path,) = folder.glob(f"unrelated_{name}-*.whl")
     return path
 
 
 @pytest.fixture(scope="module")
 def installed(wheel, tmp_path_factory):
-    """``run(command)``: a shell command run in an empty folder with the wheel's venv first on PATH."""
+    """``run(command)``: a shell command run in an empty folder with the wheel's venv first on PATH.
+    The venv held the unrelated ``kernels`` and ``solver`` packages before Tessera came."""
     env_dir = tmp_path_factory.mktemp("venv")
     venv.create(env_dir, with_pip=True)
     bin_dir = env_dir / "bin"
+    others = tmp_path_factory.mktemp("unrelated")
+    subprocess.run([bin_dir / "python", "-m", "pip", "install", "--quiet",
+                    *(str(unrelated_wheel(name, others)) for name in UNRELATED)], check=True, timeout=600)
     subprocess.run([bin_dir / "python", "-m", "pip", "install", "--quiet", str(wheel)], check=True, timeout=1200)
     empty = tmp_path_factory.mktemp("empty")
     env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
@@ -46,21 +73,51 @@ def installed(wheel, tmp_path_factory):
     return run
 
 
+def test_the_wheel_installs_only_the_tessera_namespace(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    top = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert top == {"tessera"}
+    assert "tessera/py.typed" in names and "tessera/kernels/bind.py" in names
+
+
 def test_the_wheel_holds_every_board_file(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {f"kernels/data/{name}" for name in DATA_FILES} <= names
+    assert {f"tessera/kernels/data/{name}" for name in DATA_FILES} <= names
 
 
 def test_the_wheel_holds_the_web_boards_page(wheel):
     """`tessera serve` serves its page from package data: every file of solver/web/static."""
     names = set(zipfile.ZipFile(wheel).namelist())
-    page = {f"solver/web/static/{path.name}" for path in (REPO / "solver/web/static").iterdir()}
-    assert {"solver/web/static/index.html", "solver/web/static/app.js"} <= page <= names
+    page = {f"tessera/web/static/{path.name}" for path in (REPO / "solver/web/static").iterdir()}
+    assert {"tessera/web/static/index.html", "tessera/web/static/app.js"} <= page <= names
 
 
 def test_the_installed_package_is_the_wheels(installed):
-    location = installed("python -c 'import kernels, solver; print(kernels.__file__, solver.__file__)'")
-    assert str(REPO) not in location and "site-packages" in location
+    location = installed("python -c 'import tessera, tessera.kernels as k; print(tessera.__file__, k.__file__)'")
+    assert str(REPO) not in location and location.count("site-packages/tessera/") == 2
+
+
+def test_unrelated_kernels_and_solver_packages_keep_working(installed):
+    owners = installed("python -c 'import tessera.position, kernels, solver; print(kernels.OWNER, solver.OWNER)'")
+    assert owners.split() == ["unrelated-kernels", "unrelated-solver"]
+
+
+def test_the_version_is_the_distributions(installed):
+    version = installed("tessera --version").strip()
+    metadata = installed("python -c 'from importlib.metadata import version; print(version(\"tessera-games\"))'")
+    assert version == f"tessera {metadata.strip()}"
+
+
+def test_the_public_api_plays_from_python(installed):
+    out = installed("""python -c '
+import tessera
+start = tessera.Position.new("pavilion", seed=4)
+analysis = tessera.best(start, visits=60, seed=1)
+record = tessera.play_game(tessera.get_game("azul"), {}, [tessera.parse_agent("greedy", seed=1),
+                           tessera.parse_agent("random", seed=2)], seed=3)
+print(analysis["root"]["visits"], len(record.moves) > 0)
+'""")
+    assert out.split() == ["60", "True"]
 
 
 @pytest.mark.parametrize("game", ["azul", "pavilion", "azure"])

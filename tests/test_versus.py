@@ -1,11 +1,14 @@
-"""bench/versus.py: seeded matches against a baseline source tree in a worker process."""
+"""tessera.strength and bench/versus.py: seeded matches against a baseline source tree in a
+worker process."""
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from bench.versus import Baseline, VersusError, match
+from tessera.strength import Baseline, VersusError, match
+
+pytestmark = pytest.mark.repo         # the checkout's source tree serves as the baseline; bench/versus.py
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -47,9 +50,11 @@ def test_the_same_agent_on_both_sides_plays_the_same_moves(here_as_baseline):
     assert [r.moves for _, r in local] == [r.moves for _, r in remote]
 
 
-def _tree_with_an_agent_that_passes(root):
-    """A source tree whose solver package is this checkout's, but whose agents always answer
-    'pass' (illegal while drafting): the baseline side of the next test."""
+def _tree_with_an_agent_that_passes(root, layout):
+    """A source tree whose package is this checkout's, but whose agents always answer 'pass'
+    (illegal while drafting): the baseline side of the next test. ``layout``: "package-dir"
+    (a pyproject.toml maps ``tessera`` to solver/ and ``tessera.kernels`` to kernels/, as
+    this checkout's does) or "folders" (solver/ imported as ``solver``, as older versions were)."""
     package = root / "solver"
     package.mkdir()
     (package / "__init__.py").write_text(f"__path__.append({str(REPO / 'solver')!r})\n")
@@ -63,10 +68,13 @@ def _tree_with_an_agent_that_passes(root):
         "def parse_agent(spec, seed=0):\n"
         "    return Passer()\n")
     (root / "kernels").symlink_to(REPO / "kernels")
+    if layout == "package-dir":
+        (root / "pyproject.toml").write_text(
+            '[tool.setuptools]\npackage-dir = {"tessera" = "solver", "tessera.kernels" = "kernels"}\n')
 
 
 def test_the_worker_times_a_search_and_names_a_bad_position(here_as_baseline):
-    """The ``rate`` op of bench/pavilion_rollouts.py --against: simulations a CPU second
+    """The worker's ``rate`` op (a speed comparison of two versions): simulations a CPU second
     of one default search; a position that does not parse is an error answer."""
     from tessera.games import get_game
     game = get_game("pavilion")
@@ -77,8 +85,9 @@ def test_the_worker_times_a_search_and_names_a_bad_position(here_as_baseline):
         here_as_baseline.ask({"op": "rate", "position": "pavilion nonsense", "simulations": 300, "seed": 1})
 
 
-def test_an_illegal_baseline_move_is_an_error_naming_it(tmp_path):
-    _tree_with_an_agent_that_passes(tmp_path)
+@pytest.mark.parametrize("layout", ["package-dir", "folders"])
+def test_an_illegal_baseline_move_is_an_error_naming_it(tmp_path, layout):
+    _tree_with_an_agent_that_passes(tmp_path, layout)
     with Baseline(tmp_path) as baseline:
         with pytest.raises(VersusError, match=r"greedy@base in seat 2 .* answered 'pass', which is not legal"):
             match("pavilion", "greedy", "greedy@base", 1, seed=3, baseline=baseline, warm=False)

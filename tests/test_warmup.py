@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tessera.games import get_game
 from tessera.warmup import steps
 
@@ -16,7 +18,7 @@ def tessera(*args, stdin=None, cache=None):
     env = dict(os.environ)
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = str(cache)
-    return subprocess.run([sys.executable, "-m", "solver", *map(str, args)], input=stdin, text=True,
+    return subprocess.run([sys.executable, "-m", "tessera", *map(str, args)], input=stdin, text=True,
                           capture_output=True, cwd=ROOT, env=env)
 
 
@@ -45,6 +47,7 @@ def test_after_warmup_best_and_solve_compile_nothing():
     assert again.stdout.startswith("azul: already in the cache")
 
 
+@pytest.mark.cold
 def test_the_first_best_reports_its_compile_apart_from_the_search(tmp_path):
     """Before: the compile was counted as search time (20000 visits in 33.88 s · 590 nodes/s)."""
     position = get_game("azul").format_position(get_game("azul").new(1))

@@ -19,8 +19,11 @@ GAMES = ("azul", "pavilion", "azure")
 
 
 @pytest.fixture(scope="module")
-def client():
-    with TestClient(create_app(analysis=False)) as test_client:
+def client(tmp_path_factory):
+    """The board's API as a page on this machine reaches it; it reads run folders under
+    the tests' temporary directories."""
+    app = create_app(analysis=False, runs=[tmp_path_factory.getbasetemp()])
+    with TestClient(app, base_url="http://127.0.0.1:8765") as test_client:
         yield test_client
 
 
@@ -164,7 +167,7 @@ def test_a_self_play_run_is_listed_and_replayed(client, tmp_path):
     assert doc["text"] == middle["text"]
     missing = post(client, "/api/run", {"folder": str(tmp_path / "none")}, status=400)
     assert "no self-play run" in missing["error"]
-    for index, message in ((7, "has no game 7"), ("0", "index must be a game's number")):
+    for index, message in ((7, "has no game 7"), ("0", "index must be a whole number")):
         refused = post(client, "/api/run/game", {"folder": str(run), "index": index}, status=400)
         assert message in refused["error"]
 
@@ -214,10 +217,11 @@ def test_chance_is_not_dealt_on_a_players_view(client):
 
 
 def test_bodies_that_are_not_json_objects_are_refused(client):
+    json_type = {"Content-Type": "application/json"}
     for content in (b"not json", b"[1, 2]", b"\xff\xfe", b'"text"'):
-        response = client.post("/api/position", content=content)
+        response = client.post("/api/position", content=content, headers=json_type)
         assert response.status_code == 400 and response.json()["error"].startswith("the request")
-    assert client.post("/api/new", content=b"x" * (2 << 20)).status_code == 400
+    assert client.post("/api/new", content=b"x" * (2 << 20), headers=json_type).status_code == 413
     assert client.get("/api/games").status_code == 200         # and the server goes on
 
 

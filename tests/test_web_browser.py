@@ -49,13 +49,15 @@ tower 5/4/1/4/3/2
 player 1 score 12 stars P...../.G..../O...../....../B...../RR..../O..YB. hand GGGGOOYBRRR kept -
 player 2 score 17 stars PP..../.G..../O...../Y...../BB..../.RR.../OY.... hand PPPPOOYYBRR kept -"""
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                                reason="Debian's chromium is not installed (.ci/run installs it)")
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                                 reason="Debian's chromium is not installed (.ci/run installs it)")]
 
 
 @pytest.fixture(scope="module")
-def server():
-    with running_server() as (url, _):
+def server(tmp_path_factory):
+    """The board, reading run folders under the tests' temporary directories."""
+    with running_server("--runs", tmp_path_factory.getbasetemp()) as (url, _):
         yield url
 
 
@@ -378,7 +380,7 @@ def test_garbage_never_stops_the_server(server):
               "/api/run/game", "/api/analysis/start", "/api/analysis/stop", "/api/engine-move"]
     bodies = [b"{", b"[]", b"null", b'{"position": {"game": "azure"}}', b'{"tab": [], "seconds": -1}',
               b'{"position": "azul", "move": 5, "rng": "-1"}', b'{"folder": "/nonexistent"}']
-    with httpx.Client(timeout=30) as client:
+    with httpx.Client(timeout=30, headers={"Content-Type": "application/json"}) as client:
         for route in routes:
             for body in bodies:
                 response = client.post(f"{server}{route}", content=body)
@@ -389,14 +391,21 @@ def test_garbage_never_stops_the_server(server):
 
 
 def test_an_oversized_body_is_refused_before_it_is_all_read(server):
-    """A request that announces 50 MB is answered 400 once it passes 1 MB: the server
-    does not wait for (and hold) the rest."""
+    """A request that announces 50 MB is answered 413 before the body is read, and one
+    sent in chunks once it passes 1 MB: the server does not wait for (and hold) the rest."""
     from tessera.web.http import MAX_BODY
     host, port = server.removeprefix("http://").split(":")
+    head = (f"POST /api/position HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            f"Content-Type: application/json\r\n").encode()
     with socket.create_connection((host, int(port)), timeout=10) as raw:
-        raw.sendall(b"POST /api/position HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                    b"Content-Length: 50000000\r\n\r\n" + b" " * (2 * MAX_BODY))
-        assert raw.recv(4096).startswith(b"HTTP/1.1 400")
+        raw.sendall(head + b"Content-Length: 50000000\r\n\r\n")
+        assert raw.recv(4096).startswith(b"HTTP/1.1 413")
+    chunk = b" " * (1 << 16)
+    with socket.create_connection((host, int(port)), timeout=10) as raw:
+        raw.sendall(head + b"Transfer-Encoding: chunked\r\n\r\n")
+        for _ in range(MAX_BODY // len(chunk) + 2):
+            raw.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        assert raw.recv(4096).startswith(b"HTTP/1.1 413")
 
 
 def test_a_self_play_game_stepped_through(page, tmp_path):
@@ -423,6 +432,25 @@ def test_boards_stack_on_a_narrow_screen(page):
     page.wait_for_function("document.getElementById('board').getAttribute('viewBox').startsWith('0 0 500 ')")
     page.set_viewport_size({"width": 1400, "height": 1000})
     page.wait_for_function("document.getElementById('board').getAttribute('viewBox').startsWith('0 0 1000 ')")
+
+
+def test_the_page_works_behind_a_token(browser):
+    """With --token the page is opened once with ?token=; the cookie it gets then carries
+    the token on every request of the page, its event stream included."""
+    with running_server("--token", "page-secret") as (url, _):
+        page = browser.new_page()
+        try:
+            refused = page.goto(url)
+            assert refused.status == 403 and "token" in refused.json()["error"]
+            page.goto(f"{url}/?token=page-secret")
+            assert page.url == f"{url}/"
+            page.wait_for_selector("#board [data-pick]")
+            page.wait_for_function("ui.tab !== null", timeout=WAIT_MS)
+            first = doc(page)["moves"][0]["text"]
+            page.locator(f"#moves button[data-move='{first}']").click()
+            page.wait_for_function("ui.history.length === 2", timeout=WAIT_MS)
+        finally:
+            page.close()
 
 
 def test_ctrl_c_stops_the_server_with_a_page_open():

@@ -31,13 +31,13 @@ def free_port():
 @contextmanager
 def running_server(*args):
     """Yields (the page's URL, the process); Ctrl-C (SIGINT) stops it at the end, which
-    must exit cleanly."""
+    must exit cleanly. ``process.output`` is what it printed so far (stdout and stderr)."""
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", str(port), *args],
+    process = subprocess.Popen([sys.executable, "-m", "tessera", "serve", "--port", str(port), *args],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                env=dict(os.environ, PYTHONUNBUFFERED="1"))
     lines = queue.Queue()
-    output = []
+    output = process.output = []
 
     def read():
         for line in process.stdout:

@@ -63,9 +63,9 @@ def prospects(state, player):
     points), and on the colour wall every unfinished pattern line's tile at the points it
     would score now, in proportion to the line's fill (a line of 2 with 1 tile: half).
 
-    Linear in the tiles: at 20 ms a move, round rollouts scored with bonus shares squared
-    won 46.5% of 200 games against full rollouts, with the square root 54.5%, linear 62%
-    (results/strength/README.md)."""
+    Linear in the tiles: of the shares tried (squared, square root, linear), linear ones
+    made the strongest round rollouts (results/strength/README.md, "Rollouts cut at the
+    end of the round")."""
     base = player_base(state, player)
     occ = occupancy(state, base)
     points = 0.0

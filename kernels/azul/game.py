@@ -10,6 +10,7 @@ from tessera.kernels.constants import AZUL as GAME_ID  # noqa: F401
 from tessera.kernels.hashing import position_hash  # noqa: F401
 
 # Azul's greedy rollouts play a random move one time in five (the search's default is one
-# in ten): at 0.2 s a move against b763460 the default won 62.75% of 400 games with it, 60.1%
-# with 0.3 (results/strength/README.md, "Azul's move heuristic").
+# in ten): Azul's sharper heuristic makes greedy rollouts too alike, and one in five beat
+# both one in ten and one in three and a third (results/strength/README.md, "Azul's move
+# heuristic").
 ROLLOUT_EPSILON = 0.2

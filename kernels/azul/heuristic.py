@@ -23,11 +23,11 @@ from tessera.kernels.jit import njit
 # Each wall tile is one fifth of its row's, its column's and its colour's bonus.
 BONUS_SHARE = (ROW_BONUS + COLUMN_BONUS + COLOUR_BONUS) / 5.0
 PARTIAL = 0.5
-# PUCT's priors are a softmax of the heuristic at temperature 2 (kernels/search/mcts.py):
-# in whole points they were too sharp for long searches. At 0.2 s a move, whole points
-# won 46.0% of 400 games against the one before it (tiles on the line, 2 for filling it),
-# half points 56.8% of 600 (results/strength/README.md). Greedy rollouts only compare
-# values: they play the same.
+# PUCT's priors are a softmax of the heuristic at temperature 2 (kernels/search/mcts.py).
+# Whole points make them too sharp: a 0.2-s search then spends too few visits off the
+# heuristic's first choice. Half points give the priors of temperature 4 while the other
+# games keep 2 (results/strength/README.md, "Azul's move heuristic"). Greedy rollouts
+# only compare values: they play the same at any scale.
 SCALE = 0.5
 
 

@@ -40,9 +40,11 @@ DRAGON_STEP_VALUE = 0.5
 TORTOISE_VALUE = 1.5
 WIN_BONUS = 10.0
 COLOUR_NUDGE = 0.01
-# The guard terms, and the exploration of 0.7 Azure searches with
-# (solver/search/mcts.py), won 61.1% of 1,000 games at 2 ms a move against the
-# heuristic without them and 1.4 (results/strength/README.md).
+# The guard terms: a stone that keeps a held beast one more opposing stone would take
+# (DEFEND, a share of its swing), and one that draws level with or ahead of the
+# opponent's guards so the next stone takes it (PROGRESS). With the exploration of 0.7
+# Azure searches with (solver/search/mcts.py) they made Azure's search clearly stronger;
+# doubling either did not help (results/strength/README.md, "Azure's search tuned").
 DEFEND = 0.5
 PROGRESS = 0.25
 

@@ -45,8 +45,9 @@ from tessera.kernels.pavilion.tiles import count_of, drafted, one_of, tiles_of_c
 
 # MCTS's PUCT priors are a softmax of the heuristic at the search's temperature of 2,
 # which all games share; in plain points a move better by a point would get only e^0.5
-# times the prior of the other. Measured at 64 simulations a move (docs/pavilion.md):
-# x6 beat x3 in 65% of 60 games and tied x12. Greedy rollouts (an argmax) do not care.
+# times the prior of the other, and a small search spreads its simulations over poor
+# moves. x6 beat x1 and x3 and tied x12 (docs/pavilion.md; results/strength/README.md,
+# "Summer Pavilion's evaluation"). Greedy rollouts (an argmax) do not care.
 PRIOR_SCALE = 6.0
 
 

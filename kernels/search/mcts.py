@@ -52,7 +52,7 @@ from tessera.kernels.search.clock import FOREVER, now, simulations_until_check
 games = template_games(__name__)
 random_playout = sibling(__name__, "playout").random_playout
 # The rollout, a compile-time choice: the other rollouts' code is pruned before typing, so
-# it is not compiled (the random rollout's chain cost about 2.8 s of a first greedy search).
+# a search compiles only its own rollout's chain of kernels (docs/internals/compile.md).
 ROLLOUTS = ("random", "greedy", "round")
 ROLLOUT = variant(__name__)         # None in the template itself
 # A game that shares work between the moves of a position scores them in one call
@@ -61,7 +61,7 @@ GAME_SCORES_MOVES_TOGETHER = hasattr(games, "move_heuristics")
 
 # The helpers of one simulation are inlined into ``simulate`` (``inline="always"``): one
 # function for LLVM to optimise rather than a chain of them, each optimised again with all
-# it calls, took about 3 s off compiling a first search (bench/start_speed.py), no slower.
+# it calls, compiles faster and runs as fast (bench/start_speed.py measures the compile).
 MAX_PLAYERS = 4
 UNEXPANDED = -1
 EXPANDING = -2       # FIRST while one thread gives the node its children

@@ -2,10 +2,9 @@
 the copy of a subtree, on the arrays of ``tessera.kernels.search.mcts`` (``new_tree``).
 
 Plain cached kernels, not a template: their arguments have the same types in every game
-and rollout, so one compile serves them all. As template kernels they were compiled again
-for each game and rollout: the first Summer Pavilion ``best`` after an Azul one took 17.0 s
-of CPU, 15.7 s now (``bench/start_speed.py``, results/start.json). IS-MCTS's
-compaction shares their visit classes.
+and rollout, so one compile serves them all, where template kernels would be compiled
+again for each game and rollout (a second game's first ``best`` would pay for them
+again). IS-MCTS's compaction shares their visit classes.
 """
 import numpy as np
 

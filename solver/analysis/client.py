@@ -4,7 +4,7 @@
         engine.send({"id": "a", "game": "azul", "maxVisits": 500})
         answer = engine.answer_to("a")
 
-The process runs ``python -m solver analyze`` with this interpreter; a reader thread
+The process runs ``python -m tessera analyze`` with this interpreter; a reader thread
 moves its stdout lines into a queue, so reading can time out.
 """
 import json
@@ -17,7 +17,7 @@ import threading
 class AnalysisProcess:
     def __init__(self, threads=1, env=None, cwd=None, options=()):
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "solver", "analyze", "--threads", str(threads), *options],
+            [sys.executable, "-m", "tessera", "analyze", "--threads", str(threads), *options],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True, bufsize=1, env=env, cwd=cwd)
         self.lines = queue.Queue()

@@ -25,6 +25,8 @@ import traceback
 from collections import deque
 from multiprocessing import connection
 
+from tessera.analysis.jsonline import leading_id
+from tessera.analysis.lines import MAX_LINE_BYTES, LongLine, read_lines
 from tessera.analysis.pool import Pool, SearchProcess
 from tessera.analysis.protocol import Control, LineError, parse_query
 from tessera.analysis.searching import Job, error_answer
@@ -57,12 +59,17 @@ class Engine:
     # ---- input ------------------------------------------------------------------------
 
     def handle_line(self, line):
+        """Answer one input line (bytes, or text): a line of spaces only is skipped."""
         if not line.strip():
             return
         try:
             query = parse_query(line)
         except LineError as err:
             self.emit(error_answer(err.query_id, err.error, err.error.field))
+            return
+        except Exception:           # a defect: the line is still answered
+            traceback.print_exc()
+            self.emit(error_answer(None, "internal error reading this line"))
             return
         for field, message in query.warnings:
             self.emit({"id": query.id, "warning": message, "field": field})
@@ -85,14 +92,15 @@ class Engine:
                 self.pending.append(job)
             self._dispatch()
 
+    def handle_long_line(self, line, limit):
+        """Answer a line longer than ``limit`` bytes, which is not read."""
+        self.emit(error_answer(leading_id(line.prefix), f"the line is {line.length:,} bytes long; "
+                               f"at most {limit:,} are read (tessera analyze --max-line-bytes)"))
+
     def _control(self, control):
         if control.action == "query_version":
-            from importlib.metadata import PackageNotFoundError, version
-            try:
-                package = version("tessera")
-            except PackageNotFoundError:
-                package = "unknown"
-            self.emit({"id": control.id, "action": control.action, "version": package,
+            from tessera import __version__
+            self.emit({"id": control.id, "action": control.action, "version": __version__,
                        "protocol": PROTOCOL_VERSION})
         elif control.action == "clear_cache":
             with self.lock:
@@ -304,9 +312,10 @@ def _send(process, message):
         pass                                # the collector sees the process end
 
 
-def run(threads, stdin, stdout, warm=()):
+def run(threads, stdin, stdout, warm=(), max_line_bytes=MAX_LINE_BYTES):
     """Serve until the end of ``stdin`` or SIGTERM/SIGINT; the exit status (0). ``warm``:
-    the games whose kernels every search process has loaded before the first query."""
+    the games whose kernels every search process has loaded before the first query;
+    a line longer than ``max_line_bytes`` is answered with an error, not read."""
     # While the reader checks a burst of queries, the collector would wait up to the
     # default 5 ms for the GIL before handing a finished process its next job.
     sys.setswitchinterval(0.0005)
@@ -322,18 +331,18 @@ def run(threads, stdin, stdout, warm=()):
 
     def read():
         try:
-            for line in iter(stdin.readline, ""):
+            for line in read_lines(getattr(stdin, "buffer", stdin), max_line_bytes):
                 if done.is_set():
                     break
                 try:
-                    engine.handle_line(line)
+                    if isinstance(line, LongLine):
+                        engine.handle_long_line(line, max_line_bytes)
+                    else:
+                        engine.handle_line(line)
                 except Exception:       # a defect: reported, and the next line is read
                     traceback.print_exc()
         finally:
             done.set()
-
-    if hasattr(stdin, "reconfigure"):
-        stdin.reconfigure(errors="replace")     # bytes that are not UTF-8: a line not JSON
 
     threading.Thread(target=read, name="reader", daemon=True).start()
     try:

@@ -6,7 +6,7 @@ Each process has its own pipe, so a process that is killed (to stop an alpha-bet
 search, which has no stop hook) takes only its own half-written message with it.
 Processes are forked from a fork server that has imported the search and loaded the
 kernels of the games to warm (``preload``), so a new one is ready at once; where there
-is none they are spawned.
+is none they are spawned. They end with the engine, killed or not (``lifetime``).
 """
 import os
 from multiprocessing import get_all_start_methods, get_context

@@ -49,10 +49,22 @@ def start_position(query):
         game = get_game(query["game"])
     except TesseraError as err:
         raise QueryError(str(err), "game") from None
-    try:           # ``new`` checks the options' names and values
-        return game, game.new(query.get("startSeed", 0), **query.get("options", {}))
+    options = query.get("options", {})
+    try:           # ``new`` checks the options' values
+        game.check_options(options)
+        return game, game.new(query.get("startSeed", 0), **_whole_numbers(game, options))
     except TesseraError as err:
-        raise QueryError(str(err), "options") from None
+        message = str(err)
+        if "seed" in options:
+            message += "; the game's seed is the query's startSeed"
+        raise QueryError(message, "options") from None
+
+
+def _whole_numbers(game, options):
+    """``options`` with a whole-number float (3.0) made an integer where the game's option
+    is one, as the query's own integer fields take them."""
+    return {name: int(value) if game.options[name][0] is int and isinstance(value, float)
+            and value.is_integer() else value for name, value in options.items()}
 
 
 @lru_cache(maxsize=256)

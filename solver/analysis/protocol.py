@@ -7,14 +7,21 @@ position and moves are worked out by the search process that takes a turn
 realm is written in Python), so the engine's one process only reads JSON. Fields a
 query gives but its search does not use are named in warnings
 (``{"id", "warning", "field"}``).
+
+Whatever its bytes, a line is answered: ``jsonline`` reads it (UTF-8, nesting, finite
+numbers), the schema bounds every number, and a whole-number float where the schema
+asks for an integer (JSON Schema counts 2.0 as one) is used as that integer. An error
+shows at most a short prefix of a bad value.
 """
 import json
+import os
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Optional
 
 import jsonschema
 
+from tessera.analysis import jsonline
 from tessera.analysis.positions import QueryError
 from tessera.errors import TesseraError
 from tessera.search.mcts import MB, MctsOptions
@@ -27,6 +34,10 @@ _VALIDATOR = jsonschema.Draft202012Validator(QUERY_SCHEMA)
 MCTS_ONLY = ("maxVisits", "threads", "seed", "value", "select", "rollout", "exploration",
              "memory", "reportDuringSearchEvery")
 SOURCE_FIELDS = ("position", "game", "options", "startSeed", "moves")
+MAX_MEMORY_MB = QUERY_SCHEMA["properties"]["memory"]["maximum"]
+# Which query field an error of ``MctsOptions.check`` is about, by its first word.
+OPTION_FIELDS = {"iterations": "maxVisits", "time": "maxTime", "threads": "threads",
+                 "memory": "memory", "exploration": "exploration"}
 ACTION_FIELDS = {"terminate": ("id", "action", "terminateId"),
                  "query_version": ("id", "action"), "clear_cache": ("id", "action")}
 
@@ -60,16 +71,22 @@ class SearchQuery:
 
 
 def parse_query(line):
-    """A ``Control`` or ``SearchQuery``; raises ``LineError`` (which knows the id, if any)."""
+    """A ``Control`` or ``SearchQuery`` of ``line`` (bytes, or text); raises ``LineError``
+    (which knows the id, if any)."""
     try:
-        query = json.loads(line)
-    except json.JSONDecodeError as err:
-        raise LineError(None, QueryError(f"not valid JSON ({err.msg} at column {err.colno})")) from None
+        query = jsonline.load(line)
+    except jsonline.BadLine as err:
+        raise LineError(err.query_id, QueryError(str(err))) from None
     if not isinstance(query, dict):
         raise LineError(None, QueryError("a query is a JSON object"))
-    query_id = query.get("id") if isinstance(query.get("id"), str) else None
+    query_id = query.get("id")
+    if not isinstance(query_id, str) or len(query_id) > QUERY_SCHEMA["properties"]["id"]["maxLength"] \
+            or jsonline.check_values(query_id):
+        query_id = None
     try:
+        _check_values(query)
         _check_schema(query)
+        query = _whole_numbers(query)
         if "action" in query:
             return _control(query)
         return _search_query(query)
@@ -84,19 +101,58 @@ class LineError(Exception):
         super().__init__(str(error))
 
 
+def _check_values(query):
+    """Numbers out of every range (NaN, infinities, huge integers), lone surrogates."""
+    found = jsonline.check_values(query)
+    if found is not None:
+        path, message = found
+        raise QueryError(f"{_where(path)}: {message}" if path else message,
+                         _field_name(path[0]) if path else None)
+
+
 def _check_schema(query):
     for name in query:
         if name not in QUERY_SCHEMA["properties"]:
-            raise QueryError(f"unknown field '{name}'", name)
+            raise QueryError(f"unknown field {jsonline.shorten(name)}", _field_name(name))
     error = jsonschema.exceptions.best_match(_VALIDATOR.iter_errors(query))
     if error is None:
         return
-    path = [str(part) for part in error.absolute_path]
+    path = list(error.absolute_path)
+    message = _schema_message(error)
     if error.validator == "required":
-        path = [error.message.split("'")[1]]
-    name = path[0] if path else None
-    where = ".".join(path)
-    raise QueryError(f"{where}: {error.message}" if where else error.message, name)
+        path = [*path, error.message.split("'")[1]]
+    name = _field_name(path[0]) if path else None
+    raise QueryError(f"{_where(path)}: {message}" if path else message, name)
+
+
+def _schema_message(error):
+    """jsonschema's message with the bad value shortened (it starts with its repr)."""
+    message = error.message
+    shown = repr(error.instance)
+    if message.startswith(shown):
+        message = jsonline.shorten(error.instance) + message[len(shown):]
+    return jsonline.shorten_text(message) if len(message) > 2 * jsonline.SHOWN_CHARS else message
+
+
+def _where(path):
+    return ".".join(jsonline.shorten_text(str(part)) for part in path)
+
+
+def _field_name(name):
+    return name if len(name) <= jsonline.SHOWN_CHARS else jsonline.shorten_text(name)
+
+
+def _whole_numbers(query):
+    """``query`` with every whole-number float where the schema means an integer (a
+    count, a turn, a seed) made that integer."""
+    whole = dict(query)
+    for name, value in query.items():
+        schema = QUERY_SCHEMA["properties"][name]
+        if schema.get("type") == "integer" and isinstance(value, float):
+            whole[name] = int(value)
+        elif schema.get("items", {}).get("type") == "integer":
+            whole[name] = [int(item) if isinstance(item, float) else item for item in value]
+    return whole
 
 
 def _control(query):
@@ -160,8 +216,20 @@ def _search_settings(query, algo):
                           rollout=query.get("rollout", defaults.rollout),
                           exploration=query.get("exploration", defaults.exploration),
                           memory=int(query.get("memory", defaults.memory / MB) * MB))
+    if options.memory > machine_memory():
+        raise QueryError(f"memory: {options.memory / MB:g} MB is more than this machine's "
+                         f"{machine_memory() // MB:,} MB", "memory")
     try:
         options.check()
     except TesseraError as err:
-        raise QueryError(str(err)) from None
+        raise QueryError(str(err), OPTION_FIELDS.get(str(err).split()[0])) from None
     return options, mcts_settings(options)
+
+
+def machine_memory():
+    """Bytes of memory a search may ask for: the machine's, at most ``MAX_MEMORY_MB``."""
+    try:
+        physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        physical = MAX_MEMORY_MB * MB
+    return min(physical, MAX_MEMORY_MB * MB)

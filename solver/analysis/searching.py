@@ -8,6 +8,7 @@ which the search loop treats as Ctrl-C, so the answer is the tree so far with
 ``interrupted: true``. Alpha-beta and solve have no such hook inside an iteration; the
 engine stops them by replacing their process (``pool``).
 """
+import re
 from dataclasses import dataclass, replace
 from typing import Optional
 
@@ -129,10 +130,21 @@ def answer(job, game, state, result, during):
             "reusedVisits": result.reused_visits, **report}
 
 
+MAX_ERROR_CHARS = 300      # an error message quoting a long bad value is cut there
+MAX_WORD_CHARS = 80        # a longer run without spaces (a quoted bad value) is cut
+_LONG_WORD = re.compile(r"\S{%d,}" % (MAX_WORD_CHARS + 1))
+
+
 def error_answer(query_id, message, field=None, turn=None):
-    """``{"id", "error", "field"}``, with the turn when one turn of a query fails."""
+    """``{"id", "error", "field"}``, with the turn when one turn of a query fails. The
+    message is one line of at most ``MAX_ERROR_CHARS``, words of at most ``MAX_WORD_CHARS``:
+    a message that quotes a bad value (a game's own errors do) shows only its start."""
     document = {"id": query_id}
     if turn is not None:
         document["turn"] = turn
-    document.update(error=" ".join(str(message).split()), field=field)
+    text = _LONG_WORD.sub(lambda word: word.group()[:MAX_WORD_CHARS - 1] + "…",
+                          " ".join(str(message).split()))
+    if len(text) > MAX_ERROR_CHARS:
+        text = text[:MAX_ERROR_CHARS - 1] + "…"
+    document.update(error=text, field=field)
     return document

@@ -12,13 +12,16 @@ import json
 import signal
 import traceback
 
+from tessera.analysis.lifetime import die_with_parent
 from tessera.analysis.positions import QueryError
 from tessera.analysis.searching import error_answer, run_job
 from tessera.errors import TesseraError
+from tessera.search.mcts import MB
 
 
 def serve(conn, stop_serial):
-    """The process's main loop; ends when the engine closes the connection."""
+    """The process's main loop; ends when the engine closes the connection (or ends)."""
+    die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)        # the engine decides when to stop
     trees = {}
     while True:
@@ -54,6 +57,13 @@ def _run(conn, job, trees, stop_serial):
             final, status = error_answer(job.query_id, err, err.field), "query_error"
     except TesseraError as err:
         final, status = error_answer(job.query_id, err, turn=job.turn), "turn_error"
+    except MemoryError:
+        if job.mcts is not None:
+            message = f"not enough memory for the search's {job.mcts.memory / MB:g} MB of trees"
+            final = error_answer(job.query_id, message, "memory", turn=job.turn)
+        else:
+            final = error_answer(job.query_id, "not enough memory for this search", turn=job.turn)
+        status = "turn_error"
     except Exception:                       # a defect: answered, and the engine goes on
         last = traceback.format_exc().strip().splitlines()[-1]
         final = error_answer(job.query_id, f"internal error: {last}", turn=job.turn)

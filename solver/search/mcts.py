@@ -2,9 +2,8 @@
 
 The simulations run in numba (``tessera.kernels.search.mcts``) in batches
 (``tessera.search.batches``). With ``threads > 1`` the threads search one tree
-together (tree parallelism with virtual loss): at equal time per move two threads
-beat one in most games, where separate trees whose root statistics were summed
-barely did (docs/search.md).
+together (tree parallelism with virtual loss): two separate trees are worth little more
+than one, one tree with twice the simulations much more (docs/internals/mcts.md).
 """
 import time
 from dataclasses import dataclass, replace
@@ -151,11 +150,10 @@ class MctsOptions:
 
 # The exploration constant and the value each game plays best with, at the other defaults.
 # Azure's short games (about 27 moves) and 25-point race reward following the heuristic's
-# priors more closely: at 2 ms a move 0.7 won 56.9% of 1,000 games against 1.4 (the guard
-# terms of kernels/azure/heuristic.py took it to 61.1%). Azul's searches of 0.2 s gain from
-# exploring more and from counting the wins beside the margin: against c 1.4 and the
-# margin value, c 2.0 won 57.5% and the blend 58.8% of 200 games each; together, against
-# b763460, 69.75% of 400 (results/strength/README.md, "Azul's search parameters at 0.2 s").
+# priors more closely, so Azure explores less (results/strength/README.md, "Azure's search
+# tuned"). Azul's searches of 0.2 s gain from exploring more and from counting the wins
+# beside the margin (the same file, "Azul's search parameters at 0.2 s"). The other games
+# keep the general defaults.
 EXPLORATION = {"azul": 2.0, "azure": 0.7}
 DEFAULT_EXPLORATION = 1.4
 VALUE = {"azul": "blend"}

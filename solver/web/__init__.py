@@ -4,6 +4,8 @@
 - ``moves``: a move's text split into the fields clicks on the board map to;
 - ``realm``: an Azure realm's cells, read from the position, for drawing;
 - ``analysis``: live analysis through the engine of `tessera analyze`, one search a tab;
-- ``runs``: the games of a self-play run folder, replayed;
+- ``runs``: the games of a self-play run folder (under the allowed directories), replayed;
+- ``http``: request bodies read within limits, JSON answers; ``inputs``: each field checked;
+- ``guard``: who may drive the board (Host, Origin, content type, token), and defects;
 - ``app``: the Starlette application and its JSON API; ``static/``: the page (plain JS, SVG).
 """

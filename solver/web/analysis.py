@@ -5,14 +5,23 @@ Each tab opens one event stream and gets an id; it runs at most one search at a 
 (a new one stops the old), its budget capped, and the search stops when the stream
 closes (the tab was closed or lost). The engine writes its JSON answer lines to this
 hub, which hands each to the tab whose query it answers, on the server's event loop.
+
+Memory is bounded: the board's searches share ``memory`` bytes. The engine
+(``tessera.analysis.engine``) keeps up to ``KEEP`` finished trees in each search process
+beside the one it grows, so each MCTS search gets ``memory / (searches * (KEEP + 1))`` as
+its ``memory`` bound; the kept trees are dropped when a page's stream closes and once
+no search has run for ``idle`` seconds (``clear_cache``), so an idle board holds no tree.
 """
 import asyncio
 import itertools
 import json
 import secrets
 import threading
+import time
 
 from tessera.errors import TesseraError
+from tessera.web.inputs import seconds as seconds_field
+from tessera.web.inputs import shown
 
 MAX_SECONDS = 120.0             # one search's time at most, whatever the page asks
 MAX_VISITS = 5_000_000
@@ -20,6 +29,9 @@ MAX_TABS = 16                   # event streams at once
 REPORT_EVERY = 0.25             # seconds between partial answers while a search runs
 ENGINE_START_TIMEOUT = 180.0    # the fork server loads every game's kernels first
 ALGOS = ("mcts", "solve")
+MB = 1 << 20
+DEFAULT_MEMORY_MB = 2048        # the trees of all the board's searches together
+DEFAULT_IDLE_SECONDS = 60.0     # kept trees are dropped after this long without a search
 
 
 class Tab:
@@ -36,8 +48,13 @@ class Tab:
 
 
 class AnalysisHub:
-    def __init__(self, searches=2):
+    def __init__(self, searches=2, memory_mb=DEFAULT_MEMORY_MB, idle=DEFAULT_IDLE_SECONDS):
         self.searches = searches
+        self.memory_mb = memory_mb
+        self.search_mb = search_memory_mb(memory_mb, searches)
+        self.idle = idle
+        self.last_search = time.monotonic()     # when a search last ran (or the hub started)
+        self.idle_wakeup = threading.Event()
         self.tabs = {}
         self.routes = {}                    # query id -> callback(document) until its final line
         self.lock = threading.Lock()
@@ -52,6 +69,7 @@ class AnalysisHub:
     def start(self):
         """Start the engine in the background: its fork server loads the kernels first."""
         threading.Thread(target=self._start, name="analysis-engine", daemon=True).start()
+        threading.Thread(target=self._drop_idle_trees, name="analysis-idle", daemon=True).start()
 
     def _start(self):
         from tessera.analysis.engine import Engine
@@ -70,6 +88,7 @@ class AnalysisHub:
 
     def close(self):
         self.closed = True
+        self.idle_wakeup.set()
         if self.ready.wait(ENGINE_START_TIMEOUT) and self.engine is not None:
             self.engine.stop()
 
@@ -95,6 +114,43 @@ class AnalysisHub:
             self.routes[query["id"]] = callback
         engine.handle_line(json.dumps(query))
 
+    def drop_trees(self):
+        """The search processes drop the trees they keep (those being grown go on)."""
+        serial = next(self.serials)
+        if self.engine is not None and not self.closed:
+            self.engine.handle_line(json.dumps({"id": f"clear-{serial}", "action": "clear_cache"}))
+
+    def _drop_idle_trees(self):
+        """Once no search has run for ``idle`` seconds, the kept trees go (those kept by a
+        search that ended after a page's stream closed too)."""
+        while not self.closed:
+            self.idle_wakeup.wait(max(0.05, min(self.idle / 4, 5.0)))
+            with self.lock:
+                busy = any(tab.query is not None for tab in self.tabs.values())
+                if busy:
+                    self.last_search = time.monotonic()
+                idle = not busy and time.monotonic() - self.last_search >= self.idle
+            if idle and self.engine is not None and self.engine.kept and not self.closed:
+                self.drop_trees()
+
+    def memory_status(self):
+        """The memory of the searches: the cap, each search's bound, what the search
+        processes hold now (resident bytes) and how many finished trees they keep."""
+        engine = self.engine
+        held, kept = 0, 0
+        if engine is not None:
+            import psutil
+            with engine.lock:
+                pids = [process.process.pid for process in engine.pool.processes if process.alive]
+                kept = len(engine.kept)
+            for pid in pids:
+                try:
+                    held += psutil.Process(pid).memory_info().rss
+                except psutil.Error:        # it ended meanwhile (a stopped solve is replaced)
+                    pass
+        return {"cap": self.memory_mb * MB, "per_search": self.search_mb * MB,
+                "held": held, "kept_trees": kept, "idle_seconds": self.idle}
+
     def _terminate(self, query_id):
         self._engine().handle_line(json.dumps({"id": f"stop-{query_id}", "action": "terminate",
                                                "terminateId": query_id}))
@@ -117,10 +173,12 @@ class AnalysisHub:
             tab.loop.call_soon_threadsafe(tab.events.put_nowait, None)
 
     def close_tab(self, tab):
-        """The tab's stream closed: its search stops."""
+        """The tab's stream closed: its search stops and the kept trees go."""
         with self.lock:
-            self.tabs.pop(tab.id, None)
+            if self.tabs.pop(tab.id, None) is None:
+                return                      # closed already (the stream and its watcher both end)
         self.stop(tab)
+        self.drop_trees()
 
     def tab(self, tab_id):
         tab = self.tabs.get(tab_id) if isinstance(tab_id, str) else None
@@ -133,11 +191,13 @@ class AnalysisHub:
         ``algo`` ``mcts`` reports as it searches; ``solve`` (exact values, alpha-beta)
         answers once, proven or, when its time runs out, with its estimate."""
         if algo not in ALGOS:
-            raise TesseraError(f"algo must be one of {', '.join(ALGOS)}, not {algo!r}")
+            raise TesseraError(f"algo must be one of {', '.join(ALGOS)}, not {shown(algo)}")
         query = {"id": f"{tab.id}.{next(self.serials)}", "position": position_text,
                  "maxTime": _seconds(seconds), "algo": algo}
-        if algo == "mcts" and not _is_view(position_text):
-            query["reportDuringSearchEvery"] = REPORT_EVERY
+        if algo == "mcts":
+            query["memory"] = self.search_mb
+            if not _is_view(position_text):
+                query["reportDuringSearchEvery"] = REPORT_EVERY
         if visits is not None and algo == "mcts":
             if type(visits) is not int or not 1 <= visits <= MAX_VISITS:
                 raise TesseraError(f"visits must be a whole number from 1 to {MAX_VISITS}")
@@ -160,6 +220,7 @@ class AnalysisHub:
         lock, so two requests of one tab at once cannot both leave a search running."""
         with self.lock:
             old, tab.query = tab.query, query_id
+            self.last_search = time.monotonic()
         if old is not None:
             self._terminate(old)
 
@@ -175,7 +236,7 @@ class AnalysisHub:
         loop = asyncio.get_running_loop()
         answered = loop.create_future()
         query = {"id": f"{tab.id}.{next(self.serials)}", "position": position_text,
-                 "maxTime": _seconds(seconds), "topMoves": 1}
+                 "maxTime": _seconds(seconds), "topMoves": 1, "memory": self.search_mb}
         await asyncio.to_thread(self._swap_query, tab, query["id"])
 
         def deliver(document):
@@ -205,6 +266,19 @@ def _is_final(document):
 
 
 def _seconds(value):
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value:
-        raise TesseraError(f"seconds must be a positive number, not {value!r}")
-    return min(float(value), MAX_SECONDS)
+    return seconds_field({"seconds": value}, "seconds", MAX_SECONDS, None)
+
+
+def search_memory_mb(memory_mb, searches):
+    """Each search's memory bound (MB) when ``searches`` share ``memory_mb``, each
+    process also keeping up to KEEP finished trees; TesseraError when it is too little."""
+    from tessera.analysis.engine import KEEP
+    from tessera.kernels.search.ismcts import NODE_BYTES as ISMCTS_NODE_BYTES
+    from tessera.kernels.search.mcts import NODE_BYTES
+    from tessera.search.mcts import MIN_NODES
+    share = memory_mb // (searches * (KEEP + 1))
+    least = -(-MIN_NODES * max(NODE_BYTES, ISMCTS_NODE_BYTES) // MB)
+    if share < least:
+        raise TesseraError(f"--memory {memory_mb} MB is too little for {searches} searches: "
+                           f"at least {least * searches * (KEEP + 1)} MB")
+    return share

@@ -1,33 +1,44 @@
 """The Starlette application of `tessera serve`: the page (package data under static/)
-and its JSON API (docs/web.md). Every bad input is answered with HTTP 400 and
-``{"error": "<the engine's one-line message>"}``; the server goes on."""
+and its JSON API (docs/web.md). Every answer is JSON: bad input is answered with HTTP
+400 (413 for a body too large) and ``{"error": "<the engine's one-line message>"}``, an
+unknown route or method with 404 or 405, a request from elsewhere with 403 or 415
+(``guard``); the server goes on."""
 import asyncio
 import contextlib
 import json
-import traceback
+import os
 
 from starlette.applications import Starlette
-from starlette.responses import FileResponse, JSONResponse, StreamingResponse
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.responses import FileResponse, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from tessera.kernels.boarddata import BoardDataError
 from tessera.errors import TesseraError
-from tessera.games import registered_games
-from tessera.web import documents
-from tessera.web.analysis import AnalysisHub
+from tessera.games import get_game, registered_games
+from tessera.web import documents, inputs
+from tessera.web.analysis import DEFAULT_IDLE_SECONDS, DEFAULT_MEMORY_MB, MAX_SECONDS, AnalysisHub
 from tessera.web.documents import BadRequest
-from tessera.web.http import json_body, json_route
+from tessera.web.guard import Guard
+from tessera.web.http import Json, json_body, json_route
 from tessera.web.runs import routes as run_routes
 
 STATIC = ("tessera.web", "static")
 KEEPALIVE_SECONDS = 15.0            # an event-stream comment this often keeps proxies open
+MAX_ERROR = 500                     # characters of an error message answered
+MAX_PLAYER = 4                      # seats of the largest game; the position checks its own
 
 
-def create_app(searches=2, analysis=True):
+def create_app(searches=2, analysis=True, runs=None, host="127.0.0.1", token=None,
+               memory_mb=DEFAULT_MEMORY_MB, idle=DEFAULT_IDLE_SECONDS):
     """The application; ``searches`` analysis processes (none started when ``analysis``
-    is false, for tests of the board alone)."""
-    hub = AnalysisHub(searches) if analysis else None
+    is false, for tests of the board alone) sharing ``memory_mb`` MB, their kept trees
+    dropped after ``idle`` seconds without a search; self-play runs read from under the
+    directories ``runs`` (default: the working directory); requests checked by ``Guard``
+    for the server listening on ``host``, with ``token`` when given."""
+    hub = AnalysisHub(searches, memory_mb, idle) if analysis else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -41,14 +52,15 @@ def create_app(searches=2, analysis=True):
         return FileResponse(_static_file("index.html"))
 
     async def game_list(request):
-        return JSONResponse({name: {option: _option(spec) for option, spec in game.options.items()}
-                             for name, game in registered_games().items()})
+        return Json({name: {option: _option(spec) for option, spec in game.options.items()}
+                     for name, game in registered_games().items()})
 
     # The rules run in a worker thread: a compile or a long replay holds no other page.
     @json_route
     def new(body):
-        position, rng = documents.new_game(body.get("game"), body.get("seed", 0),
-                                           body.get("options", {}))
+        game = get_game(inputs.text(body, "game", "a game's name"))
+        options = inputs.game_options(game, body.get("options", {}))
+        position, rng = documents.new_game(game.name, body.get("seed", 0), options)
         return documents.document(position, rng)
 
     @json_route
@@ -59,11 +71,9 @@ def create_app(searches=2, analysis=True):
     @json_route
     def play(body):
         before = documents.read_position(body.get("position"))
-        move = body.get("move")
-        if not isinstance(move, str):
-            raise BadRequest("move must be a move's text")
+        move = inputs.text(body, "move", "a move's text")
         rng = documents.read_rng(body.get("rng"))
-        after, dealt = documents.play(before, move, rng, bool(body.get("deal", True)))
+        after, dealt = documents.play(before, move, rng, inputs.flag(body, "deal", True))
         return {**documents.document(after, rng), "dealt": dealt}
 
     @json_route
@@ -75,9 +85,7 @@ def create_app(searches=2, analysis=True):
     @json_route
     def view(body):
         complete = documents.read_position(body.get("position"))
-        player = body.get("player")
-        if type(player) is not int:
-            raise BadRequest("player must be a player's number")
+        player = inputs.whole(body, "player", 1, MAX_PLAYER)
         return documents.document(complete.view(player))
 
     def _hub():
@@ -121,13 +129,13 @@ def create_app(searches=2, analysis=True):
         text = documents.read_position(body.get("position")).text()
         query_id = await asyncio.to_thread(hub.analyse, tab, text, body.get("seconds", 30),
                                            body.get("visits"), body.get("algo", "mcts"))
-        return JSONResponse({"id": query_id})
+        return Json({"id": query_id})
 
     async def stop(request):
         body = await json_body(request)
         tab = _hub().tab(body.get("tab"))
         await asyncio.to_thread(hub.stop, tab)
-        return JSONResponse({"stopped": True})
+        return Json({"stopped": True})
 
     async def analysis_status(request):
         """How many pages have a stream open and how many of them search now; with
@@ -135,10 +143,20 @@ def create_app(searches=2, analysis=True):
         tabs = dict(_hub().tabs)
         if "tab" in request.query_params:
             tab = tabs.get(request.query_params["tab"])
-            return JSONResponse({"open": tab is not None,
-                                 "searching": tab is not None and tab.query is not None})
-        return JSONResponse({"tabs": len(tabs),
-                             "searching": sum(tab.query is not None for tab in tabs.values())})
+            return Json({"open": tab is not None,
+                         "searching": tab is not None and tab.query is not None})
+        return Json({"tabs": len(tabs),
+                     "searching": sum(tab.query is not None for tab in tabs.values())})
+
+    async def server_status(request):
+        """The analysis's pages and searches and the memory of its search processes."""
+        if hub is None:
+            return Json({"analysis": False})
+        tabs = dict(hub.tabs)
+        return Json({"analysis": True, "searches": hub.searches, "tabs": len(tabs),
+                     "searching": sum(tab.query is not None for tab in tabs.values()),
+                     "max_seconds": MAX_SECONDS,
+                     "memory": await asyncio.to_thread(hub.memory_status)})
 
     async def engine_move(request):
         """The engine's move for whoever acts: on an Azure position, found from that
@@ -152,7 +170,7 @@ def create_app(searches=2, analysis=True):
         answer = await hub.choose(tab, searched.text(), body.get("seconds", 1.0))
         if "error" in answer:
             raise TesseraError(answer["error"])
-        return JSONResponse({"move": answer["moves"][0]["move"], "answer": answer})
+        return Json({"move": answer["moves"][0]["move"], "answer": answer})
 
     routes = [
         Route("/", index),
@@ -166,13 +184,15 @@ def create_app(searches=2, analysis=True):
         Route("/api/analysis/start", analyse, methods=["POST"]),
         Route("/api/analysis/stop", stop, methods=["POST"]),
         Route("/api/analysis/status", analysis_status),
+        Route("/api/status", server_status),
         Route("/api/engine-move", engine_move, methods=["POST"]),
         Mount("/static", StaticFiles(packages=[STATIC]), name="static"),
     ]
-    routes[-1:-1] = run_routes()
+    routes[-1:-1] = run_routes(runs or [os.getcwd()])
     app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(Guard, host=host, token=token)],
                     exception_handlers={TesseraError: _user_error, BoardDataError: _user_error,
-                                        Exception: _internal_error})
+                                        HTTPException: _http_error})
     app.state.hub = hub
     return app
 
@@ -194,11 +214,16 @@ def _event(kind, document):
     return f"event: {kind}\ndata: {json.dumps(document)}\n\n"
 
 
+def _one_line(message):
+    line = " ".join(str(message).split())
+    return line if len(line) <= MAX_ERROR else line[:MAX_ERROR] + "..."
+
+
 async def _user_error(request, err):
-    return JSONResponse({"error": " ".join(str(err).split())}, status_code=400)
+    return Json({"error": _one_line(err)}, status_code=getattr(err, "status", 400))
 
 
-async def _internal_error(request, err):
-    traceback.print_exception(err)
-    last = traceback.format_exception_only(err)[-1].strip()
-    return JSONResponse({"error": f"internal error: {last}"}, status_code=500)
+async def _http_error(request, err):
+    """404, 405 and the like, as JSON like every other answer."""
+    return Json({"error": _one_line(err.detail)}, status_code=err.status_code,
+                headers=err.headers)

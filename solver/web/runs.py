@@ -1,6 +1,12 @@
 """The games of a self-play run folder (`tessera selfplay --out DIR`), replayed for the
 page to step through: a game's start from its seed, then each player move and the
-position after it, chance drawn as the run drew it (``tessera.agents.GameRecord``)."""
+position after it, chance drawn as the run drew it (``tessera.agents.GameRecord``).
+
+Only folders under the directories the server was given (``tessera serve --runs``) are
+read, after links and ``..`` are resolved: a page cannot make the server read elsewhere."""
+from pathlib import Path
+
+import pyarrow as pa
 import pyarrow.compute as pc
 from starlette.routing import Route
 
@@ -11,14 +17,38 @@ from tessera.games import get_game
 from tessera.position import Position
 from tessera.selfplay.records import read_records
 from tessera.selfplay.rundir import load_plan
+from tessera.web.documents import BadRequest
 from tessera.web.http import json_route
+from tessera.web.inputs import shown, whole
 
 LISTED = 1000                       # games of a run listed at most
+MAX_INDEX = 2 ** 53                 # a game's number in a run, at most
+
+
+class RunFolders:
+    """The directories whose run folders the page may open (resolved once, at start)."""
+
+    def __init__(self, roots):
+        self.roots = [Path(root).resolve() for root in roots]
+
+    def folder(self, given):
+        """The resolved path of ``given`` (relative to the server's working directory),
+        or a BadRequest when it is not a text or lies outside every root."""
+        if not isinstance(given, str) or not given:
+            raise BadRequest(f"folder must be a self-play run folder's path, not {shown(given)}")
+        try:
+            path = Path(given).expanduser().resolve()
+        except (OSError, ValueError, RuntimeError) as err:
+            raise BadRequest(f"folder {shown(given)} is no path here: {err}") from None
+        if not any(path.is_relative_to(root) for root in self.roots):
+            raise BadRequest(f"folder {shown(given)} is outside the run directories this server "
+                             f"reads ({', '.join(map(str, self.roots))}; tessera serve --runs)",)
+        return path
 
 
 def run_games(folder):
     """{"game", "options", "agents", "games": [{index, seed, agents, scores, length}]}"""
-    plan = load_plan(_folder(folder))
+    plan = load_plan(folder)
     table = read_records(folder, ["game", "seed", "agents", "scores", "length"]).to_pylist()
     return {"game": plan.game, "options": plan.options, "agents": plan.agents,
             "count": len(table),
@@ -29,9 +59,7 @@ def run_games(folder):
 def replay(folder, index):
     """The start and every player move of game ``index``, each with the position after it
     as text and the chance generator's state (to go on playing from any of them)."""
-    plan = load_plan(_folder(folder))
-    if type(index) is not int:
-        raise TesseraError(f"index must be a game's number, not {index!r}")
+    plan = load_plan(folder)
     table = read_records(folder, ["game", "seed", "moves"])
     rows = table.filter(pc.equal(table["game"], index)).to_pylist()
     if not rows:
@@ -52,18 +80,27 @@ def replay(folder, index):
     return {"game": plan.game, "seed": row["seed"], "start": start, "plies": plies}
 
 
-def _folder(folder):
-    if not isinstance(folder, str) or not folder:
-        raise TesseraError("folder must be a self-play run folder's path")
-    return folder
+def _reading(folder, read):
+    """``read()``, a file system or record error answered as the run's (HTTP 400)."""
+    try:
+        return read()
+    except OSError as err:
+        raise BadRequest(f"cannot read the run in {folder}: {err.strerror or err}") from None
+    except (ValueError, pa.ArrowException) as err:
+        raise BadRequest(f"the run in {folder} cannot be read: {err}") from None
 
 
-def routes():
+def routes(roots):
+    folders = RunFolders(roots)
+
     def listing(body):
-        return run_games(body.get("folder"))
+        folder = folders.folder(body.get("folder"))
+        return _reading(folder, lambda: run_games(folder))
 
     def game(body):
-        return replay(body.get("folder"), body.get("index"))
+        folder = folders.folder(body.get("folder"))
+        index = whole(body, "index", 0, MAX_INDEX)
+        return _reading(folder, lambda: replay(folder, index))
 
     return [Route("/api/run", json_route(listing), methods=["POST"]),
             Route("/api/run/game", json_route(game), methods=["POST"])]

@@ -1,23 +1,46 @@
 """Run the board's server (`tessera serve`): uvicorn on one host and port, the kernels
-of every game loaded in the background so the first moves answer at once."""
+of every game loaded in the background so the first moves answer at once.
+
+Listening beyond loopback (``--host``) is said on stderr, and the board then needs a
+token (made up unless ``--token`` gives one), printed in the page's address."""
+import secrets
 import socket
+import sys
 import threading
 import webbrowser
+from pathlib import Path
 
 from tessera.errors import TesseraError
 
 SHUTDOWN_SECONDS = 5
 
 
-def serve(host, port, open_page, searches):
+def serve(host, port, open_page, searches, runs=(), token=None, memory_mb=None, idle=None):
     try:
         import uvicorn
         from tessera.web.app import create_app
+        from tessera.web.analysis import DEFAULT_IDLE_SECONDS, DEFAULT_MEMORY_MB, search_memory_mb
+        from tessera.web.guard import is_loopback, url_host
     except ImportError as err:
         raise TesseraError(f"tessera serve needs the web extra (pip install 'tessera-games[web]'): "
                            f"{err}") from None
+    for root in runs:
+        if not Path(root).is_dir():
+            raise TesseraError(f"--runs {root}: no such directory")
+    if token is not None and not token:
+        raise TesseraError("--token must not be empty")
+    memory_mb = DEFAULT_MEMORY_MB if memory_mb is None else memory_mb
+    search_memory_mb(memory_mb, searches)         # too little is said before anything starts
+    if not is_loopback(host):
+        token = token or secrets.token_urlsafe(24)
+        print(f"warning: tessera serve listens on {host}, beyond this machine: anyone who can "
+              f"reach port {port} can drive the board (and read the run folders under --runs) "
+              f"once they have its token, which is in the address printed below",
+              file=sys.stderr, flush=True)
     _check_free(host, port)
-    app = create_app(searches=searches)
+    app = create_app(searches=searches, runs=list(runs) or None, host=host, token=token,
+                     memory_mb=memory_mb,
+                     idle=DEFAULT_IDLE_SECONDS if idle is None else idle)
 
     class BoardServer(uvicorn.Server):
         def handle_exit(self, sig, frame):
@@ -28,7 +51,9 @@ def serve(host, port, open_page, searches):
 
     server = BoardServer(uvicorn.Config(app, host=host, port=port, log_level="warning",
                                         timeout_graceful_shutdown=SHUTDOWN_SECONDS))
-    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
+    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::', '') else url_host(host)}:{port}/"
+    if token is not None:
+        url += f"?token={token}"
     threading.Thread(target=_announce, args=(server, url, open_page), daemon=True).start()
     threading.Thread(target=warm_up, daemon=True).start()
     try:

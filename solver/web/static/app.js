@@ -233,7 +233,11 @@ function openStream() {
   // A closed tab stops its search: the server also sees the stream end, but a browser
   // may keep the connection of a closed page open a while.
   window.addEventListener("pagehide", () => {
-    if (ui.tab) navigator.sendBeacon("/api/analysis/stop", new Blob([JSON.stringify({tab: ui.tab})], {type: "application/json"}));
+    // A keepalive fetch outlives the page, and sends the JSON content type the server wants.
+    if (ui.tab) {
+      fetch("/api/analysis/stop", {method: "POST", keepalive: true, headers: {"Content-Type": "application/json"},
+        body: JSON.stringify({tab: ui.tab})}).catch(() => {});
+    }
     stream.close();
   });
 }

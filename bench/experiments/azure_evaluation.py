@@ -1,7 +1,7 @@
 """How well Azure's evaluation predicts the winner of self-play games, against a model
 fitted to the same games.
 
-    python bench/azure_evaluation.py [--games N] [--agent SPEC] [--seed S] [--out FILE]
+    python bench/experiments/azure_evaluation.py [--games N] [--agent SPEC] [--seed S] [--out FILE]
 
 Plays ``--games`` seeded games of the agent against itself (default ``mcts:iters=64``)
 and keeps every position where a player places a stone. Each position is described
@@ -149,7 +149,7 @@ def main():
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     rows = self_play_positions(args.games, args.agent, args.seed)
-    result = {"command": "python bench/azure_evaluation.py " + " ".join(
+    result = {"command": "python bench/experiments/azure_evaluation.py " + " ".join(
                   f"--{k} {v}" for k, v in (("games", args.games), ("agent", args.agent), ("seed", args.seed))),
               "machine": machine(), **report(rows)}
     print(json.dumps(result, indent=2))

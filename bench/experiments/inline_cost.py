@@ -1,8 +1,8 @@
 """What numba's inlining costs a first search, with and without ``tessera.kernels.inliner``.
 
-    python bench/inline_cost.py [--rounds N]
+    python bench/experiments/inline_cost.py [--rounds N]
 
-Each round, for each setting (``off``: ``tessera.tessera.kernels.inliner.install`` made a no-op; ``on``:
+Each round, for each setting (``off``: ``tessera.kernels.inliner.install`` made a no-op; ``on``:
 as the kernels run it), one process per command with a fresh ``NUMBA_CACHE_DIR`` and no
 helper process (``TESSERA_COMPILE_HELPER=0``): ``best --iterations 200`` on an Azul
 position, then on a Summer Pavilion position and on an Azure view in that cache. Each
@@ -57,7 +57,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=1)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as work:
-        tessera = f'tessera() {{ "{sys.executable}" -m solver "$@"; }}\n'
+        tessera = f'tessera() {{ "{sys.executable}" -m tessera "$@"; }}\n'
         subprocess.run(["bash", "-c", tessera + COMMANDS.format(d=work)], check=True,
                        env=dict(os.environ, NUMBA_CACHE_DIR=os.path.join(work, "positions-cache")))
         for round_ in range(args.rounds):

@@ -1,15 +1,15 @@
 """Summer Pavilion playouts before and after a change: random and greedy, one core.
 
-    python bench/pavilion_rollouts.py [--games N] [--simulations N] [--label TEXT]
-    PYTHONPATH=<another tree> python bench/pavilion_rollouts.py ...   # the same for that tree
-    python bench/pavilion_rollouts.py --against COMMIT [COMMIT ...] [--rounds N] [--simulations N]
+    python bench/experiments/pavilion_rollouts.py [--games N] [--simulations N] [--label TEXT]
+    PYTHONPATH=<another tree> python bench/experiments/pavilion_rollouts.py ...   # the same for that tree
+    python bench/experiments/pavilion_rollouts.py --against COMMIT [COMMIT ...] [--rounds N] [--simulations N]
                                       [--game azure]
 
 Prints one JSON line: random playouts a second from the 2-player opening (what
 bench/pavilion_speed.py measures: the rules alone), and MCTS simulations a second
 with the default options (PUCT priors and greedy rollouts on ``move_heuristic``:
 the rules plus the heuristic). Uses only the public API, so it runs against an
-exported commit too (bench/versus.py exports them). CPU seconds of this process.
+exported commit too (bench/versus.py exports them; its worker, tessera/strength/worker.py, serves them). CPU seconds of this process.
 
 On a shared machine the speed of one process drifts by tens of percent within a
 minute. ``--against`` keeps one warm worker process per tree (this checkout and each
@@ -22,21 +22,22 @@ first player's view of a 2-player Azure deal, searched by IS-MCTS (as an agent d
 import argparse
 import json
 import statistics
+from pathlib import Path
 
 from tessera.bench import playout_rate
 from tessera.games import get_game
 
+REPO = Path(__file__).resolve().parents[2]
+
 
 def alternate(commits, rounds, simulations, game_name):
     """Each tree's MCTS rates, round after round, in warm worker processes of its own."""
-    from pathlib import Path
-
     from tessera.kernels import games
-    from versus import REPO, Baseline
+    from tessera.strength import Baseline
     game = get_game(game_name)
     state = game.new(1, players=2) if game_name == "pavilion" else game.new(1)
     position = game.format_position(game.view(state, games.to_move(state)))
-    workers = {commit: Baseline.of_commit(commit) for commit in commits}
+    workers = {commit: Baseline.of_commit(REPO, commit) for commit in commits}
     workers["this checkout"] = Baseline(REPO, label="this checkout")
     rates = {label: [] for label in workers}
     try:
@@ -50,9 +51,9 @@ def alternate(commits, rounds, simulations, game_name):
         for worker in workers.values():
             worker.close()
     first = rates[commits[0]]
-    report = {"command": "python bench/pavilion_rollouts.py --against " + " ".join(commits)
+    report = {"command": "python bench/experiments/pavilion_rollouts.py --against " + " ".join(commits)
               + f" --rounds {rounds} --simulations {simulations} --game {game_name}",
-              "solver": str(Path(REPO) / "solver")}
+              "solver": str(REPO / "solver")}
     for label, figures in rates.items():
         ratios = [a / b for a, b in zip(figures, first)]
         report[label] = {"mcts_greedy_simulations_per_s": {"median": round(statistics.median(figures)),
@@ -76,7 +77,7 @@ def main():
         print(json.dumps(alternate(args.against, args.rounds, args.simulations, args.game)))
         return
     import tessera
-    from versus_worker import simulations_per_s
+    from tessera.strength.worker import simulations_per_s
     game = get_game("pavilion")
     state = game.new(1, players=2)
     rate = simulations_per_s({"position": game.format_position(state), "simulations": args.simulations, "seed": 1})

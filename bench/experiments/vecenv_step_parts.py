@@ -1,6 +1,6 @@
 """Microseconds of the parts of a batched-environment step, one thread and two.
 
-    python bench/vecenv_step_parts.py [--envs N] [--steps S]
+    python bench/experiments/vecenv_step_parts.py [--envs N] [--steps S]
 
 Azul, 2 players, ``copy=False``: after 50 warm-up steps, ``S`` steps each timing
 ``random_actions``, ``first_illegal`` (the legality check ``step`` makes first) and

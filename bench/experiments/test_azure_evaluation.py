@@ -1,8 +1,11 @@
-"""bench/azure_evaluation.py: the logistic fit it ranks Azure's evaluation with, and its
-positions (the winner's prediction from player 1's side)."""
+"""azure_evaluation.py: the logistic fit it ranks Azure's evaluation with, and its
+positions (the winner's prediction from player 1's side).
+
+    python -m pytest -n 0 bench/experiments
+"""
 import numpy as np
 
-from bench.azure_evaluation import FEATURES, fit_logistic, report, scores, self_play_positions
+from azure_evaluation import FEATURES, fit_logistic, report, scores, self_play_positions
 
 
 def test_the_fit_recovers_the_weights_of_a_logistic_model():

@@ -1,6 +1,6 @@
 """Tune Summer Pavilion's evaluation weights by self-play: a coordinate search.
 
-    python bench/pavilion_tune.py [--games N] [--passes P] [--seed S] [--out FILE]
+    python bench/experiments/pavilion_tune.py [--games N] [--passes P] [--seed S] [--out FILE]
 
 A player here moves to the legal move of highest ``move_heuristic_with(state, move, w)``
 (the greedy rollout of MCTS without its random moves; the first best move on a tie).
@@ -114,7 +114,7 @@ def main():
     args = parser.parse_args()
     started = time.perf_counter()
     weights, trials = tune(args.games, args.passes, args.seed)
-    report = {"command": "python bench/pavilion_tune.py " + " ".join(sys.argv[1:]),
+    report = {"command": "python bench/experiments/pavilion_tune.py " + " ".join(sys.argv[1:]),
               "start": dict(zip(NAMES, WEIGHTS.round(4).tolist())),
               "found": dict(zip(NAMES, weights.round(4).tolist())),
               "trials": trials, "seconds": round(time.perf_counter() - started, 1), "machine": machine()}

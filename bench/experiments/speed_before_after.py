@@ -1,6 +1,6 @@
 """Playouts and MCTS simulations per second, this tree against an earlier one, interleaved.
 
-    python bench/speed_before_after.py --before TREE [--rounds 3] [--out results/start.json]
+    python bench/experiments/speed_before_after.py --before TREE [--rounds 3] [--out results/start.json]
 
 Each round measures the source tree ``TREE`` (e.g. ``git archive`` output of the
 commit before a change) and then this tree, each in a fresh process with a warm cache
@@ -39,7 +39,7 @@ print(json.dumps(figures))
 def measure(tree, cache, games, iterations):
     """One process's figures for the sources of ``tree`` (None: this tree)."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     if tree is not None:
         env["PYTHONPATH"] = tree
     # From the cache's folder: ``python -c`` puts the working directory before PYTHONPATH.
@@ -70,7 +70,7 @@ def main():
             before.append(measure(os.path.abspath(args.before), old_cache, args.games, args.iterations))
             after.append(measure(None, new_cache, args.games, args.iterations))
             print(f"round {i + 1}: before {before[-1]}, after {after[-1]}", file=sys.stderr)
-    report = {"command": "python bench/speed_before_after.py " + " ".join(sys.argv[1:]),
+    report = {"command": "python bench/experiments/speed_before_after.py " + " ".join(sys.argv[1:]),
               "load_average": list(os.getloadavg()),
               "before": summary(before), "after": summary(after)}
     report["after_over_before"] = {key: round(report["after"][key]["median"] / report["before"][key]["median"], 3)

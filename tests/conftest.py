@@ -1,0 +1,24 @@
+"""The test tiers (tests/README.md): ``python -m pytest --quick`` leaves out the tests
+carrying a marker of ``QUICK_LEAVES_OUT``, as the default run leaves out ``slow``."""
+import pytest
+
+# Markers (pyproject.toml lists them) of the tests the quick tier does not run.
+QUICK_LEAVES_OUT = ("browser", "packaging", "cold", "long")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--quick", action="store_true",
+                     help="the quick tier: leave out the tests marked " + ", ".join(QUICK_LEAVES_OUT)
+                     + " (tests/README.md)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if not config.getoption("--quick"):
+        return
+    kept, left_out = [], []
+    for item in items:
+        marked = any(item.get_closest_marker(name) for name in QUICK_LEAVES_OUT)
+        (left_out if marked else kept).append(item)
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept

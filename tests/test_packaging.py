@@ -1,0 +1,121 @@
+"""What is installed is one namespace, ``tessera``, with a public API at its top.
+
+The repository keeps its folders ``solver/`` (installed as ``tessera``) and ``kernels/``
+(``tessera.kernels``); pyproject.toml maps them. These tests read the repository's own
+files, so they carry the ``repo`` marker; tests/test_standalone.py checks the built wheel.
+"""
+import ast
+import re
+import subprocess
+import sys
+import tomllib
+
+import pytest
+
+import tessera
+from tests.repo import REPO
+
+pytestmark = pytest.mark.repo
+
+FOLDERS = {"tessera": REPO / "solver", "tessera.kernels": REPO / "kernels"}
+DATA_PACKAGES = {"tessera.web.static", "tessera.kernels.data"}
+
+
+def pyproject():
+    return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def source_packages():
+    """Every importable package of the two folders, by its installed name."""
+    found = set()
+    for name, root in FOLDERS.items():
+        for init in root.rglob("__init__.py"):
+            relative = init.parent.relative_to(root).parts
+            if "kernels" in relative[:1] and name == "tessera":
+                continue                          # not a folder of solver/
+            found.add(".".join((name, *relative)))
+    return found
+
+
+def test_pyproject_lists_every_package_and_maps_the_two_folders():
+    setuptools = pyproject()["tool"]["setuptools"]
+    assert setuptools["package-dir"] == {"tessera": "solver", "tessera.kernels": "kernels"}
+    assert set(setuptools["packages"]) == source_packages() | DATA_PACKAGES
+
+
+def test_the_distribution_name_is_not_the_taken_one_and_hints_name_it():
+    """``tessera`` on the public index is another project: every install hint names ours."""
+    name = pyproject()["project"]["name"]
+    assert name == "tessera-games"
+    hints = []
+    for path in [*REPO.joinpath("solver").rglob("*.py"), *REPO.joinpath("kernels").rglob("*.py")]:
+        hints += re.findall(r"pip install '?([\w.-]+)\[", path.read_text(encoding="utf-8"))
+    assert hints and set(hints) == {name}
+
+
+def imported_modules(path):
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module
+
+
+@pytest.mark.parametrize("folder", ["solver", "kernels", "tests", "bench"])
+def test_no_code_imports_the_folders_by_their_repository_names(folder):
+    """``import kernels`` would find the repository's folder from a clone's root and another
+    project's package elsewhere: everything imports ``tessera``."""
+    wrong = [f"{path.relative_to(REPO)}: {module}"
+             for path in REPO.joinpath(folder).rglob("*.py")
+             for module in imported_modules(path)
+             if module.split(".")[0] in ("kernels", "solver")]
+    assert not wrong
+
+
+def test_the_public_api_resolves_every_name():
+    for name in tessera.__all__:
+        assert getattr(tessera, name) is not None, name
+    assert isinstance(tessera.PositionError("f", "m"), tessera.TesseraError)
+    assert issubclass(tessera.AgentError, tessera.TesseraError)
+
+
+def test_an_unknown_name_is_an_attribute_error():
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        tessera.nothing_here  # noqa: B018
+
+
+def test_importing_tessera_loads_no_numba():
+    """The console script and the kernels' worker processes import ``tessera`` first: the
+    public names load on first use, so the import costs nothing."""
+    out = subprocess.run([sys.executable, "-c", "import sys, tessera; print('numba' in sys.modules)"],
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_best_and_solve_take_a_position_or_its_text():
+    late = ("azul players 2 wall colour round 3 phase draft turn 1 starter 1;"
+            " factories - - - - -; centre BYYRRKK; bag 8/8/7/9/8; lid 6/7/6/7/7;"
+            " player 1 score 8 wall BYRK./...../...../..W../..... lines"
+            " W/../.../BBB./K.... floor -; player 2 score 3 wall B..../W..../"
+            "...../...../..... lines ./YY/RRR/..../WW... floor 1R")
+    position = tessera.Position.parse(late)
+    exact = [tessera.solve(late), tessera.solve(position), position.solve()]
+    assert exact[0]["root"]["exact"] == exact[1]["root"]["exact"] == exact[2]["root"]["exact"]
+    assert exact[0]["best_moves"] == exact[1]["best_moves"] == exact[2]["best_moves"]
+    by_text = tessera.best(late, visits=200, seed=3)
+    assert by_text["moves"] == tessera.best(position, visits=200, seed=3)["moves"]
+    with pytest.raises(tessera.PositionError):
+        tessera.best("azul players 9")
+
+
+def test_the_command_line_reports_the_version():
+    out = subprocess.run(["tessera", "--version"], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == f"tessera {tessera.__version__}"
+
+
+def test_play_game_takes_a_games_name_and_no_options():
+    seats = lambda: [tessera.parse_agent("greedy", seed=1), tessera.parse_agent("random", seed=2)]  # noqa: E731
+    by_name = tessera.play_game("azul", None, seats(), seed=5)
+    assert by_name == tessera.play_game(tessera.get_game("azul"), {}, seats(), seed=5)
+    assert by_name.game == "azul" and len(by_name.moves) > 20
