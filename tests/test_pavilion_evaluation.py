@@ -225,9 +225,9 @@ def test_the_heuristic_gives_the_values_recorded_before_it_was_made_faster():
 
 @pytest.mark.slow      # 70 games of the tuner's duel: about 25 s
 def test_the_tuned_weights_beat_worse_ones_in_the_tuners_duel():
-    """The tuner's duel (tests/pavilion_duel.py): a weight set against itself splits every
+    """The tuner's duel (tessera.strength.pavilion_duel): a weight set against itself splits every
     deal evenly; wild tiles valued below plain ones lose most games (the tuning found 8%)."""
-    from tests.pavilion_duel import duel
+    from tessera.strength.pavilion_duel import duel
     assert duel(W, W, 20, 1) == (20.0, 0.0)
     worse = W.copy()
     worse[WILD] = 0.5 * W[WILD]
