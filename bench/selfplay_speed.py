@@ -57,7 +57,7 @@ import numba
 import numpy as np
 
 from tessera.kernels import bind
-from tessera.kernels import selfplay as kernel
+from tessera.kernels import selfplay_layout as kernel
 from tessera.kernels.rng import CHANCE_SALT
 from tessera.games import get_game
 from tessera.selfplay.chunk import warm_up

@@ -23,9 +23,8 @@ import importlib.abc
 import importlib.util
 import sys
 
-from tessera.kernels.constants import AZUL, AZURE, PAVILION, TOY
+from tessera.kernels.constants import GAME_NAMES
 
-GAME_NAMES = {AZUL: "azul", PAVILION: "pavilion", AZURE: "azure", TOY: "toy"}
 # The package the kernels are installed as (``tessera.kernels``): instances live below it.
 PACKAGE = __name__.rpartition(".")[0]
 _PACKAGE_DEPTH = PACKAGE.count(".") + 1

@@ -14,7 +14,7 @@ not be imported yet when they apply, and they depend on none of its code):
   collector's reach (``gc.freeze``) -- ``tessera.kernels.jit``. Saves about 0.05 s of a
   warm ``tessera best``.
 - scipy hidden while a command runs (``sys.modules["scipy"] = None``) --
-  ``tessera.cli``. numba imports scipy only to check its version and for linear
+  ``tessera.cli.startup``. numba imports scipy only to check its version and for linear
   algebra, which the kernels do not use: about 0.6 s of a warm start.
 - The console's exit without the interpreter's teardown: ``threading._shutdown`` and
   ``atexit._run_exitfuncs`` run, then ``os._exit`` -- ``tessera.console``. About 0.25 s

@@ -3,9 +3,9 @@
 A template (``tessera.kernels.bind``): each game runs its own instance, ``bind.instance(game,
 "selfplay")``, where ``games`` is that game's interface.
 
-Each seat of a game plays one kind: ``RANDOM`` (``games.random_move``) or ``GREEDY``
-(``greedy_move``). Game ``g`` starts from ``starts[g]``, draws chance from
-``make_rng(chance_seeds[g])`` and gives seat ``s`` the generator
+Each seat of a game plays one kind (``tessera.kernels.selfplay_layout``): ``RANDOM``
+(``games.random_move``) or ``GREEDY`` (``greedy_move``). Game ``g`` starts from
+``starts[g]``, draws chance from ``make_rng(chance_seeds[g])`` and gives seat ``s`` the generator
 ``make_rng(agent_seeds[g, s])``. A greedy seat decides on what it may know: in a game
 with hidden information, on a determinization of its view drawn from
 ``make_rng(agent_seeds[g, s] ^ SAMPLE_SALT)``. That is what ``tessera.agents.play_game``
@@ -28,13 +28,10 @@ from tessera.kernels.arrays import copy_into
 from tessera.kernels.bind import kernel, template_games
 from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import SAMPLE_SALT, below, make_rng
+from tessera.kernels.selfplay_layout import GREEDY, OVERFLOW, RANDOM
 
 games = template_games(__name__)
 view_of = games.view      # numba takes ``games.view(...)`` for ndarray.view
-
-RANDOM = 0
-GREEDY = 1
-OVERFLOW = -1       # the length of a game that needed more plies than the batch holds
 
 
 @kernel(parallel=True, nogil=True)

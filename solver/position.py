@@ -14,7 +14,7 @@ import numpy as np
 
 from tessera.kernels import games
 from tessera.errors import MoveError, OptionError, TesseraError
-from tessera.games import Game, game_of_position, get_game, registered_games
+from tessera.games import Game, game_of_position, game_with_id, get_game
 
 MCTS_EXTRAS = {"value", "select", "rollout", "exploration", "memory"}
 
@@ -220,15 +220,9 @@ class Position:
                              {"time": time, "mode": search_mode(self._state)}, False)
 
 
-_GAME_IDS = {}
-
-
 def game_of_state(state):
-    """The ``Game`` whose kernels a state array belongs to (its word 0)."""
-    if not _GAME_IDS:
-        for game in registered_games().values():
-            _GAME_IDS[int(game.undealt(0)[0])] = game
-    try:
-        return _GAME_IDS[int(state[0])]
-    except KeyError:
-        raise TesseraError(f"no game has the id {int(state[0])}") from None
+    """The ``Game`` whose kernels a state array belongs to (the id in its word 0)."""
+    game = game_with_id(int(state[0]))
+    if game is None:
+        raise TesseraError(f"no game has the id {int(state[0])}")
+    return game

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import tessera.cli as cli_module
+import tessera.cli.search as cli_module
 from tessera.kernels import games
 from tessera.kernels.rng import make_rng
 from tessera.cli import main
@@ -228,7 +228,7 @@ def test_ctrl_c_prints_the_search_so_far(monkeypatch):
             if len(calls) == 3:
                 raise KeyboardInterrupt
         yield show
-    monkeypatch.setattr(cli_module, "_progress_bar", interrupting_bar)
+    monkeypatch.setattr(cli_module, "progress_bar", interrupting_bar)
     report = best_report(ok("best", START, "-n", 10**6, "--seed", 1, "--json").stdout)
     assert report["interrupted"]
     assert 0 < report["root"]["visits"] < 10**6

@@ -1,5 +1,6 @@
 """Per-game instances of the generic kernels (kernels.bind): what they bind, what they import,
 their numba cache entries across processes, and searches that compile before their clock."""
+import importlib
 import json
 import os
 import subprocess
@@ -63,14 +64,16 @@ def test_a_variant_compiles_only_its_own_rollout(tmp_path):
     out = python("""
         from tessera.kernels import bind
         from tessera.kernels.rng import make_rng
+        from tessera.kernels.search import mcts_layout
+        from tessera.search.mcts import MctsOptions
         import tessera.kernels.toy as toy
         state = toy.new_game(5, True)                 # before the deal: chance acts first
         playout = bind.instance("toy", "playout").random_playout
         for rollout in ("greedy", "random"):
             search = bind.instance("toy", "mcts", rollout)
-            nodes, stats, size = search.new_tree(1000)
-            search.run_tree(nodes, stats, size, state, 50, float("inf"), search.params(),
-                            make_rng(1), 1)
+            nodes, stats, size = mcts_layout.new_tree(1000)
+            prm = MctsOptions(select="uct", value="win", exploration=1.4).kernel_params("toy")
+            search.run_tree(nodes, stats, size, state, 50, float("inf"), prm, make_rng(1), 1)
             print(len(playout.signatures))
     """, tmp_path)
     assert out.split() == ["0", "1"]
@@ -102,7 +105,7 @@ def test_a_game_may_set_how_often_its_greedy_rollouts_play_at_random():
 
 
 def test_a_template_itself_is_not_compiled_and_names_the_instance_to_use():
-    from tessera.kernels import perft
+    perft = importlib.import_module(bind.TEMPLATES["perft"])     # the template itself, as bind sees it
     state = get_game("azul").new(1)
     with pytest.raises(TypeError, match=r"bind.instance\(game, 'perft'\).perft"):
         perft.perft(state, 1)

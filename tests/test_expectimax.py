@@ -23,7 +23,7 @@ import pytest
 from tessera.kernels import bind, games
 from tessera.kernels.azul.layout import W_BAG, W_LID
 from tessera.kernels.azul.tiles import one_of
-from tessera.kernels.search import alphabeta as kernel
+from tessera.kernels.search import alphabeta_layout as kernel
 from tessera.kernels.search import ttable
 from tessera.bench import random_decisions
 from tessera.errors import OptionError

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tessera.kernels import bind, games, toy
 from tessera.kernels.arrays import sort_prefix
 from tessera.kernels.rng import make_rng
-from tessera.kernels.search import ismcts as kernel
+from tessera.kernels.search import ismcts_layout as kernel
 from tessera.kernels.toy.layout import (
     BET, CALL, DEAL_BASE, HIDDEN, MAX_CARDS, PASS, RAISE, W_CARDS, W_HAND,
 )

@@ -5,7 +5,7 @@ import numpy as np
 
 from tessera.kernels import bind
 from tessera.kernels.rng import make_rng
-from tessera.kernels.search import ismcts as kernel
+from tessera.kernels.search import ismcts_layout as kernel
 from tessera.kernels.search.clock import FOREVER
 from tessera.games import get_game
 from tessera.search.ismcts import Ismcts

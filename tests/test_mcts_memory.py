@@ -5,7 +5,7 @@ import pytest
 
 from tessera.kernels import bind, games
 from tessera.kernels.rng import make_rng
-from tessera.kernels.search import mcts as kernel
+from tessera.kernels.search import mcts_layout as kernel
 from tessera.kernels.search import tree
 from tessera.kernels.search.clock import FOREVER
 from tessera.errors import OptionError
@@ -15,7 +15,7 @@ from tests.test_agents import LATE_POSITION, position
 
 AZUL = get_game("azul")
 SEARCH = bind.instance("azul", "mcts", "random")
-PRM = kernel.params(select=kernel.SELECT_PUCT)     # deeper trees than UCT's
+PRM = MctsOptions(select="puct", value="win", exploration=1.4).kernel_params("azul")  # deeper trees than UCT's
 
 
 def grown(iterations, max_nodes, seed=1):

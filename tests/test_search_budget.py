@@ -11,7 +11,7 @@ import pytest
 
 from tessera.kernels import bind, toy
 from tessera.kernels.rng import make_rng
-from tessera.kernels.search import mcts as kernel
+from tessera.kernels.search import mcts_layout as kernel
 from tessera.kernels.search.clock import FOREVER, now
 from tessera.games import get_game
 from tessera.search.batches import run_batches, run_threads, shares
@@ -20,6 +20,7 @@ from tessera.search.mcts import Mcts, MctsOptions
 from tests.test_ismcts import dealt, view_of
 
 SLACK = 0.1
+TEXTBOOK_PRM = MctsOptions(select="uct", value="win", exploration=1.4).kernel_params("toy")
 
 
 def wall(search, state):
@@ -73,23 +74,23 @@ def test_a_deadline_stops_a_kernel_that_has_iterations_left():
     """The kernel reads the clock itself: with a deadline already passed it runs one
     simulation of a budget of a million, and the tree stays whole (visits add up)."""
     search = bind.instance("toy", "mcts", "random")
-    nodes, stats, size = search.new_tree(10_000)
+    nodes, stats, size = kernel.new_tree(10_000)
     state = toy.new_game(5, True)
     rng = make_rng(1)
-    done = search.run_tree(nodes, stats, size, state, 1_000_000, now() - 1.0, search.params(), rng, 1)
+    done = search.run_tree(nodes, stats, size, state, 1_000_000, now() - 1.0, TEXTBOOK_PRM, rng, 1)
     assert done == 1 and nodes[0, kernel.VISITS] == 1
-    more = search.run_tree(nodes, stats, size, state, 200, FOREVER, search.params(), rng, 1)
+    more = search.run_tree(nodes, stats, size, state, 200, FOREVER, TEXTBOOK_PRM, rng, 1)
     assert more == 200 and nodes[0, kernel.VISITS] == 201
 
 
 def test_threads_with_an_iteration_budget_report_what_each_ran():
     search = bind.instance("toy", "mcts", "random")
-    nodes, stats, size = search.new_tree(10_000)
+    nodes, stats, size = kernel.new_tree(10_000)
     state = toy.new_game(5, True)
     rngs = np.stack([make_rng(1), make_rng(2)])
 
     def run_thread(t, remaining, deadline):
-        return search.run_tree(nodes, stats, size, state, remaining, deadline, search.params(),
+        return search.run_tree(nodes, stats, size, state, remaining, deadline, TEXTBOOK_PRM,
                                rngs[t], 2)
     done = run_threads(run_thread, 2, np.array([300, 500]), FOREVER, np.zeros(2, np.int64))
     assert list(done) == [300, 500]

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from tessera.kernels import bind, games
-from tessera.kernels import selfplay as kernel
+from tessera.kernels import selfplay_layout as kernel
 from tessera.kernels.rng import CHANCE_SALT
 from tessera.agents import parse_agent, play_game
 from tessera.games import get_game, registered_games

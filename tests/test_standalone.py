@@ -41,10 +41,10 @@ def unrelated_wheel(name, folder):
     (source / name).mkdir(parents=True)
     (source / name / "__init__.py").write_text(f"OWNER = 'unrelated-{name}'\n")
     (source / "pyproject.toml").write_text(
-        '[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n'
+        '[build-system]\nrequires = ["setuptools>=77"]\nbuild-backend = "setuptools.build_meta"\n'
         f'[project]\nname = "unrelated-{name}"\nversion = "1.0"\n'
         f'[tool.setuptools]\npackages = ["{name}"]\n')
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
                     "-w", str(folder), str(source)], check=True, timeout=600)
     (path,) = folder.glob(f"unrelated_{name}-*.whl")
     return path

@@ -23,7 +23,8 @@ the root player's win probability, in [0, 1]:
 - the depth limit: ``1 / (1 + exp(-margin / LOGISTIC_POINTS))`` of the
   ``games.evaluate`` margin (a heuristic cut-off).
 
-The mode is word ``MODE`` of the ``limits`` array (``new_limits(..., mode=)``).
+The mode is word ``MODE`` of the ``limits`` array (``new_limits(..., mode=)``); the values,
+modes, ``counters`` and ``limits`` are laid out, and made, in ``tessera.kernels.search.alphabeta_layout``.
 
 The root player maximises; every other player minimises (2 players: minimax; 3-4
 players: the paranoid choice). Who maximises is decided by ``to_move`` at each
@@ -42,35 +43,18 @@ from tessera.kernels.arrays import copy_into
 from tessera.kernels.bind import kernel, template_games
 from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.search import ttable
+from tessera.kernels.search.alphabeta_layout import (
+    ABORTED, DEADLINE, DEEPEST, LOGISTIC_POINTS, MODE, MODE_GAME, MODE_ROUND, NEXT_CLOCK, NODE_LIMIT, NODES,
+    SCALE, TOLERANCE, UNPROVEN,
+)
 
 games = template_games(__name__)
 
-SCALE = 4.0             # leaves room for the tie-break step between two margins
 INFINITY = 1e18
-UNLIMITED = 10_000      # a depth no round reaches; below ttable.PROVEN
-TOLERANCE = 1e-9        # values are equal within this (they are whole multiples in Azul)
 CLOCK_EVERY = 1024      # nodes between two looks at the clock
-
-# Search modes (word MODE of ``limits``).
-MODE_ROUND = 0          # to the end of the round: score margins, chance is a leaf
-MODE_GAME = 1           # to the end of the game: win probabilities, chance searched through
 LOW = 0.0               # MODE_GAME: the lowest and highest possible values
 HIGH = 1.0
-LOGISTIC_POINTS = 5.0   # MODE_GAME cut-off: a lead of this many points is worth 1/(1+e^-1) = 0.73
 HISTORY_SLOTS = 1024    # MODE_GAME move ordering: cut-off counts per side and move code (masked)
-
-# Indices of the int64 ``counters`` array.
-NODES = 0
-UNPROVEN = 1            # heuristic leaves and unproven table cut-offs met
-ABORTED = 2
-NEXT_CLOCK = 3
-DEEPEST = 4             # the deepest ply searched
-COUNTERS = 5
-
-# Indices of the float64 ``limits`` array.
-DEADLINE = 0            # time.perf_counter() seconds
-NODE_LIMIT = 1
-MODE = 2                # MODE_ROUND or MODE_GAME
 
 # What ``_expand`` found each child to be.
 HORIZON = 0             # game over, or chance in MODE_ROUND: valued exactly
@@ -88,17 +72,6 @@ def new_work(state, max_ply):
             np.empty(shape, np.int64), np.empty(shape, np.float64), np.empty(shape, np.int8),
             np.empty(shape, np.int64), np.empty(max(1, games.players(state)), np.float64),
             np.empty(shape, np.float64), np.zeros(2 * HISTORY_SLOTS, np.float64))
-
-
-def new_counters():
-    return np.zeros(COUNTERS, np.int64)
-
-
-def new_limits(deadline=np.inf, node_limit=np.inf, mode=MODE_ROUND):
-    """The search's limits and mode, as one float64 array (words DEADLINE, NODE_LIMIT, MODE)."""
-    if mode not in (MODE_ROUND, MODE_GAME):
-        raise ValueError(f"unknown search mode {mode!r}")
-    return np.array([deadline, node_limit, mode], np.float64)
 
 
 @kernel

@@ -30,6 +30,7 @@ over the determinizations that reached it.
 - Every simulation rolls out to the end (uniform random or epsilon-greedy) and
   backs up, for every player, the payoff and the score margin, as in
   ``tessera.kernels.search.mcts``, whose values, parameters and rollouts are shared.
+  The tree's layout and ``new_tree`` are ``tessera.kernels.search.ismcts_layout``'s.
 - When the node arrays are nearly full the tree is compacted (``compact``): the
   children of the least visited nodes are freed, the rest packed to the front, and
   the tree keeps growing where the visits go (the memory bound, as in
@@ -47,10 +48,11 @@ from tessera.kernels.bind import kernel, sibling, template_games
 from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import below
 from tessera.kernels.search.clock import FOREVER, now, simulations_until_check
-from tessera.kernels.search.mcts import (  # noqa: F401  (MARGIN, WIN: this tree's stats columns too)
-    COMPACTIONS, FREED, MARGIN, P_EXPLORATION, P_FPU, P_PRIOR_TEMPERATURE, P_SELECT, P_VALUE, PRIOR,
-    SELECT_PUCT, SIZE_COLUMNS, STAT_COLUMNS, USED, VISITS, WIN,
+from tessera.kernels.search.ismcts_layout import (
+    AVAIL, COMPACTIONS, FIRST, FREED, MOVE, NEXT, NO_NODE, PRIOR, STAT_COLUMNS, USED, VISITS,
 )
+from tessera.kernels.search.mcts_layout import (P_EXPLORATION, P_FPU, P_PRIOR_TEMPERATURE, P_SELECT, P_VALUE,
+                                                SELECT_PUCT)
 from tessera.kernels.search.tree import VISIT_CLASSES, keep_threshold, number_kept, visit_class
 
 games = template_games(__name__)
@@ -58,31 +60,6 @@ _mcts = sibling(__name__, "mcts")       # the same game's MCTS kernels, with the
 backup, outcome, puct_score, rollout = _mcts.backup, _mcts.outcome, _mcts.puct_score, _mcts.rollout
 first_play = _mcts.first_play
 set_priors, simulation_buffers, uct_score = _mcts.set_priors, _mcts.simulation_buffers, _mcts.uct_score
-
-NO_NODE = -1
-
-# nodes[:, column]; VISITS is column 0 as in kernels.search.mcts, whose node_value reads it.
-AVAIL = 1            # selections this node was legal in (availability)
-FIRST = 2            # first child, or NO_NODE
-NEXT = 3             # next sibling, or NO_NODE
-MOVE = 4             # the move from the parent
-NODE_COLUMNS = 5
-# Bytes a node costs: its rows in ``nodes`` and ``stats``, and its slot in a compaction's
-# index (``compact``); the memory budget divides by this.
-NODE_BYTES = 8 * (NODE_COLUMNS + STAT_COLUMNS + 1)
-# stats[:, column]: the layout of kernels.search.mcts (PRIOR, WIN + p, MARGIN + p).
-
-
-def new_tree(max_nodes, trees=1):
-    """``(nodes, stats, size)`` for ``trees`` independent trees of ``max_nodes`` nodes;
-    ``size[t]`` holds tree t's counters (``USED``, ``COMPACTIONS``, ``FREED``, as in
-    ``tessera.kernels.search.mcts``)."""
-    nodes = np.zeros((trees, max_nodes, NODE_COLUMNS), np.int64)
-    nodes[:, 0, FIRST] = NO_NODE
-    nodes[:, 0, NEXT] = NO_NODE
-    size = np.zeros((trees, SIZE_COLUMNS), np.int64)
-    size[:, USED] = 1
-    return nodes, np.zeros((trees, max_nodes, STAT_COLUMNS), np.float64), size
 
 
 @kernel

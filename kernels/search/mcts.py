@@ -3,6 +3,8 @@
 A template (``tessera.kernels.bind``): each game runs its own instances, one per rollout,
 ``bind.instance(game, "mcts", rollout)``, where ``games`` is that game's interface and
 ``ROLLOUT`` the instance's rollout ("random", "greedy" or "round", ``ROLLOUTS``).
+The layout of the tree and of the search parameters, ``new_tree``, ``params`` and
+``ROLLOUTS`` are ``tessera.kernels.search.mcts_layout``'s.
 
 A tree is two preallocated arrays (``new_tree``): ``nodes`` (int64 columns
 ``VISITS``, ``FIRST``, ``COUNT``, ``CAPACITY``, ``MOVE``) and ``stats`` (float64:
@@ -48,12 +50,17 @@ from tessera.kernels.common import share_win
 from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import below, make_rng, next_u64, reseed
 from tessera.kernels.search.clock import FOREVER, now, simulations_until_check
+from tessera.kernels.search.mcts_layout import (
+    CAPACITY, COUNT, EXPANDING, FIRST, MARGIN, MAX_PLAYERS, MOVE, P_CHANCE_WIDTH, P_EXPLORATION, P_FPU,
+    P_PRIOR_TEMPERATURE, P_SELECT, P_VALUE, PRIOR, SELECT_PUCT, STAT_COLUMNS, UNEXPANDED, USED, VALUE_MARGIN,
+    VALUE_WIN, VISITS, WIN,
+)
 
 games = template_games(__name__)
 random_playout = sibling(__name__, "playout").random_playout
 # The rollout, a compile-time choice: the other rollouts' code is pruned before typing, so
-# a search compiles only its own rollout's chain of kernels (docs/internals/compile.md).
-ROLLOUTS = ("random", "greedy", "round")
+# a search compiles only its own rollout's chain of kernels (docs/internals/compile.md); one
+# of ``mcts_layout.ROLLOUTS``.
 ROLLOUT = variant(__name__)         # None in the template itself
 # A game that shares work between the moves of a position scores them in one call
 # (kernels.games: ``move_heuristics``).
@@ -62,32 +69,8 @@ GAME_SCORES_MOVES_TOGETHER = hasattr(games, "move_heuristics")
 # The helpers of one simulation are inlined into ``simulate`` (``inline="always"``): one
 # function for LLVM to optimise rather than a chain of them, each optimised again with all
 # it calls, compiles faster and runs as fast (bench/start_speed.py measures the compile).
-MAX_PLAYERS = 4
-UNEXPANDED = -1
-EXPANDING = -2       # FIRST while one thread gives the node its children
 PATH_LENGTH = 1024   # nodes on a simulation's path, the root included
-
-# nodes[:, column]
-VISITS = 0
-FIRST = 1
-COUNT = 2
-CAPACITY = 3
-MOVE = 4             # the move from the parent; below a chance node, the outcome's seed
-NODE_COLUMNS = 5
-# stats[:, column]
-PRIOR = 0
-WIN = 1              # WIN + p: payoff sum of player p
-MARGIN = WIN + MAX_PLAYERS
-STAT_COLUMNS = MARGIN + MAX_PLAYERS
-
-# Values a selection maximises.
-VALUE_WIN = 0        # mean payoff
-VALUE_MARGIN = 1     # mean score margin, squashed into 0..1
-VALUE_BLEND = 2      # the average of the two
-MARGIN_SCALE = 10.0  # tanh scale: a 10-point mean margin counts as 0.88
-
-SELECT_UCT = 0
-SELECT_PUCT = 1
+MARGIN_SCALE = 10.0  # tanh scale of VALUE_MARGIN: a 10-point mean margin counts as 0.88
 
 # Greedy rollouts still play a random move this often; a game may set its own
 # (``ROLLOUT_EPSILON`` in its interface module).
@@ -96,47 +79,6 @@ GREEDY_EPSILON = getattr(games, "ROLLOUT_EPSILON", 0.1)
 # share the tree: with the payoff missing too, the visit counts as a clear loss by any
 # value (a mean margin of -10 squashes to 0.12).
 VIRTUAL_MARGIN = MARGIN_SCALE
-
-# Search parameters, one float64 array so the kernels take a single argument.
-P_EXPLORATION = 0
-P_VALUE = 1
-P_SELECT = 2
-P_CHANCE_WIDTH = 3
-P_PRIOR_TEMPERATURE = 4
-P_FPU = 5            # first-play urgency: the value of an unvisited child under PUCT (``first_play``)
-N_PARAMS = 6
-
-
-# size[column], a tree's counters
-USED = 0             # nodes in use, from 0
-COMPACTIONS = 1      # times the full tree was compacted
-FREED = 2            # nodes the compactions freed, in all
-SIZE_COLUMNS = 3
-# Bytes a node costs: its rows in ``nodes`` and ``stats``, and its slot in a compaction's
-# index (``compact``); the memory budget divides by this.
-NODE_BYTES = 8 * (NODE_COLUMNS + STAT_COLUMNS + 1)
-
-
-def new_tree(max_nodes):
-    """``(nodes, stats, size)`` of a tree of ``max_nodes`` nodes, the root alone in it;
-    ``size`` holds its counters (``USED``, ``COMPACTIONS``, ``FREED``)."""
-    nodes = np.zeros((max_nodes, NODE_COLUMNS), np.int64)
-    nodes[0, FIRST] = UNEXPANDED
-    size = np.zeros(SIZE_COLUMNS, np.int64)
-    size[USED] = 1
-    return nodes, np.zeros((max_nodes, STAT_COLUMNS), np.float64), size
-
-
-def params(exploration=1.4, value=VALUE_WIN, select=SELECT_UCT, chance_width=8,
-           prior_temperature=2.0, fpu=0.5):
-    p = np.zeros(N_PARAMS, np.float64)
-    p[P_EXPLORATION] = exploration
-    p[P_VALUE] = value
-    p[P_SELECT] = select
-    p[P_CHANCE_WIDTH] = chance_width
-    p[P_PRIOR_TEMPERATURE] = prior_temperature
-    p[P_FPU] = fpu
-    return p
 
 
 @kernel(inline="always")

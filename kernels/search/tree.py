@@ -1,5 +1,5 @@
 """The kernels of an MCTS tree that know no game: compaction, the principal variation and
-the copy of a subtree, on the arrays of ``tessera.kernels.search.mcts`` (``new_tree``).
+the copy of a subtree, on the arrays ``tessera.kernels.search.mcts_layout.new_tree`` makes.
 
 Plain cached kernels, not a template: their arguments have the same types in every game
 and rollout, so one compile serves them all, where template kernels would be compiled
@@ -10,8 +10,8 @@ import numpy as np
 
 from tessera.kernels.arrays import copy_into
 from tessera.kernels.jit import njit
-from tessera.kernels.search.mcts import (CAPACITY, COMPACTIONS, COUNT, FIRST, FREED, MOVE, UNEXPANDED, USED,
-                                 VISITS)
+from tessera.kernels.search.mcts_layout import (CAPACITY, COMPACTIONS, COUNT, FIRST, FREED, MOVE, UNEXPANDED,
+                                                USED, VISITS)
 
 
 @njit(cache=True)

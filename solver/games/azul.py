@@ -1,31 +1,69 @@
-"""Azul as a ``Game``: its options, a seeded start position, notation and drawing.
+"""Azul as a ``Game``: its spec, options, a seeded start position, notation, drawing and
+the parts of its moves the web board's clicks map to.
 
 Kernels are imported on first use: they load numba, which help pages and option
 errors do not need.
 """
 from tessera.errors import OptionError
-from tessera.games.base import Game, register
+from tessera.games.base import Game
+from tessera.games.spec import GameSpec, Option, PlayerCounts, SearchDefaults
+from tessera.kernels.constants import AZUL as AZUL_ID
 
-PLAYER_COUNTS = (2, 3, 4)
 VARIANTS = ("colour", "gray")
+
+PLAYERS = PlayerCounts(2, 4, 2)
+
+SPEC = GameSpec(
+    id=AZUL_ID,
+    name="azul",
+    display_name="Azul",
+    players=PLAYERS,
+    options={
+        "players": PLAYERS.option(),
+        "variant": Option(VARIANTS, "colour", "the wall: colour (printed) or gray (free columns)"),
+    },
+    # Azul's searches of 0.2 s gain from exploring more and from counting the wins beside
+    # the margin (results/strength/README.md, "Azul's search parameters at 0.2 s").
+    search=SearchDefaults(exploration=2.0, value="blend"),
+    max_moves=300,
+    chance_outcomes=5,
+)
 
 
 class AzulGame(Game):
-    name = "azul"
-    options = {
-        "players": (int, 2, "number of players, 2 to 4"),
-        "variant": (VARIANTS, "colour", "the wall: colour (printed) or gray (free columns)"),
-    }
+    spec = SPEC
 
     def undealt(self, seed, players=2, variant="colour"):
         """Round 1 before its factories are filled."""
-        if type(players) is not int or players not in PLAYER_COUNTS:
-            raise OptionError(f"players must be 2, 3 or 4, not {players!r}")
+        PLAYERS.check(players)
         if variant not in VARIANTS:
             raise OptionError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
         from tessera.kernels import azul
         from tessera.kernels.azul.layout import VARIANT_COLOUR, VARIANT_GRAY
         return azul.new_game(players, {"colour": VARIANT_COLOUR, "gray": VARIANT_GRAY}[variant])
 
+    def move_fields(self, text):
+        """A draft's source, colour letter and destination; a tiling's column; a draw's colour."""
+        words = text.split()
+        if words[0] == "draw":
+            return {"kind": "draw", "colour": self.colour_letters[words[1]]}
+        if words[0] == "col":
+            return {"kind": "col", "column": int(words[1])}
+        source, colour, destination = words
+        return {"kind": "draft", "source": source, "colour": self.colour_letters[colour],
+                "destination": destination}
 
-register(AzulGame())
+    def chance_move_base(self):
+        from tessera.kernels.azul.layout import CHANCE_MOVE_BASE
+        return CHANCE_MOVE_BASE
+
+    def max_actions(self, players):
+        factories = 2 * players + 1
+        # a round that puts no tile on a wall is followed by at most four more (the fifth
+        # ends the game), and walls hold at most 20 tiles a player before a row completes
+        rounds = (players * 20 + 1) * 5
+        # per round: a draw per tile dealt, a draft per tile at most, five tilings a player
+        return rounds * (8 * factories + 5 * players)
+
+
+AZUL = AzulGame()

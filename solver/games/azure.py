@@ -1,5 +1,6 @@
-"""Azure as a ``Game``: its options (the Gifted card, Cosmos, a chosen layout), a seeded
-start position, notation, players' views and drawing.
+"""Azure as a ``Game``: its spec, options (the Gifted card, Cosmos, a chosen layout), a
+seeded start position, notation, players' views, drawing and the parts of its moves and
+realm the web board draws.
 
 Kernels are imported on first use: they load numba, which help pages and option
 errors do not need.
@@ -7,7 +8,9 @@ errors do not need.
 import re
 
 from tessera.errors import OptionError
-from tessera.games.base import Game, register
+from tessera.games.base import Game
+from tessera.games.spec import GameSpec, Option, PlayerCounts, SearchDefaults, SeededSetup
+from tessera.kernels.constants import AZURE as AZURE_ID
 
 GIFTED_CARDS = ("none", "mighty", "perceptive", "bountiful", "favored")
 LAYOUT_HELP = ("the realm: a layout number 0..24575, or four domains 'A1@0 W2@90 V1@180 B2@270'"
@@ -15,14 +18,30 @@ LAYOUT_HELP = ("the realm: a layout number 0..24575, or four domains 'A1@0 W2@90
                " domains) [default: dealt with --seed]")
 
 
+SPEC = GameSpec(
+    id=AZURE_ID,
+    name="azure",
+    display_name="Azure",
+    players=PlayerCounts(2, 2, 2),
+    options={
+        "gifted": Option(GIFTED_CARDS, "none", "the Gifted module's card, or none"),
+        "cosmos": Option(bool, False, "play with the Cosmos expansion (stand-in boards unless"
+                                      " TESSERA_AZURE_COSMOS names the printed ones)"),
+        "layout": Option(str, None, LAYOUT_HELP),
+    },
+    hidden=True,
+    # Azure's short games (about 27 moves) and 25-point race reward following the
+    # heuristic's priors more closely, so Azure explores less (results/strength/README.md,
+    # "Azure's search tuned").
+    search=SearchDefaults(exploration=0.7),
+    max_moves=128,
+    chance_outcomes=4,
+    seeded_setup=SeededSetup(option="layout", parameter="realm_seed"),
+)
+
+
 class AzureGame(Game):
-    name = "azure"
-    options = {
-        "gifted": (GIFTED_CARDS, "none", "the Gifted module's card, or none"),
-        "cosmos": (bool, False, "play with the Cosmos expansion (stand-in boards unless"
-                                " TESSERA_AZURE_COSMOS names the printed ones)"),
-        "layout": (str, None, LAYOUT_HELP),
-    }
+    spec = SPEC
 
     def undealt(self, seed, gifted="none", cosmos=False, layout=None):
         """The realm laid (dealt with ``seed`` unless ``layout`` names it), before the
@@ -70,6 +89,50 @@ class AzureGame(Game):
         azure.view(state, observer, out)
         return out
 
+    def chance_seen_by(self, state):
+        """A card is drawn into one player's hand: that player's."""
+        from tessera.kernels.azure.layout import W_DRAW_FOR
+        return int(state[W_DRAW_FOR])
+
+    def resample(self, state, observer, rng):
+        """The cards ``observer`` has not seen dealt anew."""
+        import numpy as np
+
+        from tessera.kernels.azure import determinize
+        out = np.empty_like(state)
+        determinize(self.view(state, observer), observer, rng, out)
+        return out
+
+    def who_acts(self, state):
+        return self._renderer().who_acts(self.position_to_json(state))
+
+    def board(self, state):
+        """The realm's cells, symbols, stones and beasts, and the cosmos track."""
+        from tessera.render.azure_realm import realm
+        return {"realm": realm(state)}
+
+    def move_fields(self, text):
+        """A placement's cell; a boon; a take's or draw's colour; the colours returned."""
+        words = text.split()
+        letters = self.colour_letters
+        kind = words[0]
+        if kind in ("place", "gifted"):
+            return {"kind": kind, "cell": words[1]}
+        if kind == "boon":
+            return {"kind": "boon", "boon": words[1]}
+        if kind in ("take", "draw"):
+            return {"kind": kind, "colour": letters[words[1]]}
+        return {"kind": "return", "colours": "".join(letters[c] for c in words[1].split("+"))}
+
+    def chance_move_base(self):
+        from tessera.kernels.azure.layout import DRAW_BASE
+        return DRAW_BASE
+
+    def max_actions(self, players):
+        from tessera.kernels.azure.layout import COSMOS_STONES, STONES
+        # a turn places a stone (at most 19 a player) and then makes fewer than 50 decisions and draws
+        return 2 * (STONES + COSMOS_STONES + 1) * 50
+
 
 def parse_layout_option(text, cosmos):
     """The ``Layout`` of ``--layout``: a base layout number, or four domain tokens."""
@@ -97,4 +160,4 @@ def parse_layout_option(text, cosmos):
         raise OptionError(f"--layout: {str(err).removeprefix('bad position: layout: ')}") from None
 
 
-register(AzureGame())
+AZURE = AzureGame()

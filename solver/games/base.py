@@ -2,15 +2,15 @@
 
 The kernels (``Game.kernels``: the game's interface module, ``tessera.kernels.bind``) do the
 rules on int64 arrays; a ``Game`` adds the parts people see: options, notation,
-rendering. Search, self-play, perft and the CLI talk to games only through this
-class and the game's kernels.
+rendering, and its facts as data (``Game.spec``). Search, self-play, perft and the CLI
+talk to games only through this class and the game's kernels.
 """
+import functools
 import importlib
-import json
 
 import numpy as np
 
-from tessera.errors import OptionError, PositionError
+from tessera.errors import OptionError
 
 
 MAX_SEED = 2**63 - 1            # the kernels' generator takes a non-negative int64
@@ -19,14 +19,21 @@ MAX_SEED = 2**63 - 1            # the kernels' generator takes a non-negative in
 class Game:
     """One game's options, start positions, notation and drawing.
 
-    A subclass names its game and options and writes ``undealt``; notation and drawing
-    come from ``tessera.notation.<name>`` and ``tessera.render.<name>``, imported on
-    first use (they load numba, which help pages and option errors do not need).
+    A subclass gives its ``spec`` (``tessera.games.spec.GameSpec``) and writes ``undealt``;
+    notation and drawing come from ``tessera.notation.<name>`` and ``tessera.render.<name>``,
+    imported on first use (they load numba, which help pages and option errors do not need).
     """
 
-    name = ""
-    # Options of ``tessera new``: {name: (click type or choices tuple, default, help)}.
-    options = {}
+    spec = None
+
+    @property
+    def name(self):
+        return self.spec.name
+
+    @property
+    def options(self):
+        """Options of ``tessera new``: {name: ``Option`` (click type or choices, default, help)}."""
+        return self.spec.options
 
     def undealt(self, seed, **options):
         """The start before its first chance event, ``options`` checked. Only a set-up
@@ -82,7 +89,35 @@ class Game:
 
     def render(self, state):
         """A rich renderable drawing the position."""
-        return importlib.import_module(f"tessera.render.{self.name}").render_position(state)
+        return self._renderer().render_position(state)
+
+    def who_acts(self, state):
+        """One line: who acts and what they do, as `tessera show` says it under its drawing."""
+        return self._renderer().who_acts(self.position_to_json(state), state)
+
+    def _renderer(self):
+        return importlib.import_module(f"tessera.render.{self.name}")
+
+    @functools.cached_property
+    def colour_letters(self):
+        """{colour name: its letter}, as the game's notation and the web board write them."""
+        layout = importlib.import_module(f"tessera.kernels.{self.name}.layout")
+        return dict(zip(layout.COLOUR_NAMES, layout.COLOUR_LETTERS, strict=True))
+
+    def move_fields(self, text):
+        """The parts of a canonical move text the web board's clicks map to:
+        {"kind": ..., and the move's parts}."""
+        raise NotImplementedError
+
+    def board(self, state):
+        """What the web board draws beyond the position's JSON, as more keys of the page's
+        document: none here (Azure: its realm)."""
+        return {}
+
+    def max_actions(self, players):
+        """An upper bound on the actions of a game of ``players``, chance's included
+        (docs/rl.md derives them)."""
+        raise NotImplementedError
 
     def observer(self, state):
         """Whose view ``state`` is, or None for a complete position."""
@@ -92,73 +127,17 @@ class Game:
         """What ``observer`` knows of the complete ``state``: a copy, when nothing is hidden."""
         return state.copy()
 
+    def chance_seen_by(self, state):
+        """The player who alone sees the chance step ``state`` waits for (a card drawn into
+        a hand), or None when every player sees it."""
+        return None
+
+    def resample(self, state, observer, rng):
+        """A complete state ``observer`` cannot tell from ``state``: what it does not see
+        dealt anew from ``rng`` (a ``make_rng`` generator); a copy when nothing is hidden."""
+        return state.copy()
+
 
 def check_seed(seed):
     if type(seed) is not int or not 0 <= seed <= MAX_SEED:
         raise OptionError(f"seed must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
-
-
-_GAMES = {}
-
-
-def register(game):
-    _GAMES[game.name] = game
-    return game
-
-
-def registered_games():
-    _load_all()
-    return dict(_GAMES)
-
-
-def get_game(name):
-    _load_all()
-    try:
-        return _GAMES[name]
-    except KeyError:
-        known = ", ".join(sorted(_GAMES))
-        raise OptionError(f"unknown game '{name}' (known: {known})") from None
-
-
-def game_of_position(text):
-    """The game a position text or JSON document is written for, and the parsed state."""
-    from tessera.notation.fields import position_text
-    stripped = position_text(text).strip()
-    if stripped.startswith("{"):
-        obj = _json_document(stripped)
-        if not isinstance(obj, dict) or "game" not in obj:
-            raise PositionError("game", "JSON position needs a 'game' key")
-        game = _game_named(obj["game"])
-        return game, game.position_from_json(obj)
-    words = stripped.replace(";", " ").split()
-    if not words:
-        raise PositionError("position", "empty input")
-    game = _game_named(words[0])
-    return game, game.parse_position(stripped)
-
-
-def _json_document(text):
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise PositionError("json", f"not valid JSON ({err.msg} at line {err.lineno})") from None
-    except RecursionError:
-        raise PositionError("json", "nested too deeply for a position") from None
-    except ValueError as err:          # a number of more than 4300 digits
-        raise PositionError("json", f"not a position ({err})") from None
-
-
-def _game_named(name):
-    from tessera.notation.fields import shown
-    _load_all()
-    if not isinstance(name, str) or name not in _GAMES:
-        known = ", ".join(sorted(_GAMES))
-        raise PositionError("game", f"unknown game {shown(name)} (known: {known})")
-    return _GAMES[name]
-
-
-def _load_all():
-    if not _GAMES:
-        import tessera.games.azul  # noqa: F401  (registers itself)
-        import tessera.games.azure  # noqa: F401  (registers itself)
-        import tessera.games.pavilion  # noqa: F401  (registers itself)

@@ -1,13 +1,15 @@
 """Reading the pieces every game's notation shares: key/value tokens, JSON fields,
-colour counts and moves.
+factories, colour counts, tile lanes and moves.
 
 Each position function raises ``PositionError`` naming the field it was reading; each
 move function raises ``MoveError`` naming the move text.
 """
 import re
+from typing import NamedTuple
 
 import numpy as np
 
+from tessera.kernels.common import LANE_BITS, LANE_MASK
 from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.errors import MoveError, PositionError
 
@@ -99,6 +101,23 @@ def text_json(game, header, boards, header_readers, board_readers):
     obj["boards"] = [section_json(board, board_readers, f"player {number} ")
                      for number, board in enumerate(boards, 1)]
     return obj
+
+
+class TextForm(NamedTuple):
+    """The text form of a game whose position is a header and a line per player (Azul,
+    Summer Pavilion), read into the game's JSON form."""
+    game: str
+    title: str                    # names the position in errors: "an Azul position"
+    json_keys: tuple              # the header's keys are all but the first and the last
+    board_keys: tuple
+    header_readers: dict          # section_json's readers of each section's tokens
+    board_readers: dict
+
+    def json(self, text):
+        """The JSON form of a position's text; raises PositionError."""
+        tokens = position_tokens(text, self.game, self.title)
+        header, boards = text_sections(tokens, self.json_keys[1:-1], self.board_keys)
+        return text_json(self.game, header, boards, self.header_readers, self.board_readers)
 
 
 def slash_list(field, token):
@@ -207,6 +226,29 @@ def check_unused_words(state, layout):
             raise PositionError(f"player {p + 1}", f"set in a {players}-player game")
 
 
+# ---- factories -----------------------------------------------------------------------
+
+def filling_factory(counts, size):
+    """The factory a refill is filling (the first with fewer than ``size`` tiles), or None
+    once all are full; ``counts`` are the factories' tiles. A later factory with tiles is
+    an error: factories fill in order."""
+    filling = next((f for f, n in enumerate(counts) if n < size), None)
+    if filling is not None and any(counts[filling + 1:]):
+        raise PositionError("factories", f"factory {filling + 1} is not full but a later one"
+                                         " has tiles (factories fill in order)")
+    return filling
+
+
+def part_filled_factory(counts, size):
+    """The factory holding some tiles but fewer than ``size``, or None; a second one is an
+    error (only a refill that ran dry leaves one, its last)."""
+    short = [f for f, n in enumerate(counts) if 0 < n < size]
+    if len(short) > 1:
+        raise PositionError("factories", f"factories {short[0] + 1} and {short[1] + 1} are"
+                                         " part-filled (only a refill's last factory can be)")
+    return short[0] if short else None
+
+
 # ---- colour counts ---------------------------------------------------------------------
 
 def text_counts(field, token, names, letters):
@@ -249,6 +291,76 @@ def letter_counts(field, text, letters, names, most, what):
 def letters_text(counts, letters):
     """Counts by colour as letters, colour by colour (``BBYR``); empty for none."""
     return "".join(letter * n for letter, n in zip(letters, counts))
+
+
+# ---- colours and tile lanes ----------------------------------------------------------
+
+class Colours:
+    """A game's colours by name and letter, as its notation reads and writes them."""
+
+    def __init__(self, names, letters):
+        self.names = names
+        self.letters = letters
+        self.of_letter = {letter: c for c, letter in enumerate(letters)}
+
+    def move_colour(self, text, word):
+        """The colour a move word names (``move_colour``)."""
+        return move_colour(text, word, self.names, self.letters)
+
+
+class TileLanes(Colours):
+    """Tiles counted by colour in one word, a byte lane per colour (Azul, Summer
+    Pavilion), and the forms the notation gives such a word: counts like ``3/0/2/1/5``,
+    a JSON {colour name: count} and letters like ``BBYR``. ``most`` is how many tiles of
+    a colour exist; it also keeps each count inside its lane."""
+
+    def __init__(self, names, letters, most):
+        super().__init__(names, letters)
+        self.most = most
+
+    def counts(self, word):
+        """The tiles of each colour in ``word``."""
+        return [int(word) >> (LANE_BITS * c) & LANE_MASK for c in range(len(self.names))]
+
+    def word(self, counts):
+        """The word of tile counts by colour."""
+        return sum(count << (LANE_BITS * c) for c, count in enumerate(counts))
+
+    def tiles(self, word):
+        """All tiles in ``word``."""
+        return sum(self.counts(word))
+
+    def read_counts(self, field, token):
+        """A text token like ``3/0/2/1/5`` as its JSON {colour name: count}."""
+        return text_counts(field, token, self.names, self.letters)
+
+    def counts_text(self, counts):
+        """A JSON {colour name: count} as ``3/0/2/1/5``."""
+        return counts_text(counts, self.names)
+
+    def json_word(self, field, counts):
+        """The word of a JSON {colour name: count}."""
+        return self.word(json_counts(field, counts, self.names, self.most, "tiles"))
+
+    def json_counts(self, word):
+        """The JSON {colour name: count} of a word."""
+        return dict(zip(self.names, self.counts(word)))
+
+    def letters_word(self, field, text):
+        """The word of the colour letters in ``text`` (``BBYR``)."""
+        return self.word(letter_counts(field, text, self.letters, self.names, self.most,
+                                       "tiles"))
+
+    def letters_text(self, word):
+        """A word's tiles as letters, colour by colour; empty for none."""
+        return letters_text(self.counts(word), self.letters)
+
+    def check_counts(self, field, name, word):
+        """No colour in ``word`` has more tiles than exist; ``name`` names the place."""
+        for colour, count in zip(self.names, self.counts(word)):
+            if count > self.most:
+                raise PositionError(field, f"{name} holds {count} {colour} tiles"
+                                           f" ({self.most} exist)")
 
 
 # ---- moves ---------------------------------------------------------------------------
@@ -295,6 +407,17 @@ def move_colour(text, word, names, letters):
             return c
     raise MoveError(text, f"'{word}' is not a colour ({', '.join(names)} or"
                           f" {' '.join(letters)})")
+
+
+def move_source(text, word, factories, centre, otherwise):
+    """The tiles a draft move takes from: ``c`` for the centre (the game's code
+    ``centre``) or ``f1``..``f<factories>`` (codes from 0); MoveError ``otherwise`` for
+    any other word."""
+    if word == "c":
+        return centre
+    if word.startswith("f"):
+        return move_number(text, word[1:], factories, "factory") - 1
+    raise MoveError(text, otherwise)
 
 
 def move_number(text, word, highest, what, lowest=1):

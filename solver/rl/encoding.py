@@ -8,9 +8,10 @@ import importlib
 import numpy as np
 
 from tessera.errors import MoveError, OptionError
-from tessera.games import get_game
+from tessera.games import get_game, registered_games
 
-GAMES = ("azul", "pavilion", "azure")
+# The names of the games, in the order of their ids.
+GAMES = tuple(sorted(registered_games(), key=lambda name: get_game(name).spec.id))
 
 
 class Encoding:

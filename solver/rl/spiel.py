@@ -15,49 +15,41 @@ strings have perfect recall: the history, with the colours of the cards the play
 not see hidden. Azure's realm is a parameter (``realm_seed`` deals it as ``tessera new
 azure --seed``), not a chance event.
 """
-import importlib
 from functools import lru_cache
 
 import numpy as np
 import pyspiel
 
+from tessera.games import GAMES
 from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import make_rng
 from tessera.rl.table import Rules
 
-PARAMETERS = {
-    "azul": {"players": 2, "variant": "colour"},
-    "pavilion": {"players": 2},
-    "azure": {"gifted": "none", "cosmos": False, "realm_seed": 0},
-}
-PLAYER_COUNTS = {"azul": (2, 4), "pavilion": (2, 4), "azure": (2, 2)}
-LONG_NAMES = {"azul": "Azul", "pavilion": "Azul: Summer Pavilion", "azure": "Azure"}
+
+def parameters(spec):
+    """The OpenSpiel parameters of a game (``spec``, its ``GameSpec``) and their defaults:
+    its options with a default, and the seed of a set-up drawn outside chance events."""
+    setup = spec.seeded_setup
+    return {**spec.option_defaults(), **({setup.parameter: 0} if setup else {})}
 
 
-def game_type(name):
-    low, high = PLAYER_COUNTS[name]
-    hidden = name == "azure"
+def game_type(spec):
     return pyspiel.GameType(
-        short_name=f"tessera_{name}",
-        long_name=f"Tessera {LONG_NAMES[name]}",
+        short_name=f"tessera_{spec.name}",
+        long_name=f"Tessera {spec.display_name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if hidden
+        information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if spec.hidden
                      else pyspiel.GameType.Information.PERFECT_INFORMATION),
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=high,
-        min_num_players=low,
+        max_num_players=spec.players.most,
+        min_num_players=spec.players.least,
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=PARAMETERS[name])
-
-
-def colour_count(name):
-    """Chance outcomes at most: a draw is one tile or card, its outcome the colour."""
-    return importlib.import_module(f"tessera.kernels.{name}.layout").NCOLOURS
+        parameter_specification=parameters(spec))
 
 
 @lru_cache(maxsize=None)
@@ -66,39 +58,44 @@ def rules_for(name, options):
     return Rules(name, **dict(options))
 
 
-def tessera_options(name, params):
+def tessera_options(spec, params):
     """The ``tessera new`` options of OpenSpiel parameters, as a hashable tuple."""
-    options = {key: value for key, value in params.items() if key != "realm_seed"}
+    setup = spec.seeded_setup
+    options = {key: value for key, value in params.items()
+               if setup is None or key != setup.parameter}
     return tuple(sorted(options.items()))
 
 
 class TesseraGame(pyspiel.Game):
-    """One of Tessera's games; ``name`` is set by each subclass."""
+    """One of Tessera's games; ``game`` (its ``Game``) and ``name`` are set by each subclass."""
 
+    game = None
     name = ""
 
     def __init__(self, params=None):
-        params = {**PARAMETERS[self.name], **(params or {})}
-        self.options = tessera_options(self.name, params)
-        self.realm_seed = int(params.get("realm_seed", 0))
+        spec = self.game.spec
+        params = {**parameters(spec), **(params or {})}
+        self.options = tessera_options(spec, params)
+        setup = spec.seeded_setup
+        self.setup_seed = int(params.get(setup.parameter, 0)) if setup else 0
         self._undealt = None
         rules = rules_for(self.name, self.options)
         players = rules.players
-        super().__init__(game_type(self.name), pyspiel.GameInfo(
+        super().__init__(game_type(spec), pyspiel.GameInfo(
             num_distinct_actions=rules.encoding.num_actions,
-            max_chance_outcomes=colour_count(self.name),
+            max_chance_outcomes=spec.chance_outcomes,
             num_players=players,
             min_utility=-1.0,
             max_utility=float(players - 1),
             utility_sum=0.0,
-            max_game_length=max_game_length(self.name, players)), params)
+            max_game_length=self.game.max_actions(players)), params)
 
     def rules(self):
         return rules_for(self.name, self.options)
 
     def new_initial_state(self):
         if self._undealt is None:      # laid once: Azure's realm takes milliseconds of Python
-            self._undealt = self.rules().game.undealt(self.realm_seed, **dict(self.options))
+            self._undealt = self.game.undealt(self.setup_seed, **dict(self.options))
         return TesseraState(self, self._undealt.copy())
 
     def make_py_observer(self, iig_obs_type=None, params=None):
@@ -140,10 +137,12 @@ class TesseraState(pyspiel.State):
 
     def witnesses(self):
         """Who sees the next action: a card drawn in Azure is seen by its receiver alone."""
-        if self._name == "azure" and self.rules().to_move(self.array) == CHANCE:
-            from tessera.kernels.azure.layout import W_DRAW_FOR
-            return (int(self.array[W_DRAW_FOR]),)
-        return tuple(range(self.rules().players))
+        rules = self.rules()
+        if rules.to_move(self.array) == CHANCE:
+            receiver = rules.game.chance_seen_by(self.array)
+            if receiver is not None:
+                return (receiver,)
+        return tuple(range(rules.players))
 
     def _action_to_string(self, player, action):
         """The move's notation here (at chance: the tile or card drawn)."""
@@ -161,14 +160,10 @@ class TesseraState(pyspiel.State):
         """A state the player cannot tell from this one: the cards it has not seen dealt
         anew (Azure), with the same history; in Azul and Summer Pavilion a copy."""
         clone = self.clone()
-        if self._name == "azure":
-            from tessera.kernels.azure import determinize
-            rules = self.rules()
-            view = rules.game.view(self.array, player_id)
+        game = self.rules().game
+        if game.spec.hidden:
             seed = int(probability_sampler() * 2**62)
-            out = np.empty_like(self.array)
-            determinize(view, player_id, make_rng(seed), out)
-            clone.array = out
+            clone.array = game.resample(self.array, player_id, make_rng(seed))
         return clone
 
     def __str__(self):
@@ -194,39 +189,10 @@ class TesseraObserver:
                         for action, seen in zip(state.history(), state.seen))
 
 
-def max_game_length(name, players):
-    """An upper bound on the actions of a game, chance's included (docs/rl.md derives them)."""
-    if name == "azul":
-        factories = 2 * players + 1
-        # a round that puts no tile on a wall is followed by at most four more (the fifth
-        # ends the game), and walls hold at most 20 tiles a player before a row completes
-        rounds = (players * 20 + 1) * 5
-        # per round: a draw per tile dealt, a draft per tile at most, five tilings a player
-        return rounds * (8 * factories + 5 * players)
-    if name == "pavilion":
-        from tessera.kernels.pavilion.layout import FACTORIES_BY_PLAYERS, REGION_REWARDS, ROUNDS, SUPPLY_SIZE
-        factories = int(FACTORIES_BY_PLAYERS[players])
-        bonus = players * int(REGION_REWARDS.sum())      # tiles bonuses can give in a game
-        dealt = 4 * factories + SUPPLY_SIZE
-        # per round: the deal, a draft per tile, a placement per tile in hand (drafted, kept,
-        # taken), a pass and a keep a player; over the game a take, a resupply and a placement per bonus tile
-        return ROUNDS * (3 * dealt + 6 * players) + 3 * bonus
-    from tessera.kernels.azure.layout import COSMOS_STONES, STONES
-    # a turn places a stone (at most 19 a player) and then makes fewer than 50 decisions and draws
-    return 2 * (STONES + COSMOS_STONES + 1) * 50
+def openspiel_class(game):
+    """The pyspiel game class of ``game`` (a ``Game``)."""
+    return type(f"{game.name.capitalize()}Game", (TesseraGame,), {"game": game, "name": game.name})
 
 
-class AzulGame(TesseraGame):
-    name = "azul"
-
-
-class PavilionGame(TesseraGame):
-    name = "pavilion"
-
-
-class AzureGame(TesseraGame):
-    name = "azure"
-
-
-for _game in (AzulGame, PavilionGame, AzureGame):
-    pyspiel.register_game(game_type(_game.name), _game)
+for _game in GAMES:
+    pyspiel.register_game(game_type(_game.spec), openspiel_class(_game))

@@ -25,7 +25,7 @@ class Rules:
         self.kernels = self.game.kernels()
         self.options = options
         self.players = self.encoding.players
-        self.chance_base = _chance_bases()[game]
+        self.chance_base = self.game.chance_move_base()
         self._moves = np.empty(self.kernels.MAX_MOVES, np.int64)
         self._probs = np.empty(self.kernels.MAX_MOVES, np.float64)
 
@@ -134,11 +134,3 @@ class Table:
     def position(self):
         return Position.from_state(self.state)
 
-
-def _chance_bases():
-    """The engine's code of the chance move drawing colour 0, by game (chance moves are it
-    plus the colour drawn)."""
-    from tessera.kernels.azul.layout import CHANCE_MOVE_BASE
-    from tessera.kernels.azure.layout import DRAW_BASE
-    from tessera.kernels.pavilion.layout import CHANCE_BASE
-    return {"azul": CHANCE_MOVE_BASE, "pavilion": CHANCE_BASE, "azure": DRAW_BASE}

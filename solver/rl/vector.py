@@ -18,7 +18,7 @@ from tessera.games import get_game
 from tessera.games.base import check_seed
 from tessera.rl.encoding import Encoding
 
-AZURE_LAYOUTS = 64      # Azure realms dealt for a batch when no layout is given
+SETUPS_DEALT = 64        # set-ups dealt for a batch (Azure's realms) when no option names one
 # Reads of the chunks' ``finished`` marks between looks for a failed chunk server.
 SPINS = 1 << 24
 # Reads a chunk server makes of its control word, waiting for the next batch, before it
@@ -171,9 +171,10 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
 def _starts(game, seed, options):
     """[K, state words]: the undealt starts new games copy (one but for Azure's realms)."""
     chosen = get_game(game)
-    if game == "azure" and options.get("layout") is None:
+    setup = chosen.spec.seeded_setup
+    if setup is not None and options.get(setup.option) is None:
         return np.ascontiguousarray(chosen.undealt_batch(
-            [seed * AZURE_LAYOUTS + k for k in range(AZURE_LAYOUTS)], **options), np.int64)
+            [seed * SETUPS_DEALT + k for k in range(SETUPS_DEALT)], **options), np.int64)
     return np.ascontiguousarray(chosen.undealt(0, **options)[None, :], np.int64)
 
 

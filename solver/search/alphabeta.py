@@ -17,7 +17,7 @@ import numpy as np
 
 from tessera.kernels import bind
 from tessera.kernels.constants import AZURE, CHANCE, TERMINAL
-from tessera.kernels.search import alphabeta as kernel     # the layout and limits; the kernels per game
+from tessera.kernels.search import alphabeta_layout as kernel   # the layout and limits; the kernels per game: bind
 from tessera.kernels.search import ttable
 from tessera import parallel_compile
 from tessera.compiletime import compile_clock

@@ -16,7 +16,7 @@ import numpy as np
 from tessera.kernels import bind
 from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import make_rng
-from tessera.kernels.search import ismcts as kernel    # the layout; the kernels per game
+from tessera.kernels.search import ismcts_layout as kernel   # the layout; the kernels per game: bind
 from tessera.kernels.search.clock import FOREVER
 from tessera import parallel_compile
 from tessera.compiletime import compile_clock

@@ -13,18 +13,21 @@ import numpy as np
 from tessera.kernels import bind
 from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import make_rng
-from tessera.kernels.search import mcts as kernel      # the layout and parameters; the kernels per game
+from tessera.kernels.search import mcts_layout as kernel   # the layout and parameters; the kernels per game: bind
 from tessera.kernels.search import tree as tree_kernels   # one compile for every game
 from tessera.kernels.search.clock import FOREVER
 from tessera import parallel_compile
 from tessera.compiletime import compile_clock
 from tessera.errors import OptionError, TesseraError
+from tessera.games import GAMES
+from tessera.games.spec import GENERAL_SEARCH
 from tessera.search.batches import lower_bound, run_batches, run_threads
 from tessera.search.result import MoveLine, SearchResult
 
 VALUES = {"win": kernel.VALUE_WIN, "margin": kernel.VALUE_MARGIN, "blend": kernel.VALUE_BLEND}
 SELECTIONS = {"uct": kernel.SELECT_UCT, "puct": kernel.SELECT_PUCT}
 ROLLOUTS = kernel.ROLLOUTS              # each compiled into instances of its own
+PRIOR_TEMPERATURE = 2.0                 # PUCT: the softmax temperature of the move heuristic's priors
 PV_LENGTH = 256
 MB = 2**20
 DEFAULT_MEMORY = 1024 * MB      # for a search's trees, all threads together
@@ -41,7 +44,7 @@ def search_kernels(state, rollout, reuse=True):
     result's lines. ``state`` may be any state of the game: only its type counts."""
     kernels = bind.instance(state[0], "mcts", rollout)
     nodes, stats, size = kernel.new_tree(1)
-    prm, root = kernel.params(), state.copy()
+    prm, root = MctsOptions().kernel_params(state[0]), state.copy()
     listed = [(kernels.run_tree, (nodes, stats, size, root, 1, FOREVER, prm, make_rng(0), 1)),
               (tree_kernels.make_room, (nodes, stats, size, 1))]
     if reuse:
@@ -145,19 +148,17 @@ class MctsOptions:
         """The kernels' parameter array for a search of ``game`` (an id or a name)."""
         options = self.for_game(game)
         return kernel.params(options.exploration, VALUES[options.value], SELECTIONS[options.select],
-                             options.chance_width, fpu=options.fpu)
+                             options.chance_width, PRIOR_TEMPERATURE, options.fpu)
 
 
-# The exploration constant and the value each game plays best with, at the other defaults.
-# Azure's short games (about 27 moves) and 25-point race reward following the heuristic's
-# priors more closely, so Azure explores less (results/strength/README.md, "Azure's search
-# tuned"). Azul's searches of 0.2 s gain from exploring more and from counting the wins
-# beside the margin (the same file, "Azul's search parameters at 0.2 s"). The other games
-# keep the general defaults.
-EXPLORATION = {"azul": 2.0, "azure": 0.7}
-DEFAULT_EXPLORATION = 1.4
-VALUE = {"azul": "blend"}
-DEFAULT_VALUE = "margin"
+# The exploration constant and the value each game plays best with, at the other defaults
+# (each game's spec, ``GameSpec.search``): the games that differ from the general defaults.
+DEFAULT_EXPLORATION = GENERAL_SEARCH.exploration
+DEFAULT_VALUE = GENERAL_SEARCH.value
+EXPLORATION = {game.name: game.spec.search.exploration for game in GAMES
+               if game.spec.search.exploration != DEFAULT_EXPLORATION}
+VALUE = {game.name: game.spec.search.value for game in GAMES
+         if game.spec.search.value != DEFAULT_VALUE}
 
 
 def default_exploration(game):

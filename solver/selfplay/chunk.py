@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tessera.kernels import bind
-from tessera.kernels import selfplay as kernel          # the agent kinds; the kernels per game
+from tessera.kernels import selfplay_layout as kernel   # the agent kinds; the kernels per game: bind
 from tessera.kernels.rng import CHANCE_SALT
 from tessera.agents import GreedyAgent, RandomAgent, parse_agent, play_game
 from tessera.games import get_game

@@ -166,7 +166,7 @@ def create_app(searches=2, analysis=True, runs=None, host="127.0.0.1", token=Non
         current = documents.read_position(body.get("position"))
         if current.to_move is None:
             raise BadRequest("no player acts in this position")
-        searched = current.view(current.to_move) if current.game == "azure" else current
+        searched = current.view(current.to_move) if get_game(current.game).spec.hidden else current
         answer = await hub.choose(tab, searched.text(), body.get("seconds", 1.0))
         if "error" in answer:
             raise TesseraError(answer["error"])

@@ -1,5 +1,7 @@
 """What the page gets for a position: its text and JSON, who acts, the legal moves with
-their fields (``moves``), the Azure realm, and the chance generator to go on with.
+their fields (``moves``), what the game's board draws beyond its JSON (``Game.board``: the
+Azure realm), each player's view in a game of hidden information, and the chance
+generator to go on with.
 
 Chance is dealt as `tessera selfplay` and `tessera analyze` deal it: a new game from
 seed S starts a generator ``chance_rng(S)`` that draws every chance step
@@ -12,11 +14,9 @@ import numpy as np
 from tessera.kernels import games
 from tessera.kernels.rng import chance_rng
 from tessera.errors import TesseraError
+from tessera.games import get_game
 from tessera.games.base import check_seed
 from tessera.position import Position
-from tessera.render import azul as render_azul
-from tessera.render import azure as render_azure
-from tessera.render import pavilion as render_pavilion
 from tessera.web.moves import fields
 
 
@@ -74,9 +74,9 @@ def deal_chance(position, rng):
 
 def document(position, rng=None):
     """The page's description of ``position`` (see the module's docstring)."""
-    game = position.game
+    game = get_game(position.game)
     doc = {
-        "game": game,
+        "game": game.name,
         "text": position.text(),
         "json": position.to_json(),
         "status": status(position),
@@ -90,11 +90,9 @@ def document(position, rng=None):
         "moves": _moves(position),
         "rng": None if rng is None else str(int(rng[0])),
     }
-    if game == "azure":
-        from tessera.web.realm import realm
-        doc["realm"] = realm(position.state)
-        if not position.is_view:
-            doc["views"] = {str(p): position.view(p).to_json() for p in (1, 2)}
+    doc.update(game.board(position.state))
+    if game.spec.hidden and not position.is_view:
+        doc["views"] = {str(p): position.view(p).to_json() for p in range(1, position.players + 1)}
     return doc
 
 
@@ -110,8 +108,4 @@ def _moves(position):
 
 def status(position):
     """One line: who acts and what they do, as `tessera show` says it."""
-    obj = position.to_json()
-    if position.game == "azure":
-        return render_azure.who_acts(obj)
-    renderer = render_azul if position.game == "azul" else render_pavilion
-    return renderer.who_acts(obj, position.state)
+    return get_game(position.game).who_acts(position.state)

@@ -65,10 +65,11 @@ def serve(host, port, open_page, searches, runs=(), token=None, memory_mb=None, 
 def warm_up():
     """Load (or compile) what a position's page needs, for every game: the first request
     of each game then costs milliseconds."""
+    from tessera.games import GAMES
     from tessera.position import Position
     from tessera.web.documents import document, new_game, play
-    for name in ("azul", "pavilion", "azure"):
-        start, rng = new_game(name, 0, {})
+    for game in GAMES:
+        start, rng = new_game(game.name, 0, {})
         document(play(start, start.legal_moves[0], rng, True)[0], rng)
         Position.parse(start.text())
 

@@ -80,7 +80,7 @@ async function show() {
   ui.selection = null;
   ui.best = null;
   $("status").textContent = doc.status;
-  $("view-as").hidden = doc.game !== "azure" || doc.is_view;
+  $("view-as").hidden = !doc.views;     // only a complete position of hidden information has them
   drawBoard();
   drawMoves(doc);
   drawHistory();
@@ -97,7 +97,7 @@ function drawBoard() {
   const svg = $("board");
   svg.replaceChildren();
   const viewer = $("viewer").value;
-  const shown = doc.game === "azure" && viewer && doc.views
+  const shown = viewer && doc.views
     ? Object.assign({}, doc, {json: doc.views[viewer], viewer: Number(viewer)}) : doc;
   ui.columns = boardLayout(svg).columns;
   BOARDS[doc.game].draw(svg, shown);
@@ -255,9 +255,9 @@ async function startAnalysis() {
     return;
   }
   $("analysis-state").textContent = "searching…";
-  // Azure seen by one player: the search knows what that player knows (information-set MCTS).
+  // A game of hidden information seen by one player: the search knows what that player knows (information-set MCTS).
   const viewer = $("viewer").value;
-  const position = doc.game === "azure" && viewer && doc.views ? doc.views[viewer] : doc.text;
+  const position = viewer && doc.views ? doc.views[viewer] : doc.text;
   const algo = $("analysis-algo").value;
   ui.analysing = (await api("/api/analysis/start", {tab: ui.tab, position, seconds, algo})).id;
 }

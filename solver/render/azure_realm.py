@@ -1,4 +1,4 @@
-"""An Azure realm's cells for the page to draw, read from the position's realm words
+"""An Azure realm's cells for the web board to draw, read from the position's realm words
 (which the engine fills from the board data for the layout) as ``tessera show`` reads them."""
 from tessera.kernels.azure.layout import (
     BEAST_NAMES, BLACK, CELL_COSMOS, CELL_COST, CELL_DOMAIN, CELL_KIND, CELL_QI, CELL_QI_COLOUR,

@@ -1,0 +1,77 @@
+"""What a game is, as data: one ``GameSpec`` per game, in the game's own module.
+
+Search, RL, the web board and notation read a game's facts here instead of asking which
+game it is. The kernels own the numeric id (``tessera.kernels.constants``); a spec names
+it, and tests/test_game_spec.py checks every fact against the kernels.
+"""
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from tessera.errors import OptionError
+
+
+class Option(NamedTuple):
+    """An option of ``tessera new``: a click type (int, bool, str) or a tuple of choices,
+    its default and its help."""
+    kind: Any
+    default: Any
+    help: str
+
+
+class PlayerCounts(NamedTuple):
+    least: int
+    most: int
+    default: int
+
+    def __contains__(self, players):
+        return type(players) is int and self.least <= players <= self.most
+
+    def option(self):
+        """The ``players`` option of a game with more than one player count."""
+        return Option(int, self.default, f"number of players, {self.least} to {self.most}")
+
+    def check(self, players):
+        """OptionError unless the game takes ``players`` players."""
+        if players not in self:
+            *counts, last = range(self.least, self.most + 1)
+            raise OptionError(f"players must be {', '.join(map(str, counts))} or {last},"
+                              f" not {players!r}")
+
+
+@dataclass(frozen=True)
+class SearchDefaults:
+    """The MCTS settings a game searches with where the options leave them to it."""
+    exploration: float = 1.4
+    value: str = "margin"           # a name of ``tessera.search.mcts.VALUES``
+
+
+GENERAL_SEARCH = SearchDefaults()
+
+
+@dataclass(frozen=True)
+class SeededSetup:
+    """A set-up drawn outside chance events, from the seed of ``Game.undealt`` (Azure's
+    realm) unless the option ``option`` names it; OpenSpiel takes that seed as the game
+    parameter ``parameter``."""
+    option: str
+    parameter: str
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    id: int                         # word 0 of every state array of the game (the kernels')
+    name: str                       # the name of its kernels, notation and CLI argument
+    display_name: str
+    players: PlayerCounts
+    options: dict = field(default_factory=dict)     # {name: Option}, in the order help shows them
+    hidden: bool = False            # players see views that hide parts of the position
+    search: SearchDefaults = GENERAL_SEARCH
+    max_moves: int = 0              # the longest legal move list (the kernels' MAX_MOVES)
+    chance_outcomes: int = 0        # at most, at one chance step: one tile or card, by colour
+    seeded_setup: SeededSetup = None
+
+    def option_defaults(self):
+        """{name: default} of the options with a default (an option defaulting to None
+        leaves the choice to the set-up)."""
+        return {name: option.default for name, option in self.options.items()
+                if option.default is not None}
