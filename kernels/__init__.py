@@ -2,7 +2,7 @@
 written once for every game and instantiated per game (``tessera.kernels.bind``)."""
 import sys
 
-from tessera.errors import UnsupportedPlatformError
+from tessera.kernels.errors import UnsupportedPlatformError
 
 # The search's clock (``tessera.kernels.search.clock``) calls the C library's clock_gettime
 # with the monotonic clock's id, known for these; anywhere else, refuse here rather than

@@ -24,6 +24,7 @@ import importlib.util
 import sys
 
 from tessera.kernels.constants import GAME_NAMES
+from tessera.kernels.interfaces import game_name, interface  # noqa: F401  (given out here too)
 
 # The package the kernels are installed as (``tessera.kernels``): instances live below it.
 PACKAGE = __name__.rpartition(".")[0]
@@ -44,23 +45,6 @@ _TEMPLATE_SHORT_NAMES = {module: short for short, module in TEMPLATES.items()}
 # numba prunes the branches of the other variants before typing, so an instance compiles
 # only its own: a search with greedy rollouts compiles no random playout, and the other way round.
 VARIANTS = {"mcts": ("random", "greedy", "round"), "ismcts": ("random", "greedy")}
-
-
-def game_name(game):
-    """``game`` (a game id, e.g. ``state[0]``, or a name) as a name: ``"azul"``."""
-    if isinstance(game, str):
-        if game not in GAME_NAMES.values():
-            raise ValueError(f"unknown game {game!r}")
-        return game
-    try:
-        return GAME_NAMES[int(game)]
-    except KeyError:
-        raise ValueError(f"unknown game id {game!r}") from None
-
-
-def interface(game):
-    """The game's interface module (``kernels.<game>.game``): its kernels under the interface names."""
-    return importlib.import_module(f"{PACKAGE}.{game_name(game)}.game")
 
 
 def instance(game, template, variant=None):

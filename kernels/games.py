@@ -9,7 +9,7 @@ nothing of the other games. The functions of this module are plain Python: each
 looks up the game of ``state[0]`` and calls its kernel, importing a game's kernels
 only when that game is first used. Jitted code never calls them; Python code that
 calls a kernel many times takes the interface module once
-(``tessera.kernels.bind.interface(state[0])``).
+(``tessera.kernels.interfaces.interface(state[0])``).
 
 Interface, for a state array ``state``:
 - ``to_move(state)``: the player index, ``CHANCE`` or ``TERMINAL``;
@@ -52,7 +52,8 @@ play), using only ``rng``. Information-set MCTS
 (``tessera.kernels.search.ismcts``) is built on it; see docs/hidden-information.md.
 """
 
-from tessera.kernels.bind import GAME_NAMES, interface
+from tessera.kernels.constants import GAME_NAMES
+from tessera.kernels.interfaces import interface
 from tessera.kernels.constants import AZUL, AZURE, CHANCE, PAVILION, TERMINAL, TOY  # noqa: F401  (re-exported)
 
 FUNCTIONS = (

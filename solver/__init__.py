@@ -24,6 +24,7 @@ __version__ = "0.1.0"
 # Public name -> the module that defines it.
 _EXPORTS = {
     "Position": "tessera.position",
+    "ChanceDraws": "tessera.position",
     "Agent": "tessera.agents",
     "Decision": "tessera.agents",
     "GameRecord": "tessera.agents",
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
     from tessera.errors import MoveError, OptionError, PositionError, TesseraError
     from tessera.external import AgentError, ExternalAgent
     from tessera.games import Game, get_game
-    from tessera.position import Position
+    from tessera.position import ChanceDraws, Position
 
 
 def __getattr__(name: str) -> Any:

@@ -5,8 +5,8 @@ Specs (docs/search.md, "Agents"):
 - ``random``: a uniformly random legal move;
 - ``greedy``: the best move by a one-ply look at the game's evaluation;
 - ``mcts:iters=N`` or ``mcts:time=S``, with optional ``threads``, ``c``, ``select``,
-  ``rollout``, ``value``, ``width``, ``memory`` (in MB) (the ``MctsOptions`` of the same
-  meaning);
+  ``rollout``, ``value``, ``width``, ``memory`` (in MB), ``fpu`` (the keys of the search
+  options in ``tessera.search.options``);
 - ``alphabeta:depth=D`` and/or ``alphabeta:time=S``.
 
 - ``python:module=M,function=F`` (or ``file=PATH.py`` for ``module``): an external
@@ -22,9 +22,8 @@ and alpha-beta decide on one determinization of the view drawn with their seed
 (alpha-beta on a sample is "perfect-information Monte Carlo" with one sample: it
 plays as if the sampled cards were the true ones).
 """
-import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
@@ -32,49 +31,13 @@ from tessera.kernels import bind
 from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import SAMPLE_SALT, below, chance_rng, make_rng
 from tessera.errors import OptionError
-from tessera.search.ismcts import Ismcts
-from tessera.search.mcts import MB, Mcts, MctsOptions
-from tessera.search.result import SearchResult
+from tessera.search.mcts import Mcts
+from tessera.search.options import ALPHABETA, MCTS, OPTIONS, aliases
+from tessera.search.request import SearchRequest, searcher_class
+from tessera.players import Agent, Decision  # noqa: F401  (given out here too)
 
 if TYPE_CHECKING:
     from tessera.games import Game
-
-
-@dataclass
-class Decision:
-    """A move, the search result that chose it (None for an agent that does not search)
-    and the seconds the choice took."""
-    move: int
-    result: Optional[SearchResult] = None
-    seconds: float = 0.0
-
-
-class Agent:
-    """A player: ``choose`` a move for whoever acts in ``state``; ``observe`` every move played.
-
-    ``choose`` must not change ``state``. ``observe`` is called for each move of the
-    game, the agent's own included, so an agent can follow the game (tree reuse).
-    Give each seat its own agent object.
-    """
-
-    name = ""
-    last_result = None          # a searching agent's result of its last ``choose``
-
-    def __init__(self, spec):
-        self.spec = spec
-
-    def choose(self, state):
-        raise NotImplementedError
-
-    def decide(self, state):
-        """``choose``, with the search result and the time it took: a ``Decision``."""
-        started = time.perf_counter()
-        self.last_result = None
-        move = self.choose(state)
-        return Decision(int(move), self.last_result, time.perf_counter() - started)
-
-    def observe(self, move):
-        """Nothing to follow by default."""
 
 
 class RandomAgent(Agent):
@@ -130,16 +93,18 @@ class MctsAgent(Agent):
 
     name = "mcts"
 
-    def __init__(self, spec, options):
+    def __init__(self, spec, request):
         super().__init__(spec)
-        self.mcts = Mcts(options)
+        self.options = request.mcts_options()
+        self.mcts = Mcts(self.options)      # checks the options at once
         self.ismcts = None          # made at the first view (a round rollout has no IS-MCTS)
 
     def choose(self, state):
-        if bind.interface(state[0]).is_complete(state):
+        kind = searcher_class(state)
+        if kind is Mcts:
             searcher = self.mcts
         else:
-            self.ismcts = self.ismcts or Ismcts(self.mcts.options)
+            self.ismcts = self.ismcts or kind(self.options)
             searcher = self.ismcts
         self.last_result = searcher.search(state)
         return self.last_result.best.move
@@ -179,12 +144,9 @@ def sampled_if_hidden(state, observer, rng):
 
 # ---- specs ---------------------------------------------------------------------------
 
-MCTS_KEYS = {"iters": ("iterations", int), "time": ("time_limit", float),
-             "threads": ("threads", int), "c": ("exploration", float),
-             "select": ("select", str), "rollout": ("rollout", str),
-             "value": ("value", str), "width": ("chance_width", int),
-             "memory": ("memory", float), "fpu": ("fpu", float)}
-ALPHABETA_KEYS = {"depth": int, "time": float}
+# key: the search option it sets (tessera.search.options), for each searching agent
+MCTS_KEYS = aliases("agent", [option for option in OPTIONS if MCTS in option.algos])
+ALPHABETA_KEYS = aliases("agent", [option for option in OPTIONS if ALPHABETA in option.algos])
 NUMBER_NAMES = {int: "a whole number", float: "a number"}
 
 
@@ -241,21 +203,24 @@ def _mcts_agent(spec, settings, seed):
     _only_keys(settings, MCTS_KEYS)
     if "iters" not in settings and "time" not in settings:
         raise OptionError("mcts needs iters=N or time=S")
-    fields = {}
+    return MctsAgent(spec, SearchRequest(seed=seed, **_options(settings, MCTS_KEYS)))
+
+
+def _options(settings, keys):
+    """{search option: value} of an agent spec's ``settings`` ({key: text})."""
+    options = {}
     for key, text in settings.items():
-        field, kind = MCTS_KEYS[key]
-        fields[field] = text if kind is str else _number(key, text, kind)
-    if "memory" in fields:                                       # MB, as --memory
-        fields["memory"] = int(fields["memory"] * MB)
-    return MctsAgent(spec, MctsOptions(seed=seed, **fields))     # MctsOptions checks ranges
+        option = keys[key]
+        options[option.name] = text if option.kind is str else _number(key, text, option.kind)
+    return options
 
 
 def _alphabeta_agent(spec, settings, seed):
     _only_keys(settings, ALPHABETA_KEYS)
     if not settings:
         raise OptionError("alphabeta needs depth=D or time=S")
-    depth = _number("depth", settings["depth"], int) if "depth" in settings else None
-    time_limit = _number("time", settings["time"], float) if "time" in settings else None
+    options = _options(settings, ALPHABETA_KEYS)
+    depth, time_limit = options.get("depth"), options.get("time")
     if depth is not None and depth < 1:
         raise OptionError(f"depth must be at least 1, not {depth}")
     if time_limit is not None and not time_limit > 0:

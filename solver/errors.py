@@ -1,8 +1,9 @@
-"""User-facing errors: each carries one line that names what is wrong."""
+"""User-facing errors: each carries one line that names what is wrong.
 
-
-class TesseraError(Exception):
-    """Bad input from the user. The CLI prints ``str(err)`` on one line and exits 2."""
+``TesseraError``, the base of them all, and the errors the kernels raise are defined in the
+kernel layer, below everything that raises or catches them, and given out here."""
+from tessera.kernels.boarddata import BoardDataError  # noqa: F401  (given out here)
+from tessera.kernels.errors import TesseraError, UnsupportedPlatformError  # noqa: F401
 
 
 class PositionError(TesseraError):
@@ -23,8 +24,3 @@ class MoveError(TesseraError):
 
 class OptionError(TesseraError):
     """A command option with a value the game does not accept."""
-
-
-class UnsupportedPlatformError(TesseraError, ImportError):
-    """Tessera imported on a system its kernels cannot run on (``tessera.kernels`` refuses
-    at import); the console prints its one line and exits 1."""

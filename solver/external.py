@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from tessera.agents import Agent
+from tessera.players import Agent
 from tessera.errors import MoveError, OptionError, TesseraError
 
 if TYPE_CHECKING:

@@ -15,8 +15,11 @@ import numpy as np
 from tessera.kernels import games
 from tessera.errors import MoveError, OptionError, TesseraError
 from tessera.games import Game, game_of_position, game_with_id, get_game
+from tessera.search.options import aliases
+from tessera.search.request import SearchRequest
 
-MCTS_EXTRAS = {"value", "select", "rollout", "exploration", "memory"}
+API_KEYWORDS = aliases("api")           # keyword: the search option it sets
+MCTS_EXTRAS = set(API_KEYWORDS) - {"algo", "visits", "time", "depth", "threads", "seed"}  # **mcts
 
 
 class Position:
@@ -122,6 +125,19 @@ class Position:
         """The engine's code of the move ``text``; MoveError when it is not legal here."""
         return int(self._game.parse_move(self._state, text))
 
+    def move_text(self, code: int) -> str:
+        """The notation of the move (or chance outcome) ``code`` here: ``parse_move``'s inverse."""
+        return self._game.format_move(self._state, code)
+
+    def play_codes(self, *codes: int) -> Position:
+        """The position after the moves (or chance outcomes) ``codes``, by their engine codes,
+        as a game record lists them; unchecked, like the kernels."""
+        self._check_complete("play_codes")
+        state = self._state.copy()
+        for code in codes:
+            games.apply_move(state, code)
+        return Position(self._game, state)
+
     def play(self, *moves: str) -> Position:
         """The position after ``moves`` (texts), played in order."""
         self._check_complete("play")
@@ -165,7 +181,7 @@ class Position:
     def __repr__(self) -> str:
         return f"Position.parse({self.text()!r})"
 
-    def to_json(self) -> str:
+    def to_json(self) -> dict:
         return self._game.position_to_json(self._state)
 
     def render(self) -> Any:
@@ -181,43 +197,64 @@ class Position:
         ``visits`` (MCTS simulations, all threads together) and/or ``time`` (seconds); neither:
         10,000 visits. ``algo`` ``"mcts"`` (information-set MCTS on a view),
         ``"alphabeta"`` (``depth`` plies and/or ``time``) or ``"solve"``; ``mcts``:
-        ``value``, ``select``, ``rollout``, ``exploration``, ``memory`` (MB) as in docs/search.md.
+        ``value``, ``select``, ``rollout``, ``exploration``, ``memory`` (MB), ``fpu``,
+        ``width`` (the chance width) as in docs/search.md.
         """
-        from tessera.search.report import mcts_settings, search_report
         unknown = sorted(set(mcts) - MCTS_EXTRAS)
         if unknown:
             raise OptionError(f"unknown search option '{unknown[0]}' (known: algo, visits, time, "
                               f"depth, threads, seed, {', '.join(sorted(MCTS_EXTRAS))})")
-        if algo == "mcts":
-            from tessera.search.ismcts import Ismcts
-            from tessera.search.mcts import MB, Mcts, MctsOptions
-            if visits is None and time is None:
-                visits = 10_000
-            if "memory" in mcts:                                 # MB, as --memory
-                mcts["memory"] = int(mcts["memory"] * MB)
-            options = MctsOptions(iterations=visits, time_limit=time, threads=threads, seed=seed,
-                                  **mcts)
-            searcher = Mcts(options) if not self.is_view else Ismcts(options)
-            result, settings = searcher.search(self._state), mcts_settings(options)
-        elif algo in ("alphabeta", "solve"):
-            from tessera.search.alphabeta import search_alphabeta, search_mode, solve
-            if algo == "solve":
-                result, settings = solve(self._state, time_limit=time), {"time": time}
-            else:
-                result = search_alphabeta(self._state, depth=depth, time_limit=time)
-                settings = {"depth": depth, "time": time}
-            settings["mode"] = search_mode(self._state)
-        else:
-            raise OptionError(f"unknown algo '{algo}' (known: mcts, alphabeta, solve)")
-        return search_report("best", self._game, self._state, result, settings, result.interrupted)
+        request = SearchRequest(algo=algo, visits=visits, time=time, depth=depth, threads=threads,
+                                seed=seed, **{API_KEYWORDS[name].name: value
+                                              for name, value in mcts.items()})
+        return self._search("best", request)
 
     def solve(self, time: float | None = None) -> dict:
         """The exact value and best moves: the document of `tessera solve --json` as a dict."""
-        from tessera.search.alphabeta import search_mode, solve
+        return self._search("solve", SearchRequest(algo="solve", time=time))
+
+    def _search(self, command, request):
         from tessera.search.report import search_report
-        result = solve(self._state, time_limit=time)
-        return search_report("solve", self._game, self._state, result,
-                             {"time": time, "mode": search_mode(self._state)}, False)
+        from tessera.search.request import run_search
+        result, settings = run_search(self._state, request)
+        return search_report(command, self._game, self._state, result, settings,
+                             result.interrupted)
+
+
+class ChanceDraws:
+    """The chance of one game, drawn from one seeded generator step after step, as
+    ``tessera new``, ``tessera selfplay`` and the analysis engine draw it: a position dealt
+    with ``ChanceDraws(seed)`` after each move is the same game the seed gives everywhere.
+
+    ``state`` is the generator's state, a whole number: ``ChanceDraws.resume(state)`` goes
+    on drawing where it was (the web board keeps it in the page between requests)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        from tessera.kernels.rng import chance_rng
+        self._rng = chance_rng(seed)
+
+    @classmethod
+    def resume(cls, state: int) -> ChanceDraws:
+        """The generator whose ``state`` this was; ValueError unless a 64-bit whole number."""
+        if isinstance(state, bool) or not isinstance(state, int) or not 0 <= state < 2**64:
+            raise ValueError(f"a generator state is a whole number from 0 to 2**64 - 1, not {state!r}")
+        draws = cls.__new__(cls)
+        draws._rng = np.array([state], np.uint64)
+        return draws
+
+    @property
+    def state(self) -> int:
+        return int(self._rng[0])
+
+    def deal(self, position: Position) -> Position:
+        """``position`` with the chance that acts in it drawn (itself when a player acts or
+        the game is over); the generator moves on."""
+        if not position.is_chance:
+            return position
+        position._check_complete("deal")
+        state = position._state.copy()
+        games.resolve_chance(state, self._rng)
+        return Position(position._game, state)
 
 
 def game_of_state(state):

@@ -7,6 +7,8 @@ later command, search and self-play batch from the cache. A game's steps: its ru
 trees), IS-MCTS on players' views (games with hidden information), alpha-beta and
 the exact solver, and self-play batches of random and greedy agents.
 """
+import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 
@@ -103,3 +105,32 @@ def _selfplay(game):
     from tessera.selfplay.chunk import warm_up
     from tessera.selfplay.plan import make_plan
     warm_up(make_plan(game, {}, ["random", "greedy"], 1, 0))
+
+
+@contextmanager
+def scipy_hidden():
+    """Keep numba from importing scipy while a command runs.
+
+    On its first compile or cache load numba imports scipy only to see whether BLAS
+    is there (about 0.6 s, a third of a warm start); the kernels use no linear
+    algebra. scipy is importable again afterwards. One of the patches
+    ``tessera.kernels.patches`` lists: where they are off, numba imports scipy.
+    """
+    from tessera.kernels import patches
+    if "scipy" in sys.modules or not patches.interpreter_patches():
+        yield
+        return
+    sys.modules["scipy"] = None             # makes `import scipy...` raise ImportError
+    try:
+        yield
+    finally:
+        if "scipy" in sys.modules and sys.modules["scipy"] is None:
+            del sys.modules["scipy"]
+
+
+def load_shared_kernels(until=lambda: False):
+    """Load from numba's cache, or compile, the kernels every search shares, stopping early
+    once ``until()`` is true (a command reading its position from a pipe does this while
+    the writer still runs)."""
+    from tessera.kernels.shared import prepare
+    prepare(until=until)

@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 import tessera.cli.search as cli_module
+from tessera.search.options import DEFAULT_VISITS
 from tessera.kernels import games
 from tessera.kernels.rng import make_rng
 from tessera.cli import main
@@ -109,9 +110,9 @@ def test_threads_default_to_the_cores_and_share_the_iterations():
 
 
 def test_default_budget_is_documented_and_used():
-    assert f"default: {cli_module.DEFAULT_ITERATIONS}" in ok("best", "--help").stdout
+    assert f"default: {DEFAULT_VISITS}" in ok("best", "--help").stdout
     report = document("best", LATE_POSITION, "--seed", 1, "--threads", 1)
-    assert report["root"]["visits"] == cli_module.DEFAULT_ITERATIONS
+    assert report["root"]["visits"] == DEFAULT_VISITS
 
 
 def test_solve_json():

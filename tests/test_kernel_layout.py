@@ -5,49 +5,15 @@ imported as itself it gives uncompilable stand-ins. Whatever Python needs of a t
 arrays (columns, codes, ``new_tree``, ``params``) is in its layout module, which the template
 imports too, so no module but ``kernels/bind.py`` has a reason to import a template.
 """
-import ast
 import inspect
-from pathlib import Path
 
 import pytest
 
-import tessera
 from tessera.kernels import bind
 from tessera.kernels.search import alphabeta_layout, ismcts_layout, mcts_layout
+from tests.import_graph import imported_modules, package_files, repo_files
 
-PACKAGES = {"tessera": Path(tessera.__file__).parent, "tessera.kernels": Path(bind.__file__).parent}
-REPO = Path(__file__).resolve().parent.parent
 TEMPLATES = frozenset(bind.TEMPLATES.values())
-
-
-def module_name(path, root, package):
-    """The dotted name of the module at ``path`` below ``root``, the folder of ``package``."""
-    parts = [*path.relative_to(root).with_suffix("").parts]
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join([package, *parts] if package else parts)
-
-
-def imported_modules(source, name, is_package=False, filename="<source>"):
-    """Every module the source of the module ``name`` imports, by static import statement or
-    by ``import_module`` of a literal name: for ``from a import b``, both ``a`` and ``a.b``
-    (``b`` may be a module)."""
-    package = name if is_package else name.rpartition(".")[0]
-    found = []
-    for node in ast.walk(ast.parse(source, filename)):
-        if isinstance(node, ast.Import):
-            found += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                base = f"{anchor}.{base}" if base else anchor
-            found.append(base)
-            found += [f"{base}.{alias.name}" for alias in node.names]
-        elif (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None))
-              == "import_module" and node.args and isinstance(node.args[0], ast.Constant)):
-            found.append(node.args[0].value)
-    return found
 
 
 def template_imports(files):
@@ -55,20 +21,6 @@ def template_imports(files):
     return [(str(path), module) for path, name in files if path.name != "bind.py" or name != bind.__name__
             for module in imported_modules(path.read_text(), name, path.name == "__init__.py", str(path))
             if module in TEMPLATES]
-
-
-def package_files():
-    kernels = PACKAGES["tessera.kernels"]
-    for package, root in PACKAGES.items():
-        for path in sorted(root.rglob("*.py")):
-            if package == "tessera" and kernels in path.parents:
-                continue                    # below tessera.kernels: listed with that package
-            yield path, module_name(path, root, package)
-
-
-def repo_files(folder):
-    for path in sorted((REPO / folder).rglob("*.py")):
-        yield path, module_name(path, REPO, "")
 
 
 def test_the_scan_finds_every_way_of_importing_a_template():

@@ -4,7 +4,6 @@ The repository keeps its folders ``solver/`` (installed as ``tessera``) and ``ke
 (``tessera.kernels``); pyproject.toml maps them. These tests read the repository's own
 files, so they carry the ``repo`` marker; tests/test_standalone.py checks the built wheel.
 """
-import ast
 import re
 import subprocess
 import sys
@@ -13,6 +12,7 @@ import tomllib
 import pytest
 
 import tessera
+from tests.import_graph import imported_modules, repo_files
 from tests.repo import REPO
 
 pytestmark = pytest.mark.repo
@@ -53,22 +53,13 @@ def test_the_distribution_name_is_not_the_taken_one_and_hints_name_it():
     assert hints and set(hints) == {name}
 
 
-def imported_modules(path):
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            yield node.module
-
-
 @pytest.mark.parametrize("folder", ["solver", "kernels", "tests", "bench"])
 def test_no_code_imports_the_folders_by_their_repository_names(folder):
     """``import kernels`` would find the repository's folder from a clone's root and another
     project's package elsewhere: everything imports ``tessera``."""
     wrong = [f"{path.relative_to(REPO)}: {module}"
-             for path in REPO.joinpath(folder).rglob("*.py")
-             for module in imported_modules(path)
+             for path, name in repo_files(folder)
+             for module in imported_modules(path.read_text(encoding="utf-8"), name)
              if module.split(".")[0] in ("kernels", "solver")]
     assert not wrong
 

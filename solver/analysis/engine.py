@@ -302,7 +302,8 @@ def _tree_shape(job):
     """What a kept tree must share with a search that continues it."""
     options = job.mcts
     return (options.threads, options.value, options.select, options.rollout,
-            options.exploration, options.chance_width, options.memory, options.max_nodes)
+            options.exploration, options.fpu, options.chance_width, options.memory,
+            options.max_nodes)
 
 
 def _send(process, message):

@@ -1,20 +1,19 @@
 """The positions a query names: a position or a new game, then its moves played in order.
 A search process works them out for each turn it searches (``prepare``).
 
-Chance is resolved as `tessera selfplay` plays a game: by ``resolve_chance`` with
-``chance_rng(startSeed)`` whenever it acts, unless the next move of the
-list names a chance outcome itself (``draw red``). A game record's start seed and
-player moves therefore replay its game exactly.
+Chance is drawn as `tessera selfplay` plays a game: from ``ChanceDraws(startSeed)``
+whenever it acts, unless the next move of the list names a chance outcome itself
+(``draw red``). A game record's start seed and player moves therefore replay its game
+exactly.
 """
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
 
-from tessera.kernels import games
-from tessera.kernels.rng import chance_rng
 from tessera.errors import MoveError, TesseraError
 from tessera.games import game_of_position, get_game
+from tessera.position import ChanceDraws, Position
 
 
 class QueryError(TesseraError):
@@ -81,57 +80,55 @@ def _json_text(obj):
 
 def play_turns(game, state, moves, chance_seed):
     """Every ``Turn`` from 0 (the start) to ``len(moves)``; raises QueryError on a bad move."""
-    rng = chance_rng(chance_seed)
-    state = state.copy()
+    draws = ChanceDraws(chance_seed)
+    position = _dealt(Position(game, state.copy()), moves, 0, draws)
     line = []
-    line = _resolve_pending_chance(game, state, moves, 0, rng, line)
-    turns = [Turn(0, state.copy(), list(line))]
+    turns = [Turn(0, position.state, [])]
     for i, text in enumerate(moves):
         where = f"move {i + 1} of {len(moves)}"
-        if not games.is_complete(state):
+        if position.is_view:
             raise QueryError(f"{where}: moves cannot be played on a player's view, which hides "
                              "what the rules need", "moves")
-        if games.to_move(state) == games.TERMINAL:
+        if position.is_over:
             raise QueryError(f"{where} '{text}': the game is over", "moves")
         try:
-            move = game.parse_move(state, text)
+            move = position.parse_move(text)
         except MoveError as err:
             raise QueryError(f"{where}: {err}", "moves") from None
-        if games.to_move(state) == games.CHANCE:
+        line = [] if position.is_chance else line + [(position.state, move)]
+        position = position.play_codes(move)
+        if position.is_chance:                  # drawn now or by the list: the line restarts
             line = []
-        else:
-            line.append((state.copy(), int(move)))
-        games.apply_move(state, move)
-        line = _resolve_pending_chance(game, state, moves, i + 1, rng, line)
-        turns.append(Turn(i + 1, state.copy(), list(line)))
+        position = _dealt(position, moves, i + 1, draws)
+        turns.append(Turn(i + 1, position.state, list(line)))
     return turns
 
 
-def _resolve_pending_chance(game, state, moves, next_index, rng, line):
-    """Draw chance now unless the next listed move is a chance outcome; the line restarts."""
-    if not games.is_complete(state) or games.to_move(state) != games.CHANCE:
-        return line
+def _dealt(position, moves, next_index, draws):
+    """``position`` with its pending chance drawn, unless the next listed move is a chance
+    outcome (the list plays chance itself) or the position is a view."""
+    if position.is_view or not position.is_chance:
+        return position
     if next_index < len(moves):
         try:
-            game.parse_move(state, moves[next_index])
-            return []                   # the list plays chance itself
+            position.parse_move(moves[next_index])
+            return position
         except MoveError:
             pass
-    games.resolve_chance(state, rng)
-    return []
+    return draws.deal(position)
 
 
 def check_searchable(game, state):
     """Raise QueryError unless a player to move in ``state`` can be searched for."""
-    who = games.to_move(state)
-    if who == games.TERMINAL:
+    position = Position(game, state)
+    if position.is_over:
         raise QueryError("the game is over: there is no move to search", "analyzeTurns")
-    if who == games.CHANCE:
+    if position.is_chance:
         raise QueryError("chance acts in this position: there is no move to choose", "analyzeTurns")
     observer = game.observer(state)
-    if observer is not None and who != observer:
-        raise QueryError(f"in player {observer + 1}'s view player {who + 1} acts: its moves depend "
-                         "on cards the view hides", "position")
+    if observer is not None and position.to_move != observer + 1:
+        raise QueryError(f"in player {observer + 1}'s view player {position.to_move} acts: its "
+                         "moves depend on cards the view hides", "position")
 
 
 def prepare(source, turn):

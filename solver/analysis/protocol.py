@@ -25,19 +25,20 @@ from tessera.analysis import jsonline
 from tessera.analysis.positions import QueryError
 from tessera.errors import TesseraError
 from tessera.search.mcts import MB, MctsOptions
-from tessera.search.report import mcts_settings
+from tessera.search.options import MCTS, MCTS_OPTIONS, OPTIONS, aliases
+from tessera.search.request import SearchRequest
 
-DEFAULT_VISITS = 10_000         # as `tessera best` without --iterations or --time
 QUERY_SCHEMA = json.loads(resources.files("tessera.analysis").joinpath("query.schema.json")
                           .read_text(encoding="utf-8"))
 _VALIDATOR = jsonschema.Draft202012Validator(QUERY_SCHEMA)
-MCTS_ONLY = ("maxVisits", "threads", "seed", "value", "select", "rollout", "exploration",
-             "memory", "reportDuringSearchEvery")
+SEARCH_FIELDS = aliases("analyze")     # field: the search option it sets
+MCTS_ONLY = (*aliases("analyze", MCTS_OPTIONS), "reportDuringSearchEvery")
 SOURCE_FIELDS = ("position", "game", "options", "startSeed", "moves")
 MAX_MEMORY_MB = QUERY_SCHEMA["properties"]["memory"]["maximum"]
-# Which query field an error of ``MctsOptions.check`` is about, by its first word.
-OPTION_FIELDS = {"iterations": "maxVisits", "time": "maxTime", "threads": "threads",
-                 "memory": "memory", "exploration": "exploration"}
+# Which query field an error of ``MctsOptions.check`` is about, by its first word (its
+# name of the option: ``MctsOptions`` says iterations for visits, chance for the width).
+OPTION_FIELDS = {{"visits": "iterations", "width": "chance"}.get(option.name, option.name):
+                 option.analyze for option in OPTIONS if option.analyze and not option.choices}
 ACTION_FIELDS = {"terminate": ("id", "action", "terminateId"),
                  "query_version": ("id", "action"), "clear_cache": ("id", "action")}
 
@@ -198,24 +199,11 @@ def _unused_fields(query):
 
 def _search_settings(query, algo):
     """(MctsOptions or None, the answer's settings) of the query's budget and options."""
-    time_limit = query.get("maxTime")
-    if algo != "mcts":
-        settings = {"time": time_limit}
-        if algo == "alphabeta":
-            settings["depth"] = query.get("depth")
-        return None, settings
-    visits = query.get("maxVisits")
-    if visits is None and time_limit is None:
-        visits = DEFAULT_VISITS
-    defaults = MctsOptions()
-    options = MctsOptions(iterations=visits, time_limit=time_limit,
-                          threads=query.get("threads", defaults.threads),
-                          seed=query.get("seed", defaults.seed),
-                          value=query.get("value", defaults.value),
-                          select=query.get("select", defaults.select),
-                          rollout=query.get("rollout", defaults.rollout),
-                          exploration=query.get("exploration", defaults.exploration),
-                          memory=int(query.get("memory", defaults.memory / MB) * MB))
+    request = SearchRequest(**{SEARCH_FIELDS[name].name: value for name, value in query.items()
+                               if name in SEARCH_FIELDS})
+    if algo != MCTS:
+        return None, request.settings()
+    options = request.mcts_options()
     if options.memory > machine_memory():
         raise QueryError(f"memory: {options.memory / MB:g} MB is more than this machine's "
                          f"{machine_memory() // MB:,} MB", "memory")
@@ -223,7 +211,7 @@ def _search_settings(query, algo):
         options.check()
     except TesseraError as err:
         raise QueryError(str(err), OPTION_FIELDS.get(str(err).split()[0])) from None
-    return options, mcts_settings(options)
+    return options, request.settings()
 
 
 def machine_memory():

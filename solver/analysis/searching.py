@@ -12,12 +12,11 @@ import re
 from dataclasses import dataclass, replace
 from typing import Optional
 
-from tessera.kernels import games
 from tessera.analysis.positions import prepare
-from tessera.search.ismcts import Ismcts
 from tessera.search.batches import kept_back
-from tessera.search.mcts import Mcts, MctsOptions
+from tessera.search.mcts import MctsOptions
 from tessera.search.report import search_report
+from tessera.search.request import searcher_for, with_mode
 
 
 class StopRequested(KeyboardInterrupt):
@@ -58,31 +57,33 @@ def run_job(job, trees, stopped, send):
             raise StopRequested
 
     kept = False
-    if job.algo == "mcts" and games.is_complete(state):
-        searcher = _mcts_searcher(job, trees, line)
-        result = _sliced_search(searcher, job, state, progress, lambda partial: send(
-            answer(job, game, state, partial, during=True)))
-        if job.keep_key is not None:
-            trees[job.keep_key] = searcher
-            kept = True
-    elif job.algo == "mcts":
-        if job.report_every is not None:
-            send({"id": job.query_id, "warning": "information-set MCTS on a view gives only its"
-                  " final answer", "field": "reportDuringSearchEvery"})
-        result = Ismcts(replace(job.mcts)).search(state, progress)
+    if job.algo == "mcts":
+        searcher = searcher_for(replace(job.mcts), state)
+        if searcher.keeps_tree:
+            searcher = _kept_searcher(job, trees, line) or searcher
+            result = _sliced_search(searcher, job, state, progress, lambda partial: send(
+                answer(job, game, state, partial, during=True)))
+            if job.keep_key is not None:
+                trees[job.keep_key] = searcher
+                kept = True
+        else:
+            if job.report_every is not None:
+                send({"id": job.query_id, "warning": "information-set MCTS on a view gives only"
+                      " its final answer", "field": "reportDuringSearchEvery"})
+            result = searcher.search(state, progress)
     else:
         result = _alphabeta(job, state)
     return answer(job, game, state, result, during=False), kept
 
 
-def _mcts_searcher(job, trees, line):
-    """The kept searcher to continue, its tree moved down the turn's last moves, or a new one.
+def _kept_searcher(job, trees, line):
+    """The kept searcher to continue, its tree moved down the turn's last moves, or None.
 
     ``line`` holds the player moves that led to the turn since the last chance event; a
     kept tree further back than that (chance between) cannot be followed."""
     searcher = trees.pop(job.reuse_key, None) if job.reuse_key is not None else None
     if searcher is None or job.reuse_moves > len(line):
-        return Mcts(replace(job.mcts))
+        return None
     for _, move in line[len(line) - job.reuse_moves:]:
         searcher.play(move)                 # an unknown move drops the tree: a fresh search
     return searcher
@@ -110,19 +111,14 @@ def _sliced_search(searcher, job, state, progress, report):
 
 
 def _alphabeta(job, state):
-    from tessera.search.alphabeta import search_alphabeta, solve
-    time_limit = job.settings["time"]
-    if job.algo == "solve":
-        return solve(state, time_limit=time_limit)
-    return search_alphabeta(state, depth=job.settings["depth"], time_limit=time_limit)
+    from tessera.search.request import SearchRequest, run_search
+    request = SearchRequest(algo=job.algo, time=job.settings["time"], depth=job.settings.get("depth"))
+    return run_search(state, request)[0]
 
 
 def answer(job, game, state, result, during):
     """The answer document: `tessera best --json`'s fields and the query's id and turn."""
-    settings = dict(job.settings)
-    if job.algo != "mcts":
-        from tessera.search.alphabeta import search_mode
-        settings["mode"] = search_mode(state)
+    settings = with_mode(job.settings, job.algo, state)
     report = search_report("analyze", game, state, result, settings, result.interrupted)
     if job.top_moves is not None:
         report["moves"] = report["moves"][:job.top_moves]

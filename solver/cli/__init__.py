@@ -22,9 +22,9 @@ from tessera.cli.reading import POSITION_HELP
 from tessera.cli.runs import selfplay, stats
 from tessera.cli.search import best, solve
 from tessera.cli.servers import analyze, serve
-from tessera.cli.startup import scipy_hidden, warmup
-from tessera.errors import TesseraError
-from tessera.kernels.boarddata import BoardDataError
+from tessera.cli.startup import warmup
+from tessera.warmup import scipy_hidden
+from tessera.errors import BoardDataError, TesseraError
 
 USER_ERROR = 2
 

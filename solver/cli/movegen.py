@@ -26,30 +26,25 @@ def perft(pos, depth, divide):
     counts as one leaf, whatever depth is left, so it measures move generation and
     never the bag.
     """
-    import numpy as np
-    from tessera.kernels import bind, games
+    from tessera import perft as counting
+    from tessera.position import Position
     _check_depth(depth)
     game, state = load_position(pos)
     check_complete(state, "perft")
-    kernels = bind.instance(state[0], "perft")
-    count_paths, perft_divide = kernels.perft, kernels.perft_divide
-    dividing = divide and depth > 0 and games.to_move(state) >= 0   # else no root moves
+    position = Position(game, state)
+    dividing = divide and depth > 0 and position.to_move is not None    # else no root moves
+    counting.ready(position, dividing)          # compile or load before the clock starts
     if dividing:
-        counts = np.zeros(games.max_moves(state), np.int64)
-        codes = np.empty(games.max_moves(state), np.int64)
-        perft_divide(state, 1, counts)          # load the kernel before timing it
         start = time.perf_counter()
-        count = perft_divide(state, depth, counts)
+        counts = counting.divide(position, depth)
         elapsed = time.perf_counter() - start
-        games.legal_moves(state, codes)         # perft_divide's counts follow this order
-        for move, nodes in zip(codes[:count], counts[:count]):
-            click.echo(f"{game.format_move(state, move)}: {nodes}")
-        nodes = int(counts[:count].sum())
+        for move, nodes in counts:
+            click.echo(f"{move}: {nodes}")
+        nodes = sum(nodes for _, nodes in counts)
         click.echo()
     else:
-        count_paths(state, 0)
         start = time.perf_counter()
-        nodes = int(count_paths(state, depth))
+        nodes = counting.count(position, depth)
         elapsed = time.perf_counter() - start
     click.echo(f"nodes {nodes}")
     click.echo(f"time {elapsed:.3f} s")
@@ -66,16 +61,17 @@ def bench(depth):
     node count, the same on every run and machine at a given depth. It changes only
     when move generation (or the seeded sampling that builds the positions) changes.
     """
-    from tessera.kernels import bind
+    from tessera import perft as counting
+    from tessera.position import Position
     _check_depth(depth)
     total_nodes, total_time = 0, 0.0
     positions = bench_states()
     width = max(len(label) for label, _ in positions)
     for i, (label, state) in enumerate(positions, 1):
-        count_paths = bind.instance(state[0], "perft").perft
-        count_paths(state, 0)
+        position = Position.from_state(state)
+        counting.ready(position)
         start = time.perf_counter()
-        nodes = int(count_paths(state, depth))
+        nodes = counting.count(position, depth)
         elapsed = time.perf_counter() - start
         total_nodes += nodes
         total_time += elapsed

@@ -17,14 +17,6 @@ def _echo_position(game, state, as_json):
         click.echo(game.format_position(state))
 
 
-def _scores(state):
-    import numpy as np
-    from tessera.kernels import games
-    out = np.zeros(games.players(state), np.int64)
-    games.scores(state, out)
-    return [int(score) for score in out]
-
-
 # ---- new -----------------------------------------------------------------------------
 
 class NewCommands(click.Group):
@@ -87,11 +79,12 @@ def view(pos, observer, as_json):
     view searches it with information-set MCTS. In Azul and Summer Pavilion nothing
     is hidden and the view is the position itself.
     """
-    from tessera.kernels import games
+    from tessera.position import Position
     game, state = load_position(pos)
-    if not games.is_complete(state):
+    position = Position(game, state)
+    if position.is_view:
         raise TesseraError("POS is already a player's view; a view is made from a complete position")
-    seats = games.players(state)
+    seats = position.players
     if not 1 <= observer <= seats:
         raise TesseraError(f"--player must be 1 to {seats}, not {observer}")
     _echo_position(game, game.view(state, observer - 1), as_json)
@@ -105,26 +98,23 @@ def moves(pos, as_json):
 
     At a refill chance acts: each draw is listed with its probability.
     """
-    import numpy as np
-    from tessera.kernels import games
+    from tessera.position import Position
     game, state = load_position(pos)
     check_observer_acts(game, state)
-    codes = np.empty(games.max_moves(state), np.int64)
-    probabilities = np.empty(games.max_moves(state), np.float64)
-    who = games.to_move(state)
-    if who == games.CHANCE:
-        count = games.chance_outcomes(state, codes, probabilities)
-        actor, heading = "chance", f"chance to draw: {counted(count, 'outcome')}"
-    elif who == games.TERMINAL:
-        count = 0
+    position = Position(game, state)
+    chances = None
+    if position.is_chance:
+        outcomes = position.chance_outcomes()
+        texts, chances = [text for text, _ in outcomes], [p for _, p in outcomes]
+        actor, heading = "chance", f"chance to draw: {counted(len(texts), 'outcome')}"
+    elif position.is_over:
+        texts = []
         actor, heading = "nobody", "game over: no moves"
     else:
-        count = games.legal_moves(state, codes)
-        actor, heading = "player", f"player {who + 1} to move: {counted(count, 'move')}"
-    texts = [game.format_move(state, move) for move in codes[:count]]
-    chances = [float(p) for p in probabilities[:count]] if actor == "chance" else None
+        texts = position.legal_moves
+        actor, heading = "player", f"player {position.to_move} to move: {counted(len(texts), 'move')}"
     if as_json:
-        listing = {"to_move": actor, "player": int(who) + 1 if actor == "player" else None,
+        listing = {"to_move": actor, "player": position.to_move if actor == "player" else None,
                    "moves": texts}
         if chances:
             listing["probabilities"] = chances
@@ -144,23 +134,24 @@ def play(pos, move_texts, as_json):
     Quote each move: tessera play POS "F1 blue 3" "C red floor". The position goes
     to stdout and the score changes to stderr, so the output can be piped on.
     """
-    from tessera.kernels import games
+    from tessera.position import Position
     game, state = load_position(pos)
     check_complete(state, "play")
-    before = _scores(state)
+    position = Position(game, state)
+    before = position.scores
     played = []
     for i, text in enumerate(move_texts, 1):
         try:
-            move = game.parse_move(state, text)
+            move = position.parse_move(text)
         except MoveError as err:
             raise TesseraError(f"move {i} of {len(move_texts)}: {err}") from None
-        played.append(game.format_move(state, move))
-        games.apply_move(state, move)
-    after = _scores(state)
+        played.append(position.move_text(move))
+        position = position.play_codes(move)
+    after = position.scores
     changes = [new - old for old, new in zip(before, after)]
     if as_json:
-        click.echo(json.dumps({"moves": played, "position": game.position_to_json(state),
+        click.echo(json.dumps({"moves": played, "position": position.to_json(),
                                "scores": after, "score_changes": changes}))
         return
-    click.echo(game.format_position(state))
+    click.echo(position.text())
     click.echo(score_changes(changes, after), err=True)

@@ -50,18 +50,18 @@ def _nonempty(text, source):
 
 def check_complete(state, command):
     """The rules play out only on complete positions: a view hides what they need."""
-    from tessera.kernels import games
-    if not games.is_complete(state):
+    from tessera.position import Position
+    if Position.from_state(state).is_view:
         raise TesseraError(f"{command} needs a complete position; this is a player's view, which "
                            "hides the opponent's cards and the hidden deck")
 
 
 def check_observer_acts(game, state):
     """On a view, only the observer's own moves are known."""
-    from tessera.kernels import games
+    from tessera.position import Position
     observer = game.observer(state)
-    who = games.to_move(state)
-    if observer is not None and who not in (observer, games.TERMINAL):
-        actor = "chance" if who == games.CHANCE else f"player {who + 1}"
+    position = Position(game, state)
+    if observer is not None and not position.is_over and position.to_move != observer + 1:
+        actor = "chance" if position.is_chance else f"player {position.to_move}"
         raise TesseraError(f"in player {observer + 1}'s view {actor} acts: its moves depend on "
                            "cards the view hides")

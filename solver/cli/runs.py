@@ -61,12 +61,18 @@ def _game_options(game, given):
 @click.option("--out", "-o", "out_dir", required=True, help="directory for the records")
 @click.option("--resume", is_flag=True,
               help="finish the run in --out, playing only what is missing")
+@click.option("--record-search/--no-record-search", default=None,
+              help="record each MCTS move's root statistics (most visited moves, visits, "
+                   "value) in the records [default: off; on --resume, the run's]")
+@click.option("--record-top", type=int, metavar="K",
+              help="with --record-search: the most visited root moves recorded per move "
+                   "[default: 16; on --resume, the run's]")
 @click.option("--progress/--no-progress", default=None,
               help="a progress bar on stderr [default: when stderr is a terminal]")
 @click.option("--plots/--no-plots", default=True, show_default=True,
               help="write the PNG plots into --out at the end")
 def selfplay(game_name, count, agent_list, players, variant, game_options, seed, workers, cluster,
-             chunk_size, out_dir, resume, progress, plots):
+             chunk_size, out_dir, resume, record_search, record_top, progress, plots):
     """Play a batch of GAME between agents, seats rotating, records to --out as Parquet.
 
     Random and greedy games run batched in numba; search agents (mcts, alphabeta)
@@ -99,7 +105,8 @@ def selfplay(game_name, count, agent_list, players, variant, game_options, seed,
         seed = stored.seed if stored else secrets.randbelow(2**31)
     if chunk_size is None and stored:
         chunk_size = stored.chunk_size
-    plan = make_plan(game, options, agents, count, seed, chunk_size)
+    plan = make_plan(game, options, agents, count, seed, chunk_size,
+                     _search_recording(record_search, record_top, stored))
     executor = choose_executor(workers, cluster, all_batched(plan.agents))
     with games_bar(progress_wanted(progress), plan.games) as show:
         result = run_selfplay(plan, out_dir, executor, resume=resume, progress=show)
@@ -111,6 +118,22 @@ def selfplay(game_name, count, agent_list, players, variant, game_options, seed,
     if result.interrupted:
         click.echo("interrupted: every finished chunk is kept; add --resume to finish", err=True)
         click.get_current_context().exit(INTERRUPTED)
+
+
+def _search_recording(record_search, record_top, stored):
+    """The plan's ``record_search`` (root moves kept per searched move, 0: off) from the
+    flags, the ``stored`` run's where a flag is not given."""
+    from tessera.selfplay.searchstats import DEFAULT_TOP
+    if record_top is not None and not record_search:
+        raise TesseraError("--record-top goes with --record-search")
+    if record_top is not None and record_top < 1:
+        raise TesseraError(f"--record-top must be at least 1, not {record_top}")
+    kept = stored.record_search if stored else 0
+    if record_search is None:
+        return kept
+    if not record_search:
+        return 0
+    return record_top or kept or DEFAULT_TOP
 
 
 @click.command()

@@ -10,46 +10,25 @@ from tessera.cli.progress import fraction, progress_bar, progress_wanted
 from tessera.cli.reading import POSITION_HELP, check_complete, check_observer_acts, load_position
 from tessera.cli.startup import compile_note
 from tessera.errors import TesseraError
+from tessera.search.options import ALGOS, MCTS, MCTS_OPTIONS, OPTION, SOLVE, aliases, click_options
+from tessera.search.request import SearchRequest
 
-ALGOS = ("mcts", "alphabeta", "solve")
-DEFAULT_ITERATIONS = 10_000
-MAX_SEARCH_SEED = 2**32 - 1
+FLAGS = {option.name: flag for flag, option in aliases("cli").items()}     # visits: iterations
+MAX_SEARCH_SEED = OPTION["seed"].maximum
 NOT_PROVEN = 3                  # exit code of `solve` when its time limit ran out first
 DEFAULT_TOP = 10                # moves `best` prints; its JSON has them all
 
 
 @click.command(epilog=POSITION_HELP)
 @click.argument("pos")
-@click.option("--iterations", "-n", type=int,
-              help=f"MCTS simulations, shared by the threads [default: {DEFAULT_ITERATIONS} unless --time"
-                   " is given]")
-@click.option("--time", "-t", "time_limit", type=float,
-              help="seconds to search (with --iterations too: whichever ends first)")
-@click.option("--algo", default="mcts", show_default=True, metavar="[mcts|alphabeta|solve]",
-              help="MCTS, depth-limited alpha-beta, or the exact solver")
-@click.option("--depth", "-d", type=int,
-              help="alpha-beta plies [default: deepen until --time, else to the end of the round]")
-@click.option("--threads", type=int,
-              help="search threads (MCTS: on one tree; reproducible with 1) [default: the cores this process may use]")
-@click.option("--seed", type=int, help="MCTS seed [default: a random one, shown in the output]")
-@click.option("--value", metavar="[win|margin|blend]",
-              help="MCTS: what a node's value is [default: blend for Azul, margin for the others]")
-@click.option("--select", metavar="[uct|puct]", help="MCTS: the selection rule [default: puct]")
-@click.option("--rollout", metavar="[random|greedy|round]",
-              help="MCTS: the rollout policy [default: greedy]")
-@click.option("--exploration", "-c", type=float,
-              help="MCTS: the exploration constant [default: Azul 2.0, Azure 0.7, the others 1.4]")
-@click.option("--memory", type=float,
-              help="MCTS: MB for the trees of all threads; a full tree frees its least visited"
-                   " parts and keeps growing [default: 1024]")
+@click_options                  # the search's options, from tessera.search.options
 @click.option("--progress/--no-progress", default=None,
               help="a progress bar on stderr [default: when stderr is a terminal]")
 @click.option("--top", type=int, default=DEFAULT_TOP, show_default=True,
               help="how many of the best moves to print; 0 for all (JSON has every move)")
 @click.option("--json", "as_json", is_flag=True,
               help="print the result as JSON (docs/best.schema.json)")
-def best(pos, iterations, time_limit, algo, depth, threads, seed, value, select, rollout,
-         exploration, memory, progress, top, as_json):
+def best(pos, progress, top, as_json, **options):
     """Rank every move of POS by a search: visits, value, bounds, prior and line.
 
     The text shows the --top moves, each line cut to the terminal's width; --json
@@ -60,29 +39,20 @@ def best(pos, iterations, time_limit, algo, depth, threads, seed, value, select,
     and the exact value where a move is proven. Ctrl-C stops an MCTS search and
     prints what it found so far. docs/search.md describes the searches and the JSON.
     """
-    mcts_settings = {"threads": threads, "seed": seed, "value": value, "select": select,
-                     "rollout": rollout, "exploration": exploration, "memory": memory}
-    _check_search_options(algo, iterations, time_limit, depth, mcts_settings)
+    _check_search_options(options)
     if top < 0:
         raise TesseraError(f"--top must be 0 (every move) or more, not {top}")
     game, state = load_position(pos)
-    _check_searchable(state)
+    _check_searchable(game, state)
     check_observer_acts(game, state)
-    if algo != "mcts":
+    algo = options["algo"]
+    if algo != MCTS:
         check_complete(state, f"best --algo {algo}")
-    show_progress = progress_wanted(progress)
-    if algo == "mcts":
-        settings = _mcts_settings(iterations, time_limit, mcts_settings)
-        result, interrupted = _search_mcts(state, settings, show_progress)
-    elif algo == "alphabeta":
-        settings = {"depth": depth, "time": time_limit, "mode": _search_mode(state)}
-        result, interrupted = _search_alphabeta(state, depth, time_limit, show_progress), False
-    else:
-        settings = {"time": time_limit, "mode": _search_mode(state)}
-        result, interrupted = _solve(state, time_limit, show_progress), False
+    request = _request(options)
+    result, settings = _run(state, request, progress_wanted(progress))
     compile_note(result)
     from tessera.search.report import search_report
-    report = search_report("best", game, state, result, settings, interrupted)
+    report = search_report("best", game, state, result, settings, result.interrupted)
     if as_json:
         click.echo(json.dumps(report))
     else:
@@ -112,13 +82,13 @@ def solve(pos, time_limit, progress, as_json):
     """
     _check_time(time_limit)
     game, state = load_position(pos)
-    _check_searchable(state)
+    _check_searchable(game, state)
     check_complete(state, "solve")
-    result = _solve(state, time_limit, progress_wanted(progress))
+    result, settings = _run(state, SearchRequest(algo=SOLVE, time=time_limit),
+                            progress_wanted(progress))
     compile_note(result)
     from tessera.search.report import search_report
-    report = search_report("solve", game, state, result,
-                     {"time": time_limit, "mode": _search_mode(state)}, False)
+    report = search_report("solve", game, state, result, settings, False)
     if as_json:
         click.echo(json.dumps(report))
     else:
@@ -129,29 +99,27 @@ def solve(pos, time_limit, progress, as_json):
 
 # ---- checking the options ------------------------------------------------------------
 
-def _check_search_options(algo, iterations, time_limit, depth, mcts_settings):
+def _check_search_options(options):
+    """The command line's own checks, before the position is read (the searcher checks
+    the rest: ``MctsOptions.check``)."""
+    algo = options["algo"]
     if algo not in ALGOS:
         raise TesseraError(f"unknown --algo '{algo}' (known: {', '.join(ALGOS)})")
-    if algo != "mcts":
-        given = [name for name, value in mcts_settings.items() if value is not None]
-        if iterations is not None:
-            given.insert(0, "iterations")
+    if algo != MCTS:
+        given = [option.name for option in MCTS_OPTIONS if options[option.name] is not None]
         if given:
-            raise TesseraError(f"--{given[0]} is an MCTS option; --algo {algo} does not take it")
-    if depth is not None and algo != "alphabeta":
+            raise TesseraError(f"--{FLAGS[given[0]]} is an MCTS option; --algo {algo} does not take it")
+    if options["depth"] is not None and algo not in OPTION["depth"].algos:
         raise TesseraError(f"--depth is an alpha-beta option; --algo {algo} does not take it")
-    if iterations is not None and iterations < 1:
-        raise TesseraError(f"--iterations must be at least 1, not {iterations}")
-    if depth is not None and depth < 1:
-        raise TesseraError(f"--depth must be at least 1, not {depth}")
-    if mcts_settings["threads"] is not None and mcts_settings["threads"] < 1:
-        raise TesseraError(f"--threads must be at least 1, not {mcts_settings['threads']}")
-    if mcts_settings["memory"] is not None and not mcts_settings["memory"] > 0:
-        raise TesseraError(f"--memory must be more than 0 MB, not {mcts_settings['memory']:g}")
-    seed = mcts_settings["seed"]
+    for name in ("visits", "depth", "threads"):
+        if options[name] is not None and options[name] < 1:
+            raise TesseraError(f"--{FLAGS[name]} must be at least 1, not {options[name]}")
+    if options["memory"] is not None and not options["memory"] > 0:
+        raise TesseraError(f"--memory must be more than 0 MB, not {options['memory']:g}")
+    seed = options["seed"]
     if seed is not None and not 0 <= seed <= MAX_SEARCH_SEED:
         raise TesseraError(f"--seed must be from 0 to {MAX_SEARCH_SEED}, not {seed}")
-    _check_time(time_limit)
+    _check_time(options["time"])
 
 
 def _check_time(time_limit):
@@ -159,74 +127,46 @@ def _check_time(time_limit):
         raise TesseraError(f"--time must be more than 0 seconds, not {time_limit}")
 
 
-def _check_searchable(state):
-    from tessera.kernels import games
-    who = games.to_move(state)
-    if who == games.TERMINAL:
+def _check_searchable(game, state):
+    from tessera.position import Position
+    position = Position(game, state)
+    if position.is_over:
         raise TesseraError("the game is over: there is no move to search")
-    if who == games.CHANCE:
+    if position.is_chance:
         raise TesseraError("chance acts in this position (a refill): there is no move to choose")
 
 
 # ---- running the searches ------------------------------------------------------------
 
-def _mcts_settings(iterations, time_limit, given):
-    """The MCTS options in full, defaults filled in, as they go into the JSON."""
+def _request(options):
+    """The ``SearchRequest`` of the command's options; MCTS's threads default to the
+    cores and its seed to a random one (shown in the output)."""
     from tessera.cores import available_cores
-    from tessera.search.mcts import MctsOptions
-    from tessera.search.report import memory_mb
-    defaults = MctsOptions()
-    settings = {"iterations": iterations, "time": time_limit}
-    if iterations is None and time_limit is None:
-        settings["iterations"] = DEFAULT_ITERATIONS
-    settings["threads"] = given["threads"] or available_cores()
-    settings["seed"] = secrets.randbelow(2**31) if given["seed"] is None else given["seed"]
-    for name in ("value", "select", "rollout", "exploration"):
-        settings[name] = getattr(defaults, name) if given[name] is None else given[name]
-    settings["memory"] = memory_mb(defaults) if given["memory"] is None else given["memory"]
-    return settings
+    given = {name: value for name, value in options.items() if value is not None}
+    if options["algo"] == MCTS:
+        given.setdefault("threads", available_cores())
+        given.setdefault("seed", secrets.randbelow(2**31))
+    return SearchRequest(**given)
 
 
-def _search_mcts(state, settings, show_progress):
-    """(result, interrupted): Ctrl-C ends the search early with the tree it has grown.
-
-    A player's view (hidden cards) is searched by information-set MCTS, which
-    samples what the player cannot see (docs/hidden-information.md).
-    """
-    from tessera.kernels import games
-    from tessera.search.ismcts import Ismcts
-    from tessera.search.mcts import MB, Mcts, MctsOptions
-    options = MctsOptions(iterations=settings["iterations"], time_limit=settings["time"],
-                          threads=settings["threads"], seed=settings["seed"],
-                          value=settings["value"], select=settings["select"],
-                          rollout=settings["rollout"], exploration=settings["exploration"],
-                          memory=int(settings["memory"] * MB))
-    with progress_bar(show_progress, limited=True) as show:
-        report = None if show is None else (lambda done, _, seconds: show(
-            f"MCTS {done:,} simulations",
-            fraction(done, options.iterations, seconds, options.time_limit)))
-        searcher = Mcts(options) if games.is_complete(state) else Ismcts(options)
-        result = searcher.search(state, report)
-    return result, result.interrupted
+def _run(state, request, show_progress):
+    """(result, settings) of ``request`` with a progress bar on stderr if wanted. Ctrl-C
+    ends an MCTS search early with the tree it has grown; a player's view (hidden cards)
+    is searched by information-set MCTS (docs/hidden-information.md)."""
+    from tessera.search.request import run_search
+    budget = request.visit_budget if request.algo == MCTS else request.depth
+    limited = request.algo == MCTS or budget is not None or request.time is not None
+    with progress_bar(show_progress, limited=limited) as show:
+        return run_search(state, request, None if show is None else _progress(request, budget, show))
 
 
-def _search_alphabeta(state, depth, time_limit, show_progress):
-    from tessera.search.alphabeta import search_alphabeta
-    with progress_bar(show_progress, limited=depth is not None or time_limit is not None) as show:
-        report = None if show is None else (lambda reached, nodes, seconds: show(
-            f"alpha-beta depth {reached}, {nodes:,} nodes",
-            fraction(reached, depth, seconds, time_limit)))
-        return search_alphabeta(state, depth=depth, time_limit=time_limit, progress=report)
-
-
-def _solve(state, time_limit, show_progress):
-    from tessera.search.alphabeta import solve as solve_exactly
-    with progress_bar(show_progress, limited=time_limit is not None) as show:
-        report = None if show is None else (lambda reached, nodes, seconds: show(
-            f"solving: depth {reached}, {nodes:,} nodes", fraction(0, None, seconds, time_limit)))
-        return solve_exactly(state, time_limit=time_limit, progress=report)
-
-
-def _search_mode(state):
-    from tessera.search.alphabeta import search_mode
-    return search_mode(state)
+def _progress(request, budget, show):
+    """The search's progress callback, showing on the bar what the search has done."""
+    if request.algo == MCTS:
+        return lambda done, _, seconds: show(f"MCTS {done:,} simulations",
+                                             fraction(done, budget, seconds, request.time))
+    if request.algo == SOLVE:
+        return lambda reached, nodes, seconds: show(
+            f"solving: depth {reached}, {nodes:,} nodes", fraction(0, None, seconds, request.time))
+    return lambda reached, nodes, seconds: show(f"alpha-beta depth {reached}, {nodes:,} nodes",
+                                                fraction(reached, budget, seconds, request.time))

@@ -3,47 +3,25 @@ loaded while a pipe's writer is still starting, the line saying a first run comp
 and ``tessera warmup``, which compiles ahead of time."""
 import select
 import sys
-from contextlib import contextmanager
 
 import click
 
 from tessera.cli.progress import progress_bar, progress_wanted
 from tessera.errors import TesseraError
-from tessera.kernels import patches
-
-
-@contextmanager
-def scipy_hidden():
-    """Keep numba from importing scipy while a command runs.
-
-    On its first compile or cache load numba imports scipy only to see whether BLAS
-    is there (about 0.6 s, a third of a warm start); the kernels use no linear
-    algebra. scipy is importable again afterwards. One of the patches
-    ``tessera.kernels.patches`` lists: where they are off, numba imports scipy.
-    """
-    if "scipy" in sys.modules or not patches.interpreter_patches():
-        yield
-        return
-    sys.modules["scipy"] = None             # makes `import scipy...` raise ImportError
-    try:
-        yield
-    finally:
-        if "scipy" in sys.modules and sys.modules["scipy"] is None:
-            del sys.modules["scipy"]
+from tessera.warmup import load_shared_kernels
 
 
 def stdin_after_shared_kernels():
     """All of stdin. While the input has not come, the kernels every search shares are
-    loaded from numba's cache or compiled (``tessera.kernels.shared``); the first of them sets
-    up what every later load or compile needs.
+    loaded from numba's cache or compiled (``tessera.warmup.load_shared_kernels``); the first
+    of them sets up what every later load or compile needs.
 
     In a pipe (``tessera new azul | tessera best -``) the writer, itself starting numba,
     sends the position only when it is done: this work runs meanwhile on the other core,
     and the position waits in the pipe."""
-    from tessera.kernels.shared import prepare
     if sys.stdin is None:
         raise TesseraError("stdin is closed (expected a position)")
-    prepare(until=_stdin_has_input)
+    load_shared_kernels(until=_stdin_has_input)
     try:
         return sys.stdin.buffer.read()
     except (OSError, ValueError) as err:      # e.g. a closed or unreadable stream

@@ -19,9 +19,9 @@ from tessera.kernels import bind
 from tessera.kernels.constants import AZURE, CHANCE, TERMINAL
 from tessera.kernels.search import alphabeta_layout as kernel   # the layout and limits; the kernels per game: bind
 from tessera.kernels.search import ttable
-from tessera import parallel_compile
 from tessera.compiletime import compile_clock
 from tessera.errors import OptionError, TesseraError
+from tessera.search.loading import kernel_loader
 from tessera.search.result import ExactValue, MoveLine, SearchResult
 
 MAX_PLY = 128           # the longest line searched; a longer one is cut off as at the depth limit
@@ -52,13 +52,7 @@ def helper_kernels(state):
     return search_kernels(np.asarray(state, np.int64))[1:]      # a list: the helper has it from JSON
 
 
-@parallel_compile.once_per_process
-def load_kernels(state):
-    """Compile, or load from numba's cache, the kernels of ``search_kernels``, a second
-    process compiling some of them meanwhile on a cold cache."""
-    with parallel_compile.helped(helper_kernels, state.tolist()):
-        for function, args in search_kernels(state):
-            bind.ready(function, *args)
+load_kernels = kernel_loader(search_kernels, helper_kernels)
 
 
 def search_mode(state, mode=None):

@@ -9,21 +9,17 @@ are summed by move.
 Options are ``MctsOptions``; two have no effect here: ``chance_width`` (chance is
 open loop, not in the tree) and ``reuse`` (every search starts a fresh tree).
 """
-import time
-
 import numpy as np
 
 from tessera.kernels import bind
-from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import make_rng
 from tessera.kernels.search import ismcts_layout as kernel   # the layout; the kernels per game: bind
 from tessera.kernels.search.clock import FOREVER
-from tessera import parallel_compile
-from tessera.compiletime import compile_clock
-from tessera.errors import OptionError, TesseraError
-from tessera.search.batches import lower_bound, run_batches, run_threads
+from tessera.errors import OptionError
+from tessera.search.loading import kernel_loader
 from tessera.search.mcts import MctsOptions, heuristic_kernel  # noqa: F401  (MctsOptions: of both searches)
-from tessera.search.result import MoveLine, SearchResult
+from tessera.search.result import SearchResult
+from tessera.search.searcher import TreeSearch, move_line, ranked
 
 PV_LENGTH = 256
 ROLLOUTS = bind.VARIANTS["ismcts"]     # a round rollout is MCTS's alone
@@ -53,58 +49,36 @@ def helper_kernels(state, rollout):
             (rules.apply_move, (state, move)), *search_kernels(state, rollout)[1:]]
 
 
-@parallel_compile.once_per_process
-def load_kernels(state, rollout):
-    """Compile, or load from numba's cache, every kernel of ``search_kernels``, a second
-    process compiling some of them meanwhile on a cold cache."""
-    with parallel_compile.helped(helper_kernels, state.tolist(), rollout):
-        for function, args in search_kernels(state, rollout):
-            bind.ready(function, *args)
+load_kernels = kernel_loader(search_kernels, helper_kernels)
 
 
-class Ismcts:
+class Ismcts(TreeSearch):
     """An IS-MCTS searcher for the player to move in a position or in that player's view."""
 
     def __init__(self, options):
-        options.check()
+        super().__init__(options)
         if options.rollout not in ROLLOUTS:
             raise OptionError(f"IS-MCTS has no {options.rollout} rollouts (known: {', '.join(ROLLOUTS)})")
-        self.options = options
-        self.rngs = np.stack([make_rng(options.seed * 1_000_003 + t) for t in range(options.threads)])
 
     def search(self, state, progress=None):
         """Search ``state`` and rank its moves; ``progress(done, total, seconds)`` per batch."""
         rules, kernels = bind.interface(state[0]), bind.instance(state[0], "ismcts", self.options.rollout)
-        player = rules.to_move(state)
-        if player == TERMINAL:
-            raise TesseraError("the game is over: there is no move to search")
-        if player == CHANCE:
-            raise TesseraError("chance acts in this position: there is no move to choose")
-        with compile_clock() as compiling:          # before the clock: it times the search alone
-            load_kernels(state, self.options.rollout)
-        started = time.perf_counter()
-        root = state.copy()
-        tree = kernel.new_tree(self.options.tree_nodes(kernel.NODE_BYTES), self.options.threads)
-        nodes, stats, size = tree
-        prm = self.options.kernel_params(state[0])
-        done = np.zeros(self.options.threads, np.int64)
+        player = self._player(rules, state)
 
-        def run_tree(t, remaining, deadline):
-            return kernels.run_tree(nodes[t], stats[t], size[t], root, remaining, deadline, prm,
-                                    self.rngs[t])
+        def begin():
+            root = state.copy()
+            tree = kernel.new_tree(self.options.tree_nodes(kernel.NODE_BYTES), self.options.threads)
+            nodes, stats, size = tree
+            prm = self.options.kernel_params(state[0])
 
-        def run(remaining, deadline):
-            if self.options.threads == 1:
-                done[0] = run_tree(0, remaining[0], deadline)
-                return done
-            return run_threads(run_tree, self.options.threads, remaining, deadline, done)
+            def run_thread(t, remaining, deadline):
+                return kernels.run_tree(nodes[t], stats[t], size[t], root, remaining, deadline, prm,
+                                        self.rngs[t])
 
-        seconds, interrupted = run_batches(run, self.options.threads, self.options.iterations,
-                                           self.options.time_limit, started, progress)
-        result = self._result(rules, kernels, root, tree, player, seconds)
-        result.interrupted = interrupted
-        result.compile_seconds = compiling.seconds
-        return result
+            return (run_thread, lambda: None,
+                    lambda seconds: self._result(rules, kernels, root, tree, player, seconds))
+
+        return self._run(lambda: load_kernels(state, self.options.rollout), begin, progress)
 
     def _result(self, rules, kernels, root, tree, player, seconds):
         """Every root move, its statistics summed over the threads' trees by move.
@@ -132,11 +106,8 @@ class Ismcts:
                 variation = [int(m) for m in pv[:kernels.principal_variation(nodes[t], c, pv)]]
                 if self.options.select == "puct":
                     prior = float(stats[t, c, kernel.PRIOR])
-            win_rate = wins / visits if visits else None
-            lines.append(MoveLine(
-                move=move, visits=visits, win_rate=win_rate, margin=margins / visits if visits else 0.0,
-                lcb=lower_bound(win_rate, visits), prior=prior, pv=variation))
-        lines.sort(key=lambda line: (-line.visits, -(line.win_rate or 0.0)))
+            lines.append(move_line(move, visits, wins, margins, prior, variation))
+        ranked(lines)
         root_visits = int(nodes[:, 0, kernel.VISITS].sum())
         return SearchResult(
             algo="ismcts", player=int(player), position_hash=int(rules.position_hash(root)),

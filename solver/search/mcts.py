@@ -5,24 +5,22 @@ The simulations run in numba (``tessera.kernels.search.mcts``) in batches
 together (tree parallelism with virtual loss): two separate trees are worth little more
 than one, one tree with twice the simulations much more (docs/internals/mcts.md).
 """
-import time
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from tessera.kernels import bind
-from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import make_rng
 from tessera.kernels.search import mcts_layout as kernel   # the layout and parameters; the kernels per game: bind
 from tessera.kernels.search import tree as tree_kernels   # one compile for every game
 from tessera.kernels.search.clock import FOREVER
-from tessera import parallel_compile
-from tessera.compiletime import compile_clock
 from tessera.errors import OptionError, TesseraError
 from tessera.games import GAMES
 from tessera.games.spec import GENERAL_SEARCH
-from tessera.search.batches import lower_bound, run_batches, run_threads
-from tessera.search.result import MoveLine, SearchResult
+from tessera.search.loading import kernel_loader
+from tessera.search.options import default
+from tessera.search.result import SearchResult
+from tessera.search.searcher import TreeSearch, move_line, ranked
 
 VALUES = {"win": kernel.VALUE_WIN, "margin": kernel.VALUE_MARGIN, "blend": kernel.VALUE_BLEND}
 SELECTIONS = {"uct": kernel.SELECT_UCT, "puct": kernel.SELECT_PUCT}
@@ -30,7 +28,7 @@ ROLLOUTS = kernel.ROLLOUTS              # each compiled into instances of its ow
 PRIOR_TEMPERATURE = 2.0                 # PUCT: the softmax temperature of the move heuristic's priors
 PV_LENGTH = 256
 MB = 2**20
-DEFAULT_MEMORY = 1024 * MB      # for a search's trees, all threads together
+DEFAULT_MEMORY = int(default("memory") * MB)     # for a search's trees, all threads together
 # A tree smaller than this is an error: compacted to half, it must still have room for the
 # longest move list of any game (300, Azul's) beside the root's children.
 MIN_NODES = 1000
@@ -72,28 +70,23 @@ def heuristic_kernel(rules, state):
     return rules.move_heuristic, (state, np.int64(0))
 
 
-@parallel_compile.once_per_process
-def load_kernels(state, rollout, reuse=True):
-    """Compile, or load from numba's cache, every kernel of ``search_kernels``, a second
-    process compiling some of them meanwhile on a cold cache."""
-    with parallel_compile.helped(helper_kernels, state.tolist(), rollout, reuse):
-        for function, args in search_kernels(state, rollout, reuse):
-            bind.ready(function, *args)
+load_kernels = kernel_loader(search_kernels, helper_kernels)
 
 
 @dataclass
 class MctsOptions:
     iterations: int = None          # None: until time_limit
     time_limit: float = None        # seconds; None: until iterations
-    threads: int = 1
-    seed: int = 0
-    # The defaults play far better per simulation than uct/random/win (docs/search.md).
+    # The defaults are the table's (tessera.search.options); they play far better per
+    # simulation than uct/random/win (docs/search.md).
+    threads: int = default("threads")
+    seed: int = default("seed")
     value: str = None               # win | margin | blend; None: the game's own (``default_value``)
-    select: str = "puct"            # uct | puct
-    rollout: str = "greedy"         # random | greedy
+    select: str = default("select")     # uct | puct
+    rollout: str = default("rollout")   # random | greedy
     exploration: float = None       # None: the game's own (``default_exploration``)
-    fpu: float = 0.5                # PUCT's value of an unvisited move; < 0: the parent's value plus it
-    chance_width: int = 8
+    fpu: float = default("fpu")     # PUCT's value of an unvisited move; < 0: the parent's value plus it
+    chance_width: int = default("width")
     memory: int = DEFAULT_MEMORY    # bytes for the trees of all threads together
     max_nodes: int = None           # per thread, instead of what ``memory`` holds (tests)
     reuse: bool = True
@@ -176,59 +169,44 @@ def game_defaults(game):
     return {"exploration": default_exploration(game), "value": default_value(game)}
 
 
-class Mcts:
+class Mcts(TreeSearch):
     """An MCTS searcher that keeps its tree between searches for reuse."""
 
+    keeps_tree = True
+    chance_message = "chance acts in this position (a refill): there is no move to choose"
+
     def __init__(self, options):
-        options.check()
-        self.options = options
+        super().__init__(options)
         self.root = None
         self.root_node = None       # in ``tree``, the node of the position the played moves led to
         self.tree = None
         self.rules = None           # the game's interface and MCTS kernels (kernels.bind)
         self.kernels = None
-        self.rngs = np.stack([make_rng(options.seed * 1_000_003 + t) for t in range(options.threads)])
 
     def search(self, state, progress=None):
         """Search ``state`` and rank its moves; ``progress(done, total, seconds)`` per batch."""
         self._bind(state)
-        player = self.rules.to_move(state)
-        if player == TERMINAL:
-            raise TesseraError("the game is over: there is no move to search")
-        if player == CHANCE:
-            raise TesseraError("chance acts in this position (a refill): there is no move to choose")
+        player = self._player(self.rules, state)
         if not self.rules.is_complete(state):
             raise TesseraError("this position is a player's view with hidden parts: "
                                "search it with information-set MCTS")
-        with compile_clock() as compiling:          # before the clock: it times the search alone
-            load_kernels(state, self.options.rollout, False)
-        started = time.perf_counter()               # the budget covers reuse's copy and the result
-        self._prepare_tree(state)
-        nodes, stats, size = self.tree
-        prm = self.options.kernel_params(state[0])
-        threads = self.options.threads
-        reused = int(nodes[0, kernel.VISITS])
-        done = np.zeros(threads, np.int64)
 
-        def run_thread(t, remaining, deadline):
-            return self.kernels.run_tree(nodes, stats, size, self.root, remaining, deadline, prm,
-                                         self.rngs[t], threads)
+        def begin():                # the budget covers reuse's copy and the result
+            self._prepare_tree(state)
+            nodes, stats, size = self.tree
+            prm = self.options.kernel_params(state[0])
+            threads = self.options.threads
+            reused = int(nodes[0, kernel.VISITS])
+            needed = self.kernels.room.py_func(prm, threads)      # a Python call: no compile for it
 
-        needed = self.kernels.room.py_func(prm, threads)      # a Python call: no compile for it
+            def run_thread(t, remaining, deadline):
+                return self.kernels.run_tree(nodes, stats, size, self.root, remaining, deadline,
+                                             prm, self.rngs[t], threads)
 
-        def run(remaining, deadline):
-            tree_kernels.make_room(nodes, stats, size, needed)
-            if threads == 1:
-                done[0] = run_thread(0, remaining[0], deadline)
-                return done
-            return run_threads(run_thread, threads, remaining, deadline, done)
+            return (run_thread, lambda: tree_kernels.make_room(nodes, stats, size, needed),
+                    lambda seconds: self._result(player, seconds, reused))
 
-        seconds, interrupted = run_batches(run, threads, self.options.iterations,
-                                           self.options.time_limit, started, progress)
-        result = self._result(player, seconds, reused)
-        result.interrupted = interrupted
-        result.compile_seconds = compiling.seconds
-        return result
+        return self._run(lambda: load_kernels(state, self.options.rollout, False), begin, progress)
 
     def _bind(self, state):
         """The kernels of ``state``'s game; a new game drops the tree."""
@@ -290,17 +268,11 @@ class Mcts:
         margins = stats[children, kernel.MARGIN + player].tolist()
         priors = stats[children, kernel.PRIOR].tolist() if self.options.select == "puct" else [None] * count
         expanded = (nodes[children, kernel.FIRST] != kernel.UNEXPANDED).tolist()
-        lines = []
         pv = np.zeros(PV_LENGTH, np.int64)
-        for i in range(count):
-            variation = pv[:tree_kernels.principal_variation(nodes, first + i, pv)].tolist() \
-                if expanded[i] else [moves[i]]
-            win_rate = wins[i] / visits[i] if visits[i] else None
-            lines.append(MoveLine(
-                move=moves[i], visits=visits[i], win_rate=win_rate,
-                margin=margins[i] / visits[i] if visits[i] else 0.0,
-                lcb=lower_bound(win_rate, visits[i]), prior=priors[i], pv=variation))
-        lines.sort(key=lambda line: (-line.visits, -(line.win_rate or 0.0)))
+        lines = ranked([move_line(
+            moves[i], visits[i], wins[i], margins[i], priors[i],
+            pv[:tree_kernels.principal_variation(nodes, first + i, pv)].tolist() if expanded[i]
+            else [moves[i]]) for i in range(count)])
         root_visits = int(nodes[0, kernel.VISITS])
         tree_nodes = int(size[kernel.USED])
         return SearchResult(

@@ -62,17 +62,3 @@ def _exact_json(exact):
         return None
     return {"margin": exact.margin, "horizon": exact.horizon, "result": exact.result,
             "win_rate": exact.win_rate}
-
-
-def mcts_settings(options):
-    """The ``settings`` of a document for an MCTS search with ``MctsOptions`` ``options``."""
-    return {"iterations": options.iterations, "time": options.time_limit,
-            "threads": options.threads, "seed": options.seed, "value": options.value,
-            "select": options.select, "rollout": options.rollout,
-            "exploration": options.exploration, "memory": memory_mb(options)}
-
-
-def memory_mb(options):
-    """The memory budget of MCTS ``options`` in MB (MiB), as the settings give it."""
-    from tessera.search.mcts import MB
-    return options.memory / MB

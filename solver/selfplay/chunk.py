@@ -5,7 +5,9 @@ the numba kernel ``tessera.kernels.selfplay.play_batch``, over as many threads a
 has, from start positions dealt in numba too (``starts``); the others are played
 one at a time by ``tessera.agents.play_game``. Both start from ``Game.new(game
 seed)``, draw chance from ``game seed ^ CHANCE_SALT`` and seed each seat's agent
-alike, so a game is the same whichever plays it.
+alike, so a game is the same whichever plays it. With ``plan.record_search`` the
+search results behind the moves of the games played one at a time go into the
+records (``searchstats``); the kernel's games have none.
 
 A chunk goes through two steps: ``play_chunk_games`` (the numba part: starts,
 kernel, moves gathered into flat arrays) and ``finish`` (the Parquet file's bytes
@@ -25,6 +27,7 @@ from tessera.kernels.rng import CHANCE_SALT
 from tessera.agents import GreedyAgent, RandomAgent, parse_agent, play_game
 from tessera.games import get_game
 from tessera.selfplay import records
+from tessera.selfplay.searchstats import SearchStats
 from tessera.selfplay.starts import one_thread, start_positions
 from tessera.selfplay.stats import Outcomes
 
@@ -50,8 +53,10 @@ def stop_with(event):
     STOP = event
 
 # What ``play_batched`` returns: ``lengths`` [games]; ``moves`` and ``movers`` flat, game
-# after game; ``scores`` and ``payoffs`` [games, seats].
-Played = namedtuple("Played", "lengths moves movers scores payoffs")
+# after game; ``scores`` and ``payoffs`` [games, seats]; ``search`` the moves'
+# ``SearchStats`` when the plan records them (``_play_mixed``), else None.
+KERNEL_FIELDS = ("lengths", "moves", "movers", "scores", "payoffs")
+Played = namedtuple("Played", [*KERNEL_FIELDS, "search"], defaults=(None,))
 
 
 @dataclass
@@ -98,11 +103,14 @@ def play_chunk_games(plan, chunk):
     batched = (kinds != NOT_BATCHED).all(axis=1)
     if batched.all():
         played = _play_in_slices(plan, seeds, seat_seeds, kinds)
+        if plan.record_search:
+            played = played._replace(search=SearchStats.unsearched(len(played.moves)))
     else:
         played = _play_mixed(plan, seeds, lineups, seat_seeds, kinds, batched)
     return records.ChunkGames(game=indices, seed=seeds, lineups=lineups, agent_seeds=seat_seeds,
                               lengths=played.lengths, moves=played.moves, movers=played.movers,
-                              scores=played.scores, payoffs=played.payoffs)
+                              scores=played.scores, payoffs=played.payoffs,
+                              search=played.search)
 
 
 def _play_in_slices(plan, seeds, seat_seeds, kinds):
@@ -115,13 +123,14 @@ def _play_in_slices(plan, seeds, seat_seeds, kinds):
         starts = start_positions(plan.game, plan.options, seeds[part])
         parts.append(play_batched(starts, seeds[part] ^ CHANCE_SALT, seat_seeds[part],
                                   kinds[part]))
-    return Played(*(np.concatenate(column) for column in zip(*parts)))
+    return Played(*(np.concatenate([getattr(part, name) for part in parts])
+                    for name in KERNEL_FIELDS))
 
 
 def _play_mixed(plan, seeds, lineups, seat_seeds, kinds, batched):
     """A chunk with search agents: its cheap games batched, the others one by one."""
     games = len(seeds)
-    moves, movers = [None] * games, [None] * games
+    moves, movers, searches = [None] * games, [None] * games, [None] * games
     lengths = np.zeros(games, np.int64)
     scores = np.zeros((games, plan.seats), np.int64)
     payoffs = np.zeros((games, plan.seats), np.float64)
@@ -133,6 +142,7 @@ def _play_mixed(plan, seeds, lineups, seat_seeds, kinds, batched):
         for row, g in enumerate(rows):
             moves[g] = played.moves[ends[row] - played.lengths[row]:ends[row]]
             movers[g] = played.movers[ends[row] - played.lengths[row]:ends[row]]
+            searches[g] = SearchStats.unsearched(int(played.lengths[row]))
         lengths[rows], scores[rows], payoffs[rows] = played.lengths, played.scores, played.payoffs
     game = get_game(plan.game)
     for g in np.flatnonzero(~batched):
@@ -140,13 +150,18 @@ def _play_mixed(plan, seeds, lineups, seat_seeds, kinds, batched):
             raise Stopped
         agents = [parse_agent(plan.agents[a], seed=int(seat_seeds[g, s]))
                   for s, a in enumerate(lineups[g])]
-        record = play_game(game, plan.options, agents, int(seeds[g]))
+        results = []
+        record = play_game(game, plan.options, agents, int(seeds[g]),
+                           on_move=(lambda event: results.append(event.decision.result))
+                           if plan.record_search else None)
+        searches[g] = SearchStats.of_results(results, plan.record_search)
         moves[g] = np.array([move for _, move in record.moves], np.int64)
         movers[g] = np.array([who for who, _ in record.moves], np.int8)
         lengths[g] = len(record.moves)
         scores[g], payoffs[g] = record.scores, record.payoffs
     return Played(lengths, np.concatenate(moves).astype(np.int64, copy=False),
-                  np.concatenate(movers).astype(np.int8, copy=False), scores, payoffs)
+                  np.concatenate(movers).astype(np.int8, copy=False), scores, payoffs,
+                  SearchStats.concatenate(searches) if plan.record_search else None)
 
 
 def _batched_kind(spec):

@@ -7,6 +7,10 @@ alone: its seating (``seating.lineup``), its start position (``Game.new`` with
 ``seeds.game_seeds``) and its agents' seeds (``seeds.agent_seeds``). So the
 records do not depend on how many workers play, where, or in what order, and a
 resumed run matches one that was never stopped.
+
+``record_search`` (``--record-search``) adds the searches' root statistics to the
+records (``searchstats``); run.json holds it only when it is on, so a run without it
+keeps the plan, and the records, of a run made before it existed.
 """
 import shlex
 from dataclasses import asdict, dataclass, field
@@ -17,9 +21,9 @@ from tessera.selfplay.seeds import agent_seeds, game_seeds
 
 VERSION = 1
 MAX_SEED = 2**63 - 1
-COMPARED = ("game", "options", "agents", "games", "seed", "chunk_size")
+COMPARED = ("game", "options", "agents", "games", "seed", "chunk_size", "record_search")
 FIELD_TYPES = {"game": str, "options": dict, "agents": list, "games": int, "seed": int,
-               "chunk_size": int, "seats": int, "version": int}
+               "chunk_size": int, "seats": int, "version": int, "record_search": int}
 OWN_FLAGS = ("players", "variant")     # options `tessera selfplay` takes as flags of their own
 TYPE_NAMES = {str: "text", dict: "an object", list: "a list", int: "a whole number"}
 BATCHED_CHUNK_SIZE = 2000       # default games per chunk when every agent is random or greedy,
@@ -37,6 +41,7 @@ class Plan:
     chunk_size: int
     seats: int              # players per game, as the game's options make it
     version: int = field(default=VERSION)
+    record_search: int = 0  # root moves recorded per searched move; 0: no search statistics
 
     @property
     def chunks(self):
@@ -61,7 +66,10 @@ class Plan:
                 for i, spec in enumerate(self.agents)]
 
     def to_json(self):
-        return asdict(self)
+        obj = asdict(self)
+        if not self.record_search:
+            del obj["record_search"]        # run.json as it was before search statistics
+        return obj
 
     @staticmethod
     def from_json(obj):
@@ -74,13 +82,15 @@ class Plan:
         for name in ("games", "chunk_size", "seats"):
             if getattr(plan, name) < 1:
                 raise ValueError(f"{name} is {getattr(plan, name)}, not at least 1")
+        if plan.record_search < 0:
+            raise ValueError(f"record_search is {plan.record_search}, not at least 0")
         if not all(type(spec) is str for spec in plan.agents):
             raise ValueError(f"agents {plan.agents!r} are not agent specs")
         return plan
 
     def resume_command(self, out_dir):
-        """The `tessera selfplay ... --resume` that finishes this run in ``out_dir`` (the seed
-        and chunk size come from its run.json), quoted for a POSIX shell."""
+        """The `tessera selfplay ... --resume` that finishes this run in ``out_dir`` (the seed,
+        chunk size and search recording come from its run.json), quoted for a POSIX shell."""
         words = ["tessera", "selfplay", self.game, "--games", str(self.games),
                  "--agents", ",".join(self.agents)]
         for name, value in self.options.items():
@@ -92,8 +102,8 @@ class Plan:
 
     def differences(self, other):
         """The compared parameters that differ, as 'name: ours vs theirs' texts."""
-        mine, theirs = self.to_json(), other.to_json()
-        return [f"{name} {_shown(mine[name])} there, {_shown(theirs[name])} here"
+        mine, theirs = asdict(self), asdict(other)
+        return [f"{name} {_shown(mine[name], name)} there, {_shown(theirs[name], name)} here"
                 for name in COMPARED if mine[name] != theirs[name]]
 
 
@@ -103,7 +113,9 @@ def _option_text(value):
     return str(value)
 
 
-def _shown(value):
+def _shown(value, name=None):
+    if name == "record_search":
+        return f"on (top {value})" if value else "off"
     if isinstance(value, list):
         return ",".join(value)
     if isinstance(value, dict):
@@ -133,9 +145,10 @@ def default_chunk_size(agents):
     return BATCHED_CHUNK_SIZE if all_batched(agents) else SEARCH_CHUNK_SIZE
 
 
-def make_plan(game, options, agents, games, seed, chunk_size=None):
+def make_plan(game, options, agents, games, seed, chunk_size=None, record_search=0):
     """A checked ``Plan`` for ``game`` (a ``Game``); raises OptionError naming the fault.
-    ``chunk_size`` None: ``default_chunk_size(agents)``."""
+    ``chunk_size`` None: ``default_chunk_size(agents)``. ``record_search``: the root moves
+    recorded per searched move (``searchstats``), 0 for no search statistics."""
     from tessera.agents import parse_agent
     if not agents:
         raise OptionError("--agents needs at least one agent spec")
@@ -147,6 +160,8 @@ def make_plan(game, options, agents, games, seed, chunk_size=None):
         chunk_size = default_chunk_size(agents)
     if chunk_size < 1:
         raise OptionError(f"--chunk-size must be at least 1, not {chunk_size}")
+    if record_search < 0:
+        raise OptionError(f"--record-top must be at least 1, not {record_search}")
     if not 0 <= seed <= MAX_SEED:
         raise OptionError(f"--seed must be from 0 to {MAX_SEED}, not {seed}")
     game.check_options(options)
@@ -154,4 +169,4 @@ def make_plan(game, options, agents, games, seed, chunk_size=None):
                for name, (_, default, _) in game.options.items()}
     seats = int(game.kernels().players(game.new(0, **options)))   # the game checks its options here
     return Plan(game=game.name, options=options, agents=list(agents), games=games, seed=seed,
-                chunk_size=chunk_size, seats=seats)
+                chunk_size=chunk_size, seats=seats, record_search=record_search)

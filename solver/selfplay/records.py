@@ -9,7 +9,10 @@ Columns (one row per game, seat lists in seat order):
   seat that made each (chance draws are not recorded: ``tessera.agents.GameRecord``
   says how they replay);
 - ``scores``, ``payoffs`` (winners share 1); ``winner``: the seat that won alone,
-  or -1 when the win is shared; ``length``: the number of player moves.
+  or -1 when the win is shared; ``length``: the number of player moves;
+- with ``--record-search`` only (``SEARCH_SCHEMA``), the root statistics of each
+  searched move, lined up with ``moves``: ``searchstats`` names them. A run without
+  it writes ``SCHEMA`` alone, as runs did before those columns existed.
 
 A chunk is written to a temporary name and renamed, so a file under its final
 name is complete: a killed run leaves finished chunks and at most stray
@@ -20,13 +23,14 @@ instead of read.
 """
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Optional
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from tessera.errors import TesseraError
-from tessera.selfplay import checksums
+from tessera.selfplay import checksums, searchstats
 from tessera.selfplay.files import PARTIAL, write_atomically
 from tessera.selfplay.stats import Outcomes
 
@@ -39,6 +43,8 @@ SCHEMA = pa.schema([
     ("scores", pa.list_(pa.int64())), ("payoffs", pa.list_(pa.float64())),
     ("winner", pa.int8()), ("length", pa.int32()),
 ])
+SEARCH_SCHEMA = pa.schema([*SCHEMA, *(pa.field(*spec) for spec in searchstats.FIELDS)])
+RECORD_SCHEMAS = (SCHEMA, SEARCH_SCHEMA)
 OUTCOME_COLUMNS = ["seats", "scores", "payoffs", "length"]
 
 
@@ -47,7 +53,8 @@ class ChunkGames:
     """The games of one chunk as arrays, in game order: ``game``, ``seed``, ``lengths``
     [games]; ``lineups``, ``agent_seeds``, ``scores``, ``payoffs`` [games, seats];
     ``moves`` and ``movers`` every game's player moves one game after another
-    (game ``g``'s are the ``lengths[g]`` values after those of the games before it)."""
+    (game ``g``'s are the ``lengths[g]`` values after those of the games before it);
+    ``search`` the ``searchstats.SearchStats`` of those moves, None when not recorded."""
     game: np.ndarray
     seed: np.ndarray
     lineups: np.ndarray
@@ -57,6 +64,7 @@ class ChunkGames:
     movers: np.ndarray
     scores: np.ndarray
     payoffs: np.ndarray
+    search: Optional[searchstats.SearchStats] = None
 
     def outcomes(self):
         """The ``stats.Outcomes`` of these games (what ``outcomes_of`` reads from their table)."""
@@ -67,7 +75,8 @@ class ChunkGames:
 
 def chunk_table(games, specs):
     """The records of ``games`` (a ``ChunkGames``), ``specs`` the run's agent specs; built
-    column by column from the arrays, with no Python loop over the games."""
+    column by column from the arrays, with no Python loop over the games. With search
+    statistics (``games.search``) the table has ``SEARCH_SCHEMA``, else ``SCHEMA``."""
     count, seats = games.lineups.shape
     sole = (np.abs(games.payoffs - 1) < 1e-9)
     winner = np.where(sole.any(axis=1), sole.argmax(axis=1), -1)
@@ -89,7 +98,9 @@ def chunk_table(games, specs):
         "winner": pa.array(winner.astype(np.int8)),
         "length": pa.array(games.lengths.astype(np.int32)),
     }
-    return pa.table(columns, schema=SCHEMA)
+    if games.search is None:
+        return pa.table(columns, schema=SCHEMA)
+    return pa.table({**columns, **games.search.columns(offsets)}, schema=SEARCH_SCHEMA)
 
 
 def _fixed_lists(values, games, seats):
@@ -182,10 +193,21 @@ def load_chunk(path, expected=None, columns=None):
         # pyarrow's first line, less its "Could not open Parquet input source '<Buffer>': "
         reason = (str(err).splitlines() or [type(err).__name__])[0].split("': ", 1)[-1]
         raise DamagedChunk(path, f"not a whole Parquet file: {reason}") from None
-    if not table.schema.equals(SCHEMA if expected is None or columns is None else
-                               pa.schema([SCHEMA.field(name) for name in columns])):
+    if not _record_columns(table.schema, None if expected is None else columns):
         raise DamagedChunk(path, "its columns are not those of self-play records")
     return (table if columns is None else table.select(columns)), digest
+
+
+def _record_columns(schema, columns):
+    """True when ``schema`` is that of records (``RECORD_SCHEMAS``), or, ``columns`` given,
+    of those columns of them."""
+    if columns is None:
+        return any(schema.equals(kind) for kind in RECORD_SCHEMAS)
+    return schema.equals(_schema_of(columns))
+
+
+def _schema_of(columns):
+    return pa.schema([SEARCH_SCHEMA.field(name) for name in columns])
 
 
 def check_chunks(out_dir):
@@ -213,14 +235,20 @@ def remove_partial_chunks(out_dir):
 
 def read_records(out_dir, columns=None):
     """Every finished chunk's records, in game order, as one table; each chunk checked
-    (``load_chunk``: ``DamagedChunk``)."""
+    (``load_chunk``: ``DamagedChunk``), and of the columns of the first (a run's chunks
+    all have the search statistics or none have). ``columns`` may name search columns
+    only for a run that records them (its plan's ``record_search``)."""
     files = chunk_files(out_dir)
     if not files:
-        return SCHEMA.empty_table() if columns is None else \
-            pa.schema([SCHEMA.field(name) for name in columns]).empty_table()
+        return SCHEMA.empty_table() if columns is None else _schema_of(columns).empty_table()
     recorded = checksums.read(out_dir) or {}
-    return pa.concat_tables([load_chunk(path, recorded.get(chunk_name(chunk)), columns)[0]
-                             for chunk, path in files.items()])
+    tables = []
+    for chunk, path in files.items():
+        table = load_chunk(path, recorded.get(chunk_name(chunk)), columns)[0]
+        if tables and not table.schema.equals(tables[0].schema):
+            raise DamagedChunk(path, "its columns are not those of the run's other chunks")
+        tables.append(table)
+    return pa.concat_tables(tables)
 
 
 def outcomes_of(table, seats):

@@ -273,11 +273,9 @@ def search_memory_mb(memory_mb, searches):
     """Each search's memory bound (MB) when ``searches`` share ``memory_mb``, each
     process also keeping up to KEEP finished trees; TesseraError when it is too little."""
     from tessera.analysis.engine import KEEP
-    from tessera.kernels.search.ismcts_layout import NODE_BYTES as ISMCTS_NODE_BYTES
-    from tessera.kernels.search.mcts_layout import NODE_BYTES
-    from tessera.search.mcts import MIN_NODES
+    from tessera.search.request import least_memory_mb
     share = memory_mb // (searches * (KEEP + 1))
-    least = -(-MIN_NODES * max(NODE_BYTES, ISMCTS_NODE_BYTES) // MB)
+    least = least_memory_mb()
     if share < least:
         raise TesseraError(f"--memory {memory_mb} MB is too little for {searches} searches: "
                            f"at least {least * searches * (KEEP + 1)} MB")

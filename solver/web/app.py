@@ -15,7 +15,7 @@ from starlette.responses import FileResponse, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from tessera.kernels.boarddata import BoardDataError
+from tessera.errors import BoardDataError
 from tessera.errors import TesseraError
 from tessera.games import get_game, registered_games
 from tessera.web import documents, inputs

@@ -4,19 +4,15 @@ Azure realm), each player's view in a game of hidden information, and the chance
 generator to go on with.
 
 Chance is dealt as `tessera selfplay` and `tessera analyze` deal it: a new game from
-seed S starts a generator ``chance_rng(S)`` that draws every chance step
-after it (``resolve_chance``). Its state goes to the page with each position and comes
-back with the next move, so the same seed and player moves give the same game here,
-in `tessera analyze` (``startSeed`` S) and in a self-play record.
+seed S starts ``ChanceDraws(S)``, which draws every chance step after it. Its state goes
+to the page with each position and comes back with the next move, so the same seed and
+player moves give the same game here, in `tessera analyze` (``startSeed`` S) and in a
+self-play record.
 """
-import numpy as np
-
-from tessera.kernels import games
-from tessera.kernels.rng import chance_rng
 from tessera.errors import TesseraError
 from tessera.games import get_game
 from tessera.games.base import check_seed
-from tessera.position import Position
+from tessera.position import ChanceDraws, Position
 from tessera.web.moves import fields
 
 
@@ -25,13 +21,13 @@ class BadRequest(TesseraError):
 
 
 def new_game(game, seed, options):
-    """(start position, its chance generator) of a new game, as `tessera new GAME --seed`."""
+    """(start position, its chance draws) of a new game, as `tessera new GAME --seed`."""
     check_seed(seed)                    # before the seed meets the generator below
     if not isinstance(game, str):
         raise BadRequest("game must be a game's name")
     if not isinstance(options, dict):
         raise BadRequest("options must be an object of option names and values")
-    return Position.new(game, seed=seed, **options), chance_rng(seed)
+    return Position.new(game, seed=seed, **options), ChanceDraws(seed)
 
 
 def read_position(text):
@@ -42,21 +38,21 @@ def read_position(text):
 
 
 def read_rng(value):
-    """The chance generator the page sent back (its state, decimal), or seed 0's."""
+    """The chance draws the page sent back (the generator's state, decimal), or seed 0's."""
     if value is None:
-        return chance_rng(0)
+        return ChanceDraws(0)
     try:
         if isinstance(value, (bool, float)):    # int() would turn it into another generator
             raise TypeError(value)
-        return np.array([int(value)], np.uint64)
+        return ChanceDraws.resume(int(value))
     except (TypeError, ValueError, OverflowError):
         raise BadRequest(f"rng must be a generator state as the API sent it, "
                          f"not {value!r}") from None
 
 
 def play(position, move, rng, deal):
-    """(the position after ``move``, the chance outcomes dealt after it): with ``deal``,
-    chance that follows is drawn from ``rng`` (changed in place) until a player acts."""
+    """(the position after ``move``, whether chance was dealt after it): with ``deal``,
+    chance that follows is drawn from the draws ``rng`` (which move on) until a player acts."""
     after = position.play(move)
     return deal_chance(after, rng) if deal else (after, False)
 
@@ -67,9 +63,7 @@ def deal_chance(position, rng):
         return position, False
     if position.is_view:                    # the cards chance draws from are hidden in it
         raise BadRequest("deal needs a complete position; this is a player's view")
-    state = position.state
-    games.resolve_chance(state, rng)
-    return Position.from_state(state), True
+    return rng.deal(position), True
 
 
 def document(position, rng=None):
@@ -88,7 +82,7 @@ def document(position, rng=None):
         "scores": position.scores,
         "hash": position.hash,
         "moves": _moves(position),
-        "rng": None if rng is None else str(int(rng[0])),
+        "rng": None if rng is None else str(rng.state),
     }
     doc.update(game.board(position.state))
     if game.spec.hidden and not position.is_view:

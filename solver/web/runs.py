@@ -10,11 +10,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from starlette.routing import Route
 
-from tessera.kernels import games
-from tessera.kernels.rng import chance_rng
 from tessera.errors import TesseraError
-from tessera.games import get_game
-from tessera.position import Position
+from tessera.position import ChanceDraws, Position
 from tessera.selfplay.records import read_records
 from tessera.selfplay.rundir import load_plan
 from tessera.web.documents import BadRequest
@@ -65,18 +62,14 @@ def replay(folder, index):
     if not rows:
         raise TesseraError(f"the run in {folder} has no game {index}")
     row = rows[0]
-    game = get_game(plan.game)
-    state = game.new(row["seed"], **plan.options)
-    rng = chance_rng(row["seed"])
+    position = Position.new(plan.game, seed=row["seed"], **plan.options)
+    draws = ChanceDraws(row["seed"])
     plies = []
-    start = {"text": game.format_position(state), "rng": str(int(rng[0]))}
+    start = {"text": position.text(), "rng": str(draws.state)}
     for move in row["moves"]:
-        text = game.format_move(state, move)
-        games.apply_move(state, move)
-        if games.to_move(state) == games.CHANCE:
-            games.resolve_chance(state, rng)
-        plies.append({"move": text, "text": Position.from_state(state).text(),
-                      "rng": str(int(rng[0]))})
+        text = position.move_text(move)
+        position = draws.deal(position.play_codes(move))
+        plies.append({"move": text, "text": position.text(), "rng": str(draws.state)})
     return {"game": plan.game, "seed": row["seed"], "start": start, "plies": plies}
 
 

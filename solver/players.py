@@ -1,0 +1,46 @@
+"""What every player is: an ``Agent`` chooses a move for whoever acts in a state and may
+follow the game; its ``Decision`` carries the move, the search result behind it and the
+time it took. The players themselves: ``tessera.agents`` (built from specs) and
+``tessera.external`` (a function of your own)."""
+import time
+from dataclasses import dataclass
+from typing import Optional
+
+from tessera.search.result import SearchResult
+
+
+@dataclass
+class Decision:
+    """A move, the search result that chose it (None for an agent that does not search)
+    and the seconds the choice took."""
+    move: int
+    result: Optional[SearchResult] = None
+    seconds: float = 0.0
+
+
+class Agent:
+    """A player: ``choose`` a move for whoever acts in ``state``; ``observe`` every move played.
+
+    ``choose`` must not change ``state``. ``observe`` is called for each move of the
+    game, the agent's own included, so an agent can follow the game (tree reuse).
+    Give each seat its own agent object.
+    """
+
+    name = ""
+    last_result = None          # a searching agent's result of its last ``choose``
+
+    def __init__(self, spec):
+        self.spec = spec
+
+    def choose(self, state):
+        raise NotImplementedError
+
+    def decide(self, state):
+        """``choose``, with the search result and the time it took: a ``Decision``."""
+        started = time.perf_counter()
+        self.last_result = None
+        move = self.choose(state)
+        return Decision(int(move), self.last_result, time.perf_counter() - started)
+
+    def observe(self, move):
+        """Nothing to follow by default."""

@@ -1,0 +1,112 @@
+"""One search request, and the one way to run it, for every front end.
+
+``tessera best``, ``Position.best`` and ``tessera.best``, the agents and the analysis
+engine's jobs each describe a search as a ``SearchRequest`` (the options of
+``tessera.search.options``, in their units: memory in MB) and run it here: ``run_search``
+for one search, ``searcher_for`` for the front ends that keep a tree between searches
+(agents, the analysis engine). This is the one place that picks MCTS or information-set
+MCTS (by whether the position is complete) and fills in the default budget.
+"""
+from dataclasses import dataclass
+from typing import Optional
+
+from tessera.errors import OptionError
+from tessera.search.options import ALGOS, DEFAULT_VISITS, MCTS, SOLVE, default
+
+
+@dataclass
+class SearchRequest:
+    algo: str = default("algo")
+    visits: Optional[int] = None        # MCTS simulations, all threads together
+    time: Optional[float] = None        # seconds
+    depth: Optional[int] = None         # alpha-beta plies
+    threads: int = default("threads")
+    seed: int = default("seed")
+    value: Optional[str] = None         # None: the game's own
+    select: str = default("select")
+    rollout: str = default("rollout")
+    exploration: Optional[float] = None     # None: the game's own
+    fpu: float = default("fpu")
+    width: int = default("width")       # the chance width
+    memory: float = default("memory")   # MB for the trees of all threads together
+
+    def check_algo(self):
+        if self.algo not in ALGOS:
+            raise OptionError(f"unknown algo '{self.algo}' (known: {', '.join(ALGOS)})")
+
+    @property
+    def visit_budget(self):
+        """The simulations MCTS runs: ``visits``, or the default when no budget is given."""
+        return DEFAULT_VISITS if self.visits is None and self.time is None else self.visits
+
+    def mcts_options(self):
+        """The ``MctsOptions`` of this request (not yet checked: a searcher checks them)."""
+        from tessera.search.mcts import MB, MctsOptions
+        return MctsOptions(iterations=self.visit_budget, time_limit=self.time,
+                           threads=self.threads, seed=self.seed, value=self.value,
+                           select=self.select, rollout=self.rollout,
+                           exploration=self.exploration, fpu=self.fpu, chance_width=self.width,
+                           memory=int(self.memory * MB))
+
+    def settings(self):
+        """The ``settings`` of the search's document (docs/best.schema.json), without
+        alpha-beta's mode (``with_mode`` adds it: it depends on the position)."""
+        if self.algo == MCTS:
+            return {"iterations": self.visit_budget, "time": self.time, "threads": self.threads,
+                    "seed": self.seed, "value": self.value, "select": self.select,
+                    "rollout": self.rollout, "exploration": self.exploration,
+                    "memory": float(self.memory)}
+        if self.algo == SOLVE:
+            return {"time": self.time}
+        return {"depth": self.depth, "time": self.time}
+
+
+def with_mode(settings, algo, state):
+    """``settings`` with an alpha-beta search's mode of ``state`` (round or game)."""
+    if algo == MCTS:
+        return settings
+    from tessera.search.alphabeta import search_mode
+    return {**settings, "mode": search_mode(state)}
+
+
+def searcher_class(state):
+    """What searches ``state``: ``Mcts``, which keeps its tree for the next search, on a
+    complete position; ``Ismcts`` (information-set MCTS) on a player's view."""
+    from tessera.kernels import games
+    if games.is_complete(state):
+        from tessera.search.mcts import Mcts
+        return Mcts
+    from tessera.search.ismcts import Ismcts
+    return Ismcts
+
+
+def searcher_for(options, state):
+    """A searcher (``searcher_class``) for ``state`` with ``MctsOptions`` ``options``;
+    OptionError for options out of range."""
+    return searcher_class(state)(options)
+
+
+def run_search(state, request, progress=None):
+    """(``SearchResult``, the document's settings) of ``request`` on ``state``.
+
+    ``progress`` is called as the search goes: MCTS ``(done, total, seconds)`` per batch,
+    alpha-beta and solve ``(depth, nodes, seconds)`` per iteration."""
+    request.check_algo()
+    if request.algo == MCTS:
+        result = searcher_for(request.mcts_options(), state).search(state, progress)
+    elif request.algo == SOLVE:
+        from tessera.search.alphabeta import solve
+        result = solve(state, time_limit=request.time, progress=progress)
+    else:
+        from tessera.search.alphabeta import search_alphabeta
+        result = search_alphabeta(state, depth=request.depth, time_limit=request.time,
+                                  progress=progress)
+    return result, with_mode(request.settings(), request.algo, state)
+
+
+def least_memory_mb():
+    """The fewest whole MB the tree of a one-thread search may have, MCTS or
+    information-set MCTS (``MctsOptions.check`` refuses less)."""
+    from tessera.search import ismcts, mcts
+    node_bytes = max(mcts.kernel.NODE_BYTES, ismcts.kernel.NODE_BYTES)
+    return -(-mcts.MIN_NODES * node_bytes // mcts.MB)
