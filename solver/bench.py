@@ -225,7 +225,7 @@ def perft_rate(label, state, depth, clock=time.process_time, runs=3):
 
 
 def playout_bar(games_per_s, target):
-    """The issue's bar: 2-player random games per second on one core against ``target``."""
+    """The speed target: 2-player random games per second on one core against ``target``."""
     return {"games_per_s_2p_one_core": games_per_s, "target": target,
             "ratio": round(games_per_s / target, 2)}
 

@@ -17,14 +17,16 @@ import os
 import sys
 import threading
 
-from tessera.errors import UnsupportedPlatformError
-
 
 def run():
     try:
         from tessera.cli import main
         from tessera.kernels import patches
-    except UnsupportedPlatformError as refusal:
+    except ImportError as refusal:
+        # ``UnsupportedPlatformError``, known by its mark: importing its class would import
+        # the kernels, which refuse again.
+        if not getattr(refusal, "unsupported_platform", False):
+            raise
         print(f"error: {refusal}", file=sys.stderr)
         sys.exit(1)
     try:

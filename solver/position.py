@@ -109,12 +109,12 @@ class Position:
         return [(text, p) for text, p in self._listing() if p is not None]
 
     def _listing(self):
-        codes = np.empty(games.MAX_MOVES, np.int64)
+        codes = np.empty(games.max_moves(self._state), np.int64)
         who = games.to_move(self._state)
         if who == games.TERMINAL:
             return []
         if who == games.CHANCE:
-            probabilities = np.empty(games.MAX_MOVES, np.float64)
+            probabilities = np.empty(games.max_moves(self._state), np.float64)
             count = games.chance_outcomes(self._state, codes, probabilities)
             return [(self._game.format_move(self._state, c), float(p))
                     for c, p in zip(codes[:count], probabilities[:count])]

@@ -14,7 +14,6 @@ from functools import partial
 
 import numpy as np
 
-from tessera.compiletime import compile_clock
 from tessera.games import get_game, registered_games
 
 
@@ -49,6 +48,8 @@ def warm(names, progress=None):
     An unknown name raises OptionError before anything compiles.
     """
     import time
+
+    from tessera.compiletime import compile_clock       # imports numba
     games = [get_game(name) for name in names] or [registered_games()[name]
                                                    for name in sorted(registered_games())]
     plans = [(game, steps(game)) for game in games]

@@ -93,13 +93,13 @@ def test_each_game_searches_with_its_own_exploration_and_value_unless_given():
         other = document("best", position, "-n", 300, "--seed", 4, "--threads", 1, "-c", 2.5,
                          "--value", "win")
         assert (other["settings"]["exploration"], other["settings"]["value"]) == (2.5, "win")
-    assert MctsOptions().kernel_params("azure")[kernel.P_EXPLORATION] == 0.7
-    assert MctsOptions(exploration=2.0).kernel_params("azure")[kernel.P_EXPLORATION] == 2.0
-    assert MctsOptions().kernel_params("azul")[kernel.P_EXPLORATION] == 2.0
-    assert MctsOptions().kernel_params("pavilion")[kernel.P_EXPLORATION] == 1.4
-    assert MctsOptions().kernel_params("azul")[kernel.P_VALUE] == kernel.VALUE_BLEND
-    assert MctsOptions().kernel_params("pavilion")[kernel.P_VALUE] == kernel.VALUE_MARGIN
-    assert MctsOptions(value="win").kernel_params("azul")[kernel.P_VALUE] == kernel.VALUE_WIN
+    assert MctsOptions().kernel_params("azure").exploration == 0.7
+    assert MctsOptions(exploration=2.0).kernel_params("azure").exploration == 2.0
+    assert MctsOptions().kernel_params("azul").exploration == 2.0
+    assert MctsOptions().kernel_params("pavilion").exploration == 1.4
+    assert MctsOptions().kernel_params("azul").value == kernel.VALUE_BLEND
+    assert MctsOptions().kernel_params("pavilion").value == kernel.VALUE_MARGIN
+    assert MctsOptions(value="win").kernel_params("azul").value == kernel.VALUE_WIN
 
 
 def test_threads_default_to_the_cores_and_share_the_iterations():

@@ -7,6 +7,8 @@ imports too, so no module but ``kernels/bind.py`` has a reason to import a templ
 """
 import inspect
 
+import numba
+import numpy as np
 import pytest
 
 from tessera.kernels import bind
@@ -59,9 +61,19 @@ def test_the_kernel_parameters_have_no_defaults():
         assert all(p.default is inspect.Parameter.empty for p in inspect.signature(function).parameters.values())
 
 
+def test_the_kernel_parameters_have_one_numba_type_whatever_numbers_make_them():
+    """numba compiles a kernel once per argument type: ints, floats and numpy scalars given
+    for the same fields make the same type, so a search never compiles its kernels twice."""
+    given = [(1, 0, 1, 2, 2, 0), (1.4, 1.0, 0.0, 3.0, 2.0, -0.5),
+             (np.float64(1.4), np.int64(2), np.int32(1), np.int64(4), np.float32(2.0), np.int64(1))]
+    made = [mcts_layout.params(*values) for values in given]
+    assert len({numba.typeof(prm) for prm in made}) == 1
+    assert made[1] == (1.4, 1, 0, 3, 2.0, -0.5) and made[1].chance_width == 3
+
+
 def test_an_instance_reads_its_layout_from_the_layout_module():
     """The instances compile with the layout module's columns and codes, the ones Python reads."""
-    for name in ("VISITS", "FIRST", "COUNT", "MOVE", "WIN", "MARGIN", "PRIOR", "USED", "P_SELECT", "SELECT_PUCT"):
+    for name in ("VISITS", "FIRST", "COUNT", "MOVE", "WIN", "MARGIN", "PRIOR", "USED", "SELECT_PUCT"):
         assert getattr(bind.instance("toy", "mcts", "random"), name) == getattr(mcts_layout, name)
     for name in ("VISITS", "AVAIL", "FIRST", "NEXT", "MOVE", "NO_NODE", "PRIOR", "USED"):
         assert getattr(bind.instance("toy", "ismcts", "random"), name) == getattr(ismcts_layout, name)

@@ -76,10 +76,12 @@ def test_an_unknown_name_is_an_attribute_error():
         tessera.nothing_here  # noqa: B018
 
 
-def test_importing_tessera_loads_no_numba():
+@pytest.mark.parametrize("module", ["tessera", "tessera.cli"])
+def test_importing_the_package_or_the_command_line_loads_no_numba(module):
     """The console script and the kernels' worker processes import ``tessera`` first: the
-    public names load on first use, so the import costs nothing."""
-    out = subprocess.run([sys.executable, "-c", "import sys, tessera; print('numba' in sys.modules)"],
+    public names load on first use, so the import costs nothing; and ``tessera --help`` or an
+    option error answers without numba's start-up, which a command pays only when it runs."""
+    out = subprocess.run([sys.executable, "-c", f"import sys, {module}; print('numba' in sys.modules)"],
                          capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

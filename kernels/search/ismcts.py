@@ -51,8 +51,7 @@ from tessera.kernels.search.clock import FOREVER, now, simulations_until_check
 from tessera.kernels.search.ismcts_layout import (
     AVAIL, COMPACTIONS, FIRST, FREED, MOVE, NEXT, NO_NODE, PRIOR, STAT_COLUMNS, USED, VISITS,
 )
-from tessera.kernels.search.mcts_layout import (P_EXPLORATION, P_FPU, P_PRIOR_TEMPERATURE, P_SELECT, P_VALUE,
-                                                SELECT_PUCT)
+from tessera.kernels.search.mcts_layout import SELECT_PUCT
 from tessera.kernels.search.tree import VISIT_CLASSES, keep_threshold, number_kept, visit_class
 
 games = template_games(__name__)
@@ -111,10 +110,10 @@ def nth_missing(slot, n, k):
 def best_available(nodes, stats, node, slot, n, player, prm):
     """ISUCT (or PUCT) over the children of ``node`` in ``slot``, with availability for
     parent visits."""
-    puct = prm[P_SELECT] == SELECT_PUCT
-    c = prm[P_EXPLORATION]
-    mode = int(prm[P_VALUE])
-    unvisited = first_play(nodes, stats, node, player, mode, prm[P_FPU])
+    puct = prm.select == SELECT_PUCT
+    c = prm.exploration
+    mode = prm.value
+    unvisited = first_play(nodes, stats, node, player, mode, prm.fpu)
     best = NO_NODE
     best_score = -np.inf
     for i in range(n):
@@ -141,7 +140,7 @@ def choose(nodes, stats, size, node, state, player, prm, rng, moves, values, slo
     n = games.legal_moves(state, moves)
     sort_prefix(moves, n)
     missing = match_children(nodes, node, moves, n, slot)
-    if missing > 0 and prm[P_SELECT] != SELECT_PUCT:
+    if missing > 0 and prm.select != SELECT_PUCT:
         i = nth_missing(slot, n, below(rng, missing))
         slot[i] = add_child(nodes, stats, size, node, moves[i], 0.0)
         if slot[i] == NO_NODE:
@@ -151,7 +150,7 @@ def choose(nodes, stats, size, node, state, player, prm, rng, moves, values, slo
     if missing > 0:
         if size[USED] + missing > nodes.shape[0]:
             return NO_NODE
-        set_priors(prior_rows, state, 0, n, moves, values, prm[P_PRIOR_TEMPERATURE])
+        set_priors(prior_rows, state, 0, n, moves, values, prm.prior_temperature)
         for i in range(n):
             if slot[i] == NO_NODE:
                 slot[i] = add_child(nodes, stats, size, node, moves[i], prior_rows[i, PRIOR])

@@ -3,8 +3,8 @@
 A template (``tessera.kernels.bind``): each game runs its own instances, one per rollout,
 ``bind.instance(game, "mcts", rollout)``, where ``games`` is that game's interface and
 ``ROLLOUT`` the instance's rollout ("random", "greedy" or "round", ``ROLLOUTS``).
-The layout of the tree and of the search parameters, ``new_tree``, ``params`` and
-``ROLLOUTS`` are ``tessera.kernels.search.mcts_layout``'s.
+The layout of the tree, the search parameters (``SearchParams``, by ``params``), ``new_tree``
+and ``ROLLOUTS`` are ``tessera.kernels.search.mcts_layout``'s.
 
 A tree is two preallocated arrays (``new_tree``): ``nodes`` (int64 columns
 ``VISITS``, ``FIRST``, ``COUNT``, ``CAPACITY``, ``MOVE``) and ``stats`` (float64:
@@ -51,9 +51,8 @@ from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import below, make_rng, next_u64, reseed
 from tessera.kernels.search.clock import FOREVER, now, simulations_until_check
 from tessera.kernels.search.mcts_layout import (
-    CAPACITY, COUNT, EXPANDING, FIRST, MARGIN, MAX_PLAYERS, MOVE, P_CHANCE_WIDTH, P_EXPLORATION, P_FPU,
-    P_PRIOR_TEMPERATURE, P_SELECT, P_VALUE, PRIOR, SELECT_PUCT, STAT_COLUMNS, UNEXPANDED, USED, VALUE_MARGIN,
-    VALUE_WIN, VISITS, WIN,
+    CAPACITY, COUNT, EXPANDING, FIRST, MARGIN, MAX_PLAYERS, MOVE, PRIOR, SELECT_PUCT, STAT_COLUMNS, UNEXPANDED,
+    USED, VALUE_MARGIN, VALUE_WIN, VISITS, WIN,
 )
 
 games = template_games(__name__)
@@ -136,13 +135,13 @@ def uct_score(nodes, stats, child, player, mode, c, log_n):
 def select_child(nodes, stats, node, player, prm, rng):
     """The child the player to move picks: unvisited children first, then UCT or PUCT."""
     start = nodes[node, FIRST]
-    puct = prm[P_SELECT] == SELECT_PUCT
-    c = prm[P_EXPLORATION]
-    mode = int(prm[P_VALUE])
+    puct = prm.select == SELECT_PUCT
+    c = prm.exploration
+    mode = prm.value
     parent_visits = max(nodes[node, VISITS], 1)
     log_n = np.log(parent_visits)
     sqrt_n = np.sqrt(parent_visits)
-    unvisited = first_play(nodes, stats, node, player, mode, prm[P_FPU])
+    unvisited = first_play(nodes, stats, node, player, mode, prm.fpu)
     best = start
     best_score = -np.inf
     for child in range(start, start + nodes[node, COUNT]):
@@ -198,8 +197,8 @@ def expand(nodes, stats, size, node, state, moves, values, prm):
         return False
     for i in range(n):
         init_node(nodes, stats, start + i, moves[i], 1.0 / n)
-    if prm[P_SELECT] == SELECT_PUCT:
-        set_priors(stats, state, start, n, moves, values, prm[P_PRIOR_TEMPERATURE])
+    if prm.select == SELECT_PUCT:
+        set_priors(stats, state, start, n, moves, values, prm.prior_temperature)
     publish(nodes, node, start, n, n)
     return True
 
@@ -386,7 +385,7 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, val
     node = 0
     depth = 0
     path[0] = 0
-    width = int(prm[P_CHANCE_WIDTH])
+    width = prm.chance_width
     while True:
         who = games.to_move(state)
         if who == TERMINAL:
@@ -434,7 +433,7 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, val
 def room(prm, threads):
     """Free nodes the tree needs before a simulation: each of ``threads`` may add a block of
     children and a chance node's outcomes."""
-    return threads * (games.MAX_MOVES + int(prm[P_CHANCE_WIDTH]))
+    return threads * (games.MAX_MOVES + prm.chance_width)
 
 
 @kernel(nogil=True)     # the threads of a search run it on the one tree, from Python threads
@@ -453,7 +452,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads):
     needed = room(prm, threads)
     virtual = VIRTUAL_MARGIN if threads > 1 else 0.0
     # The root's sums stay in the thread (``simulate``) unless a negative fpu reads them.
-    local_root = threads > 1 and prm[P_FPU] >= 0
+    local_root = threads > 1 and prm.fpu >= 0
     root_sums = zero_floats(STAT_COLUMNS)
     timed = deadline < FOREVER
     started = now() if timed else 0.0

@@ -6,10 +6,13 @@ the searches in Python (``tessera.search``), which never import the template its
 A tree is two preallocated arrays (``new_tree``): ``nodes`` (int64 columns ``VISITS``,
 ``FIRST``, ``COUNT``, ``CAPACITY``, ``MOVE``) and ``stats`` (float64: ``PRIOR``, then
 per-player payoff sums from ``WIN`` and margin sums from ``MARGIN``), plus ``size``, the
-tree's counters. The search parameters are one float64 array (``params``), so the kernels
-take a single argument; its words are the ``P_`` indices. The kernels read all of these as
-compile-time constants (numba freezes a module's integer globals, not a class's attributes).
+tree's counters. The kernels read all of these as compile-time constants (numba freezes a
+module's integer globals, not a class's attributes). The search parameters are one named
+tuple (``SearchParams``, made by ``params``), so the kernels take a single argument and read
+its fields by name.
 """
+from typing import NamedTuple
+
 import numpy as np
 
 MAX_PLAYERS = 4
@@ -41,23 +44,25 @@ SIZE_COLUMNS = 3
 # index (``tree.compact``); the memory budget divides by this.
 NODE_BYTES = 8 * (NODE_COLUMNS + STAT_COLUMNS + 1)
 
-# Values a selection maximises (word P_VALUE).
+# Values a selection maximises (``SearchParams.value``).
 VALUE_WIN = 0        # mean payoff
 VALUE_MARGIN = 1     # mean score margin, squashed into 0..1
 VALUE_BLEND = 2      # the average of the two
 
-# Selection rules (word P_SELECT).
+# Selection rules (``SearchParams.select``).
 SELECT_UCT = 0
 SELECT_PUCT = 1
 
-# The words of the parameter array.
-P_EXPLORATION = 0    # the exploration constant c
-P_VALUE = 1          # a VALUE_ code
-P_SELECT = 2         # a SELECT_ code
-P_CHANCE_WIDTH = 3   # outcomes a chance node keeps
-P_PRIOR_TEMPERATURE = 4   # PUCT: the softmax temperature of the move heuristic's priors
-P_FPU = 5            # first-play urgency: the value of an unvisited child under PUCT (``first_play``)
-N_PARAMS = 6
+
+class SearchParams(NamedTuple):
+    """The parameters of a search, one argument of the kernels. Every field always holds
+    its own Python type (``params``): numba compiles a kernel once per argument type."""
+    exploration: float          # the exploration constant c
+    value: int                  # a VALUE_ code
+    select: int                 # a SELECT_ code
+    chance_width: int           # outcomes a chance node keeps
+    prior_temperature: float    # PUCT: the softmax temperature of the move heuristic's priors
+    fpu: float                  # first-play urgency: an unvisited child's value under PUCT (``first_play``)
 
 
 def new_tree(max_nodes):
@@ -71,13 +76,7 @@ def new_tree(max_nodes):
 
 
 def params(exploration, value, select, chance_width, prior_temperature, fpu):
-    """The parameter array of a search; every value given (the product's defaults live in
+    """The parameters of a search; every value given (the product's defaults live in
     ``tessera.search.mcts.MctsOptions``)."""
-    p = np.zeros(N_PARAMS, np.float64)
-    p[P_EXPLORATION] = exploration
-    p[P_VALUE] = value
-    p[P_SELECT] = select
-    p[P_CHANCE_WIDTH] = chance_width
-    p[P_PRIOR_TEMPERATURE] = prior_temperature
-    p[P_FPU] = fpu
-    return p
+    return SearchParams(float(exploration), int(value), int(select), int(chance_width),
+                        float(prior_temperature), float(fpu))

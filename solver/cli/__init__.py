@@ -1,5 +1,5 @@
 """The ``tessera`` command line: new, show, view, moves, play, perft, bench, warmup, best,
-solve, analyze, serve, selfplay and stats.
+solve, analyze, serve, selfplay, stats and train.
 
 Every user error ends the same way: one line ``error: ...`` on stderr and exit
 code 2 (``TesseraGroup``); click's own usage errors keep click's message and its
@@ -8,7 +8,8 @@ pages and option errors do not pay for loading numba.
 
 This module holds the group and registers the commands, which live by job:
 ``positions`` (new, show, view, moves, play), ``movegen`` (perft, bench), ``search``
-(best, solve), ``servers`` (analyze, serve), ``runs`` (selfplay, stats) and ``startup``
+(best, solve), ``servers`` (analyze, serve), ``runs`` (selfplay, stats), ``learning``
+(train) and ``startup``
 (warmup, and what makes every command start fast). No module is named like a command,
 so each stays reachable as ``tessera.cli.<module>``. ``reading`` reads POS;
 ``printing`` and ``progress`` are what the commands show, for other front ends too.
@@ -16,6 +17,7 @@ so each stays reachable as ``tessera.cli.<module>``. ``reading`` reads POS;
 import click
 
 import tessera
+from tessera.cli.learning import train
 from tessera.cli.movegen import bench, perft
 from tessera.cli.positions import moves, new, play, show, view
 from tessera.cli.reading import POSITION_HELP
@@ -51,6 +53,6 @@ def main():
 
 
 COMMANDS = (new, show, view, moves, play, perft, bench, warmup, best, solve, analyze, serve,
-            selfplay, stats)
+            selfplay, stats, train)
 for command in COMMANDS:
     main.add_command(command)

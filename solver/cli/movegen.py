@@ -55,7 +55,7 @@ def perft(pos, depth, divide):
 @click.option("--depth", "-d", type=int, default=BENCH_DEPTH, show_default=True,
               help="perft depth")
 def bench(depth):
-    """Perft on a fixed list of positions (solver/bench.py), for speed and correctness.
+    """Perft on a fixed list of positions (tessera.bench), for speed and correctness.
 
     Prints nodes and time per position, then the totals and the signature: the total
     node count, the same on every run and machine at a given depth. It changes only

@@ -138,7 +138,7 @@ class MctsOptions:
                                 if getattr(self, name) is None})
 
     def kernel_params(self, game):
-        """The kernels' parameter array for a search of ``game`` (an id or a name)."""
+        """The kernels' parameters (``SearchParams``) for a search of ``game`` (an id or a name)."""
         options = self.for_game(game)
         return kernel.params(options.exploration, VALUES[options.value], SELECTIONS[options.select],
                              options.chance_width, PRIOR_TEMPERATURE, options.fpu)

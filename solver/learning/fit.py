@@ -1,0 +1,160 @@
+"""Fitting a linear value model, numpy only.
+
+- the final margin: ridge regression (closed form);
+- the win share: logistic regression with a ridge penalty, fitted by Newton's method
+  (iteratively reweighted least squares), a tie's share taken as a fractional target.
+
+Features are standardised before fitting, so one ridge strength suits features of any
+scale, and the weights are turned back to the raw features afterwards: a model is applied
+as ``weights @ features`` (the win share as the logistic of that), as the kernels apply it.
+The constant feature (all ones) carries the intercept and is never penalised; a feature
+that never varies in the training rows gets weight 0.
+
+``evaluate`` gives the validation figures of a model beside two baselines fitted on the
+same training rows: a constant (the mean margin, the mean win share), and a model of the
+current score difference alone.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+NEWTON_STEPS = 25
+NEWTON_TOLERANCE = 1e-10
+PROBABILITY_FLOOR = 1e-12       # keeps the log-loss finite for a confident miss
+
+
+@dataclass
+class Standardiser:
+    """Column means and scales of the training features; ``constant`` the all-ones column's
+    index (-1: none) and ``varying`` the columns that vary."""
+    mean: np.ndarray
+    scale: np.ndarray
+    constant: int
+    varying: np.ndarray
+
+    @staticmethod
+    def of(features):
+        mean = features.mean(axis=0)
+        scale = features.std(axis=0)
+        ones = np.flatnonzero((scale == 0) & (mean == 1.0))
+        varying = scale > 0
+        return Standardiser(mean, np.where(varying, scale, 1.0), int(ones[0]) if len(ones) else -1,
+                            varying)
+
+    def design(self, features):
+        """The standardised varying columns, then a column of ones."""
+        z = (features[:, self.varying] - self.mean[self.varying]) / self.scale[self.varying]
+        return np.hstack([z, np.ones((len(features), 1))])
+
+    def raw_weights(self, fitted):
+        """Weights on the raw features equal to ``fitted`` on ``design``'s columns."""
+        if self.constant < 0:
+            raise ValueError("the features have no constant column to carry the intercept")
+        slopes = fitted[:-1] / self.scale[self.varying]
+        weights = np.zeros(len(self.mean))
+        weights[self.varying] = slopes
+        weights[self.constant] = fitted[-1] - slopes @ self.mean[self.varying]
+        return weights
+
+
+def _penalty(columns, ridge):
+    """The ridge penalty on every column but the last (the intercept)."""
+    penalty = np.full(columns, float(ridge))
+    penalty[-1] = 0.0
+    return np.diag(penalty)
+
+
+def _solve(matrix, vector):
+    """The least-squares solution of ``matrix @ x = vector``, the shortest of them when
+    features repeat one another without a ridge to tell them apart (at a round boundary
+    the score and the round-end score are the same)."""
+    return np.linalg.lstsq(matrix, vector, rcond=None)[0]
+
+
+def ridge_regression(features, targets, ridge):
+    """Raw-feature weights minimising squared error plus ``ridge`` times the squared
+    standardised weights (the number of rows scales the error, not the penalty)."""
+    standard = Standardiser.of(features)
+    x = standard.design(features)
+    fitted = _solve(x.T @ x + _penalty(x.shape[1], ridge), x.T @ targets)
+    return standard.raw_weights(fitted)
+
+
+def sigmoid(z):
+    return 0.5 * (1.0 + np.tanh(0.5 * z))      # no overflow for large |z|
+
+
+def logistic_regression(features, targets, ridge):
+    """Raw-feature weights of P(win) = sigmoid(weights @ features), minimising the
+    cross-entropy with the targets (in [0, 1]) plus ``ridge`` / 2 times the squared
+    standardised weights, by Newton steps."""
+    standard = Standardiser.of(features)
+    x = standard.design(features)
+    penalty = _penalty(x.shape[1], ridge)
+    fitted = np.zeros(x.shape[1])
+    for _ in range(NEWTON_STEPS):
+        p = sigmoid(x @ fitted)
+        gradient = x.T @ (p - targets) + penalty @ fitted
+        hessian = (x * (p * (1 - p))[:, None]).T @ x + penalty
+        step = _solve(hessian, gradient)
+        fitted -= step
+        if np.abs(step).max() < NEWTON_TOLERANCE:
+            break
+    return standard.raw_weights(fitted)
+
+
+def log_loss(probabilities, targets):
+    p = np.clip(probabilities, PROBABILITY_FLOOR, 1 - PROBABILITY_FLOOR)
+    return float(-np.mean(targets * np.log(p) + (1 - targets) * np.log(1 - p)))
+
+
+def figures(margin_predicted, win_predicted, margin, win):
+    """Validation figures of predictions against the labels."""
+    return {
+        "margin_mse": float(np.mean((margin_predicted - margin) ** 2)),
+        "margin_mae": float(np.mean(np.abs(margin_predicted - margin))),
+        "win_log_loss": log_loss(win_predicted, win),
+        "win_brier": float(np.mean((win_predicted - win) ** 2)),
+    }
+
+
+@dataclass
+class Fitted:
+    """A fitted model's raw-feature weights: ``margin`` (points) and ``win`` (logit)."""
+    margin: np.ndarray
+    win: np.ndarray
+
+    def predict(self, features):
+        return features @ self.margin, sigmoid(features @ self.win)
+
+
+def fit(features, margin, win, ridge):
+    return Fitted(ridge_regression(features, margin, ridge),
+                  logistic_regression(features, win, ridge))
+
+
+def baselines(train, columns, ridge):
+    """The baseline models on the training rows: ``constant`` (the mean margin and win
+    share) and ``score_difference`` (the same fits on the constant and the score
+    difference alone). ``columns``: the feature indices of the constant and the score
+    difference."""
+    constant_column, score_column = columns
+    keep = np.zeros(train.features.shape[1], bool)
+    keep[[constant_column, score_column]] = True
+    mean_win = np.clip(train.win.mean(), PROBABILITY_FLOOR, 1 - PROBABILITY_FLOOR)
+    constant = Fitted(np.zeros(len(keep)), np.zeros(len(keep)))
+    constant.margin[constant_column] = train.margin.mean()
+    constant.win[constant_column] = np.log(mean_win / (1 - mean_win))
+    masked = np.where(keep, train.features, 0.0)
+    score = fit(masked, train.margin, train.win, ridge)
+    return {"constant": constant, "score_difference": score}
+
+
+def evaluate(model, baseline_models, validation):
+    """{name: figures} on the validation rows for the model and each baseline."""
+    report = {"model": figures(*model.predict(validation.features), validation.margin,
+                               validation.win)}
+    for name, baseline in baseline_models.items():
+        report[name] = figures(*baseline.predict(validation.features), validation.margin,
+                               validation.win)
+    return report

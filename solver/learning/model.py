@@ -1,0 +1,120 @@
+"""The value model file: a ``.npz`` of plain arrays (no pickles).
+
+- ``margin_weights`` and ``win_weights``: float64 [N_VALUE_FEATURES], the raw-feature
+  weights of the final margin (points) and of the win share's logit;
+- ``feature_names``: the names of the features the weights go with, in order;
+- ``meta``: one JSON text: ``format``, ``game``, ``features`` (their count),
+  ``players`` (the player counts of the training games), ``settings`` (the training
+  command's), ``data`` (games and rows) and ``validation`` (the figures of ``fit.evaluate``);
+- ``hash``: the SHA-256 of the weights (``weights_hash``), checked on loading, so a model
+  is named by its hash wherever it is used.
+"""
+import hashlib
+import json
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from tessera.errors import TesseraError
+from tessera.learning.features import features_of
+
+FORMAT = 1
+ARRAYS = ("margin_weights", "win_weights", "feature_names", "meta", "hash")
+
+
+class ModelError(TesseraError):
+    """A model file that is missing, damaged or not for what it is asked for."""
+
+    def __init__(self, path, message):
+        super().__init__(f"model {path}: {message}")
+
+
+def weights_hash(margin_weights, win_weights):
+    """The SHA-256 (hex) of both weight vectors as little-endian float64, margin first."""
+    digest = hashlib.sha256()
+    for weights in (margin_weights, win_weights):
+        digest.update(np.ascontiguousarray(weights, dtype="<f8").tobytes())
+    return digest.hexdigest()
+
+
+@dataclass
+class ValueModel:
+    game: str
+    margin_weights: np.ndarray
+    win_weights: np.ndarray
+    feature_names: tuple
+    players: list
+    settings: dict = field(default_factory=dict)
+    data: dict = field(default_factory=dict)
+    validation: dict = field(default_factory=dict)
+
+    @property
+    def hash(self):
+        return weights_hash(self.margin_weights, self.win_weights)
+
+    @property
+    def features(self):
+        return len(self.margin_weights)
+
+    def meta(self):
+        return {"format": FORMAT, "game": self.game, "features": self.features,
+                "players": list(self.players), "settings": self.settings, "data": self.data,
+                "validation": self.validation}
+
+    def save(self, path):
+        """Write the model to ``path`` (``.npz``), whole: a temporary file renamed."""
+        path = Path(path)
+        partial = path.with_name(path.name + ".partial")
+        try:
+            with open(partial, "wb") as out:
+                np.savez(out, margin_weights=np.asarray(self.margin_weights, np.float64),
+                         win_weights=np.asarray(self.win_weights, np.float64),
+                         feature_names=np.array(self.feature_names, dtype=str),
+                         meta=np.array(json.dumps(self.meta())), hash=np.array(self.hash))
+            partial.replace(path)
+        except OSError as err:
+            partial.unlink(missing_ok=True)
+            raise TesseraError(f"cannot write the model to {path}: {err.strerror}") from None
+
+
+def load_model(path, game=None):
+    """The ``ValueModel`` in ``path``; ``ModelError`` (one line) when the file is missing,
+    is not a model file, is damaged (its weights do not match their hash), is for another
+    game than ``game`` (when given) or for other features than the game's kernel has."""
+    path = Path(path)
+    if not path.is_file():
+        raise ModelError(path, "no such file")
+    try:
+        with np.load(path, allow_pickle=False) as arrays:
+            missing = [name for name in ARRAYS if name not in arrays.files]
+            if missing:
+                raise ModelError(path, "not a value model file (no " + ", ".join(missing) + ")")
+            margin = np.asarray(arrays["margin_weights"], np.float64)
+            win = np.asarray(arrays["win_weights"], np.float64)
+            names = tuple(str(name) for name in arrays["feature_names"])
+            meta = json.loads(str(arrays["meta"]))
+            stored_hash = str(arrays["hash"])
+    except ModelError:
+        raise
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError, KeyError) as err:
+        raise ModelError(path, f"not a value model file ({' '.join(str(err).split())})") \
+            from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT \
+            or not isinstance(meta.get("game"), str):
+        raise ModelError(path, f"not a value model file of format {FORMAT}")
+    if weights_hash(margin, win) != stored_hash:
+        raise ModelError(path, "damaged: its weights do not match their SHA-256")
+    if game is not None and meta.get("game") != game:
+        raise ModelError(path, f"a model of {meta.get('game')}, not {game}")
+    try:
+        kernel = features_of(meta.get("game")).kernel()
+    except TesseraError as err:
+        raise ModelError(path, str(err)) from None
+    expected = tuple(kernel.FEATURE_NAMES)
+    if margin.shape != (len(expected),) or win.shape != margin.shape or names != expected:
+        raise ModelError(path, f"made for other features than {meta['game']}'s "
+                               f"{len(expected)} (retrain it)")
+    return ValueModel(meta["game"], margin, win, names, meta.get("players", []),
+                      meta.get("settings", {}), meta.get("data", {}), meta.get("validation", {}))
