@@ -9,7 +9,7 @@ from numba import prange
 from tessera.kernels.arrays import copy_into
 from tessera.kernels.bind import kernel, template_games
 from tessera.kernels.constants import CHANCE, TERMINAL
-from tessera.kernels.rng import make_rng
+from tessera.kernels.rng import STREAM_STRIDE, make_rng
 
 games = template_games(__name__)
 
@@ -40,7 +40,7 @@ def playouts(start, seed, n_games, final_scores):
     total = 0
     for i in range(n_games):
         copy_into(state, start)
-        rng = make_rng(seed * 1000003 + i)
+        rng = make_rng(seed * STREAM_STRIDE + i)
         total += random_playout(state, rng, moves)
         games.scores(state, final_scores[i])
     return total
@@ -52,6 +52,6 @@ def playouts_parallel(start, seed, n_games, final_scores, made):
     for i in prange(n_games):
         moves = np.empty(games.MAX_MOVES, np.int64)
         state = start.copy()
-        rng = make_rng(seed * 1000003 + i)
+        rng = make_rng(seed * STREAM_STRIDE + i)
         made[i] = random_playout(state, rng, moves)
         games.scores(state, final_scores[i])

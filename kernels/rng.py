@@ -14,6 +14,9 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 # self-play kernel), xor-ed into the seed so that they never share draws:
 CHANCE_SALT = 0x5DEECE66D           # chance events of a played game, apart from its start
 SAMPLE_SALT = 0x2545F4914F6CDD1D    # an agent's determinizations, apart from its tie-breaks
+# Parallel streams of one seed (a search's threads, a batch's games): stream i of seed s is
+# seeded s * STREAM_STRIDE + i, a prime apart so that neighbouring seeds do not share streams.
+STREAM_STRIDE = 1_000_003
 
 
 @njit(cache=True, inline="always")

@@ -8,16 +8,16 @@ import numpy as np
 from tessera.compiletime import compile_clock
 from tessera.errors import TesseraError
 from tessera.kernels.constants import CHANCE, TERMINAL
-from tessera.kernels.rng import make_rng
+from tessera.kernels.rng import STREAM_STRIDE, make_rng
 from tessera.search.batches import lower_bound, run_batches, run_threads
 from tessera.search.result import MoveLine
 
-THREAD_STREAMS = 1_000_003      # thread t of a search of seed s draws from seed s * this + t
 
 
 def thread_rngs(seed, threads):
-    """One generator for each thread of a search seeded ``seed``, each its own stream."""
-    return np.stack([make_rng(seed * THREAD_STREAMS + t) for t in range(threads)])
+    """One generator for each thread of a search seeded ``seed``: thread t draws stream t
+    (``STREAM_STRIDE``)."""
+    return np.stack([make_rng(seed * STREAM_STRIDE + t) for t in range(threads)])
 
 
 class TreeSearch:
