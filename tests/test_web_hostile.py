@@ -44,6 +44,11 @@ def runs(tmp_path_factory):
     allowed.mkdir()
     shutil.copytree(outside, allowed / "own")
     (allowed / "link").symlink_to(outside, target_is_directory=True)
+    linking = allowed / "linked-chunk"          # its own folder, one chunk a link outside
+    shutil.copytree(outside, linking)
+    for chunk in (linking / "chunks").glob("chunk-*.parquet"):
+        chunk.unlink()
+        chunk.symlink_to(outside / "chunks" / chunk.name)
     return base
 
 
@@ -286,6 +291,14 @@ def test_run_folders_outside_the_given_directories_are_refused(client, runs):
                    allowed, allowed / "own" / "run.json"):
         refused(client.post("/api/run", json={"folder": str(folder)}))
         refused(client.post("/api/run/game", json={"folder": str(folder), "index": 0}))
+
+
+def test_a_run_folder_whose_chunk_links_outside_is_refused(client, runs):
+    folder = runs / "allowed" / "linked-chunk"
+    assert any(path.is_symlink() for path in (folder / "chunks").iterdir())
+    for route in ("/api/run", "/api/run/game"):
+        error = refused(client.post(route, json={"folder": str(folder), "index": 0}))
+        assert "links chunk-" in error and "outside the run directories" in error, error
 
 
 def test_unknown_routes_and_methods_answer_json(client):

@@ -12,8 +12,9 @@ from starlette.routing import Route
 
 from tessera.errors import TesseraError
 from tessera.position import ChanceDraws, Position
-from tessera.selfplay.records import read_records
-from tessera.selfplay.rundir import load_plan
+from tessera.selfplay import checksums
+from tessera.selfplay.records import CHUNKS, chunk_files, read_records
+from tessera.selfplay.rundir import RUN_FILE, load_plan
 from tessera.web.documents import BadRequest
 from tessera.web.http import json_route
 from tessera.web.inputs import shown, whole
@@ -37,10 +38,27 @@ class RunFolders:
             path = Path(given).expanduser().resolve()
         except (OSError, ValueError, RuntimeError) as err:
             raise BadRequest(f"folder {shown(given)} is no path here: {err}") from None
-        if not any(path.is_relative_to(root) for root in self.roots):
+        if not self._inside(path):
             raise BadRequest(f"folder {shown(given)} is outside the run directories this server "
                              f"reads ({', '.join(map(str, self.roots))}; tessera serve --runs)",)
+        for read in _files_read(path):      # a link inside the folder may point out of it
+            if not self._inside(read.resolve()):
+                raise BadRequest(f"folder {shown(given)} links {read.name} outside the run "
+                                 "directories this server reads")
         return path
+
+    def _inside(self, path):
+        return any(path.is_relative_to(root) for root in self.roots)
+
+
+def _files_read(folder):
+    """The files of a run folder the viewer reads: its plan, checksums and chunks (none when
+    the folder cannot be listed: reading it then answers what is wrong)."""
+    try:
+        return [folder / RUN_FILE, folder / checksums.MANIFEST, folder / CHUNKS,
+                *chunk_files(folder).values()]
+    except OSError:
+        return []
 
 
 def run_games(folder):
