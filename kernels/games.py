@@ -32,6 +32,9 @@ Interface, for a state array ``state``:
   call ``move_heuristic`` for each move;
 - optional, ``ROLLOUT_EPSILON``: how often MCTS's greedy rollouts play a random move
   instead of the heuristic's best (Azul 0.2; the search's default 0.1);
+- optional, ``value_features(state, player, out)`` and ``N_VALUE_FEATURES``: the game's
+  feature kernel of a learned value (Azul, docs/learning.md); MCTS's round rollouts of a
+  game with one can be scored by a value model, those of the others by ``estimate`` only;
 - ``position_hash(state)``: a stable 64-bit hash (``tessera.kernels.hashing``);
 - ``MAX_MOVES``: the longest move list (this module's ``MAX_MOVES``: of every game);
 - ``is_complete(state)``: True when nothing is hidden (always, in Azul

@@ -66,6 +66,7 @@ def test_a_variant_compiles_only_its_own_rollout(tmp_path):
         from tessera.kernels.rng import make_rng
         from tessera.kernels.search import mcts_layout
         from tessera.search.mcts import MctsOptions
+        from tessera.search.value_model import NO_MODEL
         import tessera.kernels.toy as toy
         state = toy.new_game(5, True)                 # before the deal: chance acts first
         playout = bind.instance("toy", "playout").random_playout
@@ -73,7 +74,8 @@ def test_a_variant_compiles_only_its_own_rollout(tmp_path):
             search = bind.instance("toy", "mcts", rollout)
             nodes, stats, size = mcts_layout.new_tree(1000)
             prm = MctsOptions(select="uct", value="win", exploration=1.4).kernel_params("toy")
-            search.run_tree(nodes, stats, size, state, 50, float("inf"), prm, make_rng(1), 1)
+            search.run_tree(nodes, stats, size, state, 50, float("inf"), prm, make_rng(1), 1,
+                            NO_MODEL)
             print(len(playout.signatures))
     """, tmp_path)
     assert out.split() == ["0", "1"]

@@ -11,6 +11,7 @@ from tessera.kernels.search.clock import FOREVER
 from tessera.errors import OptionError
 from tessera.games import get_game
 from tessera.search.mcts import MIN_NODES, Mcts, MctsOptions
+from tessera.search.value_model import NO_MODEL
 from tests.test_agents import LATE_POSITION, position
 
 AZUL = get_game("azul")
@@ -24,7 +25,8 @@ def grown(iterations, max_nodes, seed=1):
     state, rng = AZUL.new(1, players=2), make_rng(seed)
     while iterations:       # the search's loop: the kernel stops when the tree needs room
         tree.make_room(nodes, stats, size, SEARCH.room.py_func(PRM, 1))
-        iterations -= SEARCH.run_tree(nodes, stats, size, state, iterations, FOREVER, PRM, rng, 1)
+        iterations -= SEARCH.run_tree(nodes, stats, size, state, iterations, FOREVER, PRM, rng, 1,
+                                      NO_MODEL)
     return nodes, stats, size
 
 

@@ -17,6 +17,7 @@ from tessera.games import get_game
 from tessera.search.batches import run_batches, run_threads, shares
 from tessera.search.ismcts import Ismcts
 from tessera.search.mcts import Mcts, MctsOptions
+from tessera.search.value_model import NO_MODEL
 from tests.test_ismcts import dealt, view_of
 
 SLACK = 0.1
@@ -77,9 +78,9 @@ def test_a_deadline_stops_a_kernel_that_has_iterations_left():
     nodes, stats, size = kernel.new_tree(10_000)
     state = toy.new_game(5, True)
     rng = make_rng(1)
-    done = search.run_tree(nodes, stats, size, state, 1_000_000, now() - 1.0, TEXTBOOK_PRM, rng, 1)
+    done = search.run_tree(nodes, stats, size, state, 1_000_000, now() - 1.0, TEXTBOOK_PRM, rng, 1, NO_MODEL)
     assert done == 1 and nodes[0, kernel.VISITS] == 1
-    more = search.run_tree(nodes, stats, size, state, 200, FOREVER, TEXTBOOK_PRM, rng, 1)
+    more = search.run_tree(nodes, stats, size, state, 200, FOREVER, TEXTBOOK_PRM, rng, 1, NO_MODEL)
     assert more == 200 and nodes[0, kernel.VISITS] == 201
 
 
@@ -91,7 +92,7 @@ def test_threads_with_an_iteration_budget_report_what_each_ran():
 
     def run_thread(t, remaining, deadline):
         return search.run_tree(nodes, stats, size, state, remaining, deadline, TEXTBOOK_PRM,
-                               rngs[t], 2)
+                               rngs[t], 2, NO_MODEL)
     done = run_threads(run_thread, 2, np.array([300, 500]), FOREVER, np.zeros(2, np.int64))
     assert list(done) == [300, 500]
     assert nodes[0, kernel.VISITS] == 800           # both searched the one tree

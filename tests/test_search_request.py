@@ -18,14 +18,15 @@ from tessera.position import MCTS_EXTRAS, Position
 from tessera.search.options import ALPHABETA, MCTS, MCTS_OPTIONS, OPTION, OPTIONS, aliases
 from tessera.search.request import SearchRequest
 from tests.cli_process import tessera as run_tessera
+from tests.value_models import save_model, weights
 
 AZUL = get_game("azul")
 START = AZUL.format_position(AZUL.new(3))
 # A value of each option, not its default, within every surface's range.
 SAMPLES = {"visits": 7, "time": 2.5, "algo": "alphabeta", "depth": 3, "threads": 2, "seed": 11,
-           "value": "win", "select": "uct", "rollout": "random", "exploration": 0.3,
-           "memory": 64.0, "fpu": -0.2, "width": 3}
-SCHEMA_TYPES = {int: "integer", float: "number"}
+           "value": "win", "select": "uct", "rollout": "round", "exploration": 0.3,
+           "memory": 64.0, "fpu": -0.2, "width": 3, "model": "value.npz"}
+SCHEMA_TYPES = {int: "integer", float: "number", str: "string"}
 
 
 def test_the_samples_cover_the_table():
@@ -47,9 +48,11 @@ def test_the_flags_of_best_are_the_tables_in_its_order():
     assert params["algo"].default == OPTION["algo"].default and params["algo"].show_default
 
 
-def test_the_agents_keys_are_the_tables():
+def test_the_agents_keys_are_the_tables(tmp_path, monkeypatch):
     assert MCTS_KEYS == aliases("agent", [o for o in OPTIONS if MCTS in o.algos])
     assert set(ALPHABETA_KEYS) == {"depth", "time"}
+    monkeypatch.chdir(tmp_path)         # the sample model file, by its relative path
+    save_model(SAMPLES["model"], weights(constant=1.0), weights())
     settings = {key: SAMPLES[option.name] for key, option in MCTS_KEYS.items()}
     agent = parse_agent("mcts:" + ",".join(f"{key}={value}" for key, value in settings.items()), seed=11)
     wanted = SearchRequest(**{option.name: SAMPLES[option.name] for option in MCTS_KEYS.values()},
@@ -66,6 +69,9 @@ def test_every_analyze_field_is_in_the_schema_with_the_tables_range():
             assert schema["enum"] == list(option.choices), field
             continue
         assert schema["type"] == SCHEMA_TYPES[option.kind], field
+        if option.kind is str:
+            assert schema["minLength"] == 1 and schema["maxLength"] >= 1024, field
+            continue
         assert schema.get("minimum") == option.minimum, field
         assert schema.get("exclusiveMinimum") == option.above, field
         assert schema["maximum"] == option.maximum, field
@@ -76,7 +82,7 @@ def test_position_best_takes_every_api_keyword():
     named = set(inspect.signature(Position.best).parameters) - {"self", "mcts"}
     assert named | MCTS_EXTRAS == set(aliases("api")) and not named & MCTS_EXTRAS
     with pytest.raises(OptionError, match="known: algo, visits, time, depth, threads, seed, "
-                                          "exploration, fpu, memory, rollout, select, value, width"):
+                                          "exploration, fpu, memory, model, rollout, select, value, width"):
         Position.parse(START).best(visits=10, chance_width=4)
 
 

@@ -26,8 +26,9 @@ block of ``CAPACITY`` slots from ``FIRST``, ``COUNT`` of them in use.
   epsilon-greedy on the game's move heuristic), or epsilon-greedy to the next chance
   event ("round": in Azul, the end of the round) scored with the game's ``estimate``,
   and backs up, for every player, the payoff (winners share 1; a rollout cut short:
-  the leaders by the estimate) and the score margin (own score minus the best other
-  score).
+  the leaders by the estimate, or with a learned value model (``run_tree``'s ``model``),
+  its win chances normalised to sum to 1) and the score margin (own score minus the best
+  other score; the model's predicted margin).
 - When the node arrays are nearly full the tree is compacted (``tessera.kernels.search.tree``,
   which also holds the other kernels of the tree that know no game): the
   subtrees below the least visited nodes are freed, the rest packed to the front,
@@ -51,8 +52,8 @@ from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import below, make_rng, next_u64, reseed
 from tessera.kernels.search.clock import FOREVER, now, simulations_until_check
 from tessera.kernels.search.mcts_layout import (
-    CAPACITY, COUNT, EXPANDING, FIRST, MARGIN, MAX_PLAYERS, MOVE, PRIOR, SELECT_PUCT, STAT_COLUMNS, UNEXPANDED,
-    USED, VALUE_MARGIN, VALUE_WIN, VISITS, WIN,
+    CAPACITY, COUNT, EXPANDING, FIRST, MARGIN, MAX_PLAYERS, MODEL_MARGIN, MODEL_WIN, MOVE, PRIOR, SELECT_PUCT,
+    STAT_COLUMNS, UNEXPANDED, USED, VALUE_MARGIN, VALUE_WIN, VISITS, WIN,
 )
 
 games = template_games(__name__)
@@ -64,6 +65,11 @@ ROLLOUT = variant(__name__)         # None in the template itself
 # A game that shares work between the moves of a position scores them in one call
 # (kernels.games: ``move_heuristics``).
 GAME_SCORES_MOVES_TOGETHER = hasattr(games, "move_heuristics")
+# A game with a feature kernel (kernels.games: ``value_features``) can score a round rollout's
+# cut position with a learned value (``learned_outcome``); the others compile no such code.
+GAME_HAS_VALUE_FEATURES = hasattr(games, "value_features")
+# Room for one player's features (1 for a game without them: a zero-length array is no room).
+FEATURE_ROOM = max(getattr(games, "N_VALUE_FEATURES", 0), 1)
 
 # The helpers of one simulation are inlined into ``simulate`` (``inline="always"``): one
 # function for LLVM to optimise rather than a chain of them, each optimised again with all
@@ -329,6 +335,41 @@ def final_or_estimated_scores(state, payoff, margin, score, n):
 
 
 @kernel(inline="always")
+def scored_outcome(state, payoff, margin, score, model, features):
+    """``outcome``, except that a round rollout cut short is scored with the learned value
+    ``model`` when there is one (``model`` has rows; shape (0, 0): none)."""
+    if ROLLOUT == "round":
+        if GAME_HAS_VALUE_FEATURES:         # pruned before typing, like ROLLOUT
+            if model.shape[0] > 0 and games.to_move(state) != TERMINAL:
+                learned_outcome(state, payoff, margin, model, features, games.players(state))
+                return
+    outcome(state, payoff, margin, score)
+
+
+@kernel(inline="always")
+def learned_outcome(state, payoff, margin, model, features, n):
+    """The payoff and margin of a game not over, by a linear value model: per player p,
+    the predicted final margin ``model[MODEL_MARGIN] . f(p)`` and win chance
+    ``sigmoid(model[MODEL_WIN] . f(p))``, where f(p) are the game's value features seen
+    from p (the constant feature carries the bias). Each player's chance is predicted on
+    its own, so they need not sum to 1: the payoffs are the chances divided by their sum,
+    a share of the one win as a finished game's payoffs are."""
+    total = 0.0
+    for p in range(n):
+        games.value_features(state, p, features)
+        predicted_margin = 0.0
+        logit = 0.0
+        for i in range(features.shape[0]):
+            predicted_margin += model[MODEL_MARGIN, i] * features[i]
+            logit += model[MODEL_WIN, i] * features[i]
+        margin[p] = predicted_margin
+        payoff[p] = 1.0 / (1.0 + np.exp(-logit))
+        total += payoff[p]
+    for p in range(n):
+        payoff[p] /= total
+
+
+@kernel(inline="always")
 def rollout(state, rng, moves, values):
     """Play ``state`` with the instance's rollout: to the end of the game, or ("round") to
     the next chance event."""
@@ -365,8 +406,9 @@ def simulation_buffers():
 
 @kernel(inline="always")    # into run_tree: not compiled (optimised, emitted) a second time on its own
 def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, values, path, payoff,
-             margin, score, virtual, root_sums, local_root):
-    """One iteration: select, expand, roll out, back up.
+             margin, score, virtual, root_sums, local_root, model, features):
+    """One iteration: select, expand, roll out, back up (``model``, ``features``:
+    ``scored_outcome``'s).
 
     A node's visit counts from when the simulation leaves it for a child, before the
     rollout, with no payoff and a margin of ``-virtual`` for every player: a thread
@@ -419,7 +461,7 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, val
         depth += 1
         path[depth] = node
     rollout(state, rng, moves, values)
-    outcome(state, payoff, margin, score)
+    scored_outcome(state, payoff, margin, score, model, features)
     backup(nodes, stats, path, 1 if local_root else 0, depth, depth, virtual, players, payoff, margin)
     if local_root:
         if depth == 0:
@@ -437,18 +479,21 @@ def room(prm, threads):
 
 
 @kernel(nogil=True)     # the threads of a search run it on the one tree, from Python threads
-def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads):
+def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads, model):
     """Up to ``iterations`` simulations, stopping once ``time.perf_counter()`` passes
     ``deadline`` (``clock.FOREVER``: never) or the tree lacks ``room`` for ``threads``
     threads (``tessera.kernels.search.tree.make_room`` then compacts it, with every thread
     stopped); returns the simulations run. Each thread has its own ``rng``, which carries
-    on between calls."""
+    on between calls. ``model``: a learned value for round rollouts (float64, rows
+    ``MODEL_MARGIN`` and ``MODEL_WIN`` of weights over the game's value features), or
+    shape (0, 0) for none; only the "round" instances read it."""
     scratch = root.copy()
     chance_rng = make_rng(0)
     # The generator lives in this thread's own array while it runs: the callers' array
     # holds every thread's in one cache line, which the threads would share.
     local_rng = rng.copy()
     moves, values, path, payoff, margin, score = simulation_buffers()
+    features = floats(FEATURE_ROOM)
     needed = room(prm, threads)
     virtual = VIRTUAL_MARGIN if threads > 1 else 0.0
     # The root's sums stay in the thread (``simulate``) unless a negative fpu reads them.
@@ -460,7 +505,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads):
     check = 1
     while done < iterations and load_acquire(size, USED) + needed <= nodes.shape[0]:
         simulate(nodes, stats, size, root, prm, local_rng, scratch, chance_rng, moves, values, path,
-                 payoff, margin, score, virtual, root_sums, local_root)
+                 payoff, margin, score, virtual, root_sums, local_root, model, features)
         done += 1
         if timed and done >= check:
             t = now()

@@ -49,6 +49,13 @@ VALUE_WIN = 0        # mean payoff
 VALUE_MARGIN = 1     # mean score margin, squashed into 0..1
 VALUE_BLEND = 2      # the average of the two
 
+# The rows of a learned value model as the kernels take it (``run_tree``'s ``model``, made
+# by ``tessera.search.value_model``): the weights of the final margin, then those of the
+# win chance's logit, each over the game's value features. No rows: no model.
+MODEL_MARGIN = 0
+MODEL_WIN = 1
+MODEL_ROWS = 2
+
 # Selection rules (``SearchParams.select``).
 SELECT_UCT = 0
 SELECT_PUCT = 1

@@ -21,6 +21,7 @@ from tessera.search.loading import kernel_loader
 from tessera.search.options import default
 from tessera.search.result import SearchResult
 from tessera.search.searcher import TreeSearch, move_line, ranked
+from tessera.search.value_model import NO_MODEL, model_weights
 
 VALUES = {"win": kernel.VALUE_WIN, "margin": kernel.VALUE_MARGIN, "blend": kernel.VALUE_BLEND}
 SELECTIONS = {"uct": kernel.SELECT_UCT, "puct": kernel.SELECT_PUCT}
@@ -43,7 +44,7 @@ def search_kernels(state, rollout, reuse=True):
     kernels = bind.instance(state[0], "mcts", rollout)
     nodes, stats, size = kernel.new_tree(1)
     prm, root = MctsOptions().kernel_params(state[0]), state.copy()
-    listed = [(kernels.run_tree, (nodes, stats, size, root, 1, FOREVER, prm, make_rng(0), 1)),
+    listed = [(kernels.run_tree, (nodes, stats, size, root, 1, FOREVER, prm, make_rng(0), 1, NO_MODEL)),
               (tree_kernels.make_room, (nodes, stats, size, 1))]
     if reuse:
         listed.append((tree_kernels.copy_subtree, (nodes, stats, 0, nodes, stats)))
@@ -89,6 +90,7 @@ class MctsOptions:
     chance_width: int = default("width")
     memory: int = DEFAULT_MEMORY    # bytes for the trees of all threads together
     max_nodes: int = None           # per thread, instead of what ``memory`` holds (tests)
+    model: str = None               # a value model file scoring round rollouts; None: none
     reuse: bool = True
 
     def check(self):
@@ -112,6 +114,11 @@ class MctsOptions:
             raise OptionError(f"fpu must be from -1 to 1, not {self.fpu}")
         if self.chance_width < 1:
             raise OptionError(f"chance width must be at least 1, not {self.chance_width}")
+        if self.model is not None:
+            if self.rollout != "round":
+                raise OptionError(f"model scores the positions where round rollouts stop: "
+                                  f"it needs rollout round, not {self.rollout}")
+            model_weights(self.model)           # a bad file: its one-line error now
         if self.max_nodes is not None and self.max_nodes < MIN_NODES:
             raise OptionError(f"max nodes must be at least {MIN_NODES}, not {self.max_nodes}")
         if self.max_nodes is None and self.memory // self.threads < MIN_NODES * kernel.NODE_BYTES:
@@ -131,6 +138,13 @@ class MctsOptions:
         if self.max_nodes is not None:
             return self.max_nodes * self.threads
         return self.memory // node_bytes
+
+    def kernel_model(self, game):
+        """The value model the kernels take for a search of ``game`` (an id or a name):
+        ``NO_MODEL`` without one; ModelError for a model of another game."""
+        if self.model is None:
+            return NO_MODEL
+        return model_weights(self.model, bind.game_name(game))[0]
 
     def for_game(self, game):
         """These options with what they leave to ``game`` (an id or a name) filled in."""
@@ -187,6 +201,7 @@ class Mcts(TreeSearch):
         """Search ``state`` and rank its moves; ``progress(done, total, seconds)`` per batch."""
         self._bind(state)
         player = self._player(self.rules, state)
+        model = self.options.kernel_model(state[0])
         if not self.rules.is_complete(state):
             raise TesseraError("this position is a player's view with hidden parts: "
                                "search it with information-set MCTS")
@@ -201,7 +216,7 @@ class Mcts(TreeSearch):
 
             def run_thread(t, remaining, deadline):
                 return self.kernels.run_tree(nodes, stats, size, self.root, remaining, deadline,
-                                             prm, self.rngs[t], threads)
+                                             prm, self.rngs[t], threads, model)
 
             return (run_thread, lambda: tree_kernels.make_room(nodes, stats, size, needed),
                     lambda seconds: self._result(player, seconds, reused))

@@ -17,6 +17,7 @@ DEFAULT_VISITS = 10_000         # MCTS simulations when neither visits nor time 
 GAMES_OWN = "the game's own"    # a default each game's spec decides (``GameSpec.search``)
 MCTS, ALPHABETA, SOLVE = "mcts", "alphabeta", "solve"
 ALGOS = (MCTS, ALPHABETA, SOLVE)
+MODEL_NONE = "none"             # the model option's spelling of no model
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,10 @@ OPTIONS = (
     SearchOption("width", int, "MCTS: the outcomes a chance node keeps [default: {default}]", default=8,
                  unit="outcomes", minimum=1, maximum=256, cli=("--width",), agent="width",
                  analyze="chanceWidth", api="width"),
+    SearchOption("model", str, "MCTS with --rollout round: a value model file (tessera train)"
+                 " that scores the positions where the rollouts stop instead of the game's"
+                 f" estimate; {MODEL_NONE}: no model [default: {MODEL_NONE}]", cli=("--model",),
+                 metavar="PATH|none", agent="model", analyze="model", api="model"),
 )
 OPTION = {option.name: option for option in OPTIONS}
 MCTS_OPTIONS = tuple(option for option in OPTIONS if option.algos == (MCTS,))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from tessera.errors import OptionError
-from tessera.search.options import ALGOS, DEFAULT_VISITS, MCTS, SOLVE, default
+from tessera.search.options import ALGOS, DEFAULT_VISITS, MCTS, MODEL_NONE, SOLVE, default
 
 
 @dataclass
@@ -29,6 +29,11 @@ class SearchRequest:
     fpu: float = default("fpu")
     width: int = default("width")       # the chance width
     memory: float = default("memory")   # MB for the trees of all threads together
+    model: Optional[str] = None         # a value model file; "none" or None: none
+
+    def __post_init__(self):
+        if self.model is not None and str(self.model).lower() == MODEL_NONE:
+            self.model = None
 
     def check_algo(self):
         if self.algo not in ALGOS:
@@ -46,16 +51,20 @@ class SearchRequest:
                            threads=self.threads, seed=self.seed, value=self.value,
                            select=self.select, rollout=self.rollout,
                            exploration=self.exploration, fpu=self.fpu, chance_width=self.width,
-                           memory=int(self.memory * MB))
+                           memory=int(self.memory * MB), model=self.model)
 
     def settings(self):
         """The ``settings`` of the search's document (docs/best.schema.json), without
-        alpha-beta's mode (``with_mode`` adds it: it depends on the position)."""
+        alpha-beta's mode (``with_mode`` adds it: it depends on the position); with a value
+        model, its path and hash too."""
         if self.algo == MCTS:
+            from tessera.search.value_model import model_weights
+            model = {} if self.model is None else \
+                {"model": self.model, "model_hash": model_weights(self.model)[1]}
             return {"iterations": self.visit_budget, "time": self.time, "threads": self.threads,
                     "seed": self.seed, "value": self.value, "select": self.select,
                     "rollout": self.rollout, "exploration": self.exploration,
-                    "memory": float(self.memory)}
+                    "memory": float(self.memory), **model}
         if self.algo == SOLVE:
             return {"time": self.time}
         return {"depth": self.depth, "time": self.time}
