@@ -1,7 +1,10 @@
 """MCTS's round rollouts scored by a learned value model (`--model`, docs/search.md "A
 learned value"): the kernel's payoff and margin are the model's, the root value moves as
 the weights say, every surface gives the same seeded search and names the model's hash,
-and a search without a model is the search it was."""
+a search without a model is the search it was, and `builtin` is the game's shipped model."""
+from importlib import resources
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -12,12 +15,14 @@ from tessera.errors import TesseraError
 from tessera.games import get_game
 from tessera.kernels import bind
 from tessera.kernels.azul.features import N_VALUE_FEATURES, value_features
+from tessera.learning.model import load_model
 from tessera.search.value_model import model_weights
 from tests.best_schema import best_report
 from tests.cli_process import tessera as run_tessera
 from tests.test_learning import BOUNDARY
 from tests.value_models import save_model, weights
 
+REPO = Path(__file__).resolve().parents[1]
 AZUL = get_game("azul")
 START = AZUL.format_position(AZUL.new(3))
 PAVILION_START = get_game("pavilion").format_position(get_game("pavilion").new(3))
@@ -165,3 +170,58 @@ def test_a_bad_model_is_one_line_for_agents_and_analyze(bad_models):
                          "model": str(path)})
             answer = engine.answer_to(case, timeout=300)
             assert answer.get("field") == "model" and message in answer["error"], answer
+
+
+# ---- the built-in model -----------------------------------------------------------------
+
+SHIPPED = resources.files("tessera.learning") / "models" / "azul.npz"
+AZURE_START = get_game("azure").format_position(get_game("azure").new(3))
+
+
+def test_builtin_is_the_shipped_azul_model_of_the_model_card():
+    """docs/learning.md, "The built-in model": value 2 of results/strength, 2-player Azul."""
+    shipped = load_model(SHIPPED, "azul")
+    assert model_weights("builtin", "azul")[1] == shipped.hash
+    assert model_weights("builtin")[1] == shipped.hash          # before the game is known
+    assert shipped.hash == load_model(REPO / "results/strength/azul-value2.npz").hash
+    assert shipped.players == [2] and shipped.data["games"] == 2000
+
+
+def test_builtin_searches_as_the_shipped_file_on_every_surface():
+    by_file = tessera.best(START, visits=VISITS, seed=6, rollout="round", model=str(SHIPPED))
+    by_cli = run_tessera("best", START, "-n", VISITS, "--seed", 6, "--threads", 1,
+                         "--rollout", "round", "--model", "builtin", "--json")
+    assert by_cli.returncode == 0, by_cli.stderr
+    by_cli = best_report(by_cli.stdout)
+    by_api = tessera.Position.parse(START).best(visits=VISITS, seed=6, rollout="round",
+                                                model="builtin")
+    agent = parse_agent(f"mcts:iters={VISITS},rollout=round,model=builtin", seed=6)
+    by_agent = agent.decide(AZUL.parse_position(START)).result
+    with AnalysisProcess(threads=1) as engine:
+        engine.send({"id": "q", "position": START, "maxVisits": VISITS, "seed": 6, "threads": 1,
+                     "rollout": "round", "model": "builtin"})
+        by_analyze = engine.answer_to("q", timeout=300)
+    assert "error" not in by_analyze, by_analyze
+    expected = top_visits(by_file["moves"])
+    assert top_visits(by_cli["moves"]) == top_visits(by_api["moves"]) == expected
+    assert top_visits(by_analyze["moves"]) == expected
+    assert [(line.move, line.visits) for line in by_agent.moves[:8]] == expected
+    assert by_api["root"]["margin"] == by_file["root"]["margin"]
+    for settings in (by_cli["settings"], by_api["settings"], by_analyze["settings"]):
+        assert settings["model"] == "builtin"
+        assert settings["model_hash"] == by_file["settings"]["model_hash"] == load_model(SHIPPED).hash
+
+
+@pytest.mark.parametrize("game, position", [("pavilion", PAVILION_START), ("azure", AZURE_START)])
+def test_a_game_without_a_builtin_model_is_one_line(game, position):
+    message = f"model builtin: no built-in value model for {game}; give a model file or none"
+    done = run_tessera("best", position, "-n", 10, "--rollout", "round", "--model", "builtin")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [f"error: {message}"]
+    with pytest.raises(TesseraError, match=message):
+        tessera.best(position, visits=10, rollout="round", model="builtin")
+    with AnalysisProcess(threads=1) as engine:
+        engine.send({"id": game, "position": position, "maxVisits": 10, "rollout": "round",
+                     "model": "builtin"})
+        answer = engine.answer_to(game, timeout=300)
+    assert answer["error"] == message and answer["field"] == "model", answer

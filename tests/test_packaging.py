@@ -18,7 +18,7 @@ from tests.repo import REPO
 pytestmark = pytest.mark.repo
 
 FOLDERS = {"tessera": REPO / "solver", "tessera.kernels": REPO / "kernels"}
-DATA_PACKAGES = {"tessera.web.static", "tessera.kernels.data"}
+DATA_PACKAGES = {"tessera.web.static", "tessera.kernels.data", "tessera.learning.models"}
 
 
 def pyproject():

@@ -12,11 +12,11 @@ import re
 from dataclasses import dataclass, replace
 from typing import Optional
 
-from tessera.analysis.positions import prepare
+from tessera.analysis.positions import QueryError, prepare
 from tessera.search.batches import kept_back
 from tessera.search.mcts import MctsOptions
 from tessera.search.report import search_report
-from tessera.search.request import searcher_for, with_mode
+from tessera.search.request import for_position, searcher_for
 
 
 class StopRequested(KeyboardInterrupt):
@@ -58,6 +58,7 @@ def run_job(job, trees, stopped, send):
 
     kept = False
     if job.algo == "mcts":
+        _check_model(job.mcts, state)
         searcher = searcher_for(replace(job.mcts), state)
         if searcher.keeps_tree:
             searcher = _kept_searcher(job, trees, line) or searcher
@@ -74,6 +75,16 @@ def run_job(job, trees, stopped, send):
     else:
         result = _alphabeta(job, state)
     return answer(job, game, state, result, during=False), kept
+
+
+def _check_model(options, state):
+    """QueryError (field ``model``) for a value model the game of ``state`` cannot take:
+    another game's, or ``builtin`` for a game without one."""
+    from tessera.learning.model import ModelError
+    try:
+        options.kernel_model(state[0])
+    except ModelError as err:
+        raise QueryError(str(err), "model") from None
 
 
 def _kept_searcher(job, trees, line):
@@ -118,7 +129,7 @@ def _alphabeta(job, state):
 
 def answer(job, game, state, result, during):
     """The answer document: `tessera best --json`'s fields and the query's id and turn."""
-    settings = with_mode(job.settings, job.algo, state)
+    settings = for_position(job.settings, job.algo, state)
     report = search_report("analyze", game, state, result, settings, result.interrupted)
     if job.top_moves is not None:
         report["moves"] = report["moves"][:job.top_moves]

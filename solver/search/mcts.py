@@ -90,7 +90,7 @@ class MctsOptions:
     chance_width: int = default("width")
     memory: int = DEFAULT_MEMORY    # bytes for the trees of all threads together
     max_nodes: int = None           # per thread, instead of what ``memory`` holds (tests)
-    model: str = None               # a value model file scoring round rollouts; None: none
+    model: str = None               # a value model file or "builtin", for round rollouts; None: none
     reuse: bool = True
 
     def check(self):
@@ -118,7 +118,8 @@ class MctsOptions:
             if self.rollout != "round":
                 raise OptionError(f"model scores the positions where round rollouts stop: "
                                   f"it needs rollout round, not {self.rollout}")
-            model_weights(self.model)           # a bad file: its one-line error now
+            model_weights(self.model)           # a bad file: its one-line error now (builtin: that
+                                                # some game has one; kernel_model picks the game's)
         if self.max_nodes is not None and self.max_nodes < MIN_NODES:
             raise OptionError(f"max nodes must be at least {MIN_NODES}, not {self.max_nodes}")
         if self.max_nodes is None and self.memory // self.threads < MIN_NODES * kernel.NODE_BYTES:

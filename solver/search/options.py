@@ -18,6 +18,7 @@ GAMES_OWN = "the game's own"    # a default each game's spec decides (``GameSpec
 MCTS, ALPHABETA, SOLVE = "mcts", "alphabeta", "solve"
 ALGOS = (MCTS, ALPHABETA, SOLVE)
 MODEL_NONE = "none"             # the model option's spelling of no model
+MODEL_BUILTIN = "builtin"       # its spelling of the game's built-in model (package data)
 
 
 @dataclass(frozen=True)
@@ -87,8 +88,10 @@ OPTIONS = (
                  analyze="chanceWidth", api="width"),
     SearchOption("model", str, "MCTS with --rollout round: a value model file (tessera train)"
                  " that scores the positions where the rollouts stop instead of the game's"
-                 f" estimate; {MODEL_NONE}: no model [default: {MODEL_NONE}]", cli=("--model",),
-                 metavar="PATH|none", agent="model", analyze="model", api="model"),
+                 f" estimate; {MODEL_BUILTIN}: the game's built-in model (Azul has one);"
+                 f" {MODEL_NONE}: no model [default: {MODEL_NONE}]", cli=("--model",),
+                 metavar=f"PATH|{MODEL_BUILTIN}|{MODEL_NONE}", agent="model", analyze="model",
+                 api="model"),
 )
 OPTION = {option.name: option for option in OPTIONS}
 MCTS_OPTIONS = tuple(option for option in OPTIONS if option.algos == (MCTS,))

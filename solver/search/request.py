@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Optional
 
 from tessera.errors import OptionError
-from tessera.search.options import ALGOS, DEFAULT_VISITS, MCTS, MODEL_NONE, SOLVE, default
+from tessera.search.options import (ALGOS, DEFAULT_VISITS, MCTS, MODEL_BUILTIN, MODEL_NONE, SOLVE,
+                                    default)
 
 
 @dataclass
@@ -29,11 +30,13 @@ class SearchRequest:
     fpu: float = default("fpu")
     width: int = default("width")       # the chance width
     memory: float = default("memory")   # MB for the trees of all threads together
-    model: Optional[str] = None         # a value model file; "none" or None: none
+    model: Optional[str] = None         # a value model file or "builtin"; "none" or None: none
 
     def __post_init__(self):
         if self.model is not None and str(self.model).lower() == MODEL_NONE:
             self.model = None
+        elif self.model is not None and str(self.model).lower() == MODEL_BUILTIN:
+            self.model = MODEL_BUILTIN
 
     def check_algo(self):
         if self.algo not in ALGOS:
@@ -54,13 +57,11 @@ class SearchRequest:
                            memory=int(self.memory * MB), model=self.model)
 
     def settings(self):
-        """The ``settings`` of the search's document (docs/best.schema.json), without
-        alpha-beta's mode (``with_mode`` adds it: it depends on the position); with a value
-        model, its path and hash too."""
+        """The ``settings`` of the search's document (docs/best.schema.json), without what
+        depends on the position (``for_position`` adds it); with a value model, its path
+        (or ``builtin``)."""
         if self.algo == MCTS:
-            from tessera.search.value_model import model_weights
-            model = {} if self.model is None else \
-                {"model": self.model, "model_hash": model_weights(self.model)[1]}
+            model = {} if self.model is None else {"model": self.model}
             return {"iterations": self.visit_budget, "time": self.time, "threads": self.threads,
                     "seed": self.seed, "value": self.value, "select": self.select,
                     "rollout": self.rollout, "exploration": self.exploration,
@@ -70,10 +71,17 @@ class SearchRequest:
         return {"depth": self.depth, "time": self.time}
 
 
-def with_mode(settings, algo, state):
-    """``settings`` with an alpha-beta search's mode of ``state`` (round or game)."""
+def for_position(settings, algo, state):
+    """``settings`` of a search of ``state`` with what depends on its game and position:
+    the value model's hash (a built-in model is the game's), or alpha-beta's mode (round or
+    game)."""
     if algo == MCTS:
-        return settings
+        if "model" not in settings:
+            return settings
+        from tessera.kernels import bind
+        from tessera.search.value_model import model_weights
+        model_hash = model_weights(settings["model"], bind.game_name(state[0]))[1]
+        return {**settings, "model_hash": model_hash}
     from tessera.search.alphabeta import search_mode
     return {**settings, "mode": search_mode(state)}
 
@@ -110,7 +118,7 @@ def run_search(state, request, progress=None):
         from tessera.search.alphabeta import search_alphabeta
         result = search_alphabeta(state, depth=request.depth, time_limit=request.time,
                                   progress=progress)
-    return result, with_mode(request.settings(), request.algo, state)
+    return result, for_position(request.settings(), request.algo, state)
 
 
 def least_memory_mb():
