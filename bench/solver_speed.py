@@ -7,7 +7,7 @@
 Azul (round mode): the positions are written by hand: the same two boards in round
 5, where player 1 has a white on pattern line 1 that completes wall row 1, so the
 game ends this round; the other pattern lines are empty, so every colour has many
-destinations. Only the tiles on the table change with the count. The issue's bar:
+destinations. Only the tiles on the table change with the count. The target:
 12 tiles proven in under 10 s.
 
 Azure (game mode: win probabilities to the end of the game, through the Bird's
@@ -22,45 +22,14 @@ import argparse
 import sys
 import time
 
-from tessera.bench import load_average, machine, random_decisions, timed, write_report
+from tessera.bench import (
+    FINAL_ROUND_TABLES, final_round, load_average, machine, random_decisions, timed, write_report,
+)
 from tessera.games import get_game
 from tessera.search.alphabeta import solve
 
 BAR_TILES = 12
 BAR_SECONDS = 10.0
-COLOURS = "BYRKW"
-
-BOARDS = (
-    "player 1 score 30 wall BYRK./.BY../..BY./...B./..... lines W/../.../..../..... floor -",
-    "player 2 score 28 wall BYR.W/WB.../.W.../..W../..... lines ./../.../..../..... floor -",
-)
-# Tiles on the table -> (factories, centre). Five factories in a 2-player game.
-TABLES = {
-    8: ("BYRK YRKW - - -", "1"),
-    10: ("BYRK YRKW - - -", "1BW"),
-    12: ("BYRK YRKW BBWK - -", "1"),
-    14: ("BYRK YRKW BBWK - -", "1YR"),
-}
-
-
-def final_round(tiles):
-    """The hand-written final-round position with ``tiles`` on the table."""
-    factories, centre = TABLES[tiles]
-    shown = " ".join([factories, centre, *BOARDS])
-    # The bag holds whatever is not shown, so every colour has its 20 tiles.
-    bag = "/".join(str(20 - _count(shown, c)) for c in COLOURS)
-    text = "; ".join([
-        "azul players 2 wall colour round 5 phase draft turn 1 starter 1",
-        f"factories {factories}", f"centre {centre}", f"bag {bag}", "lid 0/0/0/0/0", *BOARDS])
-    return get_game("azul").parse_position(text)
-
-
-def _count(text, colour):
-    """Tiles of a colour in board and table text (walls are written with letters)."""
-    tokens = text.replace("/", " ").split()
-    return sum(token.count(colour) for token in tokens if set(token) <= set(COLOURS + ".-1"))
-
-
 def azure_late(seed, back):
     """The position ``back`` decisions before the end of seeded random game ``seed``."""
     return random_decisions("azure", seed)[-back]
@@ -100,8 +69,8 @@ def prove_azure(seed, back, time_limit):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tiles", type=int, nargs="+", default=sorted(TABLES),
-                        choices=sorted(TABLES))
+    parser.add_argument("--tiles", type=int, nargs="+", default=sorted(FINAL_ROUND_TABLES),
+                        choices=sorted(FINAL_ROUND_TABLES))
     parser.add_argument("--azure", action="store_true",
                         help="solve late Azure positions (game mode) instead of Azul rounds")
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3])

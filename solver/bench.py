@@ -93,6 +93,46 @@ def bench_states():
     return [(position.label, build(position)) for position in BENCH_POSITIONS]
 
 
+FINAL_ROUND_COLOURS = "BYRKW"
+
+# The exact solver's speed positions (bench/solver_speed.py): two boards in round 5, where
+# player 1's white on pattern line 1 completes wall row 1, so the game ends this round;
+# only the tiles on the table differ.
+FINAL_ROUND_BOARDS = (
+    "player 1 score 30 wall BYRK./.BY../..BY./...B./..... lines W/../.../..../..... floor -",
+    "player 2 score 28 wall BYR.W/WB.../.W.../..W../..... lines ./../.../..../..... floor -",
+)
+# Tiles on the table -> (factories, centre). Five factories in a 2-player game.
+FINAL_ROUND_TABLES = {
+    8: ("BYRK YRKW - - -", "1"),
+    10: ("BYRK YRKW - - -", "1BW"),
+    12: ("BYRK YRKW BBWK - -", "1"),
+    14: ("BYRK YRKW BBWK - -", "1YR"),
+}
+
+
+def final_round(tiles):
+    """The hand-written Azul final-round position with ``tiles`` (a key of
+    ``FINAL_ROUND_TABLES``) on the table."""
+    factories, centre = FINAL_ROUND_TABLES[tiles]
+    shown = " ".join([factories, centre, *FINAL_ROUND_BOARDS])
+    # The bag holds whatever is not shown, so every colour has its 20 tiles.
+    bag = "/".join(str(20 - _count_tiles(shown, c)) for c in FINAL_ROUND_COLOURS)
+    text = "; ".join([
+        "azul players 2 wall colour round 5 phase draft turn 1 starter 1",
+        f"factories {factories}", f"centre {centre}", f"bag {bag}", "lid 0/0/0/0/0",
+        *FINAL_ROUND_BOARDS])
+    from tessera.games import get_game
+    return get_game("azul").parse_position(text)
+
+
+def _count_tiles(text, colour):
+    """Tiles of a colour in board and table text (walls are written with letters)."""
+    tokens = text.replace("/", " ").split()
+    letters = set(FINAL_ROUND_COLOURS + ".-1")
+    return sum(token.count(colour) for token in tokens if set(token) <= letters)
+
+
 def random_decisions(name, seed, **options):
     """Every position of a game played by uniformly random moves where a player decides:
     ``Game.new(seed, **options)``, each move drawn by ``random.Random(seed)`` and chance

@@ -339,7 +339,7 @@ def test_final_round_worked_by_hand():
 
 @pytest.mark.slow
 def test_proves_a_two_player_final_round_with_12_tiles_under_10_s():
-    from tests.final_rounds import final_round
+    from tessera.bench import final_round
     state = final_round(12)
     solve(final_round(8))               # compile or load first
     result = solve(state)

@@ -266,7 +266,7 @@ def test_final_round_agrees_with_round_mode():
     A win, draw or loss is a monotone function of the round mode's value (margin
     and tie-break), so minimax on either gives the same result per move.
     """
-    from tests.final_rounds import final_round
+    from tessera.bench import final_round
     from tests.test_alphabeta import late_in_round
     for state in (final_round(8), late_in_round(1, 2, "colour", 7, True)):
         by_round = {line.move: line for line in solve(state).moves}
