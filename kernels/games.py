@@ -33,8 +33,16 @@ Interface, for a state array ``state``:
 - optional, ``ROLLOUT_EPSILON``: how often MCTS's greedy rollouts play a random move
   instead of the heuristic's best (Azul 0.2; the search's default 0.1);
 - optional, ``value_features(state, player, out)`` and ``N_VALUE_FEATURES``: the game's
-  feature kernel of a learned value (Azul, docs/learning.md); MCTS's round rollouts of a
-  game with one can be scored by a value model, those of the others by ``estimate`` only;
+  feature kernel of a learned value (Azul, Summer Pavilion, docs/learning.md); MCTS's round
+  rollouts of a game with one can be scored by a value model, those of the others by
+  ``estimate`` only;
+- optional, ``is_round_boundary(state)``: for a game whose chance also acts inside a round
+  (Summer Pavilion's supply top-ups), whether the chance due ends a round; MCTS's round
+  rollouts stop only there (without it, at every chance event);
+- optional, ``move_features(state, moves, n, out)`` and ``N_POLICY_FEATURES``: the game's
+  feature kernel of a learned policy (Azul, docs/learning.md), ``out[i, :]`` the features
+  of ``moves[i]`` for i < n; MCTS's PUCT priors of a game with one come from a model's
+  policy when the model has one, those of the others from the move heuristic;
 - ``position_hash(state)``: a stable 64-bit hash (``tessera.kernels.hashing``);
 - ``MAX_MOVES``: the longest move list (this module's ``MAX_MOVES``: of every game);
 - ``is_complete(state)``: True when nothing is hidden (always, in Azul

@@ -79,3 +79,27 @@ def legal(state):
     rules = bind.interface(state[0])
     moves = np.empty(rules.MAX_MOVES, np.int64)
     return set(moves[:rules.legal_moves(state, moves)].tolist())
+
+
+def test_summer_pavilion_round_rollouts_play_through_the_supply_top_ups():
+    """Chance acts inside a Summer Pavilion round too (the supply's top-up after a bonus):
+    a round rollout draws those and stops only where the next round is dealt (or the game
+    is over), the positions its value model was trained on (docs/learning.md). The
+    rollouts start in the placing phase of rounds 1 to 5 of random games: past the first
+    round most of them meet a top-up before the round ends."""
+    from tessera.kernels.constants import CHANCE, TERMINAL
+    from tessera.kernels.pavilion.features import is_round_boundary
+    from tessera.kernels.pavilion.layout import PHASE_PLACE, W_PHASE, W_ROUND
+    from tessera.kernels.rng import make_rng
+    kernels, rules = bind.instance("pavilion", "mcts", "round"), bind.interface("pavilion")
+    moves, values = np.zeros(rules.MAX_MOVES, np.int64), np.zeros(rules.MAX_MOVES)
+    for seed in range(60):
+        state, pick, chance = get_game("pavilion").new(seed, players=2), np.random.default_rng(seed), make_rng(seed)
+        while not (state[W_PHASE] == PHASE_PLACE and state[W_ROUND] >= 1 + seed % 5):
+            if rules.to_move(state) == CHANCE:
+                rules.resolve_chance(state, chance)
+            else:
+                rules.apply_move(state, moves[pick.integers(rules.legal_moves(state, moves))])
+        kernels.rollout(state, make_rng(seed), moves, values)
+        assert rules.to_move(state) == TERMINAL or is_round_boundary(state), \
+            f"seed {seed}: stopped inside a round"

@@ -6,6 +6,7 @@ from tessera.kernels.azul import (  # noqa: F401  (the interface)
 )
 from tessera.kernels.azul import random_refill as resolve_chance  # noqa: F401
 from tessera.kernels.azul.features import N_VALUE_FEATURES, value_features  # noqa: F401  (optional)
+from tessera.kernels.azul.policy import N_POLICY_FEATURES, move_features  # noqa: F401  (optional)
 from tessera.kernels.complete import determinize, is_complete, view  # noqa: F401
 from tessera.kernels.constants import AZUL as GAME_ID  # noqa: F401
 from tessera.kernels.hashing import position_hash  # noqa: F401

@@ -16,7 +16,8 @@ block of ``CAPACITY`` slots from ``FIRST``, ``COUNT`` of them in use.
 - Player nodes: every legal move gets a child when the node is expanded, which
   happens on its second visit. Selection is UCT or PUCT from the point of view
   of the player to move (max-n: each player maximises its own value), so 3 and 4
-  players work the same way as 2.
+  players work the same way as 2. PUCT's priors are a softmax of the game's move
+  heuristic, or of a learned policy's logits when ``run_tree``'s ``model`` has one.
 - Chance nodes (a refill): chance nodes with sampled children. A chance node
   keeps ``chance_width`` children; each child is a whole chance outcome, stored
   as the seed that draws it, so it is replayed exactly on every visit. The first
@@ -52,8 +53,8 @@ from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import below, make_rng, next_u64, reseed
 from tessera.kernels.search.clock import FOREVER, now, simulations_until_check
 from tessera.kernels.search.mcts_layout import (
-    CAPACITY, COUNT, EXPANDING, FIRST, MARGIN, MAX_PLAYERS, MODEL_MARGIN, MODEL_WIN, MOVE, PRIOR, SELECT_PUCT,
-    STAT_COLUMNS, UNEXPANDED, USED, VALUE_MARGIN, VALUE_WIN, VISITS, WIN,
+    CAPACITY, COUNT, EXPANDING, FIRST, MARGIN, MAX_PLAYERS, MODEL_MARGIN, MODEL_POLICY, MODEL_WIN, MOVE, PRIOR,
+    SELECT_PUCT, STAT_COLUMNS, UNEXPANDED, USED, VALUE_MARGIN, VALUE_WIN, VISITS, WIN,
 )
 
 games = template_games(__name__)
@@ -70,6 +71,15 @@ GAME_SCORES_MOVES_TOGETHER = hasattr(games, "move_heuristics")
 GAME_HAS_VALUE_FEATURES = hasattr(games, "value_features")
 # Room for one player's features (1 for a game without them: a zero-length array is no room).
 FEATURE_ROOM = max(getattr(games, "N_VALUE_FEATURES", 0), 1)
+# A game with a move feature kernel (kernels.games: ``move_features``) takes PUCT's priors
+# from a model's policy when the model has one (``policy_priors``); the others compile no
+# such code and keep the heuristic's priors.
+GAME_HAS_MOVE_FEATURES = hasattr(games, "move_features")
+POLICY_ROOM = max(getattr(games, "N_POLICY_FEATURES", 0), 1)    # one move's features
+# A game where chance also acts inside a round (Summer Pavilion's supply top-ups) says
+# which chance positions end one (``is_round_boundary``): round rollouts play through the
+# others. Elsewhere every chance position after a move is a round's end.
+GAME_MARKS_ROUND_BOUNDARIES = hasattr(games, "is_round_boundary")
 
 # The helpers of one simulation are inlined into ``simulate`` (``inline="always"``): one
 # function for LLVM to optimise rather than a chain of them, each optimised again with all
@@ -194,9 +204,10 @@ def reserve(nodes, size, node, n):
 
 
 @kernel(inline="always")
-def expand(nodes, stats, size, node, state, moves, values, prm):
+def expand(nodes, stats, size, node, state, moves, values, prm, model, move_rows):
     """Give a claimed player node one child per legal move; False when the arrays are full
-    (the node is then unexpanded again)."""
+    (the node is then unexpanded again). PUCT's priors: the policy of ``model`` when it has
+    one (``move_rows``: room for the moves' features), else the move heuristic's."""
     n = games.legal_moves(state, moves)
     start = reserve(nodes, size, node, n)
     if start < 0:
@@ -204,7 +215,13 @@ def expand(nodes, stats, size, node, state, moves, values, prm):
     for i in range(n):
         init_node(nodes, stats, start + i, moves[i], 1.0 / n)
     if prm.select == SELECT_PUCT:
-        set_priors(stats, state, start, n, moves, values, prm.prior_temperature)
+        learned = False
+        if GAME_HAS_MOVE_FEATURES:          # pruned before typing, like ROLLOUT
+            if model.shape[0] > MODEL_POLICY:
+                policy_priors(stats, state, start, n, moves, values, model, move_rows)
+                learned = True
+        if not learned:
+            set_priors(stats, state, start, n, moves, values, prm.prior_temperature)
     publish(nodes, node, start, n, n)
     return True
 
@@ -213,6 +230,26 @@ def expand(nodes, stats, size, node, state, moves, values, prm):
 def set_priors(stats, state, start, n, moves, values, temperature):
     """Softmax of the game's move heuristic (``values``: room for the heuristics)."""
     move_heuristics(state, moves, n, values)
+    softmax_priors(stats, start, n, values, temperature)
+
+
+@kernel(inline="always")
+def policy_priors(stats, state, start, n, moves, values, model, move_rows):
+    """Softmax of a linear policy's logits: per move, the row ``model[MODEL_POLICY]`` of
+    weights dotted with the game's move features (``move_rows``: room for them;
+    ``values``: for the logits)."""
+    games.move_features(state, moves, n, move_rows)
+    for i in range(n):
+        logit = 0.0
+        for k in range(move_rows.shape[1]):
+            logit += model[MODEL_POLICY, k] * move_rows[i, k]
+        values[i] = logit
+    softmax_priors(stats, start, n, values, 1.0)
+
+
+@kernel(inline="always")
+def softmax_priors(stats, start, n, values, temperature):
+    """The children's priors from ``start``: the softmax of ``values[:n]`` at ``temperature``."""
     top = -np.inf
     for i in range(n):
         top = max(top, values[i])
@@ -256,13 +293,14 @@ def chance_child(nodes, stats, size, node, width, rng):
 @kernel(inline="always")
 def greedy_rollout(state, rng, moves, values, to_chance):
     """Epsilon-greedy on the move heuristic (``values``: room for it); ties go to the first
-    best move. With ``to_chance``, it stops at the first chance event instead of resolving it."""
+    best move. With ``to_chance``, it stops at the first round boundary (a chance event,
+    ``at_round_boundary``) instead of resolving it."""
     while True:
         who = games.to_move(state)
         if who == TERMINAL:
             return
         if who == CHANCE:
-            if to_chance:
+            if to_chance and at_round_boundary(state):
                 return
             games.resolve_chance(state, rng)
             continue
@@ -278,6 +316,14 @@ def greedy_rollout(state, rng, moves, values, to_chance):
                     best = values[i]
                     pick = moves[i]
         games.apply_move(state, pick)
+
+
+@kernel(inline="always")
+def at_round_boundary(state):
+    """Whether the chance event due in ``state`` ends a round (where round rollouts stop)."""
+    if GAME_MARKS_ROUND_BOUNDARIES:     # pruned before typing, like ROLLOUT
+        return games.is_round_boundary(state)
+    return True
 
 
 @kernel(inline="always")
@@ -372,7 +418,7 @@ def learned_outcome(state, payoff, margin, model, features, n):
 @kernel(inline="always")
 def rollout(state, rng, moves, values):
     """Play ``state`` with the instance's rollout: to the end of the game, or ("round") to
-    the next chance event."""
+    the next round boundary."""
     if ROLLOUT == "random":
         random_playout(state, rng, moves)
     else:
@@ -406,9 +452,9 @@ def simulation_buffers():
 
 @kernel(inline="always")    # into run_tree: not compiled (optimised, emitted) a second time on its own
 def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, values, path, payoff,
-             margin, score, virtual, root_sums, local_root, model, features):
+             margin, score, virtual, root_sums, local_root, model, features, move_rows):
     """One iteration: select, expand, roll out, back up (``model``, ``features``:
-    ``scored_outcome``'s).
+    ``scored_outcome``'s; ``model`` and ``move_rows``: ``expand``'s priors).
 
     A node's visit counts from when the simulation leaves it for a child, before the
     rollout, with no payoff and a margin of ``-virtual`` for every player: a thread
@@ -449,7 +495,7 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, val
                     break                                    # a new leaf: roll out
                 if not claim(nodes, node):
                     break
-                if not expand(nodes, stats, size, node, state, moves, values, prm):
+                if not expand(nodes, stats, size, node, state, moves, values, prm, model, move_rows):
                     break                                    # tree full
             child = select_child(nodes, stats, node, who, prm, rng)
             games.apply_move(state, nodes[child, MOVE])
@@ -484,9 +530,10 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads, 
     ``deadline`` (``clock.FOREVER``: never) or the tree lacks ``room`` for ``threads``
     threads (``tessera.kernels.search.tree.make_room`` then compacts it, with every thread
     stopped); returns the simulations run. Each thread has its own ``rng``, which carries
-    on between calls. ``model``: a learned value for round rollouts (float64, rows
-    ``MODEL_MARGIN`` and ``MODEL_WIN`` of weights over the game's value features), or
-    shape (0, 0) for none; only the "round" instances read it."""
+    on between calls. ``model``: a learned model (float64, rows ``MODEL_MARGIN`` and
+    ``MODEL_WIN`` of weights over the game's value features, and with a policy the row
+    ``MODEL_POLICY`` over its move features), or shape (0, 0) for none; only the "round"
+    instances read the value, every instance under PUCT the policy."""
     scratch = root.copy()
     chance_rng = make_rng(0)
     # The generator lives in this thread's own array while it runs: the callers' array
@@ -494,6 +541,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads, 
     local_rng = rng.copy()
     moves, values, path, payoff, margin, score = simulation_buffers()
     features = floats(FEATURE_ROOM)
+    move_rows = np.empty((games.MAX_MOVES, POLICY_ROOM), np.float64)
     needed = room(prm, threads)
     virtual = VIRTUAL_MARGIN if threads > 1 else 0.0
     # The root's sums stay in the thread (``simulate``) unless a negative fpu reads them.
@@ -505,7 +553,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads, 
     check = 1
     while done < iterations and load_acquire(size, USED) + needed <= nodes.shape[0]:
         simulate(nodes, stats, size, root, prm, local_rng, scratch, chance_rng, moves, values, path,
-                 payoff, margin, score, virtual, root_sums, local_root, model, features)
+                 payoff, margin, score, virtual, root_sums, local_root, model, features, move_rows)
         done += 1
         if timed and done >= check:
             t = now()

@@ -49,12 +49,17 @@ VALUE_WIN = 0        # mean payoff
 VALUE_MARGIN = 1     # mean score margin, squashed into 0..1
 VALUE_BLEND = 2      # the average of the two
 
-# The rows of a learned value model as the kernels take it (``run_tree``'s ``model``, made
-# by ``tessera.search.value_model``): the weights of the final margin, then those of the
-# win chance's logit, each over the game's value features. No rows: no model.
+# The rows of a learned model as the kernels take it (``run_tree``'s ``model``, made by
+# ``tessera.search.value_model``): the weights of the final margin, then those of the win
+# chance's logit, each over the game's value features; a model with a policy has a third
+# row, the weights of a move's logit over the game's move features (PUCT's priors). The
+# rows are padded with zeros to the longest. No rows: no model; ``VALUE_ROWS`` rows: a
+# value without a policy.
 MODEL_MARGIN = 0
 MODEL_WIN = 1
-MODEL_ROWS = 2
+MODEL_POLICY = 2
+VALUE_ROWS = 2
+POLICY_ROWS = 3
 
 # Selection rules (``SearchParams.select``).
 SELECT_UCT = 0
@@ -68,7 +73,7 @@ class SearchParams(NamedTuple):
     value: int                  # a VALUE_ code
     select: int                 # a SELECT_ code
     chance_width: int           # outcomes a chance node keeps
-    prior_temperature: float    # PUCT: the softmax temperature of the move heuristic's priors
+    prior_temperature: float    # PUCT: the softmax temperature of the move heuristic's priors (not a policy's)
     fpu: float                  # first-play urgency: an unvisited child's value under PUCT (``first_play``)
 
 

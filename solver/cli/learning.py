@@ -1,4 +1,5 @@
-"""train: a value model fitted to self-play runs (docs/learning.md)."""
+"""train: a value model, and move priors (a policy) when the runs recorded their searches,
+fitted to self-play runs (docs/learning.md)."""
 import json
 import math
 import shlex
@@ -12,6 +13,8 @@ FIGURES = (("margin_mse", "margin MSE"), ("margin_mae", "margin MAE"),
            ("win_log_loss", "win log-loss"), ("win_brier", "win Brier"))
 SHOWN = (("model", "model"), ("score_difference", "score difference only"),
          ("constant", "constant"))
+POLICY_FIGURES = (("cross_entropy", "cross-entropy"), ("top1", "top-1 agreement"))
+POLICY_SHOWN = (("model", "policy"), ("heuristic", "heuristic priors"))
 
 
 @click.command()
@@ -24,25 +27,39 @@ SHOWN = (("model", "model"), ("score_difference", "score difference only"),
               help="share of the games kept apart to validate the model")
 @click.option("--ridge", type=float, default=1.0, show_default=True,
               help="ridge penalty on the standardised weights")
+@click.option("--policy/--no-policy", default=None,
+              help="fit move priors (a policy) to the searches' visits too [default: when"
+                   " every run recorded its searches]")
 @click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
 @click.option("--progress/--no-progress", default=None,
               help="a progress bar on stderr [default: when stderr is a terminal]")
-def train(game_name, run_dirs, out, seed, validation, ridge, as_json, progress):
+def train(game_name, run_dirs, out, seed, validation, ridge, policy, as_json, progress):
     """Fit a value model of GAME's round boundaries to the self-play runs RUN_DIR... and
     write it to --out: its final margin and win share for each player, linear in the
     game's hand features. Prints the data's size and the validation figures of the model
-    beside a constant and a model of the score difference alone."""
+    beside a constant and a model of the score difference alone. With --policy (the default
+    for runs that recorded their searches), the model also gets move priors for MCTS: a
+    softmax over the moves, linear in the game's move features, fitted to the searches'
+    visit shares, with its figures beside the heuristic's priors."""
     from tessera.learning import dataset, fit
     from tessera.learning.features import features_of
     from tessera.learning.model import ValueModel
 
-    kernel = features_of(game_name).kernel()
+    game_features = features_of(game_name)
+    kernel = game_features.kernel()
     if not 0 <= ridge < math.inf:
         raise TesseraError(f"--ridge is 0 or more (and finite), not {ridge}")
     if not 0 < validation < 1:
         raise TesseraError(f"--validation is a share between 0 and 1 (exclusive), not {validation}")
     runs = dataset.read_runs(game_name, run_dirs)
-    total = sum(len(records["seed"]) for _, records in runs)
+    if policy is None:
+        policy = dataset.runs_have_searches(runs) and game_features.policy is not None
+    elif policy and game_features.policy is None:
+        raise TesseraError(f"--policy: {game_name} has no move features yet")
+    elif policy and not dataset.runs_have_searches(runs):
+        raise TesseraError("--policy needs runs that recorded their searches "
+                           "(tessera selfplay --record-search)")
+    total = sum(len(records["seed"]) for _, records in runs) * (2 if policy else 1)
     with progress_bar(progress_wanted(progress), True) as show:
         done = [0]
 
@@ -51,6 +68,7 @@ def train(game_name, run_dirs, out, seed, validation, ridge, as_json, progress):
             if show is not None and (done[0] % 50 == 0 or done[0] == total):
                 show(f"replaying {done[0]}/{total} games", done[0] / total)
         data = dataset.replay_runs(game_name, runs, on_game)
+        moves = dataset.replay_policy_runs(game_name, runs, on_game) if policy else None
     training, held = data.split(validation, seed)
     model = fit.fit(training.features, training.margin, training.win, ridge)
     names = list(kernel.FEATURE_NAMES)
@@ -66,10 +84,15 @@ def train(game_name, run_dirs, out, seed, validation, ridge, as_json, progress):
                 "validation": validation, "ridge": ridge}
     value = ValueModel(game_name, model.margin, model.win, tuple(names),
                        sorted(int(n) for n in set(data.players)), settings, sizes, figures)
+    if policy:
+        value.policy_weights, value.policy_feature_names, value.policy = fit_policy(
+            moves, game_features.policy_kernel(), validation, seed, ridge)
     value.save(out)
     if as_json:
-        click.echo(json.dumps({"model": str(out), "hash": value.hash, "data": sizes,
-                               "validation": figures}, indent=2))
+        report = {"model": str(out), "hash": value.hash, "data": sizes, "validation": figures}
+        if policy:
+            report["policy"] = value.policy
+        click.echo(json.dumps(report, indent=2))
         return
     click.echo(f"data: {data.games} games, {data.rows} rows (one per player at each round "
                f"boundary); training {sizes['training_games']} games, {training.rows} rows; "
@@ -77,4 +100,32 @@ def train(game_name, run_dirs, out, seed, validation, ridge, as_json, progress):
     click.echo(f"{'validation':<24}" + "".join(f"{label:>14}" for _, label in FIGURES))
     for key, label in SHOWN:
         click.echo(f"{label:<24}" + "".join(f"{figures[key][name]:>14.4f}" for name, _ in FIGURES))
+    if policy:
+        shape = value.policy["data"]
+        click.echo(f"policy data: {shape['positions']} searched positions, {shape['moves']} "
+                   f"moves; training {shape['training_positions']} positions; validation "
+                   f"{shape['validation_positions']} positions")
+        click.echo(f"{'policy validation':<24}" + "".join(f"{label:>16}" for _, label in POLICY_FIGURES))
+        for key, label in POLICY_SHOWN:
+            row = value.policy["validation"][key]
+            click.echo(f"{label:<24}" + "".join(f"{row[name]:>16.4f}" for name, _ in POLICY_FIGURES))
     click.echo(f"model: {out} (sha256 {value.hash})")
+
+
+def fit_policy(moves, kernel, validation, seed, ridge):
+    """(weights, feature names, meta) of the policy fitted to the searched positions
+    ``moves`` (a ``dataset.PolicyDataset``), split into the value's training and validation
+    games; the meta holds the data's size and the validation figures beside the move
+    heuristic's priors (at MCTS's temperature)."""
+    from tessera.learning import fit
+    from tessera.search.mcts import PRIOR_TEMPERATURE
+
+    training, held = moves.split(validation, seed)
+    weights = fit.policy_regression(training.features, training.start, training.target, ridge)
+    names = tuple(kernel.POLICY_FEATURE_NAMES)
+    baseline = {"heuristic": fit.heuristic_policy(names, PRIOR_TEMPERATURE)}
+    figures = fit.evaluate_policy(weights, baseline, held)
+    sizes = {"positions": moves.positions, "moves": int(len(moves.target)),
+             "training_positions": training.positions, "validation_positions": held.positions}
+    return weights, names, {"data": sizes, "validation": figures,
+                            "baseline_temperature": PRIOR_TEMPERATURE}

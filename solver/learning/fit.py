@@ -158,3 +158,111 @@ def evaluate(model, baseline_models, validation):
         report[name] = figures(*baseline.predict(validation.features), validation.margin,
                                validation.win)
     return report
+
+
+# ---- the policy: a softmax over each position's moves ------------------------------------
+
+def group_softmax(logits, start):
+    """The softmax of ``logits`` within each position (rows ``start[k]`` to ``start[k + 1]``)."""
+    counts = np.diff(start)
+    top = np.maximum.reduceat(logits, start[:-1])
+    weights = np.exp(logits - np.repeat(top, counts))
+    return weights / np.repeat(np.add.reduceat(weights, start[:-1]), counts)
+
+
+@dataclass
+class PolicyStandardiser:
+    """Column means and scales of the training moves' features; ``varying`` the columns
+    that vary (the others get weight 0). No intercept: a softmax ignores what all the
+    moves of a position share."""
+    mean: np.ndarray
+    scale: np.ndarray
+    varying: np.ndarray
+
+    @staticmethod
+    def of(features):
+        scale = features.std(axis=0)
+        varying = scale > 0
+        return PolicyStandardiser(features.mean(axis=0), np.where(varying, scale, 1.0), varying)
+
+    def design(self, features):
+        return (features[:, self.varying] - self.mean[self.varying]) / self.scale[self.varying]
+
+    def raw_weights(self, fitted):
+        """Weights on the raw features giving every position the same softmax as ``fitted``
+        on ``design``'s columns (the means shift all of a position's logits alike)."""
+        weights = np.zeros(len(self.mean))
+        weights[self.varying] = fitted / self.scale[self.varying]
+        return weights
+
+
+def policy_loss(x, start, target, fitted, ridge):
+    """The soft-target cross-entropy summed over the positions, plus ``ridge`` / 2 times the
+    squared weights, and the probabilities."""
+    p = group_softmax(x @ fitted, start)
+    loss = -np.sum(target * np.log(np.maximum(p, PROBABILITY_FLOOR)))
+    return loss + 0.5 * ridge * fitted @ fitted, p
+
+
+def policy_regression(features, start, target, ridge):
+    """Raw-feature weights of the policy softmax(weights @ features) over each position's
+    moves, minimising the cross-entropy with the visit shares ``target`` plus ``ridge`` / 2
+    times the squared standardised weights, by Newton steps with a backtracking line
+    search (the loss is convex: the steps go to its one minimum)."""
+    standard = PolicyStandardiser.of(features)
+    x = standard.design(features)
+    columns = x.shape[1]
+    fitted = np.zeros(columns)
+    if columns == 0:
+        return standard.raw_weights(fitted)
+    loss, p = policy_loss(x, start, target, fitted, ridge)
+    for _ in range(NEWTON_STEPS):
+        gradient = x.T @ (p - target) + ridge * fitted
+        weighted = x * p[:, None]
+        mean_rows = np.add.reduceat(weighted, start[:-1], axis=0)    # per position: sum p x
+        hessian = x.T @ weighted - mean_rows.T @ mean_rows + ridge * np.eye(columns)
+        step = _solve(hessian, gradient)
+        size = 1.0
+        while True:
+            trial = fitted - size * step
+            trial_loss, trial_p = policy_loss(x, start, target, trial, ridge)
+            if trial_loss <= loss or size < 1e-6:
+                break
+            size *= 0.5
+        fitted, loss, p = trial, trial_loss, trial_p
+        if np.abs(size * step).max() < NEWTON_TOLERANCE:
+            break
+    return standard.raw_weights(fitted)
+
+
+def policy_figures(probabilities, data):
+    """Validation figures of a policy's ``probabilities`` over the moves of ``data`` (a
+    ``dataset.PolicyDataset``): ``cross_entropy`` (mean over the positions, in nats, against
+    the visit shares) and ``top1`` (the share of the positions whose most visited move the
+    policy ranks first; a tie for first counts its share)."""
+    start, counts = data.start, data.counts
+    cross = -np.add.reduceat(data.target * np.log(np.maximum(probabilities, PROBABILITY_FLOOR)),
+                             start[:-1])
+    top = np.repeat(np.maximum.reduceat(probabilities, start[:-1]), counts)
+    first = probabilities >= top
+    tied = np.add.reduceat(first.astype(np.float64), start[:-1])
+    agree = first[data.best] / tied
+    return {"cross_entropy": float(cross.mean()), "top1": float(agree.mean())}
+
+
+def heuristic_policy(names, temperature):
+    """The policy equal to MCTS's heuristic priors: weight 1 / ``temperature`` on the
+    ``heuristic`` feature, 0 elsewhere (``names``: the move features' names)."""
+    weights = np.zeros(len(names))
+    weights[list(names).index("heuristic")] = 1.0 / temperature
+    return weights
+
+
+def evaluate_policy(weights, baselines, validation):
+    """{name: figures} on the validation positions for the policy ``weights`` and each
+    baseline's ({name: weights})."""
+    report = {}
+    for name, w in {"model": weights, **baselines}.items():
+        report[name] = policy_figures(group_softmax(validation.features @ w, validation.start),
+                                      validation)
+    return report

@@ -8,6 +8,12 @@
   command's), ``data`` (games and rows) and ``validation`` (the figures of ``fit.evaluate``);
 - ``hash``: the SHA-256 of the weights (``weights_hash``), checked on loading, so a model
   is named by its hash wherever it is used.
+
+A model with a policy (move priors for MCTS's PUCT) has two more arrays:
+``policy_weights`` (float64 [N_POLICY_FEATURES], a move's logit) and
+``policy_feature_names``; its ``meta`` has ``policy`` (the features' count, the data's
+size and the validation figures of ``fit.evaluate_policy``) and its hash covers the
+policy's weights too. A model without them (every file before policies) has no policy.
 """
 import hashlib
 import json
@@ -22,6 +28,7 @@ from tessera.learning.features import features_of
 
 FORMAT = 1
 ARRAYS = ("margin_weights", "win_weights", "feature_names", "meta", "hash")
+POLICY_ARRAYS = ("policy_weights", "policy_feature_names")
 
 
 class ModelError(TesseraError):
@@ -31,10 +38,12 @@ class ModelError(TesseraError):
         super().__init__(f"model {path}: {message}")
 
 
-def weights_hash(margin_weights, win_weights):
-    """The SHA-256 (hex) of both weight vectors as little-endian float64, margin first."""
+def weights_hash(margin_weights, win_weights, policy_weights=None):
+    """The SHA-256 (hex) of the weight vectors as little-endian float64: margin, win, then
+    the policy's when there is one."""
     digest = hashlib.sha256()
-    for weights in (margin_weights, win_weights):
+    vectors = (margin_weights, win_weights) + (() if policy_weights is None else (policy_weights,))
+    for weights in vectors:
         digest.update(np.ascontiguousarray(weights, dtype="<f8").tobytes())
     return digest.hexdigest()
 
@@ -49,19 +58,29 @@ class ValueModel:
     settings: dict = field(default_factory=dict)
     data: dict = field(default_factory=dict)
     validation: dict = field(default_factory=dict)
+    policy_weights: np.ndarray = None       # None: no policy
+    policy_feature_names: tuple = ()
+    policy: dict = field(default_factory=dict)      # the policy's data and validation figures
 
     @property
     def hash(self):
-        return weights_hash(self.margin_weights, self.win_weights)
+        return weights_hash(self.margin_weights, self.win_weights, self.policy_weights)
 
     @property
     def features(self):
         return len(self.margin_weights)
 
+    @property
+    def has_policy(self):
+        return self.policy_weights is not None
+
     def meta(self):
-        return {"format": FORMAT, "game": self.game, "features": self.features,
+        meta = {"format": FORMAT, "game": self.game, "features": self.features,
                 "players": list(self.players), "settings": self.settings, "data": self.data,
                 "validation": self.validation}
+        if self.has_policy:
+            meta["policy"] = {"features": len(self.policy_weights), **self.policy}
+        return meta
 
     def save(self, path):
         """Write the model to ``path`` (``.npz``), whole: a temporary file renamed."""
@@ -69,10 +88,14 @@ class ValueModel:
         partial = path.with_name(path.name + ".partial")
         try:
             with open(partial, "wb") as out:
+                policy = {} if not self.has_policy else {
+                    "policy_weights": np.asarray(self.policy_weights, np.float64),
+                    "policy_feature_names": np.array(self.policy_feature_names, dtype=str)}
                 np.savez(out, margin_weights=np.asarray(self.margin_weights, np.float64),
                          win_weights=np.asarray(self.win_weights, np.float64),
                          feature_names=np.array(self.feature_names, dtype=str),
-                         meta=np.array(json.dumps(self.meta())), hash=np.array(self.hash))
+                         meta=np.array(json.dumps(self.meta())), hash=np.array(self.hash),
+                         **policy)
             partial.replace(path)
         except OSError as err:
             partial.unlink(missing_ok=True)
@@ -82,7 +105,8 @@ class ValueModel:
 def load_model(path, game=None):
     """The ``ValueModel`` in ``path``; ``ModelError`` (one line) when the file is missing,
     is not a model file, is damaged (its weights do not match their hash), is for another
-    game than ``game`` (when given) or for other features than the game's kernel has."""
+    game than ``game`` (when given) or for other features (value or move features) than
+    the game's kernels have."""
     path = Path(path)
     if not path.is_file():
         raise ModelError(path, "no such file")
@@ -96,6 +120,14 @@ def load_model(path, game=None):
             names = tuple(str(name) for name in arrays["feature_names"])
             meta = json.loads(str(arrays["meta"]))
             stored_hash = str(arrays["hash"])
+            policy, policy_names = None, ()
+            if any(name in arrays.files for name in POLICY_ARRAYS):
+                missing = [name for name in POLICY_ARRAYS if name not in arrays.files]
+                if missing:
+                    raise ModelError(path, "not a value model file (a policy without "
+                                           + ", ".join(missing) + ")")
+                policy = np.asarray(arrays["policy_weights"], np.float64)
+                policy_names = tuple(str(name) for name in arrays["policy_feature_names"])
     except ModelError:
         raise
     except (OSError, ValueError, zipfile.BadZipFile, EOFError, KeyError) as err:
@@ -104,17 +136,28 @@ def load_model(path, game=None):
     if not isinstance(meta, dict) or meta.get("format") != FORMAT \
             or not isinstance(meta.get("game"), str):
         raise ModelError(path, f"not a value model file of format {FORMAT}")
-    if weights_hash(margin, win) != stored_hash:
+    if weights_hash(margin, win, policy) != stored_hash:
         raise ModelError(path, "damaged: its weights do not match their SHA-256")
     if game is not None and meta.get("game") != game:
         raise ModelError(path, f"a model of {meta.get('game')}, not {game}")
     try:
-        kernel = features_of(meta.get("game")).kernel()
+        game_features = features_of(meta.get("game"))
+        kernel = game_features.kernel()
     except TesseraError as err:
         raise ModelError(path, str(err)) from None
     expected = tuple(kernel.FEATURE_NAMES)
     if margin.shape != (len(expected),) or win.shape != margin.shape or names != expected:
         raise ModelError(path, f"made for other features than {meta['game']}'s "
                                f"{len(expected)} (retrain it)")
+    if policy is not None:
+        moves = game_features.policy_kernel()
+        if moves is None:
+            raise ModelError(path, f"has a policy, but {meta['game']} has no move features")
+        expected = tuple(moves.POLICY_FEATURE_NAMES)
+        if policy.shape != (len(expected),) or policy_names != expected:
+            raise ModelError(path, f"made for other move features than {meta['game']}'s "
+                                   f"{len(expected)} (retrain it)")
+    policy_meta = {key: value for key, value in meta.get("policy", {}).items() if key != "features"}
     return ValueModel(meta["game"], margin, win, names, meta.get("players", []),
-                      meta.get("settings", {}), meta.get("data", {}), meta.get("validation", {}))
+                      meta.get("settings", {}), meta.get("data", {}), meta.get("validation", {}),
+                      policy, policy_names, policy_meta)

@@ -21,7 +21,7 @@ from tessera.search.loading import kernel_loader
 from tessera.search.options import default
 from tessera.search.result import SearchResult
 from tessera.search.searcher import TreeSearch, move_line, ranked
-from tessera.search.value_model import NO_MODEL, model_weights
+from tessera.search.value_model import NO_MODEL, has_policy, model_weights
 
 VALUES = {"win": kernel.VALUE_WIN, "margin": kernel.VALUE_MARGIN, "blend": kernel.VALUE_BLEND}
 SELECTIONS = {"uct": kernel.SELECT_UCT, "puct": kernel.SELECT_PUCT}
@@ -90,7 +90,7 @@ class MctsOptions:
     chance_width: int = default("width")
     memory: int = DEFAULT_MEMORY    # bytes for the trees of all threads together
     max_nodes: int = None           # per thread, instead of what ``memory`` holds (tests)
-    model: str = None               # a value model file or "builtin", for round rollouts; None: none
+    model: str = None               # a model file or "builtin" (a value for round rollouts, a policy's priors); None: none
     reuse: bool = True
 
     def check(self):
@@ -115,11 +115,13 @@ class MctsOptions:
         if self.chance_width < 1:
             raise OptionError(f"chance width must be at least 1, not {self.chance_width}")
         if self.model is not None:
-            if self.rollout != "round":
-                raise OptionError(f"model scores the positions where round rollouts stop: "
-                                  f"it needs rollout round, not {self.rollout}")
-            model_weights(self.model)           # a bad file: its one-line error now (builtin: that
-                                                # some game has one; kernel_model picks the game's)
+            # A bad file: its one-line error now (builtin: that some game has one;
+            # kernel_model picks the game's). A model without a policy only scores round
+            # rollouts; one with a policy gives the priors under any rollout.
+            weights = model_weights(self.model)[0]
+            if self.rollout != "round" and not has_policy(weights):
+                raise OptionError(f"model has no policy and scores the positions where round "
+                                  f"rollouts stop: it needs rollout round, not {self.rollout}")
         if self.max_nodes is not None and self.max_nodes < MIN_NODES:
             raise OptionError(f"max nodes must be at least {MIN_NODES}, not {self.max_nodes}")
         if self.max_nodes is None and self.memory // self.threads < MIN_NODES * kernel.NODE_BYTES:

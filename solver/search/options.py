@@ -86,9 +86,11 @@ OPTIONS = (
     SearchOption("width", int, "MCTS: the outcomes a chance node keeps [default: {default}]", default=8,
                  unit="outcomes", minimum=1, maximum=256, cli=("--width",), agent="width",
                  analyze="chanceWidth", api="width"),
-    SearchOption("model", str, "MCTS with --rollout round: a value model file (tessera train)"
-                 " that scores the positions where the rollouts stop instead of the game's"
-                 f" estimate; {MODEL_BUILTIN}: the game's built-in model (Azul has one);"
+    SearchOption("model", str, "MCTS: a model file (tessera train); with --rollout round its"
+                 " value scores the positions where the rollouts stop instead of the game's"
+                 " estimate, and its policy, when it has one, gives PUCT's priors with any"
+                 " rollout (a model without a policy needs --rollout round);"
+                 f" {MODEL_BUILTIN}: the game's built-in model (Azul has one);"
                  f" {MODEL_NONE}: no model [default: {MODEL_NONE}]", cli=("--model",),
                  metavar=f"PATH|{MODEL_BUILTIN}|{MODEL_NONE}", agent="model", analyze="model",
                  api="model"),

@@ -1,7 +1,8 @@
-"""The learned value an MCTS search scores its round rollouts with (``--model``): a model
-file of ``tessera train`` (``tessera.learning.model``) as the array the kernels take
-(``run_tree``'s ``model``: rows ``MODEL_MARGIN`` and ``MODEL_WIN`` of
-``tessera.kernels.search.mcts_layout``), and its hash for the search's settings.
+"""The learned model an MCTS search uses (``--model``): its value scores the round rollouts,
+its policy, when it has one, gives PUCT's priors. A model file of ``tessera train``
+(``tessera.learning.model``) as the array the kernels take (``run_tree``'s ``model``: rows
+``MODEL_MARGIN`` and ``MODEL_WIN`` of ``tessera.kernels.search.mcts_layout``, and
+``MODEL_POLICY`` for a policy), and its hash for the search's settings.
 
 ``builtin`` names the game's built-in model: package data of ``tessera.learning``
 (``models/<game>.npz``), a model file like any other (docs/learning.md, "The built-in
@@ -14,7 +15,8 @@ from importlib import resources
 
 import numpy as np
 
-from tessera.kernels.search.mcts_layout import MODEL_MARGIN, MODEL_ROWS, MODEL_WIN
+from tessera.kernels.search.mcts_layout import (MODEL_MARGIN, MODEL_POLICY, MODEL_WIN, POLICY_ROWS,
+                                               VALUE_ROWS)
 from tessera.search.options import MODEL_BUILTIN
 
 # What the kernels take for no model: no rows.
@@ -43,10 +45,20 @@ def _load(path, where, stamp, game):
     is (``where``, absolute) and ``stamp``."""
     from tessera.learning.model import load_model
     model = load_model(path, game)
-    weights = np.zeros((MODEL_ROWS, model.features), np.float64)
-    weights[MODEL_MARGIN] = model.margin_weights
-    weights[MODEL_WIN] = model.win_weights
+    if not model.has_policy:
+        weights = np.zeros((VALUE_ROWS, model.features), np.float64)
+    else:
+        width = max(model.features, len(model.policy_weights))
+        weights = np.zeros((POLICY_ROWS, width), np.float64)
+        weights[MODEL_POLICY, :len(model.policy_weights)] = model.policy_weights
+    weights[MODEL_MARGIN, :model.features] = model.margin_weights
+    weights[MODEL_WIN, :model.features] = model.win_weights
     return weights, model.hash
+
+
+def has_policy(weights):
+    """True when the kernels' model array ``weights`` (``model_weights``) carries a policy."""
+    return weights.shape[0] > MODEL_POLICY
 
 
 def builtin_model_file(game=None):
