@@ -29,13 +29,14 @@ def free_port():
 
 
 @contextmanager
-def running_server(*args):
+def running_server(*args, env=None):
     """Yields (the page's URL, the process); Ctrl-C (SIGINT) stops it at the end, which
-    must exit cleanly. ``process.output`` is what it printed so far (stdout and stderr)."""
+    must exit cleanly. ``process.output`` is what it printed so far (stdout and stderr).
+    ``env``: variables added to the server's environment."""
     port = free_port()
     process = subprocess.Popen([sys.executable, "-m", "tessera", "serve", "--port", str(port), *args],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               env=dict(os.environ, PYTHONUNBUFFERED="1"))
+                               env=dict(os.environ, PYTHONUNBUFFERED="1", **(env or {})))
     lines = queue.Queue()
     output = process.output = []
 

@@ -28,6 +28,7 @@ MAX_VISITS = 5_000_000
 MAX_TABS = 16                   # event streams at once
 REPORT_EVERY = 0.25             # seconds between partial answers while a search runs
 ENGINE_START_TIMEOUT = 180.0    # the fork server loads every game's kernels first
+LOAD_TIMEOUT = 1800.0           # a game's search compiled in an empty cache, on a busy machine
 ALGOS = ("mcts", "solve")
 MB = 1 << 20
 DEFAULT_MEMORY_MB = 2048        # the trees of all the board's searches together
@@ -56,7 +57,7 @@ class AnalysisHub:
         self.last_search = time.monotonic()     # when a search last ran (or the hub started)
         self.idle_wakeup = threading.Event()
         self.tabs = {}
-        self.routes = {}                    # query id -> callback(document) until its final line
+        self.routes = {}                    # query id -> [callback(document), final lines to come]
         self.lock = threading.Lock()
         self.serials = itertools.count(1)
         self.engine = None
@@ -99,19 +100,23 @@ class AnalysisHub:
             if "action" in document or "warning" in document:
                 continue
             with self.lock:
-                callback = self.routes.get(document.get("id"))
-                if callback is not None and _is_final(document):
-                    del self.routes[document["id"]]
-            if callback is not None:
-                callback(document)
+                route = self.routes.get(document.get("id"))
+                if route is not None and _is_final(document):
+                    route[1] -= 1           # a turn answered; an error of the whole query ends it
+                    if route[1] <= 0 or ("error" in document and "turn" not in document):
+                        del self.routes[document["id"]]
+            if route is not None:
+                route[0](document)
 
     def flush(self):
         pass
 
-    def _send(self, query, callback):
+    def _send(self, query, callback, answers=1):
+        """Send ``query``; ``callback`` gets its lines until its last: ``answers`` final
+        lines (one per turn of its ``analyzeTurns``) or an error of the whole query."""
         engine = self._engine()
         with self.lock:
-            self.routes[query["id"]] = callback
+            self.routes[query["id"]] = [callback, answers]
         engine.handle_line(json.dumps(query))
 
     def drop_trees(self):
@@ -132,6 +137,25 @@ class AnalysisHub:
                 idle = not busy and time.monotonic() - self.last_search >= self.idle
             if idle and self.engine is not None and self.engine.kept and not self.closed:
                 self.drop_trees()
+
+    def load_search(self, game):
+        """Load ``game``'s search kernels (compiled on an empty numba cache) in a search
+        process: one search of a single visit of the game's start, waited for."""
+        answered = threading.Event()
+        finals = []
+
+        def deliver(document):
+            if _is_final(document):
+                finals.append(document)
+                answered.set()
+
+        self._send({"id": f"load-{game}-{next(self.serials)}", "game": game, "maxVisits": 1,
+                    "memory": self.search_mb}, deliver)
+        if not answered.wait(LOAD_TIMEOUT):
+            raise TesseraError(f"the search of {game} did not load in {LOAD_TIMEOUT:g} s")
+        if "error" in finals[0]:
+            raise TesseraError(finals[0]["error"])
+        self.drop_trees()                   # the engine keeps the tree of that one visit
 
     def memory_status(self):
         """The memory of the searches: the cap, each search's bound, what the search
@@ -214,6 +238,31 @@ class AnalysisHub:
 
     def stop(self, tab):
         self._swap_query(tab, None)
+
+    def search_for(self, tab, query, deliver, answers=1, replacing=None):
+        """Send ``query`` (of ``answers`` turns) as ``tab``'s search, its old one stopped;
+        ``deliver`` gets its lines on the engine's threads. With ``replacing`` (a query of the
+        tab that has ended), only while that is still the tab's search: False otherwise
+        (the page stopped it or started another)."""
+        with self.lock:
+            if replacing is not None and tab.query != replacing:
+                return False
+            old, tab.query = tab.query, query["id"]
+            self.last_search = time.monotonic()
+        if replacing is None and old is not None:
+            self._terminate(old)
+        self._send(query, deliver, answers)
+        return True
+
+    def is_current(self, tab, query_id):
+        """Whether ``query_id`` is ``tab``'s search now."""
+        with self.lock:
+            return tab.query == query_id
+
+    def release(self, tab, query_id):
+        """``query_id`` answered for the last time: the tab searches no more, unless it has
+        started another."""
+        self._finished(tab, query_id)
 
     def _swap_query(self, tab, query_id):
         """``query_id`` becomes the tab's search and its old one stops: one swap under the

@@ -21,9 +21,13 @@ from tessera.games import get_game, registered_games
 from tessera.web import documents, inputs
 from tessera.web.analysis import DEFAULT_IDLE_SECONDS, DEFAULT_MEMORY_MB, MAX_SECONDS, AnalysisHub
 from tessera.web.documents import BadRequest
+from tessera.web.editor import routes as editor_routes
 from tessera.web.guard import Guard
 from tessera.web.http import Json, json_body, json_route
+from tessera.web.review import routes as review_routes
 from tessera.web.runs import routes as run_routes
+from tessera.web.why import routes as why_routes
+from tessera.web.warming import Warming, not_warming
 
 STATIC = ("tessera.web", "static")
 KEEPALIVE_SECONDS = 15.0            # an event-stream comment this often keeps proxies open
@@ -32,18 +36,22 @@ MAX_PLAYER = 4                      # seats of the largest game; the position ch
 
 
 def create_app(searches=2, analysis=True, runs=None, host="127.0.0.1", token=None,
-               memory_mb=DEFAULT_MEMORY_MB, idle=DEFAULT_IDLE_SECONDS):
+               memory_mb=DEFAULT_MEMORY_MB, idle=DEFAULT_IDLE_SECONDS, warm=False):
     """The application; ``searches`` analysis processes (none started when ``analysis``
     is false, for tests of the board alone) sharing ``memory_mb`` MB, their kept trees
     dropped after ``idle`` seconds without a search; self-play runs read from under the
     directories ``runs`` (default: the working directory); requests checked by ``Guard``
-    for the server listening on ``host``, with ``token`` when given."""
+    for the server listening on ``host``, with ``token`` when given. ``warm``: every game's
+    kernels load in the background as it starts (``warming``; `tessera serve` does)."""
     hub = AnalysisHub(searches, memory_mb, idle) if analysis else None
+    warming = Warming([game.name for game in registered_games().values()], hub) if warm else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
         if hub is not None:
             hub.start()
+        if warming is not None:
+            warming.start()
         yield
         if hub is not None:
             await asyncio.to_thread(hub.close)
@@ -116,7 +124,8 @@ def create_app(searches=2, analysis=True, runs=None, host="127.0.0.1", token=Non
                         continue
                     if document is None:
                         return
-                    yield _event("analysis", document)
+                    # A game review's answers are its own events (tessera.web.review).
+                    yield _event("review" if "review" in document else "analysis", document)
             finally:
                 await asyncio.to_thread(hub.close_tab, tab)
 
@@ -158,6 +167,10 @@ def create_app(searches=2, analysis=True, runs=None, host="127.0.0.1", token=Non
                      "max_seconds": MAX_SECONDS,
                      "memory": await asyncio.to_thread(hub.memory_status)})
 
+    async def warmup_status(request):
+        """How far the games' kernels have loaded (``warming``)."""
+        return Json(warming.report() if warming is not None else not_warming())
+
     async def engine_move(request):
         """The engine's move for whoever acts: on an Azure position, found from that
         player's view (the engine does not peek at the cards that player cannot see)."""
@@ -185,10 +198,14 @@ def create_app(searches=2, analysis=True, runs=None, host="127.0.0.1", token=Non
         Route("/api/analysis/stop", stop, methods=["POST"]),
         Route("/api/analysis/status", analysis_status),
         Route("/api/status", server_status),
+        Route("/api/warmup", warmup_status),
         Route("/api/engine-move", engine_move, methods=["POST"]),
         Mount("/static", StaticFiles(packages=[STATIC]), name="static"),
     ]
     routes[-1:-1] = run_routes(runs or [os.getcwd()])
+    routes[-1:-1] = review_routes(_hub)
+    routes[-1:-1] = why_routes()
+    routes[-1:-1] = editor_routes()
     app = Starlette(routes=routes, lifespan=lifespan,
                     middleware=[Middleware(Guard, host=host, token=token)],
                     exception_handlers={TesseraError: _user_error, BoardDataError: _user_error,

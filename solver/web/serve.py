@@ -1,5 +1,6 @@
 """Run the board's server (`tessera serve`): uvicorn on one host and port, the kernels
-of every game loaded in the background so the first moves answer at once.
+of every game loaded in the background as it starts (``warming``), so the first moves
+and searches answer at once.
 
 Listening beyond loopback (``--host``) is said on stderr, and the board then needs a
 token (made up unless ``--token`` gives one), printed in the page's address."""
@@ -40,7 +41,7 @@ def serve(host, port, open_page, searches, runs=(), token=None, memory_mb=None, 
     _check_free(host, port)
     app = create_app(searches=searches, runs=list(runs) or None, host=host, token=token,
                      memory_mb=memory_mb,
-                     idle=DEFAULT_IDLE_SECONDS if idle is None else idle)
+                     idle=DEFAULT_IDLE_SECONDS if idle is None else idle, warm=True)
 
     class BoardServer(uvicorn.Server):
         def handle_exit(self, sig, frame):
@@ -55,23 +56,10 @@ def serve(host, port, open_page, searches, runs=(), token=None, memory_mb=None, 
     if token is not None:
         url += f"?token={token}"
     threading.Thread(target=_announce, args=(server, url, open_page), daemon=True).start()
-    threading.Thread(target=warm_up, daemon=True).start()
     try:
         server.run()
     except KeyboardInterrupt:       # uvicorn raises the Ctrl-C again once it has shut down
         pass
-
-
-def warm_up():
-    """Load (or compile) what a position's page needs, for every game: the first request
-    of each game then costs milliseconds."""
-    from tessera.games import GAMES
-    from tessera.position import Position
-    from tessera.web.documents import document, new_game, play
-    for game in GAMES:
-        start, rng = new_game(game.name, 0, {})
-        document(play(start, start.legal_moves[0], rng, True)[0], rng)
-        Position.parse(start.text())
 
 
 def _announce(server, url, open_page):

@@ -15,6 +15,7 @@ const ui = {
   answer: null,         // the latest analysis answer (docs/analyze.md)
   columns: null,        // boards a row in the last drawing (one on a narrow screen)
   busy: false,
+  preview: false,       // a position along the analysis's line is on the board (why.js)
 };
 
 // ---- the API ---------------------------------------------------------------------------
@@ -45,6 +46,15 @@ async function guarded(action) {
 // ---- the history -------------------------------------------------------------------------
 
 function current() { return ui.history[ui.index]; }
+
+// Resolved once the first position is on the board (a first start compiles the rules
+// before it comes): the controls marked data-needs-position are disabled until then, and
+// Start clicked before it starts the analysis with it.
+let firstPositionShown;
+const firstPosition = new Promise((resolve) => { firstPositionShown = resolve; });
+firstPosition.then(() => {
+  for (const control of document.querySelectorAll("[data-needs-position]")) control.disabled = false;
+});
 
 async function nodeDoc(node) {
   if (!node.doc) node.doc = await api("/api/position", {position: node.text, rng: node.rng});
@@ -88,6 +98,9 @@ async function show() {
   $("hint").textContent = "";
   $("choices").replaceChildren();
   $("analysis").tBodies[0].replaceChildren();
+  whyPositionShown();                   // why.js: a stepped line belonged to the old position
+  reviewPositionShown();                // review.js: the graph marks the position on the board
+  firstPositionShown();
   if (ui.analysisOn) startAnalysis().catch((err) => showError(err.message));
   maybeEngineMove();
 }
@@ -152,7 +165,7 @@ function markTargets() {
     elementsOf(ui.selection).forEach((node) => node.classList.add("selected"));
   }
   svg.querySelectorAll(".best-arrow").forEach((node) => node.remove());
-  if (ui.best) {
+  if (ui.best && !ui.preview) {         // not on a line's position shown by why.js
     const move = current().doc.moves.find((m) => m.text === ui.best);
     if (move) {
       const nodes = elementsOf(move);
@@ -219,7 +232,7 @@ async function pickOnBoard(fields) {
 
 $("board").addEventListener("click", (event) => {
   const node = event.target.closest("[data-pick]");
-  if (!node || ui.busy) return;
+  if (!node || ui.busy || ui.preview) return;
   guarded(() => pickOnBoard(JSON.parse(node.dataset.pick)));
 });
 
@@ -229,6 +242,7 @@ function openStream() {
   const stream = new EventSource("/api/analysis/stream");
   stream.addEventListener("tab", (event) => { ui.tab = JSON.parse(event.data).tab; });
   stream.addEventListener("analysis", (event) => showAnalysis(JSON.parse(event.data)));
+  stream.addEventListener("review", (event) => reviewAnswered(JSON.parse(event.data)));   // review.js
   stream.onerror = () => { ui.tab = null; };
   // A closed tab stops its search: the server also sees the stream end, but a browser
   // may keep the connection of a closed page open a while.
@@ -242,13 +256,32 @@ function openStream() {
   });
 }
 
+const STREAM_WAIT_MS = 10000;
+let analysisTicket = 0;     // each start or stop takes the next: a start waiting meanwhile gives up
+
+// The page's analysis stream id, waited for a while: the stream opens as the page loads.
+async function analysisTab() {
+  for (let waited = 0; !ui.tab && waited < STREAM_WAIT_MS; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!ui.tab) throw new Error("the analysis stream is not open (reload the page)");
+  return ui.tab;
+}
+
 async function startAnalysis() {
-  if (!ui.tab) throw new Error("the analysis stream is not open yet");
-  const seconds = Number($("analysis-seconds").value) || 30;
+  const ticket = ++analysisTicket;
   const doc = current().doc;
   ui.analysisOn = true;
   $("analyse").textContent = "Stop";
   ui.analysing = null;
+  // A first start compiles the game's search (start.js): the query waits for it.
+  if (!warmup.searchEnded(doc.game)) {
+    $("analysis-state").textContent = "waiting for the search to compile…";
+    await warmup.searchReady(doc.game);
+  }
+  await analysisTab();
+  if (ticket !== analysisTicket) return;
+  const seconds = Number($("analysis-seconds").value) || 30;
   if (doc.is_over || doc.is_chance) {
     $("analysis-state").textContent = doc.is_over ? "game over" : "chance acts: nothing to choose";
     await api("/api/analysis/stop", {tab: ui.tab});
@@ -259,10 +292,12 @@ async function startAnalysis() {
   const viewer = $("viewer").value;
   const position = viewer && doc.views ? doc.views[viewer] : doc.text;
   const algo = $("analysis-algo").value;
-  ui.analysing = (await api("/api/analysis/start", {tab: ui.tab, position, seconds, algo})).id;
+  const started = (await api("/api/analysis/start", {tab: ui.tab, position, seconds, algo})).id;
+  if (ticket === analysisTicket) ui.analysing = started;
 }
 
 async function stopAnalysis() {
+  analysisTicket++;
   ui.analysisOn = false;
   ui.analysing = null;
   $("analyse").textContent = "Start";
@@ -295,6 +330,7 @@ function showAnalysis(answer) {
     for (const value of cells) row.insertCell().textContent = value;
     row.addEventListener("click", () => guarded(() => play(move.move)));
   });
+  whyAnalysisShown(answer, rows);       // why.js: each move's breakdown, the line to step
   ui.best = answer.moves.length ? answer.moves[0].move : null;
   markTargets();
   const done = !answer.isDuringSearch;
@@ -304,7 +340,14 @@ function showAnalysis(answer) {
   if (done) ui.analysing = null;
 }
 
-$("analyse").addEventListener("click", () => guarded(() => (ui.analysisOn ? stopAnalysis() : startAnalysis())));
+$("analyse").addEventListener("click", () => guarded(async () => {
+  if (ui.analysisOn) return stopAnalysis();
+  if (current() && current().doc) return startAnalysis();
+  // Before the first position has arrived: show() starts the analysis with it.
+  ui.analysisOn = true;
+  $("analyse").textContent = "Stop";
+  $("analysis-state").textContent = "waiting for the first position…";
+}));
 
 // ---- the engine at chosen seats ------------------------------------------------------------
 
@@ -419,11 +462,13 @@ window.addEventListener("resize", () => {
 });
 
 $("viewer").addEventListener("change", () => {
+  if (!current() || !current().doc) return;
   drawBoard();
   if (ui.analysisOn) guarded(startAnalysis);
 });
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, textarea, select")) return;
+  if (whyKey(event)) return;            // why.js: ← → step the line while it is shown
   if (event.key === "ArrowLeft") guarded(() => jump(ui.index - 1));
   if (event.key === "ArrowRight") guarded(() => jump(ui.index + 1));
 });
@@ -451,5 +496,8 @@ $("run-games").addEventListener("change", () => guarded(async () => {
 guarded(async () => {
   openStream();
   await loadOptions();
-  await startHistory(await api("/api/new", {game: "azul", seed: Number($("seed").value), options: {}}));
+  // A share link in the address (share.js) opens its game; else a new Azul game.
+  const link = await openSharedLink();
+  if (!link.restored) await startHistory(await api("/api/new", {game: "azul", seed: Number($("seed").value), options: {}}));
+  if (link.error) throw new Error(link.error);
 });

@@ -1,0 +1,90 @@
+// The first start: how far the server has loaded each game's kernels (GET /api/warmup),
+// a small bar a game while anything loads, hidden once everything is ready. On an empty
+// numba cache the stages compile, which takes minutes; moves are ready well before the
+// search. ``warmup.searchReady(game)`` resolves once that game's search has loaded (or
+// failed to: the search then meets its own error).
+"use strict";
+const warmup = (() => {
+  const POLL_MS = 500;
+  const GAME_NAMES = {azul: "Azul", pavilion: "Summer Pavilion", azure: "Azure"};
+  const STAGE_NAMES = {moves: "moves", search: "search"};
+  let report = null;          // the latest answer of /api/warmup
+  let waiters = [];           // {game, resolve} waiting for a game's search
+
+  const ended = (stage) => stage.state === "ready" || stage.state === "failed";
+  const finished = () => report && report.done === report.total;
+
+  function searchEnded(game) {
+    if (!report || finished()) return report !== null;
+    const entry = report.games.find((g) => g.game === game);
+    return !entry || !entry.stages.search || ended(entry.stages.search);
+  }
+
+  function searchReady(game) {
+    if (searchEnded(game)) return Promise.resolve();
+    return new Promise((resolve) => waiters.push({game, resolve}));
+  }
+
+  function settle() {
+    const waiting = [];
+    for (const waiter of waiters) (searchEnded(waiter.game) ? waiter.resolve() : waiting.push(waiter));
+    waiters = waiting;
+  }
+
+  function stageText(name, stage) {
+    if (stage.state === "ready") return `${STAGE_NAMES[name]} ready`;
+    if (stage.state === "failed") return `${STAGE_NAMES[name]} failed: ${stage.error}`;
+    if (stage.state === "compiling") return `${STAGE_NAMES[name]} compiling… ${Math.round(stage.seconds)} s`;
+    return `${STAGE_NAMES[name]} waiting`;
+  }
+
+  function draw() {
+    const panel = document.getElementById("warmup");
+    const failed = report.games.some((g) => Object.values(g.stages).some((s) => s.state === "failed"));
+    panel.hidden = finished() && !failed;
+    if (panel.hidden) return;
+    const rows = [];
+    const title = document.createElement("div");
+    title.className = "warmup-title";
+    title.textContent = `Loading the games (a first start compiles them): ${report.done} of ${report.total} stages`;
+    rows.push(title);
+    for (const entry of report.games) {
+      const stages = Object.entries(entry.stages);
+      const row = document.createElement("div");
+      row.className = "warmup-game";
+      row.dataset.game = entry.game;
+      const name = document.createElement("b");
+      name.textContent = GAME_NAMES[entry.game] || entry.game;
+      const bar = document.createElement("progress");
+      bar.max = stages.length;
+      bar.value = stages.filter(([, stage]) => ended(stage)).length;
+      row.append(name, bar);
+      for (const [stageName, stage] of stages) {
+        const item = document.createElement("span");
+        item.className = `warmup-stage ${stage.state}`;
+        item.dataset.stage = stageName;
+        item.textContent = stageText(stageName, stage);
+        row.append(item);
+      }
+      rows.push(row);
+    }
+    panel.replaceChildren(...rows);
+  }
+
+  async function poll() {
+    try {
+      const response = await fetch("/api/warmup");
+      if (response.ok) {
+        report = await response.json();
+        draw();
+        settle();
+      }
+    } catch (err) {
+      // The server is away for a moment: asked again below.
+    }
+    if (!finished()) setTimeout(poll, POLL_MS);
+  }
+
+  poll();
+  return {searchReady, searchEnded, report: () => report};
+})();
