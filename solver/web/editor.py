@@ -127,7 +127,8 @@ FACEUP_INFERRED = frozenset({"azure"})  # the games whose face-up decks the edit
 def infer_faceup(position):
     """An Azure position (complete, JSON form) whose ``faceup`` is ``null``: each colour's
     face-up deck holds the cards of the colour not in the hidden deck or a hand."""
-    if not isinstance(position, dict) or position.get("game") not in FACEUP_INFERRED \
+    if not isinstance(position, dict) or not isinstance(position.get("game"), str) \
+            or position["game"] not in FACEUP_INFERRED \
             or position.get("faceup") is not None or position.get("view") is not None:
         return position
     try:
