@@ -179,7 +179,7 @@ AZURE_START = get_game("azure").format_position(get_game("azure").new(3))
 
 
 def test_builtin_is_the_shipped_azul_model_of_the_model_card():
-    """docs/learning.md, "The built-in model": value 2 of results/strength, 2-player Azul."""
+    """docs/learning.md, "The built-in models", Azul: value 2 of results/strength, 2-player Azul."""
     shipped = load_model(SHIPPED, "azul")
     assert model_weights("builtin", "azul")[1] == shipped.hash
     assert model_weights("builtin")[1] == shipped.hash          # before the game is known
@@ -212,7 +212,60 @@ def test_builtin_searches_as_the_shipped_file_on_every_surface():
         assert settings["model_hash"] == by_file["settings"]["model_hash"] == load_model(SHIPPED).hash
 
 
-@pytest.mark.parametrize("game, position", [("pavilion", PAVILION_START), ("azure", AZURE_START)])
+SHIPPED_PAVILION = resources.files("tessera.learning") / "models" / "pavilion.npz"
+
+
+def test_builtin_is_the_shipped_pavilion_model_of_the_model_card():
+    """docs/learning.md, "The built-in models", Summer Pavilion: the second generation of
+    results/strength, 2 players; ``builtin`` names each game's own file."""
+    shipped = load_model(SHIPPED_PAVILION, "pavilion")
+    assert model_weights("builtin", "pavilion")[1] == shipped.hash
+    assert model_weights("builtin", "azul")[1] != shipped.hash
+    assert shipped.hash == load_model(REPO / "results/strength/pavilion-value2.npz").hash
+    assert shipped.players == [2] and shipped.data["games"] == 2200
+
+
+def test_pavilion_builtin_searches_as_its_file():
+    by_file = tessera.best(PAVILION_START, visits=VISITS, seed=6, rollout="round",
+                           model=str(SHIPPED_PAVILION))
+    by_cli = run_tessera("best", PAVILION_START, "-n", VISITS, "--seed", 6, "--threads", 1,
+                         "--rollout", "round", "--model", "builtin", "--json")
+    assert by_cli.returncode == 0, by_cli.stderr
+    by_cli = best_report(by_cli.stdout)
+    assert top_visits(by_cli["moves"]) == top_visits(by_file["moves"])
+    assert by_cli["settings"]["model"] == "builtin"
+    assert by_cli["settings"]["model_hash"] == load_model(SHIPPED_PAVILION).hash
+    without = tessera.best(PAVILION_START, visits=VISITS, seed=6, rollout="round")
+    assert by_file["root"]["margin"] != without["root"]["margin"]    # the model scored the cuts
+
+
+def test_builtin_takes_the_model_fitted_to_the_player_count_where_one_ships():
+    """Summer Pavilion ships a 3-player model beside its general one; Azul only a general
+    one, which every player count takes."""
+    pavilion = get_game("pavilion")
+    three = pavilion.format_position(pavilion.new(3, players=3))
+    fitted = load_model(resources.files("tessera.learning") / "models" / "pavilion-3p.npz",
+                        "pavilion")
+    assert fitted.players == [3]
+    assert fitted.hash == load_model(REPO / "results/strength/pavilion3p-value1.npz").hash
+    report = best_report(run_tessera("best", three, "-n", 50, "--rollout", "round",
+                                     "--model", "builtin", "--json").stdout)
+    assert report["settings"]["model_hash"] == fitted.hash
+    report = best_report(run_tessera("best", PAVILION_START, "-n", 50, "--rollout", "round",
+                                     "--model", "builtin", "--json").stdout)
+    assert report["settings"]["model_hash"] == load_model(SHIPPED_PAVILION).hash
+    azul_three = AZUL.format_position(AZUL.new(3, players=3))
+    report = best_report(run_tessera("best", azul_three, "-n", 50, "--rollout", "round",
+                                     "--model", "builtin", "--json").stdout)
+    assert report["settings"]["model_hash"] == load_model(SHIPPED).hash
+    with AnalysisProcess(threads=1) as engine:
+        engine.send({"id": "three", "position": three, "maxVisits": 50, "rollout": "round",
+                     "model": "builtin"})
+        answer = engine.answer_to("three", timeout=300)
+    assert answer["settings"]["model_hash"] == fitted.hash, answer
+
+
+@pytest.mark.parametrize("game, position", [("azure", AZURE_START)])
 def test_a_game_without_a_builtin_model_is_one_line(game, position):
     message = f"model builtin: no built-in value model for {game}; give a model file or none"
     done = run_tessera("best", position, "-n", 10, "--rollout", "round", "--model", "builtin")

@@ -83,7 +83,9 @@ def test_the_wheel_installs_only_the_tessera_namespace(wheel):
 def test_the_wheel_holds_every_board_file(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {f"tessera/kernels/data/{name}" for name in DATA_FILES} <= names
-    assert "tessera/learning/models/azul.npz" in names          # the built-in value model
+    assert "tessera/learning/models/azul.npz" in names          # the built-in value models
+    assert "tessera/learning/models/pavilion.npz" in names
+    assert "tessera/learning/models/pavilion-3p.npz" in names
 
 
 def test_the_wheel_holds_the_web_boards_page(wheel):

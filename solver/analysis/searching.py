@@ -82,7 +82,7 @@ def _check_model(options, state):
     another game's, or ``builtin`` for a game without one."""
     from tessera.learning.model import ModelError
     try:
-        options.kernel_model(state[0])
+        options.kernel_model(state)
     except ModelError as err:
         raise QueryError(str(err), "model") from None
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from tessera.kernels import bind
+from tessera.kernels import games as kernel_games
 from tessera.kernels.rng import make_rng
 from tessera.kernels.search import mcts_layout as kernel   # the layout and parameters; the kernels per game: bind
 from tessera.kernels.search import tree as tree_kernels   # one compile for every game
@@ -142,12 +143,13 @@ class MctsOptions:
             return self.max_nodes * self.threads
         return self.memory // node_bytes
 
-    def kernel_model(self, game):
-        """The value model the kernels take for a search of ``game`` (an id or a name):
-        ``NO_MODEL`` without one; ModelError for a model of another game."""
+    def kernel_model(self, state):
+        """The value model the kernels take for a search of ``state`` (its game and player
+        count pick a built-in model): ``NO_MODEL`` without one; ModelError for a model of
+        another game."""
         if self.model is None:
             return NO_MODEL
-        return model_weights(self.model, bind.game_name(game))[0]
+        return model_weights(self.model, bind.game_name(state[0]), kernel_games.players(state))[0]
 
     def for_game(self, game):
         """These options with what they leave to ``game`` (an id or a name) filled in."""
@@ -204,7 +206,7 @@ class Mcts(TreeSearch):
         """Search ``state`` and rank its moves; ``progress(done, total, seconds)`` per batch."""
         self._bind(state)
         player = self._player(self.rules, state)
-        model = self.options.kernel_model(state[0])
+        model = self.options.kernel_model(state)
         if not self.rules.is_complete(state):
             raise TesseraError("this position is a player's view with hidden parts: "
                                "search it with information-set MCTS")

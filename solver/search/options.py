@@ -90,7 +90,8 @@ OPTIONS = (
                  " value scores the positions where the rollouts stop instead of the game's"
                  " estimate, and its policy, when it has one, gives PUCT's priors with any"
                  " rollout (a model without a policy needs --rollout round);"
-                 f" {MODEL_BUILTIN}: the game's built-in model (Azul has one);"
+                 f" {MODEL_BUILTIN}: the game's built-in model for its player count (Azul and Summer"
+                 " Pavilion have one);"
                  f" {MODEL_NONE}: no model [default: {MODEL_NONE}]", cli=("--model",),
                  metavar=f"PATH|{MODEL_BUILTIN}|{MODEL_NONE}", agent="model", analyze="model",
                  api="model"),

@@ -73,14 +73,15 @@ class SearchRequest:
 
 def for_position(settings, algo, state):
     """``settings`` of a search of ``state`` with what depends on its game and position:
-    the value model's hash (a built-in model is the game's), or alpha-beta's mode (round or
-    game)."""
+    the value model's hash (a built-in model is the game's for its player count), or
+    alpha-beta's mode (round or game)."""
     if algo == MCTS:
         if "model" not in settings:
             return settings
-        from tessera.kernels import bind
+        from tessera.kernels import bind, games
         from tessera.search.value_model import model_weights
-        model_hash = model_weights(settings["model"], bind.game_name(state[0]))[1]
+        model_hash = model_weights(settings["model"], bind.game_name(state[0]),
+                                   games.players(state))[1]
         return {**settings, "model_hash": model_hash}
     from tessera.search.alphabeta import search_mode
     return {**settings, "mode": search_mode(state)}

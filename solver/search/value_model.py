@@ -4,9 +4,10 @@ its policy, when it has one, gives PUCT's priors. A model file of ``tessera trai
 ``MODEL_MARGIN`` and ``MODEL_WIN`` of ``tessera.kernels.search.mcts_layout``, and
 ``MODEL_POLICY`` for a policy), and its hash for the search's settings.
 
-``builtin`` names the game's built-in model: package data of ``tessera.learning``
-(``models/<game>.npz``), a model file like any other (docs/learning.md, "The built-in
-model"). A file is read once a process while it stays the same (its size and modification
+``builtin`` names the game's built-in model: package data of ``tessera.learning``,
+``models/<game>-<N>p.npz`` for a search of N players where one was fitted to N players,
+else ``models/<game>.npz``; a model file like any other (docs/learning.md, "The built-in
+models"). A file is read once a process while it stays the same (its size and modification
 time).
 """
 import functools
@@ -23,14 +24,14 @@ from tessera.search.options import MODEL_BUILTIN
 NO_MODEL = np.zeros((0, 0), np.float64)
 
 
-def model_weights(path, game=None):
+def model_weights(path, game=None, players=None):
     """``(weights, hash)`` of the value model in ``path``: ``weights`` the kernels' float64
     array, ``hash`` the model's SHA-256. ``ModelError`` (one line) for a file that is not a
     model, or a model of another game than ``game`` (a name; None: any). ``path``
-    ``builtin`` is ``game``'s built-in model; with ``game`` None, any game's (what can be
-    checked before the game is known)."""
+    ``builtin`` is ``game``'s built-in model for ``players`` (None: its general one); with
+    ``game`` None, any game's (what can be checked before the game is known)."""
     if os.fspath(path) == MODEL_BUILTIN:
-        path = builtin_model_file(game)
+        path = builtin_model_file(game, players)
     try:
         found = os.stat(path)
         stamp = (found.st_size, found.st_mtime_ns)
@@ -61,26 +62,30 @@ def has_policy(weights):
     return weights.shape[0] > MODEL_POLICY
 
 
-def builtin_model_file(game=None):
-    """The file of ``game``'s built-in model (a name); with ``game`` None, the first game's
-    that has one. ``ModelError`` (one line) when there is none."""
+def builtin_model_file(game=None, players=None):
+    """The file of ``game``'s built-in model (a name) for a game of ``players``: the one
+    fitted to that many players if there is one, else the game's general one; with
+    ``game`` None, the first game's that has one. ``ModelError`` (one line) when there is
+    none."""
     from tessera.learning.model import ModelError
     games = builtin_model_games() if game is None else [game]
     for name in games:
-        found = _models_folder() / f"{name}.npz"
-        if found.is_file():
-            return found
+        names = [f"{name}.npz"] if players is None else [f"{name}-{players}p.npz", f"{name}.npz"]
+        for file_name in names:
+            found = _models_folder() / file_name
+            if found.is_file():
+                return found
     wanted = "" if game is None else f" for {game}"
     raise ModelError(MODEL_BUILTIN, f"no built-in value model{wanted}; give a model file or none")
 
 
 def builtin_model_games():
-    """The names of the games with a built-in model, sorted."""
+    """The names of the games with a built-in general model, sorted."""
     folder = _models_folder()
     if not folder.is_dir():
         return []
     return sorted(entry.name.removesuffix(".npz") for entry in folder.iterdir()
-                  if entry.name.endswith(".npz"))
+                  if entry.name.endswith(".npz") and "-" not in entry.name)
 
 
 def _models_folder():
