@@ -1,6 +1,9 @@
 """The test tiers (tests/README.md): ``python -m pytest --quick`` leaves out the tests
-carrying a marker of ``QUICK_LEAVES_OUT``, as the default run leaves out ``slow``."""
+carrying a marker of ``QUICK_LEAVES_OUT``, as the default run leaves out ``slow``. And the
+browser tests' fixtures: one chromium a module, a page on the module's ``server``."""
 import pytest
+
+from tests.browser_page import chromium, error_free, open_board
 
 # Markers (pyproject.toml lists them) of the tests the quick tier does not run.
 QUICK_LEAVES_OUT = ("browser", "packaging", "cold", "long")
@@ -22,3 +25,18 @@ def pytest_collection_modifyitems(config, items):
     if left_out:
         config.hook.pytest_deselected(items=left_out)
         items[:] = kept
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """Debian's headless chromium, one for a test module (tests/browser_page.py)."""
+    with chromium(tmp_path_factory.mktemp("chromium-profile")) as context:
+        yield context
+
+
+@pytest.fixture
+def page(browser, server):
+    """A page on the board that the module's ``server`` fixture serves, failing the test if
+    it raises a script error."""
+    with error_free(open_board(browser, server)) as page:
+        yield page

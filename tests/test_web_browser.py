@@ -16,8 +16,9 @@ import pytest
 
 from tessera.position import Position
 from tessera.web.serve import SHUTDOWN_SECONDS
+from tests.browser_page import BROWSER_MARKS
 from tests.cli_process import tessera
-from tests.web_server import CHROMIUM, launch_chromium, running_server
+from tests.web_server import running_server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -49,9 +50,7 @@ tower 5/4/1/4/3/2
 player 1 score 12 stars P...../.G..../O...../....../B...../RR..../O..YB. hand GGGGOOYBRRR kept -
 player 2 score 17 stars PP..../.G..../O...../Y...../BB..../.RR.../OY.... hand PPPPOOYYBRR kept -"""
 
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                                 reason="Debian's chromium is not installed (.ci/run installs it)")]
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture(scope="module")
@@ -59,26 +58,6 @@ def server(tmp_path_factory):
     """The board, reading run folders under the tests' temporary directories."""
     with running_server("--runs", tmp_path_factory.getbasetemp()) as (url, _):
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    with playwright_api.sync_playwright() as playwright:
-        context = launch_chromium(playwright, tmp_path_factory.mktemp("chromium-profile"))
-        yield context
-        context.close()
-
-
-@pytest.fixture
-def page(browser, server):
-    page = browser.new_page()
-    errors = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.goto(server)
-    page.wait_for_selector("#board [data-pick]")
-    yield page
-    page.close()
-    assert not errors, errors
 
 
 def doc(page):

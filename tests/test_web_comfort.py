@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.web_server import CHROMIUM, launch_chromium, running_server
+from tests.browser_page import BROWSER_MARKS
+from tests.web_server import running_server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -17,35 +18,13 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 WAIT_MS = 60_000
 NARROW = 400
 
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                                 reason="Debian's chromium is not installed (.ci/run installs it)")]
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture(scope="module")
 def server():
     with running_server() as (url, _):
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    with playwright_api.sync_playwright() as playwright:
-        context = launch_chromium(playwright, tmp_path_factory.mktemp("chromium-profile"))
-        yield context
-        context.close()
-
-
-@pytest.fixture
-def page(browser, server):
-    page = browser.new_page()
-    errors = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.goto(server)
-    page.wait_for_selector("#board [data-pick]")
-    yield page
-    page.close()
-    assert errors == []
 
 
 def save_screenshot(page, name):

@@ -20,7 +20,8 @@ from starlette.testclient import TestClient
 from tessera.position import Position
 from tessera.web.app import create_app
 from tessera.web.editor import infer_faceup, infer_unseen
-from tests.web_server import CHROMIUM, launch_chromium, running_server
+from tests.browser_page import error_free, needs_chromium, open_board
+from tests.web_server import running_server
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -219,31 +220,16 @@ def server():
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as playwright:
-        context = launch_chromium(playwright, tmp_path_factory.mktemp("chromium-profile"))
-        yield context
-        context.close()
-
-
 def open_page(browser, url):
-    page = browser.new_page()
-    page.errors = []
-    page.on("pageerror", lambda err: page.errors.append(str(err)))
-    page.goto(url)
-    page.wait_for_function("ui.history.length > 0 && current().doc && "
-                           "document.querySelector('#board [data-pick]') !== null", timeout=WAIT_MS)
+    page = open_board(browser, url)
+    page.wait_for_function("ui.history.length > 0 && current().doc", timeout=WAIT_MS)
     return page
 
 
 @pytest.fixture
 def page(browser, server):
-    page = open_page(browser, server)
-    yield page
-    page.close()
-    assert not page.errors, page.errors
+    with error_free(open_page(browser, server)) as page:
+        yield page
 
 
 def save_screenshot(page, name):
@@ -286,7 +272,7 @@ def editor_text(page):
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+@needs_chromium
 def test_an_azul_position_built_by_clicks_is_what_its_notation_reads(page):
     expected = Position.parse(AZUL_BUILT).text()
     page.click("#edit")
@@ -330,7 +316,7 @@ def test_an_azul_position_built_by_clicks_is_what_its_notation_reads(page):
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+@needs_chromium
 def test_the_editor_opens_on_the_boards_position_and_takes_new_tiles_from_the_bag(page):
     page.fill("#position-text", AZUL_ROUND_END)
     page.click("#load")
@@ -355,7 +341,7 @@ def test_the_editor_opens_on_the_boards_position_and_takes_new_tiles_from_the_ba
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+@needs_chromium
 def test_a_summer_pavilion_position_built_by_clicks_is_what_its_notation_reads(page):
     expected = Position.parse(PAVILION_BUILT).text()
     page.click("#edit")
@@ -383,7 +369,7 @@ def test_a_summer_pavilion_position_built_by_clicks_is_what_its_notation_reads(p
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+@needs_chromium
 def test_an_azure_position_built_by_clicks_is_what_its_notation_reads(page):
     expected = Position.parse(AZURE_BUILT).text()
     page.select_option("#game", "azure")
@@ -422,7 +408,7 @@ def test_an_azure_position_built_by_clicks_is_what_its_notation_reads(page):
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+@needs_chromium
 def test_the_editor_edits_complete_positions_not_a_players_view(page):
     view = Position.parse(AZURE_BUILT).view(2).text()
     page.fill("#position-text", view)
@@ -446,7 +432,7 @@ def history(page):
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+@needs_chromium
 def test_a_share_link_opened_in_a_fresh_page_restores_the_game_at_its_move(browser, server, page):
     page.fill("#position-text", AZUL_ROUND_END)
     page.click("#load")
@@ -480,7 +466,7 @@ def test_a_share_link_opened_in_a_fresh_page_restores_the_game_at_its_move(brows
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+@needs_chromium
 def test_a_link_of_a_new_game_with_dealt_chance_restores_it(browser, server, page):
     """Moves dealt by the seed's generator: the link carries the generator's state."""
     page.select_option("#game", "pavilion")
@@ -510,7 +496,7 @@ def test_a_link_of_a_new_game_with_dealt_chance_restores_it(browser, server, pag
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+@needs_chromium
 @pytest.mark.parametrize("hash_part, error", [
     ("p=azul+players+9", "error: bad link: bad position: players:"),
     (f"p={quote_plus(AZUL_ROUND_END)}&m=C+blue+2&m=F9+red+1", 'error: bad link: move 2 "F9 red 1": '),

@@ -7,24 +7,22 @@ import copy
 import json
 import random
 import time
-from pathlib import Path
 
 import httpx
 import pytest
 
 from tessera.position import Position
 from tessera.web.review import judge, mark, value_for
+from tests.browser_page import BROWSER_MARKS, error_free, open_board
 from tests.cli_process import tessera
 from tests.test_web_browser import save_screenshot
-from tests.web_server import CHROMIUM, launch_chromium, running_server
+from tests.web_server import running_server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 WAIT_MS = 120_000
 
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                                 reason="Debian's chromium is not installed (.ci/run installs it)")]
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture(scope="module")
@@ -39,30 +37,16 @@ def server(served):
     return served[0]
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    with playwright_api.sync_playwright() as playwright:
-        context = launch_chromium(playwright, tmp_path_factory.mktemp("chromium-profile"))
-        yield context
-        context.close()
-
-
 def open_page(browser, server):
-    page = browser.new_page()
-    page.errors = []
-    page.on("pageerror", lambda err: page.errors.append(str(err)))
-    page.goto(server)
-    page.wait_for_selector("#board [data-pick]")
+    page = open_board(browser, server)
     page.wait_for_function("ui.tab !== null", timeout=WAIT_MS)
     return page
 
 
 @pytest.fixture
 def page(browser, server):
-    page = open_page(browser, server)
-    yield page
-    page.close()
-    assert not page.errors, page.errors
+    with error_free(open_page(browser, server)) as page:
+        yield page
 
 
 @pytest.fixture(scope="module")

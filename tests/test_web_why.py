@@ -3,47 +3,25 @@ serve`: each ranked move's breakdown under it is the engine's (`POST /api/explai
 the same position and move; the analysis's line stepped on the board (▶ twice, ← and →)
 shows the positions the engine reaches by playing its moves, without touching the
 history; "play to here" makes the moves. `TESSERA_SCREENSHOTS=1` writes docs/web-why.png."""
-from pathlib import Path
 
 import httpx
 import pytest
 
 from tessera.position import Position
+from tests.browser_page import BROWSER_MARKS
 from tests.test_explain import AZURE_MIGHTY
 from tests.test_web_browser import AZUL_LATE, PAVILION_PLACING, WAIT_MS, save_screenshot
-from tests.web_server import CHROMIUM, launch_chromium, running_server
+from tests.web_server import running_server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                                 reason="Debian's chromium is not installed (.ci/run installs it)")]
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture(scope="module")
 def server():
     with running_server() as (url, _):
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    with playwright_api.sync_playwright() as playwright:
-        context = launch_chromium(playwright, tmp_path_factory.mktemp("chromium-profile"))
-        yield context
-        context.close()
-
-
-@pytest.fixture
-def page(browser, server):
-    page = browser.new_page()
-    errors = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.goto(server)
-    page.wait_for_selector("#board [data-pick]")
-    yield page
-    page.close()
-    assert errors == []
 
 
 def load(page, text):
