@@ -174,7 +174,8 @@ def test_a_bad_model_is_one_line_for_agents_and_analyze(bad_models):
 
 # ---- the built-in model -----------------------------------------------------------------
 
-SHIPPED = resources.files("tessera.learning") / "models" / "azul.npz"
+MODELS = resources.files("tessera.learning") / "models"
+SHIPPED = MODELS / "azul.npz"
 AZURE_START = get_game("azure").format_position(get_game("azure").new(3))
 
 
@@ -212,7 +213,7 @@ def test_builtin_searches_as_the_shipped_file_on_every_surface():
         assert settings["model_hash"] == by_file["settings"]["model_hash"] == load_model(SHIPPED).hash
 
 
-SHIPPED_PAVILION = resources.files("tessera.learning") / "models" / "pavilion.npz"
+SHIPPED_PAVILION = MODELS / "pavilion.npz"
 
 
 def test_builtin_is_the_shipped_pavilion_model_of_the_model_card():
@@ -239,25 +240,25 @@ def test_pavilion_builtin_searches_as_its_file():
     assert by_file["root"]["margin"] != without["root"]["margin"]    # the model scored the cuts
 
 
+def builtin_hash(position):
+    """The model hash in the settings of `tessera best` with the built-in model."""
+    done = run_tessera("best", position, "-n", 50, "--rollout", "round", "--model", "builtin",
+                       "--json")
+    assert done.returncode == 0, done.stderr
+    return best_report(done.stdout)["settings"]["model_hash"]
+
+
 def test_builtin_takes_the_model_fitted_to_the_player_count_where_one_ships():
     """Summer Pavilion ships a 3-player model beside its general one; Azul only a general
     one, which every player count takes."""
     pavilion = get_game("pavilion")
     three = pavilion.format_position(pavilion.new(3, players=3))
-    fitted = load_model(resources.files("tessera.learning") / "models" / "pavilion-3p.npz",
-                        "pavilion")
+    fitted = load_model(MODELS / "pavilion-3p.npz", "pavilion")
     assert fitted.players == [3]
     assert fitted.hash == load_model(REPO / "results/strength/pavilion3p-value1.npz").hash
-    report = best_report(run_tessera("best", three, "-n", 50, "--rollout", "round",
-                                     "--model", "builtin", "--json").stdout)
-    assert report["settings"]["model_hash"] == fitted.hash
-    report = best_report(run_tessera("best", PAVILION_START, "-n", 50, "--rollout", "round",
-                                     "--model", "builtin", "--json").stdout)
-    assert report["settings"]["model_hash"] == load_model(SHIPPED_PAVILION).hash
-    azul_three = AZUL.format_position(AZUL.new(3, players=3))
-    report = best_report(run_tessera("best", azul_three, "-n", 50, "--rollout", "round",
-                                     "--model", "builtin", "--json").stdout)
-    assert report["settings"]["model_hash"] == load_model(SHIPPED).hash
+    assert builtin_hash(three) == fitted.hash
+    assert builtin_hash(PAVILION_START) == load_model(SHIPPED_PAVILION).hash
+    assert builtin_hash(AZUL.format_position(AZUL.new(3, players=3))) == load_model(SHIPPED).hash
     with AnalysisProcess(threads=1) as engine:
         engine.send({"id": "three", "position": three, "maxVisits": 50, "rollout": "round",
                      "model": "builtin"})

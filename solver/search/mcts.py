@@ -10,7 +10,6 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from tessera.kernels import bind
-from tessera.kernels import games as kernel_games
 from tessera.kernels.rng import make_rng
 from tessera.kernels.search import mcts_layout as kernel   # the layout and parameters; the kernels per game: bind
 from tessera.kernels.search import tree as tree_kernels   # one compile for every game
@@ -22,7 +21,7 @@ from tessera.search.loading import kernel_loader
 from tessera.search.options import default
 from tessera.search.result import SearchResult
 from tessera.search.searcher import TreeSearch, move_line, ranked
-from tessera.search.value_model import NO_MODEL, has_policy, model_weights
+from tessera.search.value_model import NO_MODEL, has_policy, model_for_position, model_weights
 
 VALUES = {"win": kernel.VALUE_WIN, "margin": kernel.VALUE_MARGIN, "blend": kernel.VALUE_BLEND}
 SELECTIONS = {"uct": kernel.SELECT_UCT, "puct": kernel.SELECT_PUCT}
@@ -149,7 +148,7 @@ class MctsOptions:
         another game."""
         if self.model is None:
             return NO_MODEL
-        return model_weights(self.model, bind.game_name(state[0]), kernel_games.players(state))[0]
+        return model_for_position(self.model, state)[0]
 
     def for_game(self, game):
         """These options with what they leave to ``game`` (an id or a name) filled in."""

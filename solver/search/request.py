@@ -78,11 +78,8 @@ def for_position(settings, algo, state):
     if algo == MCTS:
         if "model" not in settings:
             return settings
-        from tessera.kernels import bind, games
-        from tessera.search.value_model import model_weights
-        model_hash = model_weights(settings["model"], bind.game_name(state[0]),
-                                   games.players(state))[1]
-        return {**settings, "model_hash": model_hash}
+        from tessera.search.value_model import model_for_position
+        return {**settings, "model_hash": model_for_position(settings["model"], state)[1]}
     from tessera.search.alphabeta import search_mode
     return {**settings, "mode": search_mode(state)}
 

@@ -57,6 +57,13 @@ def _load(path, where, stamp, game):
     return weights, model.hash
 
 
+def model_for_position(path, state):
+    """``model_weights`` of ``path`` for a search of ``state``: a model of its game, and for
+    ``builtin`` the one for its player count."""
+    from tessera.kernels import bind, games
+    return model_weights(path, bind.game_name(state[0]), games.players(state))
+
+
 def has_policy(weights):
     """True when the kernels' model array ``weights`` (``model_weights``) carries a policy."""
     return weights.shape[0] > MODEL_POLICY
