@@ -17,6 +17,7 @@ import sys
 import time
 
 from tessera.bench import load_average, machine, write_report
+from tessera.games import get_game
 from tessera.strength.exact import OPTIONS, calibrate, check, mcts_options, select_positions, summarise
 
 
@@ -65,9 +66,9 @@ def main():
         "seconds": round(time.perf_counter() - started),
         "settings": {"iterations": args.iterations, "threads": 1, "max_tiles": args.max_tiles,
                      "seed": args.seed, "game_options": OPTIONS,
-                     "mcts": {name: getattr(mcts_options().for_game("azul"), name)
+                     "mcts": {name: getattr(mcts_options().for_position(get_game("azul").new(0, **OPTIONS)), name)
                               for name in ("value", "select", "rollout", "exploration", "fpu",
-                                           "chance_width")}},
+                                           "chance_width", "model")}},
         "calibration": calibration,
         "summary": summary,
         "skipped_games": skipped,

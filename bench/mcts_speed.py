@@ -1,6 +1,7 @@
-"""MCTS simulations per second from the 2-player Azul opening.
+"""MCTS simulations per second from a 2-player opening (Azul's unless ``--game``).
 
-    python bench/mcts_speed.py [--iterations N] [--runs R] [--rows all|threads|learned]
+    python bench/mcts_speed.py [--game G] [--iterations N] [--runs R]
+                               [--rows all|threads|learned|defaults]
                                [--model builtin|FILE] [--out results/mcts-speed.json]
 
 One simulation is a selection, an expansion and one rollout to the end of the
@@ -10,7 +11,10 @@ threads are listed beside it (``--rows threads``: only the 1- and 2-thread rows 
 the bar's options, the scaling check). ``--iterations`` counts per thread, so the
 2-thread row runs twice as many simulations in all. ``--rows learned`` sets the
 defaults beside the search with a learned model (``--model``, default the built-in one):
-round rollouts scored by its value, and its priors when it has a policy.
+round rollouts scored by its value, and its priors when it has a policy. ``--rows
+defaults`` sets the game's defaults (for 2-player Summer Pavilion: round rollouts scored
+by the built-in model) beside the full greedy rollout without a model, which every game
+searched with by default before learned defaults.
 
 Every row is the median of ``--runs`` runs, the rows' runs interleaved (so load on
 the machine falls on all rows alike), with the range, and records both CPU seconds
@@ -45,6 +49,10 @@ ROWS = {
     "learned": (
         ("puct, greedy rollouts, 1 thread (defaults)", dict(threads=1)),
         ("puct, round rollouts, learned model, 1 thread", dict(threads=1, rollout="round", model=None)),
+    ),
+    "defaults": (
+        ("puct, greedy rollouts, no model, 1 thread", dict(threads=1, rollout="greedy", model="none")),
+        ("the game's defaults, 1 thread", dict(threads=1)),
     ),
 }
 TWO_THREADS = "uct, random rollouts, 2 threads"
@@ -81,6 +89,7 @@ def summary(runs, threads):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="azul", help="the game whose opening is searched")
     parser.add_argument("--iterations", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--rows", choices=sorted(ROWS), default="all")
@@ -88,9 +97,10 @@ def main():
                         help="the learned model of --rows learned: builtin or a model file")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
-    state = get_game("azul").new(1, players=2)
+    game = get_game(args.game)
+    state = game.new(1, **({"players": 2} if "players" in game.options else {}))
     load_before = load_average()
-    rows = [(label, {**options, "model": args.model} if "model" in options else options)
+    rows = [(label, {**options, "model": args.model} if options.get("model", "") is None else options)
             for label, options in ROWS[args.rows]]
     found = [[] for _ in rows]
     interleaved([measure(state, args.iterations, options, runs)
@@ -99,7 +109,8 @@ def main():
     one = table[rows[0][0]]
     report = {
         "command": "python bench/mcts_speed.py " + " ".join(sys.argv[1:]),
-        "position": "tessera new azul --seed 1 (2 players, colour wall)",
+        "position": f"tessera new {args.game} --seed 1 (2 players"
+                    f"{', colour wall' if args.game == 'azul' else ''})",
         "machine": machine(load_before),
         "cores_available": len(os.sched_getaffinity(0)),
         "runs": table,

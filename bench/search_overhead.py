@@ -47,10 +47,10 @@ def measure(kind, state, threads, repeats):
     options = MctsOptions(iterations=1, threads=threads, seed=1)
     if kind == "mcts":
         searcher = Mcts(options)
-        lookup = (lambda: mcts.load_kernels.__wrapped__(state, options.rollout, False))
+        lookup = (lambda: mcts.load_kernels.__wrapped__(state, options.for_position(state).rollout, False))
     else:
         searcher = ismcts.Ismcts(options)
-        lookup = (lambda: ismcts.load_kernels.__wrapped__(state, options.rollout))
+        lookup = (lambda: ismcts.load_kernels.__wrapped__(state, options.for_position(state).rollout))
     return {"one_simulation": milliseconds(lambda: searcher.search(state), repeats),
             "lookup_again": milliseconds(lookup, repeats)}
 

@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 import tessera.cli.search as cli_module
+from tessera.games import registered_games
 from tessera.search.options import DEFAULT_VISITS
 from tessera.kernels import games
 from tessera.kernels.rng import make_rng
@@ -305,13 +306,20 @@ def test_positions_without_a_move_give_one_line(command, phase):
 
 def test_the_help_gives_the_mcts_defaults_the_search_uses():
     """Before: the help said win, uct and random, the defaults before PUCT became one."""
-    from tessera.search.mcts import (DEFAULT_EXPLORATION, DEFAULT_VALUE, EXPLORATION, VALUE, MctsOptions,
-                                    default_exploration, default_value)
+    from tessera.search.mcts import (DEFAULT_EXPLORATION, DEFAULT_VALUE, EXPLORATION, LEARNED_EXPLORATION,
+                                    VALUE, MctsOptions, default_exploration, default_value)
     helps = {param.name: param.help for param in cli_module.best.params}
-    for name in ("select", "rollout"):
-        assert helps[name].endswith(f"[default: {getattr(MctsOptions(), name)}]"), name
+    assert helps["select"].endswith(f"[default: {MctsOptions().select}]")
+    assert helps["rollout"].endswith("[default: round with a model that has no policy, else greedy]")
+    learned = {game.name: game.spec.search.learned_players for game in registered_games().values()
+               if game.spec.search.learned_players}
+    assert learned == {"pavilion": (2, 3)}                                      # as the help names them
+    assert helps["model"].endswith("[default: builtin for 2- and 3-player Summer Pavilion unless"
+                                   " another rollout than round is asked for, else none]")
     assert set(VALUE) == {"azul"} and set(EXPLORATION) == {"azul", "azure"}      # all the help names
     assert helps["value"].endswith(f"[default: {default_value('azul')} for Azul, {DEFAULT_VALUE} for the others]")
+    assert set(LEARNED_EXPLORATION) == {"azul"}
     assert helps["exploration"].endswith(
-        f"[default: Azul {default_exploration('azul')}, Azure {default_exploration('azure')}, "
+        f"[default: Azul {default_exploration('azul')} ({default_exploration('azul', learned=True)}"
+        f" with a learned value at the round cut), Azure {default_exploration('azure')}, "
         f"the others {DEFAULT_EXPLORATION}]")

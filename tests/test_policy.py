@@ -25,7 +25,7 @@ from tessera.search.value_model import NO_MODEL, has_policy, model_weights
 from tests.best_schema import best_report
 from tests.cli_process import tessera as run_tessera
 from tests.random_games import random_game
-from tests.value_models import save_model
+from tests.value_models import save_model, save_policy_model
 
 AZUL = get_game("azul")
 START = AZUL.format_position(AZUL.new(3))
@@ -58,15 +58,6 @@ def policy_weights(**named):
     for name, weight in named.items():
         out[POLICY_FEATURE_NAMES.index(name)] = weight
     return out
-
-
-def save_policy_model(path, policy):
-    """An Azul model with zero value weights and the policy ``policy``."""
-    model = ValueModel("azul", np.zeros(N_VALUE_FEATURES), np.zeros(N_VALUE_FEATURES),
-                       FEATURE_NAMES, [2], policy_weights=np.asarray(policy, np.float64),
-                       policy_feature_names=POLICY_FEATURE_NAMES, policy={"data": {"positions": 1}})
-    model.save(path)
-    return model
 
 
 # ---- the move features ------------------------------------------------------------------
@@ -210,16 +201,18 @@ def test_best_with_a_policy_model_and_the_default_rollout_uses_the_policy(tmp_pa
         [(move["code"], move["visits"]) for move in report["moves"][:5]]
 
 
-def test_a_model_without_a_policy_still_needs_round_rollouts(tmp_path):
+def test_a_model_without_a_policy_takes_round_rollouts_and_refuses_others(tmp_path):
     path = tmp_path / "value.npz"
     save_model(path, np.zeros(N_VALUE_FEATURES), np.zeros(N_VALUE_FEATURES))
-    done = run_tessera("best", START, "-n", 10, "--model", path)
+    done = run_tessera("best", START, "-n", 10, "--model", path, "--json")
+    assert done.returncode == 0, done.stderr
+    assert best_report(done.stdout)["settings"]["rollout"] == "round"
+    done = run_tessera("best", START, "-n", 10, "--rollout", "greedy", "--model", path)
     assert done.returncode != 0 and done.stdout == ""
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and "it needs rollout round, not greedy" in lines[0], lines
-    assert run_tessera("best", START, "-n", 10, "--rollout", "round", "--model", path).returncode == 0
-    with pytest.raises(OptionError, match="it needs rollout round, not greedy"):
-        parse_agent(f"mcts:iters=10,model={path}", seed=1).decide(AZUL.parse_position(START))
+    with pytest.raises(OptionError, match="it needs rollout round, not random"):
+        parse_agent(f"mcts:iters=10,rollout=random,model={path}", seed=1).decide(AZUL.parse_position(START))
 
 
 # ---- the fit ----------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 import numpy as np
 
 from tessera.kernels.azul.features import FEATURE_NAMES, N_VALUE_FEATURES
+from tessera.kernels.azul.policy import POLICY_FEATURE_NAMES
 from tessera.learning.model import ValueModel
 
 
@@ -20,3 +21,12 @@ def weights(**named):
     for name, weight in named.items():
         out[FEATURE_NAMES.index(name)] = weight
     return out
+
+
+def save_policy_model(path, policy):
+    """An Azul model with zero value weights and the policy ``policy``; returns it."""
+    model = ValueModel("azul", np.zeros(N_VALUE_FEATURES), np.zeros(N_VALUE_FEATURES),
+                       FEATURE_NAMES, [2], policy_weights=np.asarray(policy, np.float64),
+                       policy_feature_names=POLICY_FEATURE_NAMES, policy={"data": {"positions": 1}})
+    model.save(path)
+    return model

@@ -23,8 +23,10 @@ SPEC = GameSpec(
         "variant": Option(VARIANTS, "colour", "the wall: colour (printed) or gray (free columns)"),
     },
     # Azul's searches of 0.2 s gain from exploring more and from counting the wins beside
-    # the margin (results/strength/README.md, "Azul's search parameters at 0.2 s").
-    search=SearchDefaults(exploration=2.0, value="blend"),
+    # the margin (results/strength/README.md, "Azul's search parameters at 0.2 s"); with a
+    # learned value scoring round rollouts they gain from exploring less ("The exploration
+    # of a learned search").
+    search=SearchDefaults(exploration=2.0, value="blend", learned_exploration=1.0),
     max_moves=300,
     chance_outcomes=5,
 )

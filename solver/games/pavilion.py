@@ -5,7 +5,7 @@ Kernels are imported on first use: they load numba, which help pages and option
 errors do not need.
 """
 from tessera.games.base import Game
-from tessera.games.spec import GameSpec, PlayerCounts
+from tessera.games.spec import GameSpec, PlayerCounts, SearchDefaults
 from tessera.kernels.constants import PAVILION as PAVILION_ID
 
 PLAYERS = PlayerCounts(2, 4, 2)
@@ -18,6 +18,7 @@ SPEC = GameSpec(
     options={
         "players": PLAYERS.option(),
     },
+    search=SearchDefaults(learned_players=(2, 3)),
     max_moves=253,
     chance_outcomes=6,
 )

@@ -43,6 +43,14 @@ class SearchDefaults:
     """The MCTS settings a game searches with where the options leave them to it."""
     exploration: float = 1.4
     value: str = "margin"           # a name of ``tessera.search.mcts.VALUES``
+    # The player counts whose default search cuts its rollouts at the round's end and
+    # scores them with the game's built-in model: where matches against the full greedy
+    # rollout chose it (docs/learning.md).
+    learned_players: tuple = ()
+    # The exploration constant of a search whose round rollouts a learned value scores
+    # (None: ``exploration``): the value's payoffs vary far less than a finished rollout's,
+    # so the tree needs less exploring (chosen by matches, results/strength).
+    learned_exploration: float = None
 
 
 GENERAL_SEARCH = SearchDefaults()

@@ -7,7 +7,8 @@ player to move; every simulation searches one determinization of it. With
 are summed by move.
 
 Options are ``MctsOptions``; two have no effect here: ``chance_width`` (chance is
-open loop, not in the tree) and ``reuse`` (every search starts a fresh tree).
+open loop, not in the tree) and ``reuse`` (every search starts a fresh tree). A value
+model is refused: IS-MCTS has no round rollout for it to score.
 """
 import numpy as np
 
@@ -18,6 +19,7 @@ from tessera.kernels.search.clock import FOREVER
 from tessera.errors import OptionError
 from tessera.search.loading import kernel_loader
 from tessera.search.mcts import MctsOptions, heuristic_kernel  # noqa: F401  (MctsOptions: of both searches)
+from tessera.search.options import MODEL_NONE
 from tessera.search.result import SearchResult
 from tessera.search.searcher import TreeSearch, move_line, ranked
 
@@ -57,12 +59,16 @@ class Ismcts(TreeSearch):
 
     def __init__(self, options):
         super().__init__(options)
-        if options.rollout not in ROLLOUTS:
+        if options.rollout is not None and options.rollout not in ROLLOUTS:
             raise OptionError(f"IS-MCTS has no {options.rollout} rollouts (known: {', '.join(ROLLOUTS)})")
+        if options.model not in (None, MODEL_NONE):
+            raise OptionError("information-set MCTS (a position with hidden parts) takes no model:"
+                              " it has no round rollout for a value to score")
 
     def search(self, state, progress=None):
         """Search ``state`` and rank its moves; ``progress(done, total, seconds)`` per batch."""
-        rules, kernels = bind.interface(state[0]), bind.instance(state[0], "ismcts", self.options.rollout)
+        rollout = self.options.for_position(state).rollout
+        rules, kernels = bind.interface(state[0]), bind.instance(state[0], "ismcts", rollout)
         player = self._player(rules, state)
 
         def begin():
@@ -78,7 +84,7 @@ class Ismcts(TreeSearch):
             return (run_thread, lambda: None,
                     lambda seconds: self._result(rules, kernels, root, tree, player, seconds))
 
-        return self._run(lambda: load_kernels(state, self.options.rollout), begin, progress)
+        return self._run(lambda: load_kernels(state, rollout), begin, progress)
 
     def _result(self, rules, kernels, root, tree, player, seconds):
         """Every root move, its statistics summed over the threads' trees by move.

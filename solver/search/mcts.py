@@ -18,7 +18,7 @@ from tessera.errors import OptionError, TesseraError
 from tessera.games import GAMES
 from tessera.games.spec import GENERAL_SEARCH
 from tessera.search.loading import kernel_loader
-from tessera.search.options import default
+from tessera.search.options import MODEL_BUILTIN, MODEL_NONE, default
 from tessera.search.result import SearchResult
 from tessera.search.searcher import TreeSearch, move_line, ranked
 from tessera.search.value_model import NO_MODEL, has_policy, model_for_position, model_weights
@@ -84,13 +84,15 @@ class MctsOptions:
     seed: int = default("seed")
     value: str = None               # win | margin | blend; None: the game's own (``default_value``)
     select: str = default("select")     # uct | puct
-    rollout: str = default("rollout")   # random | greedy
+    rollout: str = None             # random | greedy | round; None: the game's own (``position_defaults``)
     exploration: float = None       # None: the game's own (``default_exploration``)
     fpu: float = default("fpu")     # PUCT's value of an unvisited move; < 0: the parent's value plus it
     chance_width: int = default("width")
     memory: int = DEFAULT_MEMORY    # bytes for the trees of all threads together
     max_nodes: int = None           # per thread, instead of what ``memory`` holds (tests)
-    model: str = None               # a model file or "builtin" (a value for round rollouts, a policy's priors); None: none
+    # A model file, "builtin" or "none" (a value for round rollouts, a policy's priors);
+    # None: the game's own (``position_defaults``).
+    model: str = None
     reuse: bool = True
 
     def check(self):
@@ -102,9 +104,11 @@ class MctsOptions:
             raise OptionError(f"time must be more than 0 seconds, not {self.time_limit}")
         if self.threads < 1:
             raise OptionError(f"threads must be at least 1, not {self.threads}")
-        named = [("select", self.select, SELECTIONS), ("rollout", self.rollout, ROLLOUTS)]
+        named = [("select", self.select, SELECTIONS)]
         if self.value is not None:                  # None: the game's own
             named.insert(0, ("value", self.value, VALUES))
+        if self.rollout is not None:
+            named.append(("rollout", self.rollout, ROLLOUTS))
         for name, value, known in named:
             if value not in known:
                 raise OptionError(f"unknown {name} '{value}' (known: {', '.join(known)})")
@@ -114,12 +118,12 @@ class MctsOptions:
             raise OptionError(f"fpu must be from -1 to 1, not {self.fpu}")
         if self.chance_width < 1:
             raise OptionError(f"chance width must be at least 1, not {self.chance_width}")
-        if self.model is not None:
+        if self.model not in (None, MODEL_NONE):
             # A bad file: its one-line error now (builtin: that some game has one;
             # kernel_model picks the game's). A model without a policy only scores round
             # rollouts; one with a policy gives the priors under any rollout.
             weights = model_weights(self.model)[0]
-            if self.rollout != "round" and not has_policy(weights):
+            if self.rollout not in (None, "round") and not has_policy(weights):
                 raise OptionError(f"model has no policy and scores the positions where round "
                                   f"rollouts stop: it needs rollout round, not {self.rollout}")
         if self.max_nodes is not None and self.max_nodes < MIN_NODES:
@@ -144,11 +148,22 @@ class MctsOptions:
 
     def kernel_model(self, state):
         """The value model the kernels take for a search of ``state`` (its game and player
-        count pick a built-in model): ``NO_MODEL`` without one; ModelError for a model of
-        another game."""
-        if self.model is None:
+        count pick a built-in model, and the model left to the game): ``NO_MODEL`` without
+        one; ModelError for a model of another game."""
+        model = self.for_position(state).model
+        if model == MODEL_NONE:
             return NO_MODEL
-        return model_for_position(self.model, state)[0]
+        return model_for_position(model, state)[0]
+
+    def for_position(self, state):
+        """These options with what they leave to the game of ``state`` and its player count
+        filled in (``position_defaults``, ``default_exploration``, ``for_game``)."""
+        rollout, model = position_defaults(state, self.rollout, self.model)
+        exploration = self.exploration
+        if exploration is None:
+            exploration = default_exploration(state[0], learned_search(rollout, model))
+        return replace(self.for_game(state[0]), rollout=rollout, model=model,
+                       exploration=exploration)
 
     def for_game(self, game):
         """These options with what they leave to ``game`` (an id or a name) filled in."""
@@ -170,11 +185,25 @@ EXPLORATION = {game.name: game.spec.search.exploration for game in GAMES
                if game.spec.search.exploration != DEFAULT_EXPLORATION}
 VALUE = {game.name: game.spec.search.value for game in GAMES
          if game.spec.search.value != DEFAULT_VALUE}
+LEARNED_PLAYERS = {game.name: game.spec.search.learned_players for game in GAMES
+                   if game.spec.search.learned_players}
+LEARNED_EXPLORATION = {game.name: game.spec.search.learned_exploration for game in GAMES
+                       if game.spec.search.learned_exploration is not None}
 
 
-def default_exploration(game):
-    """The exploration constant ``game`` (an id or a name) searches with by default."""
-    return EXPLORATION.get(bind.game_name(game), DEFAULT_EXPLORATION)
+def default_exploration(game, learned=False):
+    """The exploration constant ``game`` (an id or a name) searches with by default; with
+    ``learned``, when a learned value scores its round rollouts (``learned_search``)."""
+    name = bind.game_name(game)
+    if learned and name in LEARNED_EXPLORATION:
+        return LEARNED_EXPLORATION[name]
+    return EXPLORATION.get(name, DEFAULT_EXPLORATION)
+
+
+def learned_search(rollout, model):
+    """True for a search whose round rollouts a learned value scores: ``rollout`` and
+    ``model`` as ``position_defaults`` resolves them."""
+    return rollout == "round" and model != MODEL_NONE
 
 
 def default_value(game):
@@ -185,6 +214,26 @@ def default_value(game):
 def game_defaults(game):
     """The options ``game`` (an id or a name) decides where ``MctsOptions`` leaves them None."""
     return {"exploration": default_exploration(game), "value": default_value(game)}
+
+
+def position_defaults(state, rollout, model):
+    """``(rollout, model)`` of a search of ``state`` where ``rollout`` and ``model`` (None)
+    leave them to its game and player count.
+
+    The model: the built-in one at the player counts where the game's spec says matches
+    chose round rollouts scored by it (``SearchDefaults.learned_players``), unless another
+    rollout is asked for; else none. The rollout: round with a model that has no policy
+    (its value scores only where round rollouts stop), else greedy (a policy's priors
+    serve any rollout)."""
+    from tessera.kernels import games
+    if model is None:
+        learned = LEARNED_PLAYERS.get(bind.game_name(state[0]), ())
+        chosen = games.players(state) in learned and rollout in (None, "round")
+        model = MODEL_BUILTIN if chosen else MODEL_NONE
+    if rollout is None:
+        value_only = model != MODEL_NONE and not has_policy(model_for_position(model, state)[0])
+        rollout = "round" if value_only else "greedy"
+    return rollout, model
 
 
 class Mcts(TreeSearch):
@@ -200,6 +249,7 @@ class Mcts(TreeSearch):
         self.tree = None
         self.rules = None           # the game's interface and MCTS kernels (kernels.bind)
         self.kernels = None
+        self.bound_rollout = None   # the rollout ``kernels`` play
 
     def search(self, state, progress=None):
         """Search ``state`` and rank its moves; ``progress(done, total, seconds)`` per batch."""
@@ -213,7 +263,7 @@ class Mcts(TreeSearch):
         def begin():                # the budget covers reuse's copy and the result
             self._prepare_tree(state)
             nodes, stats, size = self.tree
-            prm = self.options.kernel_params(state[0])
+            prm = self.options.for_position(state).kernel_params(state[0])
             threads = self.options.threads
             reused = int(nodes[0, kernel.VISITS])
             needed = self.kernels.room.py_func(prm, threads)      # a Python call: no compile for it
@@ -225,13 +275,20 @@ class Mcts(TreeSearch):
             return (run_thread, lambda: tree_kernels.make_room(nodes, stats, size, needed),
                     lambda seconds: self._result(player, seconds, reused))
 
-        return self._run(lambda: load_kernels(state, self.options.rollout, False), begin, progress)
+        return self._run(lambda: load_kernels(state, self._rollout(state), False), begin, progress)
+
+    def _rollout(self, state):
+        """The rollout of a search of ``state``: the options', or its game's own."""
+        return self.options.for_position(state).rollout
 
     def _bind(self, state):
-        """The kernels of ``state``'s game; a new game drops the tree."""
-        if self.rules is None or self.rules.GAME_ID != state[0]:
+        """The kernels of ``state``'s game and rollout; a new game, or a player count with
+        another default rollout, drops the tree."""
+        rollout = self._rollout(state)
+        if self.rules is None or self.rules.GAME_ID != state[0] or self.bound_rollout != rollout:
             self.rules = bind.interface(state[0])
-            self.kernels = bind.instance(state[0], "mcts", self.options.rollout)
+            self.kernels = bind.instance(state[0], "mcts", rollout)
+            self.bound_rollout = rollout
             self.tree = None
 
     # ---- tree reuse -------------------------------------------------------------------
@@ -254,7 +311,7 @@ class Mcts(TreeSearch):
         self.root_node = match[0]
         self.rules.apply_move(self.root, move)
         if self.options.reuse:          # the next search copies the subtree: load it before its clock
-            load_kernels(self.root, self.options.rollout, True)     # once a process, as every load
+            load_kernels(self.root, self._rollout(self.root), True)     # once a process, as every load
 
     def _prepare_tree(self, state):
         """Reuse the tree when ``state`` is where the played moves led; else start afresh."""

@@ -70,11 +70,12 @@ OPTIONS = (
     SearchOption("select", str, "MCTS: the selection rule [default: {default}]", default="puct",
                  choices=("uct", "puct"), cli=("--select",), metavar="[uct|puct]", agent="select",
                  analyze="select", api="select"),
-    SearchOption("rollout", str, "MCTS: the rollout policy [default: {default}]", default="greedy",
+    SearchOption("rollout", str, "MCTS: the rollout policy [default: round with a model that has"
+                 " no policy, else greedy]", default=GAMES_OWN,
                  choices=("random", "greedy", "round"), cli=("--rollout",),
                  metavar="[random|greedy|round]", agent="rollout", analyze="rollout", api="rollout"),
-    SearchOption("exploration", float, "MCTS: the exploration constant [default: Azul 2.0, Azure"
-                 " 0.7, the others 1.4]", default=GAMES_OWN, minimum=0, maximum=100,
+    SearchOption("exploration", float, "MCTS: the exploration constant [default: Azul 2.0 (1.0"
+                 " with a learned value at the round cut), Azure 0.7, the others 1.4]", default=GAMES_OWN, minimum=0, maximum=100,
                  cli=("--exploration", "-c"), agent="c", analyze="exploration", api="exploration"),
     SearchOption("memory", float, "MCTS: MB for the trees of all threads; a full tree frees its"
                  " least visited parts and keeps growing [default: {default:g}]", default=1024.0,
@@ -86,13 +87,15 @@ OPTIONS = (
     SearchOption("width", int, "MCTS: the outcomes a chance node keeps [default: {default}]", default=8,
                  unit="outcomes", minimum=1, maximum=256, cli=("--width",), agent="width",
                  analyze="chanceWidth", api="width"),
-    SearchOption("model", str, "MCTS: a model file (tessera train); with --rollout round its"
-                 " value scores the positions where the rollouts stop instead of the game's"
-                 " estimate, and its policy, when it has one, gives PUCT's priors with any"
-                 " rollout (a model without a policy needs --rollout round);"
+    SearchOption("model", str, "MCTS: a model file (tessera train): its value scores the"
+                 " positions where round rollouts stop instead of the game's estimate, and its"
+                 " policy, when it has one, gives PUCT's priors with any rollout (a model"
+                 " without a policy needs the round rollout);"
                  f" {MODEL_BUILTIN}: the game's built-in model for its player count (Azul and Summer"
                  " Pavilion have one);"
-                 f" {MODEL_NONE}: no model [default: {MODEL_NONE}]", cli=("--model",),
+                 f" {MODEL_NONE}: no model [default: {MODEL_BUILTIN} for 2- and 3-player Summer"
+                 f" Pavilion unless another rollout than round is asked for, else {MODEL_NONE}]",
+                 default=GAMES_OWN, cli=("--model",),
                  metavar=f"PATH|{MODEL_BUILTIN}|{MODEL_NONE}", agent="model", analyze="model",
                  api="model"),
 )

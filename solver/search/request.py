@@ -30,13 +30,11 @@ class SearchRequest:
     fpu: float = default("fpu")
     width: int = default("width")       # the chance width
     memory: float = default("memory")   # MB for the trees of all threads together
-    model: Optional[str] = None         # a value model file or "builtin"; "none" or None: none
+    model: Optional[str] = None         # a value model file, "builtin" or "none"; None: the game's own
 
     def __post_init__(self):
-        if self.model is not None and str(self.model).lower() == MODEL_NONE:
-            self.model = None
-        elif self.model is not None and str(self.model).lower() == MODEL_BUILTIN:
-            self.model = MODEL_BUILTIN
+        if self.model is not None and str(self.model).lower() in (MODEL_NONE, MODEL_BUILTIN):
+            self.model = str(self.model).lower()
 
     def check_algo(self):
         if self.algo not in ALGOS:
@@ -58,14 +56,12 @@ class SearchRequest:
 
     def settings(self):
         """The ``settings`` of the search's document (docs/best.schema.json), without what
-        depends on the position (``for_position`` adds it); with a value model, its path
-        (or ``builtin``)."""
+        depends on the position (``for_position`` adds it)."""
         if self.algo == MCTS:
-            model = {} if self.model is None else {"model": self.model}
             return {"iterations": self.visit_budget, "time": self.time, "threads": self.threads,
                     "seed": self.seed, "value": self.value, "select": self.select,
                     "rollout": self.rollout, "exploration": self.exploration,
-                    "memory": float(self.memory), **model}
+                    "memory": float(self.memory), "model": self.model}
         if self.algo == SOLVE:
             return {"time": self.time}
         return {"depth": self.depth, "time": self.time}
@@ -73,13 +69,21 @@ class SearchRequest:
 
 def for_position(settings, algo, state):
     """``settings`` of a search of ``state`` with what depends on its game and position:
-    the value model's hash (a built-in model is the game's for its player count), or
-    alpha-beta's mode (round or game)."""
+    MCTS's rollout, value model and exploration where they were left to the game and its
+    player count, and the model's path (or ``builtin``) and hash (a built-in model is the
+    game's for its player count; no model: neither); or alpha-beta's mode (round or game)."""
     if algo == MCTS:
-        if "model" not in settings:
+        from tessera.search.mcts import default_exploration, learned_search, position_defaults
+        rollout, model = position_defaults(state, settings["rollout"], settings["model"])
+        exploration = settings["exploration"]
+        if exploration is None:
+            exploration = default_exploration(state[0], learned_search(rollout, model))
+        settings = {**settings, "rollout": rollout, "exploration": exploration}
+        del settings["model"]
+        if model == MODEL_NONE:
             return settings
         from tessera.search.value_model import model_for_position
-        return {**settings, "model_hash": model_for_position(settings["model"], state)[1]}
+        return {**settings, "model": model, "model_hash": model_for_position(model, state)[1]}
     from tessera.search.alphabeta import search_mode
     return {**settings, "mode": search_mode(state)}
 

@@ -1,0 +1,150 @@
+"""The rollout and value model a search leaves to its game and player count (docs/search.md,
+"Defaults per game and player count"): 2- and 3-player Summer Pavilion search with round
+rollouts scored by the built-in model, as the matches chose; every other game and player
+count with full greedy rollouts and no model; what a request names is what it gets."""
+import numpy as np
+import pytest
+
+import tessera
+from tessera.analysis.client import AnalysisProcess
+from tessera.games import get_game
+from tessera.kernels.azul.features import N_VALUE_FEATURES
+from tessera.kernels.azul.policy import N_POLICY_FEATURES
+from tessera.learning.model import load_model
+from tessera.search.mcts import MctsOptions, position_defaults
+from tests.best_schema import best_report
+from tests.cli_process import tessera as run_tessera
+from tests.value_models import save_model, save_policy_model
+
+AZUL, AZURE, PAVILION = get_game("azul"), get_game("azure"), get_game("pavilion")
+VISITS = 200
+
+
+def start(game, players):
+    return game.new(5) if game is AZURE else game.new(5, players=players)
+
+
+@pytest.mark.parametrize("game, players, expected", [
+    (AZUL, 2, ("greedy", "none")), (AZUL, 3, ("greedy", "none")), (AZUL, 4, ("greedy", "none")),
+    (PAVILION, 2, ("round", "builtin")), (PAVILION, 3, ("round", "builtin")),
+    (PAVILION, 4, ("greedy", "none")), (AZURE, 2, ("greedy", "none")),
+])
+def test_what_each_game_and_player_count_leaves_to_itself(game, players, expected):
+    assert position_defaults(start(game, players), None, None) == expected
+
+
+@pytest.mark.parametrize("rollout, model, expected", [
+    ("greedy", None, ("greedy", "none")),       # another rollout: no model of its own
+    ("random", None, ("random", "none")),
+    ("round", None, ("round", "builtin")),
+    (None, "none", ("greedy", "none")),
+    ("round", "none", ("round", "none")),       # the hand-written estimate at the cut
+])
+def test_what_a_request_names_it_gets(rollout, model, expected):
+    assert position_defaults(start(PAVILION, 2), rollout, model) == expected
+
+
+def test_a_model_named_brings_round_rollouts_unless_it_has_a_policy(tmp_path):
+    """A value scores only where round rollouts stop; a policy's priors serve any rollout."""
+    value = str(tmp_path / "value.npz")
+    save_model(value, np.zeros(N_VALUE_FEATURES), np.zeros(N_VALUE_FEATURES))
+    priors = str(tmp_path / "priors.npz")
+    save_policy_model(priors, np.zeros(N_POLICY_FEATURES))
+    azul = start(AZUL, 2)
+    assert position_defaults(azul, None, "builtin") == ("round", "builtin")
+    assert position_defaults(azul, None, value) == ("round", value)
+    assert position_defaults(azul, None, priors) == ("greedy", priors)
+    assert position_defaults(azul, "round", None) == ("round", "none")
+
+
+def top_visits(moves, count=8):
+    return [(move["code"], move["visits"]) for move in moves[:count]]
+
+
+def best_json(position, *options):
+    done = run_tessera("best", position, "-n", VISITS, "--seed", 3, "--threads", 1, "--json",
+                       *options)
+    assert done.returncode == 0, done.stderr
+    return best_report(done.stdout)
+
+
+def test_two_player_pavilion_searches_with_the_builtin_model_by_default():
+    position = PAVILION.format_position(start(PAVILION, 2))
+    by_default = best_json(position)
+    named = best_json(position, "--rollout", "round", "--model", "builtin")
+    assert top_visits(by_default["moves"]) == top_visits(named["moves"])
+    assert by_default["root"]["margin"] == named["root"]["margin"]
+    shipped = load_model(tessera.learning.__path__[0] + "/models/pavilion.npz")
+    for report in (by_default, named):
+        assert report["settings"]["rollout"] == "round"
+        assert report["settings"]["model"] == "builtin"
+        assert report["settings"]["model_hash"] == shipped.hash
+    greedy = best_json(position, "--rollout", "greedy")
+    assert greedy["settings"]["rollout"] == "greedy" and "model" not in greedy["settings"]
+    assert greedy["root"]["margin"] != by_default["root"]["margin"]
+
+
+def test_four_player_pavilion_and_azul_search_as_before():
+    for position in (PAVILION.format_position(start(PAVILION, 4)),
+                     AZUL.format_position(start(AZUL, 2))):
+        by_default = best_json(position)
+        named = best_json(position, "--rollout", "greedy", "--model", "none")
+        assert top_visits(by_default["moves"]) == top_visits(named["moves"])
+        assert by_default["settings"]["rollout"] == "greedy"
+        assert "model" not in by_default["settings"] and "model_hash" not in by_default["settings"]
+
+
+def test_the_analysis_engine_and_the_api_fill_in_the_same_defaults():
+    position = PAVILION.format_position(start(PAVILION, 3))
+    by_cli = best_json(position)
+    by_api = tessera.best(position, visits=VISITS, seed=3, threads=1)
+    with AnalysisProcess(threads=1) as engine:
+        engine.send({"id": "q", "position": position, "maxVisits": VISITS, "seed": 3, "threads": 1})
+        by_analyze = engine.answer_to("q", timeout=300)
+    assert "error" not in by_analyze, by_analyze
+    assert top_visits(by_api["moves"]) == top_visits(by_analyze["moves"]) == top_visits(by_cli["moves"])
+    for settings in (by_cli["settings"], by_api["settings"], by_analyze["settings"]):
+        assert settings["rollout"] == "round" and settings["model"] == "builtin"
+        assert settings["model_hash"] == by_cli["settings"]["model_hash"]
+
+
+def test_information_set_mcts_refuses_a_model_in_one_line():
+    from tessera.errors import OptionError
+    from tessera.search.ismcts import Ismcts
+    with pytest.raises(OptionError, match="information-set MCTS .* takes no model"):
+        Ismcts(MctsOptions(iterations=10, model="builtin"))
+    Ismcts(MctsOptions(iterations=10, model="none"))
+
+
+def test_one_searcher_follows_the_player_count_of_each_position():
+    """A searcher kept between positions (agents, the analysis engine) plays each one's own
+    rollout: after a 2-player position (round rollouts), a 4-player one gets the greedy
+    kernels, and back again."""
+    from tessera.kernels import bind
+    from tessera.search.mcts import Mcts
+    kept = Mcts(MctsOptions(iterations=VISITS, seed=3))
+    for players, rollout in ((2, "round"), (4, "greedy"), (2, "round")):
+        kept.search(start(PAVILION, players))
+        assert kept.kernels is bind.instance("pavilion", "mcts", rollout), players
+
+
+@pytest.mark.parametrize("rollout, model, exploration, expected", [
+    (None, None, None, 2.0),                # Azul's own: greedy rollouts, no model
+    ("round", "none", None, 2.0),           # the hand-written estimate at the cut
+    ("round", "builtin", None, 1.0),        # a learned value at the cut: Azul's learned exploration
+    (None, "builtin", None, 1.0),
+    ("round", "builtin", 1.7, 1.7),         # what a request names
+])
+def test_a_learned_search_explores_with_the_games_learned_constant(rollout, model, exploration,
+                                                                  expected):
+    options = MctsOptions(rollout=rollout, model=model, exploration=exploration)
+    assert options.for_position(start(AZUL, 2)).exploration == expected
+
+
+def test_the_settings_name_the_exploration_the_learned_search_used():
+    position = AZUL.format_position(start(AZUL, 2))
+    learned = best_json(position, "--model", "builtin")
+    named = best_json(position, "--model", "builtin", "-c", "1.0")
+    assert learned["settings"]["exploration"] == named["settings"]["exploration"] == 1.0
+    assert top_visits(learned["moves"]) == top_visits(named["moves"])
+    assert best_json(position)["settings"]["exploration"] == 2.0
