@@ -60,13 +60,14 @@ def main():
               f"loss {row['loss']:g}", file=sys.stderr)
 
     summary = summarise(rows)
+    searched = mcts_options().for_position(get_game("azul").new(0, **OPTIONS))    # what every check searched with
     report = {
         "command": "python bench/exact_check.py " + " ".join(sys.argv[1:]),
         "machine": machine(load_before),
         "seconds": round(time.perf_counter() - started),
         "settings": {"iterations": args.iterations, "threads": 1, "max_tiles": args.max_tiles,
                      "seed": args.seed, "game_options": OPTIONS,
-                     "mcts": {name: getattr(mcts_options().for_position(get_game("azul").new(0, **OPTIONS)), name)
+                     "mcts": {name: getattr(searched, name)
                               for name in ("value", "select", "rollout", "exploration", "fpu",
                                            "chance_width", "model")}},
         "calibration": calibration,

@@ -14,6 +14,7 @@ from tessera.learning.model import load_model
 from tessera.search.mcts import MctsOptions, position_defaults
 from tests.best_schema import best_report
 from tests.cli_process import tessera as run_tessera
+from tests.test_learned_value import top_visits
 from tests.value_models import save_model, save_policy_model
 
 AZUL, AZURE, PAVILION = get_game("azul"), get_game("azure"), get_game("pavilion")
@@ -55,10 +56,6 @@ def test_a_model_named_brings_round_rollouts_unless_it_has_a_policy(tmp_path):
     assert position_defaults(azul, None, value) == ("round", value)
     assert position_defaults(azul, None, priors) == ("greedy", priors)
     assert position_defaults(azul, "round", None) == ("round", "none")
-
-
-def top_visits(moves, count=8):
-    return [(move["code"], move["visits"]) for move in moves[:count]]
 
 
 def best_json(position, *options):

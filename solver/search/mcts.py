@@ -157,11 +157,9 @@ class MctsOptions:
 
     def for_position(self, state):
         """These options with what they leave to the game of ``state`` and its player count
-        filled in (``position_defaults``, ``default_exploration``, ``for_game``)."""
-        rollout, model = position_defaults(state, self.rollout, self.model)
-        exploration = self.exploration
-        if exploration is None:
-            exploration = default_exploration(state[0], learned_search(rollout, model))
+        filled in (``position_settings``, ``for_game``)."""
+        rollout, model, exploration = position_settings(state, self.rollout, self.model,
+                                                        self.exploration)
         return replace(self.for_game(state[0]), rollout=rollout, model=model,
                        exploration=exploration)
 
@@ -236,6 +234,16 @@ def position_defaults(state, rollout, model):
     return rollout, model
 
 
+def position_settings(state, rollout, model, exploration):
+    """``(rollout, model, exploration)`` of a search of ``state``, each None left to its
+    game and player count: ``position_defaults``, then the exploration of that search
+    (``default_exploration``, learned when a model scores round rollouts)."""
+    rollout, model = position_defaults(state, rollout, model)
+    if exploration is None:
+        exploration = default_exploration(state[0], learned_search(rollout, model))
+    return rollout, model, exploration
+
+
 class Mcts(TreeSearch):
     """An MCTS searcher that keeps its tree between searches for reuse."""
 
@@ -253,9 +261,10 @@ class Mcts(TreeSearch):
 
     def search(self, state, progress=None):
         """Search ``state`` and rank its moves; ``progress(done, total, seconds)`` per batch."""
-        self._bind(state)
+        options = self.options.for_position(state)      # once, before the clock
+        self._bind(state, options.rollout)
         player = self._player(self.rules, state)
-        model = self.options.kernel_model(state)
+        model = options.kernel_model(state)
         if not self.rules.is_complete(state):
             raise TesseraError("this position is a player's view with hidden parts: "
                                "search it with information-set MCTS")
@@ -263,7 +272,7 @@ class Mcts(TreeSearch):
         def begin():                # the budget covers reuse's copy and the result
             self._prepare_tree(state)
             nodes, stats, size = self.tree
-            prm = self.options.for_position(state).kernel_params(state[0])
+            prm = options.kernel_params(state[0])
             threads = self.options.threads
             reused = int(nodes[0, kernel.VISITS])
             needed = self.kernels.room.py_func(prm, threads)      # a Python call: no compile for it
@@ -275,16 +284,11 @@ class Mcts(TreeSearch):
             return (run_thread, lambda: tree_kernels.make_room(nodes, stats, size, needed),
                     lambda seconds: self._result(player, seconds, reused))
 
-        return self._run(lambda: load_kernels(state, self._rollout(state), False), begin, progress)
+        return self._run(lambda: load_kernels(state, options.rollout, False), begin, progress)
 
-    def _rollout(self, state):
-        """The rollout of a search of ``state``: the options', or its game's own."""
-        return self.options.for_position(state).rollout
-
-    def _bind(self, state):
-        """The kernels of ``state``'s game and rollout; a new game, or a player count with
-        another default rollout, drops the tree."""
-        rollout = self._rollout(state)
+    def _bind(self, state, rollout):
+        """The kernels of ``state``'s game and ``rollout``; a new game, or a player count
+        with another default rollout, drops the tree."""
         if self.rules is None or self.rules.GAME_ID != state[0] or self.bound_rollout != rollout:
             self.rules = bind.interface(state[0])
             self.kernels = bind.instance(state[0], "mcts", rollout)
@@ -311,7 +315,8 @@ class Mcts(TreeSearch):
         self.root_node = match[0]
         self.rules.apply_move(self.root, move)
         if self.options.reuse:          # the next search copies the subtree: load it before its clock
-            load_kernels(self.root, self._rollout(self.root), True)     # once a process, as every load
+            rollout = self.options.for_position(self.root).rollout
+            load_kernels(self.root, rollout, True)      # once a process, as every load
 
     def _prepare_tree(self, state):
         """Reuse the tree when ``state`` is where the played moves led; else start afresh."""

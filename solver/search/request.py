@@ -73,11 +73,9 @@ def for_position(settings, algo, state):
     player count, and the model's path (or ``builtin``) and hash (a built-in model is the
     game's for its player count; no model: neither); or alpha-beta's mode (round or game)."""
     if algo == MCTS:
-        from tessera.search.mcts import default_exploration, learned_search, position_defaults
-        rollout, model = position_defaults(state, settings["rollout"], settings["model"])
-        exploration = settings["exploration"]
-        if exploration is None:
-            exploration = default_exploration(state[0], learned_search(rollout, model))
+        from tessera.search.mcts import position_settings
+        rollout, model, exploration = position_settings(state, settings["rollout"],
+                                                        settings["model"], settings["exploration"])
         settings = {**settings, "rollout": rollout, "exploration": exploration}
         del settings["model"]
         if model == MODEL_NONE:
