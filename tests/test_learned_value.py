@@ -140,7 +140,7 @@ def bad_models(tmp_path_factory, random_model):
     (folder / "junk.npz").write_bytes(b"not a model")
     return {"missing": (folder / "missing.npz", "no such file"),
             "junk": (folder / "junk.npz", "not a value model file"),
-            "greedy": (random_model[0], "it needs rollout round, not greedy"),
+            "greedy": (random_model[0], "it needs rollout round or mixed, not greedy"),
             "pavilion": (random_model[0], "a model of azul, not pavilion")}
 
 

@@ -210,8 +210,8 @@ def test_a_model_without_a_policy_takes_round_rollouts_and_refuses_others(tmp_pa
     done = run_tessera("best", START, "-n", 10, "--rollout", "greedy", "--model", path)
     assert done.returncode != 0 and done.stdout == ""
     lines = done.stderr.splitlines()
-    assert len(lines) == 1 and "it needs rollout round, not greedy" in lines[0], lines
-    with pytest.raises(OptionError, match="it needs rollout round, not random"):
+    assert len(lines) == 1 and "it needs rollout round or mixed, not greedy" in lines[0], lines
+    with pytest.raises(OptionError, match="it needs rollout round or mixed, not random"):
         parse_agent(f"mcts:iters=10,rollout=random,model={path}", seed=1).decide(AZUL.parse_position(START))
 
 

@@ -2,7 +2,7 @@
 
 A template (``tessera.kernels.bind``): each game runs its own instances, one per rollout,
 ``bind.instance(game, "mcts", rollout)``, where ``games`` is that game's interface and
-``ROLLOUT`` the instance's rollout ("random", "greedy" or "round", ``ROLLOUTS``).
+``ROLLOUT`` the instance's rollout ("random", "greedy", "round" or "mixed", ``ROLLOUTS``).
 The layout of the tree, the search parameters (``SearchParams``, by ``params``), ``new_tree``
 and ``ROLLOUTS`` are ``tessera.kernels.search.mcts_layout``'s.
 
@@ -29,7 +29,9 @@ block of ``CAPACITY`` slots from ``FIRST``, ``COUNT`` of them in use.
   and backs up, for every player, the payoff (winners share 1; a rollout cut short:
   the leaders by the estimate, or with a learned value model (``run_tree``'s ``model``),
   its win chances normalised to sum to 1) and the score margin (own score minus the best
-  other score; the model's predicted margin).
+  other score; the model's predicted margin). "mixed" scores the round's end the same
+  way, plays on to the end of the game, and backs up a weighted mean of the two
+  (``mixed_outcome``).
 - When the node arrays are nearly full the tree is compacted (``tessera.kernels.search.tree``,
   which also holds the other kernels of the tree that know no game): the
   subtrees below the least visited nodes are freed, the rest packed to the front,
@@ -80,6 +82,8 @@ POLICY_ROOM = max(getattr(games, "N_POLICY_FEATURES", 0), 1)    # one move's fea
 # which chance positions end one (``is_round_boundary``): round rollouts play through the
 # others. Elsewhere every chance position after a move is a round's end.
 GAME_MARKS_ROUND_BOUNDARIES = hasattr(games, "is_round_boundary")
+# The rollouts that stop at the next round boundary and score it (``scored_outcome``).
+CUT_AT_ROUND = ROLLOUT == "round" or ROLLOUT == "mixed"
 
 # The helpers of one simulation are inlined into ``simulate`` (``inline="always"``): one
 # function for LLVM to optimise rather than a chain of them, each optimised again with all
@@ -94,6 +98,9 @@ GREEDY_EPSILON = getattr(games, "ROLLOUT_EPSILON", 0.1)
 # share the tree: with the payoff missing too, the visit counts as a clear loss by any
 # value (a mean margin of -10 squashes to 0.12).
 VIRTUAL_MARGIN = MARGIN_SCALE
+# A "mixed" rollout's weight of the value at the round's end against the finished game's
+# result (``mixed_outcome``): AlphaGo's even mix.
+MIX = 0.5
 
 
 @kernel(inline="always")
@@ -343,9 +350,9 @@ def outcome(state, payoff, margin, score):
     room for the scores); of a game not over (a rollout cut short), those of the final
     scores ``games.estimate`` expects."""
     n = games.players(state)
-    # Only a round rollout stops before the end: the other instances compile no estimate
-    # (the branch on the constant is pruned before typing).
-    if ROLLOUT == "round":
+    # Only round and mixed rollouts stop before the end: the other instances compile no
+    # estimate (the branch on the constant is pruned before typing).
+    if CUT_AT_ROUND:
         final_or_estimated_scores(state, payoff, margin, score, n)
     else:
         final_scores(state, payoff, margin, score, n)
@@ -382,9 +389,9 @@ def final_or_estimated_scores(state, payoff, margin, score, n):
 
 @kernel(inline="always")
 def scored_outcome(state, payoff, margin, score, model, features):
-    """``outcome``, except that a round rollout cut short is scored with the learned value
-    ``model`` when there is one (``model`` has rows; shape (0, 0): none)."""
-    if ROLLOUT == "round":
+    """``outcome``, except that a round or mixed rollout cut short is scored with the
+    learned value ``model`` when there is one (``model`` has rows; shape (0, 0): none)."""
+    if CUT_AT_ROUND:
         if GAME_HAS_VALUE_FEATURES:         # pruned before typing, like ROLLOUT
             if model.shape[0] > 0 and games.to_move(state) != TERMINAL:
                 learned_outcome(state, payoff, margin, model, features, games.players(state))
@@ -416,13 +423,36 @@ def learned_outcome(state, payoff, margin, model, features, n):
 
 
 @kernel(inline="always")
+def mixed_outcome(state, rng, moves, values, payoff, margin, score, mix, kept):
+    """A "mixed" rollout's payoff and margin: ``payoff`` and ``margin`` hold those of the
+    round's end (``scored_outcome``) when this is called; unless the game is over there,
+    the rollout plays on, greedy, to the end of the game, and each becomes ``mix`` times
+    the round end's plus ``1 - mix`` times the finished game's (``kept``: room for the
+    first). Mixing a learned value with the results of fast rollouts at every leaf is
+    AlphaGo's evaluation (Silver et al. 2016, "Mastering the game of Go with deep neural
+    networks and tree search", λ = 1 - ``mix``): the value's bias and the rollouts' noise
+    partly cancel."""
+    if games.to_move(state) == TERMINAL:
+        return
+    n = games.players(state)
+    for p in range(n):
+        kept[p] = payoff[p]
+        kept[MAX_PLAYERS + p] = margin[p]
+    greedy_rollout(state, rng, moves, values, False)
+    outcome(state, payoff, margin, score)
+    for p in range(n):
+        payoff[p] = mix * kept[p] + (1.0 - mix) * payoff[p]
+        margin[p] = mix * kept[MAX_PLAYERS + p] + (1.0 - mix) * margin[p]
+
+
+@kernel(inline="always")
 def rollout(state, rng, moves, values):
-    """Play ``state`` with the instance's rollout: to the end of the game, or ("round") to
-    the next round boundary."""
+    """Play ``state`` with the instance's rollout: to the end of the game, or ("round",
+    "mixed") to the next round boundary."""
     if ROLLOUT == "random":
         random_playout(state, rng, moves)
     else:
-        greedy_rollout(state, rng, moves, values, ROLLOUT == "round")
+        greedy_rollout(state, rng, moves, values, CUT_AT_ROUND)
 
 
 @kernel(inline="always")
@@ -452,9 +482,10 @@ def simulation_buffers():
 
 @kernel(inline="always")    # into run_tree: not compiled (optimised, emitted) a second time on its own
 def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, values, path, payoff,
-             margin, score, virtual, root_sums, local_root, model, features, move_rows):
+             margin, score, virtual, root_sums, local_root, model, features, move_rows, kept):
     """One iteration: select, expand, roll out, back up (``model``, ``features``:
-    ``scored_outcome``'s; ``model`` and ``move_rows``: ``expand``'s priors).
+    ``scored_outcome``'s; ``model`` and ``move_rows``: ``expand``'s priors; ``kept``:
+    ``mixed_outcome``'s).
 
     A node's visit counts from when the simulation leaves it for a child, before the
     rollout, with no payoff and a margin of ``-virtual`` for every player: a thread
@@ -508,6 +539,8 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, val
         path[depth] = node
     rollout(state, rng, moves, values)
     scored_outcome(state, payoff, margin, score, model, features)
+    if ROLLOUT == "mixed":
+        mixed_outcome(state, rng, moves, values, payoff, margin, score, MIX, kept)
     backup(nodes, stats, path, 1 if local_root else 0, depth, depth, virtual, players, payoff, margin)
     if local_root:
         if depth == 0:
@@ -533,7 +566,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads, 
     on between calls. ``model``: a learned model (float64, rows ``MODEL_MARGIN`` and
     ``MODEL_WIN`` of weights over the game's value features, and with a policy the row
     ``MODEL_POLICY`` over its move features), or shape (0, 0) for none; only the "round"
-    instances read the value, every instance under PUCT the policy."""
+    and "mixed" instances read the value, every instance under PUCT the policy."""
     scratch = root.copy()
     chance_rng = make_rng(0)
     # The generator lives in this thread's own array while it runs: the callers' array
@@ -541,6 +574,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads, 
     local_rng = rng.copy()
     moves, values, path, payoff, margin, score = simulation_buffers()
     features = floats(FEATURE_ROOM)
+    kept = zero_floats(2 * MAX_PLAYERS)
     move_rows = np.empty((games.MAX_MOVES, POLICY_ROOM), np.float64)
     needed = room(prm, threads)
     virtual = VIRTUAL_MARGIN if threads > 1 else 0.0
@@ -553,7 +587,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads, 
     check = 1
     while done < iterations and load_acquire(size, USED) + needed <= nodes.shape[0]:
         simulate(nodes, stats, size, root, prm, local_rng, scratch, chance_rng, moves, values, path,
-                 payoff, margin, score, virtual, root_sums, local_root, model, features, move_rows)
+                 payoff, margin, score, virtual, root_sums, local_root, model, features, move_rows, kept)
         done += 1
         if timed and done >= check:
             t = now()

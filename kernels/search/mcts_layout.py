@@ -20,7 +20,7 @@ UNEXPANDED = -1      # FIRST of a node without children
 EXPANDING = -2       # FIRST while one thread gives the node its children
 
 # The rollouts a search may run, each compiled into instances of its own (``bind.VARIANTS``).
-ROLLOUTS = ("random", "greedy", "round")
+ROLLOUTS = ("random", "greedy", "round", "mixed")
 
 # nodes[:, column]
 VISITS = 0

@@ -26,6 +26,7 @@ from tessera.search.value_model import NO_MODEL, has_policy, model_for_position,
 VALUES = {"win": kernel.VALUE_WIN, "margin": kernel.VALUE_MARGIN, "blend": kernel.VALUE_BLEND}
 SELECTIONS = {"uct": kernel.SELECT_UCT, "puct": kernel.SELECT_PUCT}
 ROLLOUTS = kernel.ROLLOUTS              # each compiled into instances of its own
+CUT_ROLLOUTS = ("round", "mixed")       # the rollouts that score the round's end: a value model's
 PRIOR_TEMPERATURE = 2.0                 # PUCT: the softmax temperature of the move heuristic's priors
 PV_LENGTH = 256
 MB = 2**20
@@ -84,7 +85,7 @@ class MctsOptions:
     seed: int = default("seed")
     value: str = None               # win | margin | blend; None: the game's own (``default_value``)
     select: str = default("select")     # uct | puct
-    rollout: str = None             # random | greedy | round; None: the game's own (``position_defaults``)
+    rollout: str = None             # random | greedy | round | mixed; None: the game's own (``position_defaults``)
     exploration: float = None       # None: the game's own (``default_exploration``)
     fpu: float = default("fpu")     # PUCT's value of an unvisited move; < 0: the parent's value plus it
     chance_width: int = default("width")
@@ -123,9 +124,10 @@ class MctsOptions:
             # kernel_model picks the game's). A model without a policy only scores round
             # rollouts; one with a policy gives the priors under any rollout.
             weights = model_weights(self.model)[0]
-            if self.rollout not in (None, "round") and not has_policy(weights):
+            if self.rollout not in (None,) + CUT_ROLLOUTS and not has_policy(weights):
                 raise OptionError(f"model has no policy and scores the positions where round "
-                                  f"rollouts stop: it needs rollout round, not {self.rollout}")
+                                  f"and mixed rollouts stop: it needs rollout round or mixed, "
+                                  f"not {self.rollout}")
         if self.max_nodes is not None and self.max_nodes < MIN_NODES:
             raise OptionError(f"max nodes must be at least {MIN_NODES}, not {self.max_nodes}")
         if self.max_nodes is None and self.memory // self.threads < MIN_NODES * kernel.NODE_BYTES:
@@ -219,14 +221,14 @@ def position_defaults(state, rollout, model):
     leave them to its game and player count.
 
     The model: the built-in one at the player counts where the game's spec says matches
-    chose round rollouts scored by it (``SearchDefaults.learned_players``), unless another
-    rollout is asked for; else none. The rollout: round with a model that has no policy
-    (its value scores only where round rollouts stop), else greedy (a policy's priors
-    serve any rollout)."""
+    chose round rollouts scored by it (``SearchDefaults.learned_players``), unless a rollout
+    other than round or mixed is asked for; else none. The rollout: round with a model that
+    has no policy (its value scores only where round and mixed rollouts stop), else greedy
+    (a policy's priors serve any rollout)."""
     from tessera.kernels import games
     if model is None:
         learned = LEARNED_PLAYERS.get(bind.game_name(state[0]), ())
-        chosen = games.players(state) in learned and rollout in (None, "round")
+        chosen = games.players(state) in learned and rollout in (None,) + CUT_ROLLOUTS
         model = MODEL_BUILTIN if chosen else MODEL_NONE
     if rollout is None:
         value_only = model != MODEL_NONE and not has_policy(model_for_position(model, state)[0])

@@ -70,10 +70,11 @@ OPTIONS = (
     SearchOption("select", str, "MCTS: the selection rule [default: {default}]", default="puct",
                  choices=("uct", "puct"), cli=("--select",), metavar="[uct|puct]", agent="select",
                  analyze="select", api="select"),
-    SearchOption("rollout", str, "MCTS: the rollout policy [default: round with a model that has"
-                 " no policy, else greedy]", default=GAMES_OWN,
-                 choices=("random", "greedy", "round"), cli=("--rollout",),
-                 metavar="[random|greedy|round]", agent="rollout", analyze="rollout", api="rollout"),
+    SearchOption("rollout", str, "MCTS: the rollout policy; round stops at the round's end and"
+                 " scores it, mixed scores it and plays on, backing up the mean of the two"
+                 " [default: round with a model that has no policy, else greedy]",
+                 default=GAMES_OWN, choices=("random", "greedy", "round", "mixed"),
+                 cli=("--rollout",), metavar="[random|greedy|round|mixed]", agent="rollout", analyze="rollout", api="rollout"),
     SearchOption("exploration", float, "MCTS: the exploration constant [default: Azul 2.0 (1.0"
                  " with a learned value at the round cut), Azure 0.7, the others 1.4]", default=GAMES_OWN, minimum=0, maximum=100,
                  cli=("--exploration", "-c"), agent="c", analyze="exploration", api="exploration"),
@@ -88,9 +89,9 @@ OPTIONS = (
                  unit="outcomes", minimum=1, maximum=256, cli=("--width",), agent="width",
                  analyze="chanceWidth", api="width"),
     SearchOption("model", str, "MCTS: a model file (tessera train): its value scores the"
-                 " positions where round rollouts stop instead of the game's estimate, and its"
-                 " policy, when it has one, gives PUCT's priors with any rollout (a model"
-                 " without a policy needs the round rollout);"
+                 " positions where round and mixed rollouts stop instead of the game's estimate,"
+                 " and its policy, when it has one, gives PUCT's priors with any rollout (a model"
+                 " without a policy needs one of those two rollouts);"
                  f" {MODEL_BUILTIN}: the game's built-in model for its player count (Azul and Summer"
                  " Pavilion have one);"
                  f" {MODEL_NONE}: no model [default: {MODEL_BUILTIN} for 2- and 3-player Summer"
