@@ -13,6 +13,7 @@ from tessera.kernels import bind
 from tessera.kernels.azul.features import N_VALUE_FEATURES
 from tessera.kernels.constants import TERMINAL
 from tessera.kernels.rng import make_rng
+from tessera.kernels.search.mcts_layout import MAX_PLAYERS
 from tessera.search.mcts import MctsOptions, position_defaults
 from tessera.search.value_model import model_weights
 from tests.best_schema import best_report
@@ -49,7 +50,7 @@ def cut_then_played_on(state, model, mix, seed):
     mixed_state = state.copy()
     MIXED.scored_outcome(mixed_state, payoff, margin, score, model, features)
     MIXED.mixed_outcome(mixed_state, make_rng(seed), moves, values, payoff, margin, score, mix,
-                        np.zeros(8))
+                        np.zeros(2 * MAX_PLAYERS))
     return cut, played, (payoff[:2].copy(), margin[:2].copy())
 
 

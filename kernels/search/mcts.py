@@ -55,8 +55,9 @@ from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import below, make_rng, next_u64, reseed
 from tessera.kernels.search.clock import FOREVER, now, simulations_until_check
 from tessera.kernels.search.mcts_layout import (
-    CAPACITY, COUNT, EXPANDING, FIRST, MARGIN, MAX_PLAYERS, MODEL_MARGIN, MODEL_POLICY, MODEL_WIN, MOVE, PRIOR,
-    SELECT_PUCT, STAT_COLUMNS, UNEXPANDED, USED, VALUE_MARGIN, VALUE_WIN, VISITS, WIN,
+    CAPACITY, COUNT, CUT_ROLLOUTS, EXPANDING, FIRST, MARGIN, MAX_PLAYERS, MODEL_MARGIN, MODEL_POLICY,
+    MODEL_WIN, MOVE, PRIOR, SELECT_PUCT, STAT_COLUMNS, UNEXPANDED, USED, VALUE_MARGIN, VALUE_WIN,
+    VISITS, WIN,
 )
 
 games = template_games(__name__)
@@ -82,8 +83,9 @@ POLICY_ROOM = max(getattr(games, "N_POLICY_FEATURES", 0), 1)    # one move's fea
 # which chance positions end one (``is_round_boundary``): round rollouts play through the
 # others. Elsewhere every chance position after a move is a round's end.
 GAME_MARKS_ROUND_BOUNDARIES = hasattr(games, "is_round_boundary")
-# The rollouts that stop at the next round boundary and score it (``scored_outcome``).
-CUT_AT_ROUND = ROLLOUT == "round" or ROLLOUT == "mixed"
+# Whether this instance's rollout stops at the next round boundary and scores it
+# (``scored_outcome``).
+CUT_AT_ROUND = ROLLOUT in CUT_ROLLOUTS
 
 # The helpers of one simulation are inlined into ``simulate`` (``inline="always"``): one
 # function for LLVM to optimise rather than a chain of them, each optimised again with all

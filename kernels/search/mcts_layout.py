@@ -21,6 +21,8 @@ EXPANDING = -2       # FIRST while one thread gives the node its children
 
 # The rollouts a search may run, each compiled into instances of its own (``bind.VARIANTS``).
 ROLLOUTS = ("random", "greedy", "round", "mixed")
+# The rollouts that stop at the next round boundary and score it: where a value model acts.
+CUT_ROLLOUTS = ("round", "mixed")
 
 # nodes[:, column]
 VISITS = 0

@@ -26,7 +26,7 @@ from tessera.search.value_model import NO_MODEL, has_policy, model_for_position,
 VALUES = {"win": kernel.VALUE_WIN, "margin": kernel.VALUE_MARGIN, "blend": kernel.VALUE_BLEND}
 SELECTIONS = {"uct": kernel.SELECT_UCT, "puct": kernel.SELECT_PUCT}
 ROLLOUTS = kernel.ROLLOUTS              # each compiled into instances of its own
-CUT_ROLLOUTS = ("round", "mixed")       # the rollouts that score the round's end: a value model's
+CUT_ROLLOUTS = kernel.CUT_ROLLOUTS      # the rollouts that score the round's end: a value model's
 PRIOR_TEMPERATURE = 2.0                 # PUCT: the softmax temperature of the move heuristic's priors
 PV_LENGTH = 256
 MB = 2**20

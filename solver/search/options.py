@@ -74,7 +74,8 @@ OPTIONS = (
                  " scores it, mixed scores it and plays on, backing up the mean of the two"
                  " [default: round with a model that has no policy, else greedy]",
                  default=GAMES_OWN, choices=("random", "greedy", "round", "mixed"),
-                 cli=("--rollout",), metavar="[random|greedy|round|mixed]", agent="rollout", analyze="rollout", api="rollout"),
+                 cli=("--rollout",), metavar="[random|greedy|round|mixed]", agent="rollout",
+                 analyze="rollout", api="rollout"),
     SearchOption("exploration", float, "MCTS: the exploration constant [default: Azul 2.0 (1.0"
                  " with a learned value at the round cut), Azure 0.7, the others 1.4]", default=GAMES_OWN, minimum=0, maximum=100,
                  cli=("--exploration", "-c"), agent="c", analyze="exploration", api="exploration"),
