@@ -6,15 +6,16 @@
 
 One simulation is a selection, an expansion and one rollout to the end of the
 game. The issue's bar is measured with textbook options (UCT, uniform random
-rollouts) on one thread; the default options (PUCT, greedy rollouts) and two
-threads are listed beside it (``--rows threads``: only the 1- and 2-thread rows of
+rollouts) on one thread; PUCT with greedy rollouts and two threads are listed
+beside it (``--rows threads``: only the 1- and 2-thread rows of
 the bar's options, the scaling check). ``--iterations`` counts per thread, so the
 2-thread row runs twice as many simulations in all. ``--rows learned`` sets the
-defaults beside the search with a learned model (``--model``, default the built-in one):
-round rollouts scored by its value, and its priors when it has a policy. ``--rows
-defaults`` sets the game's defaults (for 2-player Summer Pavilion: round rollouts scored
-by the built-in model) beside the full greedy rollout without a model, which every game
-searched with by default before learned defaults.
+full greedy search beside the search with a learned model (``--model``, default the
+built-in one): round rollouts scored by its value, and its priors when it has a policy.
+``--rows defaults`` sets the game's defaults at this budget (2-player Summer Pavilion:
+round rollouts scored by the built-in model; 2-player Azul: mixed ones, the budget being
+long) beside the full greedy rollout without a model, which every game searched with by
+default before learned defaults.
 
 Every row is the median of ``--runs`` runs, the rows' runs interleaved (so load on
 the machine falls on all rows alike), with the range, and records both CPU seconds
@@ -26,6 +27,7 @@ tree keeps expanding either way, where the old fixed cap froze it.
 """
 import argparse
 import os
+from dataclasses import replace
 import statistics
 import sys
 import time
@@ -39,7 +41,7 @@ TEXTBOOK = dict(select="uct", rollout="random", value="win")
 ROWS = {
     "all": (
         ("uct, random rollouts, 1 thread (the bar)", dict(TEXTBOOK, threads=1)),
-        ("puct, greedy rollouts, 1 thread (defaults)", dict(threads=1)),
+        ("puct, greedy rollouts, no model, 1 thread", dict(threads=1, rollout="greedy", model="none")),
         ("uct, random rollouts, 2 threads", dict(TEXTBOOK, threads=2)),
     ),
     "threads": (
@@ -47,12 +49,12 @@ ROWS = {
         ("uct, random rollouts, 2 threads", dict(TEXTBOOK, threads=2)),
     ),
     "learned": (
-        ("puct, greedy rollouts, 1 thread (defaults)", dict(threads=1)),
+        ("puct, greedy rollouts, no model, 1 thread", dict(threads=1, rollout="greedy", model="none")),
         ("puct, round rollouts, learned model, 1 thread", dict(threads=1, rollout="round", model=None)),
     ),
     "defaults": (
         ("puct, greedy rollouts, no model, 1 thread", dict(threads=1, rollout="greedy", model="none")),
-        ("the game's defaults, 1 thread", dict(threads=1)),
+        ("the game's defaults at this budget, 1 thread", dict(threads=1)),
     ),
 }
 TWO_THREADS = "uct, random rollouts, 2 threads"
@@ -61,11 +63,13 @@ TWO_THREADS = "uct, random rollouts, 2 threads"
 def measure(state, iterations, options, found):
     """A run of ``iterations`` simulations per thread with ``options``; appends its figures
     to ``found`` and returns ``(simulations, seconds)`` on the row's clock."""
-    Mcts(MctsOptions(iterations=200, seed=0, **options)).search(state)       # load the kernels
+    # A search's budget is shared by its threads: each thread runs ``iterations`` here.
+    measured = MctsOptions(iterations=iterations * options["threads"], seed=1, **options)
+    # Load the kernels of what the budget leaves to the game (its rollout may depend on it).
+    Mcts(replace(measured.for_position(state), iterations=200, seed=0)).search(state)
 
     def run():
-        # A search's budget is shared by its threads: each thread runs ``iterations`` here.
-        searcher = Mcts(MctsOptions(iterations=iterations * options["threads"], seed=1, **options))
+        searcher = Mcts(measured)
         wall, cpu = time.perf_counter(), time.process_time()
         result = searcher.search(state)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu

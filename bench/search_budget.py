@@ -26,7 +26,7 @@ def overruns(time_limit, threads, games):
     """Overruns in seconds of every decision of ``games`` games, and the CPU seconds used."""
     game = get_game("azul")
     spec = f"mcts:time={time_limit},threads={threads}"
-    parse_agent(f"mcts:iters=1,threads={threads}").decide(game.new(1, players=2))   # compile
+    parse_agent(spec).decide(game.new(1, players=2))    # compile: the budget picks the rollout
     found = []
     cpu = time.process_time()
     for seed in range(games):

@@ -79,20 +79,22 @@ def test_mcts_json_ranks_by_visits_and_counts_every_simulation():
 
 
 def test_each_game_searches_with_its_own_exploration_and_value_unless_given():
-    """Azul's defaults are 2.0 and blend, Azure's 0.7 and margin (docs/search.md); the
+    """Azul's defaults are 2.0 and blend (1.0 where the built-in value scores its round
+    rollouts, as in a short 2-player search), Azure's 0.7 and margin (docs/search.md); the
     settings say which were used, and the same search with them given is the same search."""
     from tessera.search.mcts import MctsOptions, kernel
     azure = get_game("azure")
     state = azure.new(5)
     view = azure.format_position(azure.view(state, int(games.to_move(state))))
-    for position, exploration, value in ((START, 2.0, "blend"), (view, 0.7, "margin")):
-        report = document("best", position, "-n", 300, "--seed", 4, "--threads", 1)
+    for position, model, exploration, value in ((START, (), 1.0, "blend"),
+                                                (START, ("--model", "none"), 2.0, "blend"),
+                                                (view, (), 0.7, "margin")):
+        search = ("best", position, "-n", 300, "--seed", 4, "--threads", 1, *model)
+        report = document(*search)
         assert (report["settings"]["exploration"], report["settings"]["value"]) == (exploration, value)
-        given = document("best", position, "-n", 300, "--seed", 4, "--threads", 1, "-c", exploration,
-                         "--value", value)
+        given = document(*search, "-c", exploration, "--value", value)
         assert given["moves"] == report["moves"] and given["root"]["margin"] == report["root"]["margin"]
-        other = document("best", position, "-n", 300, "--seed", 4, "--threads", 1, "-c", 2.5,
-                         "--value", "win")
+        other = document(*search, "-c", 2.5, "--value", "win")
         assert (other["settings"]["exploration"], other["settings"]["value"]) == (2.5, "win")
     assert MctsOptions().kernel_params("azure").exploration == 0.7
     assert MctsOptions(exploration=2.0).kernel_params("azure").exploration == 2.0
@@ -310,12 +312,23 @@ def test_the_help_gives_the_mcts_defaults_the_search_uses():
                                     VALUE, MctsOptions, default_exploration, default_value)
     helps = {param.name: param.help for param in cli_module.best.params}
     assert helps["select"].endswith(f"[default: {MctsOptions().select}]")
-    assert helps["rollout"].endswith("[default: round with a model that has no policy, else greedy]")
+    long_rollouts = {game.name: (game.spec.search.long_rollout, game.spec.search.long_budget)
+                     for game in registered_games().values() if game.spec.search.long_rollout}
+    assert set(long_rollouts) == {"azul"}                                       # as the help names them
+    rollout, budget = long_rollouts["azul"]
+    assert helps["rollout"].endswith(
+        f"[default: round with a model that has no policy (Azul: {rollout} when each limit is at"
+        f" least {budget.seconds:g} s or {budget.simulations} simulations), else greedy]")
+    from tessera.analysis.protocol import QUERY_SCHEMA                         # the analyze query's words
+    assert QUERY_SCHEMA["properties"]["rollout"]["description"].endswith(
+        f"(Azul: {rollout} when each limit of the query is at least {budget.seconds:g} s or"
+        f" {budget.simulations} visits), else greedy]")
     learned = {game.name: game.spec.search.learned_players for game in registered_games().values()
                if game.spec.search.learned_players}
-    assert learned == {"pavilion": (2, 3)}                                      # as the help names them
-    assert helps["model"].endswith("[default: builtin for 2- and 3-player Summer Pavilion unless"
-                                   " another rollout than round is asked for, else none]")
+    assert learned == {"azul": (2,), "pavilion": (2, 3)}                        # as the help names them
+    assert helps["model"].endswith("[default: builtin for 2-player Azul and 2- and 3-player Summer"
+                                   " Pavilion unless another rollout than round or mixed is asked"
+                                   " for, else none]")
     assert set(VALUE) == {"azul"} and set(EXPLORATION) == {"azul", "azure"}      # all the help names
     assert helps["value"].endswith(f"[default: {default_value('azul')} for Azul, {DEFAULT_VALUE} for the others]")
     assert set(LEARNED_EXPLORATION) == {"azul"}

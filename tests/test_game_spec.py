@@ -94,7 +94,8 @@ def test_a_seeded_setup_is_dealt_from_the_seed_unless_its_option_names_it(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_a_default_search_reports_the_specs_search_defaults(name):
-    report = Position.new(name, seed=1).best(visits=64)
+    """Without a model (a learned search's exploration: tests/test_search_defaults.py)."""
+    report = Position.new(name, seed=1).best(visits=64, model="none")
     assert report["settings"]["exploration"] == get_game(name).spec.search.exploration
     assert report["settings"]["value"] == get_game(name).spec.search.value
 

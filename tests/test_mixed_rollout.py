@@ -106,6 +106,21 @@ def test_a_mixed_search_is_neither_the_round_search_nor_the_greedy_one():
     assert searches["mixed"]["settings"]["model"] == "builtin"
 
 
+def test_where_the_round_ends_the_game_the_long_default_is_the_greedy_search():
+    """In a last round every rollout finishes the game at the round's end, where a value has
+    nothing left to score: 2-player Azul's default for a long budget (mixed rollouts, the
+    built-in value, exploration 2.0) is there the full greedy search, visit for visit, so
+    the exact-play check (results/strength/exact-check.json) does not move."""
+    from tessera.bench import final_round
+    position = AZUL.format_position(final_round(12))        # player 1 completes a wall row
+    by_default = tessera.best(position, visits=10_000, seed=5, threads=1)
+    greedy = tessera.best(position, visits=10_000, seed=5, threads=1, rollout="greedy", model="none")
+    assert (by_default["settings"]["rollout"], by_default["settings"]["model"]) == ("mixed", "builtin")
+    assert by_default["settings"]["exploration"] == greedy["settings"]["exploration"] == 2.0
+    assert [(m["move"], m["visits"], m["margin"]) for m in by_default["moves"]] == \
+        [(m["move"], m["visits"], m["margin"]) for m in greedy["moves"]]
+
+
 def test_every_surface_gives_the_same_mixed_search():
     done = run_tessera("best", START, "-n", VISITS, "--seed", 6, "--threads", 1, "--rollout", "mixed",
                        "--model", "builtin", "--json")
@@ -133,4 +148,5 @@ def test_a_value_model_takes_mixed_rollouts_and_is_refused_with_greedy_ones():
 def test_mixed_rollouts_keep_the_games_builtin_model_where_it_is_the_default():
     pavilion = PAVILION.new(5, players=2)
     assert position_defaults(pavilion, "mixed", None) == ("mixed", "builtin")
-    assert position_defaults(AZUL.new(5), "mixed", None) == ("mixed", "none")
+    assert position_defaults(AZUL.new(5), "mixed", None) == ("mixed", "builtin")
+    assert position_defaults(AZUL.new(5, players=3), "mixed", None) == ("mixed", "none")

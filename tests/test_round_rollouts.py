@@ -39,7 +39,9 @@ def test_the_other_games_estimate_is_their_evaluation():
 
 
 def search(state, rollout, iterations=2000):
-    return Mcts(MctsOptions(iterations=iterations, seed=3, threads=1, rollout=rollout)).search(state)
+    """A search whose round rollouts the hand-written estimate scores (no model)."""
+    return Mcts(MctsOptions(iterations=iterations, seed=3, threads=1, rollout=rollout,
+                            model="none")).search(state)
 
 
 def test_where_the_round_ends_the_game_round_rollouts_are_greedy_ones():

@@ -51,7 +51,8 @@ def test_a_reused_tree_is_copied_within_the_time():
     """The copy of the subtree played into counts against the next search's budget."""
     game = get_game("azul")
     state = game.new(1, players=2)
-    searcher = Mcts(MctsOptions(time_limit=0.3, seed=5))
+    # One rollout for both budgets: a search whose budget brings another rollout starts afresh.
+    searcher = Mcts(MctsOptions(time_limit=0.3, seed=5, rollout="greedy"))
     first = searcher.search(state)
     move = first.best.move
     searcher.play(move)

@@ -1,7 +1,8 @@
-"""The rollout and value model a search leaves to its game and player count (docs/search.md,
-"Defaults per game and player count"): 2- and 3-player Summer Pavilion search with round
-rollouts scored by the built-in model, as the matches chose; every other game and player
-count with full greedy rollouts and no model; what a request names is what it gets."""
+"""The rollout and value model a search leaves to its game, player count and budget
+(docs/search.md, "Defaults per game and player count"): 2-player Azul and 2- and 3-player
+Summer Pavilion search with the built-in model scoring round rollouts, 2-player Azul with
+mixed ones from a long budget on, as the matches chose; every other game and player count
+with full greedy rollouts and no model; what a request names is what it gets."""
 import numpy as np
 import pytest
 
@@ -11,7 +12,8 @@ from tessera.games import get_game
 from tessera.kernels.azul.features import N_VALUE_FEATURES
 from tessera.kernels.azul.policy import N_POLICY_FEATURES
 from tessera.learning.model import load_model
-from tessera.search.mcts import MctsOptions, position_defaults
+from tessera.games.spec import LongBudget
+from tessera.search.mcts import MctsOptions, is_long_budget, position_defaults
 from tests.best_schema import best_report
 from tests.cli_process import tessera as run_tessera
 from tests.test_learned_value import top_visits
@@ -19,19 +21,60 @@ from tests.value_models import save_model, save_policy_model
 
 AZUL, AZURE, PAVILION = get_game("azul"), get_game("azure"), get_game("pavilion")
 VISITS = 200
+SHORT = AZUL.spec.search.long_budget.seconds / 2        # a time limit below Azul's long budget
 
 
 def start(game, players):
     return game.new(5) if game is AZURE else game.new(5, players=players)
 
 
-@pytest.mark.parametrize("game, players, expected", [
-    (AZUL, 2, ("greedy", "none")), (AZUL, 3, ("greedy", "none")), (AZUL, 4, ("greedy", "none")),
-    (PAVILION, 2, ("round", "builtin")), (PAVILION, 3, ("round", "builtin")),
-    (PAVILION, 4, ("greedy", "none")), (AZURE, 2, ("greedy", "none")),
+@pytest.mark.parametrize("game, players, short, long", [
+    (AZUL, 2, ("round", "builtin"), ("mixed", "builtin")),
+    (AZUL, 3, ("greedy", "none"), ("greedy", "none")),
+    (AZUL, 4, ("greedy", "none"), ("greedy", "none")),
+    (PAVILION, 2, ("round", "builtin"), ("round", "builtin")),
+    (PAVILION, 3, ("round", "builtin"), ("round", "builtin")),
+    (PAVILION, 4, ("greedy", "none"), ("greedy", "none")),
+    (AZURE, 2, ("greedy", "none"), ("greedy", "none")),
 ])
-def test_what_each_game_and_player_count_leaves_to_itself(game, players, expected):
-    assert position_defaults(start(game, players), None, None) == expected
+def test_what_each_game_and_player_count_leaves_to_itself(game, players, short, long):
+    state = start(game, players)
+    assert position_defaults(state, None, None, time_limit=SHORT) == short
+    assert position_defaults(state, None, None, iterations=VISITS) == short
+    assert position_defaults(state, None, None, time_limit=10.0) == long
+    assert position_defaults(state, None, None) == long         # no limit: as long as it takes
+
+
+def test_a_budget_is_long_when_each_of_its_limits_is():
+    """A search ends at the first of its limits: one short limit makes the budget short."""
+    budget = LongBudget(seconds=0.05, simulations=2000)
+    assert is_long_budget(budget, None, None)
+    assert is_long_budget(budget, 0.05, None) and not is_long_budget(budget, 0.049, None)
+    assert is_long_budget(budget, None, 2000) and not is_long_budget(budget, None, 1999)
+    assert is_long_budget(budget, 0.05, 2000) and is_long_budget(budget, 5.0, 10**6)
+    assert not is_long_budget(budget, 5.0, 1999) and not is_long_budget(budget, 0.049, 10**6)
+
+
+def test_two_player_azul_follows_its_budget_through_every_surface():
+    """`best`, an agent and the analysis engine name the rollout their whole budget chose;
+    the engine's during-search reports too, though each slice of its search is short."""
+    from tessera.agents import parse_agent
+    budget = AZUL.spec.search.long_budget
+    position = AZUL.format_position(start(AZUL, 2))
+    short, long = best_json(position), best_json(position, "-n", budget.simulations)
+    assert (short["settings"]["rollout"], short["settings"]["model"]) == ("round", "builtin")
+    assert (long["settings"]["rollout"], long["settings"]["model"]) == ("mixed", "builtin")
+    for agent, rollout in ((f"mcts:time={SHORT}", "round"), ("mcts:time=1", "mixed")):
+        assert parse_agent(agent).mcts.options.for_position(start(AZUL, 2)).rollout == rollout
+    with AnalysisProcess(threads=1) as engine:
+        engine.send({"id": "q", "position": position, "maxVisits": budget.simulations, "seed": 3,
+                     "threads": 1, "reportDuringSearchEvery": 0.01})
+        answers = [engine.next(timeout=300)]
+        while answers[-1].get("isDuringSearch"):
+            answers.append(engine.next(timeout=300))
+    assert len(answers) > 1 and "error" not in answers[-1], answers
+    assert all(answer["settings"]["rollout"] == "mixed" for answer in answers)
+    assert top_visits(answers[-1]["moves"]) == top_visits(long["moves"])
 
 
 @pytest.mark.parametrize("rollout, model, expected", [
@@ -52,10 +95,13 @@ def test_a_model_named_brings_round_rollouts_unless_it_has_a_policy(tmp_path):
     priors = str(tmp_path / "priors.npz")
     save_policy_model(priors, np.zeros(N_POLICY_FEATURES))
     azul = start(AZUL, 2)
-    assert position_defaults(azul, None, "builtin") == ("round", "builtin")
-    assert position_defaults(azul, None, value) == ("round", value)
+    assert position_defaults(azul, None, "builtin", time_limit=SHORT) == ("round", "builtin")
+    assert position_defaults(azul, None, value, time_limit=SHORT) == ("round", value)
+    assert position_defaults(azul, None, value) == ("mixed", value)       # Azul's long budget
+    assert position_defaults(azul, None, priors, time_limit=SHORT) == ("greedy", priors)
     assert position_defaults(azul, None, priors) == ("greedy", priors)
-    assert position_defaults(azul, "round", None) == ("round", "none")
+    assert position_defaults(azul, "round", "none") == ("round", "none")
+    assert position_defaults(azul, "greedy", None) == ("greedy", "none")
 
 
 def best_json(position, *options):
@@ -81,9 +127,9 @@ def test_two_player_pavilion_searches_with_the_builtin_model_by_default():
     assert greedy["root"]["margin"] != by_default["root"]["margin"]
 
 
-def test_four_player_pavilion_and_azul_search_as_before():
+def test_four_player_pavilion_and_three_player_azul_search_as_before():
     for position in (PAVILION.format_position(start(PAVILION, 4)),
-                     AZUL.format_position(start(AZUL, 2))):
+                     AZUL.format_position(start(AZUL, 3))):
         by_default = best_json(position)
         named = best_json(position, "--rollout", "greedy", "--model", "none")
         assert top_visits(by_default["moves"]) == top_visits(named["moves"])
@@ -125,16 +171,34 @@ def test_one_searcher_follows_the_player_count_of_each_position():
         assert kept.kernels is bind.instance("pavilion", "mcts", rollout), players
 
 
-@pytest.mark.parametrize("rollout, model, exploration, expected", [
-    (None, None, None, 2.0),                # Azul's own: greedy rollouts, no model
-    ("round", "none", None, 2.0),           # the hand-written estimate at the cut
-    ("round", "builtin", None, 1.0),        # a learned value at the cut: Azul's learned exploration
-    (None, "builtin", None, 1.0),
-    ("round", "builtin", 1.7, 1.7),         # what a request names
+def test_a_kept_tree_is_dropped_when_the_budget_brings_another_rollout():
+    """An agent or engine whose budget changes between searches (2-player Azul, from long
+    to short) searches the second afresh: the kept tree's values came from the other
+    rollout."""
+    from tessera.kernels import bind
+    from tessera.search.mcts import Mcts
+    state = start(AZUL, 2)
+    kept = Mcts(MctsOptions(iterations=AZUL.spec.search.long_budget.simulations, seed=3, threads=1))
+    assert kept.search(state).reused_visits == 0
+    assert kept.kernels is bind.instance("azul", "mcts", "mixed")
+    kept.options.iterations = VISITS
+    assert kept.search(state).reused_visits == 0
+    assert kept.kernels is bind.instance("azul", "mcts", "round")
+    assert kept.search(state).reused_visits > 0                 # the same rollout: kept
+
+
+@pytest.mark.parametrize("rollout, model, exploration, time_limit, expected", [
+    (None, None, None, SHORT, 1.0),         # Azul's own at a short budget: round, learned value
+    (None, None, None, 10.0, 2.0),          # at a long one: mixed rollouts keep Azul's constant
+    ("greedy", None, None, SHORT, 2.0),
+    ("round", "none", None, SHORT, 2.0),    # the hand-written estimate at the cut
+    ("round", "builtin", None, 10.0, 1.0),  # a learned value at the cut: Azul's learned exploration
+    ("round", "builtin", 1.7, SHORT, 1.7),  # what a request names
 ])
 def test_a_learned_search_explores_with_the_games_learned_constant(rollout, model, exploration,
-                                                                  expected):
-    options = MctsOptions(rollout=rollout, model=model, exploration=exploration)
+                                                                  time_limit, expected):
+    options = MctsOptions(rollout=rollout, model=model, exploration=exploration,
+                          time_limit=time_limit)
     assert options.for_position(start(AZUL, 2)).exploration == expected
 
 
@@ -144,4 +208,4 @@ def test_the_settings_name_the_exploration_the_learned_search_used():
     named = best_json(position, "--model", "builtin", "-c", "1.0")
     assert learned["settings"]["exploration"] == named["settings"]["exploration"] == 1.0
     assert top_visits(learned["moves"]) == top_visits(named["moves"])
-    assert best_json(position)["settings"]["exploration"] == 2.0
+    assert best_json(position, "--model", "none")["settings"]["exploration"] == 2.0

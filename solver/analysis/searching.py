@@ -103,6 +103,9 @@ def _kept_searcher(job, trees, line):
 def _sliced_search(searcher, job, state, progress, report):
     """Search to the job's budget, calling ``report(result)`` after each slice but the last."""
     budget_visits, budget_time = job.mcts.iterations, job.mcts.time_limit
+    # What the options leave to the game (the rollout may depend on the budget) is settled
+    # by the whole budget, not by a slice's.
+    searcher.options = job.mcts.for_position(state)
     visits, seconds, reused = 0, 0.0, None
     while True:
         slice_time = budget_time - seconds if budget_time is not None else None

@@ -6,7 +6,7 @@ errors do not need.
 """
 from tessera.errors import OptionError
 from tessera.games.base import Game
-from tessera.games.spec import GameSpec, Option, PlayerCounts, SearchDefaults
+from tessera.games.spec import GameSpec, LongBudget, Option, PlayerCounts, SearchDefaults
 from tessera.kernels.constants import AZUL as AZUL_ID
 
 VARIANTS = ("colour", "gray")
@@ -25,8 +25,12 @@ SPEC = GameSpec(
     # Azul's searches of 0.2 s gain from exploring more and from counting the wins beside
     # the margin (results/strength/README.md, "Azul's search parameters at 0.2 s"); with a
     # learned value scoring round rollouts they gain from exploring less ("The exploration
-    # of a learned search").
-    search=SearchDefaults(exploration=2.0, value="blend", learned_exploration=1.0),
+    # of a learned search"). Two players search with the built-in value: round rollouts
+    # win at short budgets, mixed ones from a long budget on ("The built-in value by
+    # budget").
+    search=SearchDefaults(exploration=2.0, value="blend", learned_exploration=1.0,
+                          learned_players=(2,), long_rollout="mixed",
+                          long_budget=LongBudget(seconds=0.035, simulations=4700)),
     max_moves=300,
     chance_outcomes=5,
 )

@@ -38,6 +38,14 @@ class PlayerCounts(NamedTuple):
                               f" not {players!r}")
 
 
+class LongBudget(NamedTuple):
+    """Where a search's budget becomes long: a time limit from ``seconds``, an iteration
+    limit from ``simulations``. A search ends at the first of its limits, so it is long
+    when each limit it has is."""
+    seconds: float
+    simulations: int
+
+
 @dataclass(frozen=True)
 class SearchDefaults:
     """The MCTS settings a game searches with where the options leave them to it."""
@@ -51,6 +59,11 @@ class SearchDefaults:
     # (None: ``exploration``): the value's payoffs vary far less than a finished rollout's,
     # so the tree needs less exploring (chosen by matches, results/strength).
     learned_exploration: float = None
+    # The rollout a value model (the built-in one by default) brings from a long budget on
+    # (None: round at every budget). With many full rollouts a value's bias outweighs the
+    # speed of stopping at the cut, and "mixed" keeps the finished rollout beside it.
+    long_rollout: str = None
+    long_budget: LongBudget = None      # where a budget becomes long (``LongBudget``)
 
 
 GENERAL_SEARCH = SearchDefaults()

@@ -161,7 +161,8 @@ class MctsOptions:
         """These options with what they leave to the game of ``state`` and its player count
         filled in (``position_settings``, ``for_game``)."""
         rollout, model, exploration = position_settings(state, self.rollout, self.model,
-                                                        self.exploration)
+                                                        self.exploration, self.time_limit,
+                                                        self.iterations)
         return replace(self.for_game(state[0]), rollout=rollout, model=model,
                        exploration=exploration)
 
@@ -185,6 +186,7 @@ EXPLORATION = {game.name: game.spec.search.exploration for game in GAMES
                if game.spec.search.exploration != DEFAULT_EXPLORATION}
 VALUE = {game.name: game.spec.search.value for game in GAMES
          if game.spec.search.value != DEFAULT_VALUE}
+SEARCH_DEFAULTS = {game.name: game.spec.search for game in GAMES}
 LEARNED_PLAYERS = {game.name: game.spec.search.learned_players for game in GAMES
                    if game.spec.search.learned_players}
 LEARNED_EXPLORATION = {game.name: game.spec.search.learned_exploration for game in GAMES
@@ -216,31 +218,50 @@ def game_defaults(game):
     return {"exploration": default_exploration(game), "value": default_value(game)}
 
 
-def position_defaults(state, rollout, model):
-    """``(rollout, model)`` of a search of ``state`` where ``rollout`` and ``model`` (None)
-    leave them to its game and player count.
+def position_defaults(state, rollout, model, time_limit=None, iterations=None):
+    """``(rollout, model)`` of a search of ``state`` with a budget of ``time_limit``
+    seconds and ``iterations`` simulations (None: no such limit) where ``rollout`` and
+    ``model`` (None) leave them to its game and player count.
 
     The model: the built-in one at the player counts where the game's spec says matches
-    chose round rollouts scored by it (``SearchDefaults.learned_players``), unless a rollout
-    other than round or mixed is asked for; else none. The rollout: round with a model that
-    has no policy (its value scores only where round and mixed rollouts stop), else greedy
-    (a policy's priors serve any rollout)."""
+    chose it (``SearchDefaults.learned_players``), unless a rollout other than round or
+    mixed is asked for; else none. The rollout: with a model that has no policy (its value
+    scores only where round and mixed rollouts stop), round, or the game's ``long_rollout``
+    when the budget is long (``is_long_budget``); else greedy (a policy's priors serve any
+    rollout)."""
     from tessera.kernels import games
+    name = bind.game_name(state[0])
     if model is None:
-        learned = LEARNED_PLAYERS.get(bind.game_name(state[0]), ())
+        learned = LEARNED_PLAYERS.get(name, ())
         chosen = games.players(state) in learned and rollout in (None,) + CUT_ROLLOUTS
         model = MODEL_BUILTIN if chosen else MODEL_NONE
     if rollout is None:
         value_only = model != MODEL_NONE and not has_policy(model_for_position(model, state)[0])
-        rollout = "round" if value_only else "greedy"
+        rollout = value_rollout(name, time_limit, iterations) if value_only else "greedy"
     return rollout, model
 
 
-def position_settings(state, rollout, model, exploration):
-    """``(rollout, model, exploration)`` of a search of ``state``, each None left to its
-    game and player count: ``position_defaults``, then the exploration of that search
-    (``default_exploration``, learned when a model scores round rollouts)."""
-    rollout, model = position_defaults(state, rollout, model)
+def value_rollout(game, time_limit, iterations):
+    """The rollout a value model brings to a search of ``game`` (a name) with this budget:
+    its ``long_rollout`` when the budget is long, else round."""
+    search = SEARCH_DEFAULTS[game]
+    long = search.long_rollout is not None and is_long_budget(search.long_budget, time_limit,
+                                                               iterations)
+    return search.long_rollout if long else "round"
+
+
+def is_long_budget(long_budget, time_limit, iterations):
+    """True when each limit of a search's budget (seconds, simulations; None: none) is at
+    least ``long_budget``'s: the search ends at the first of them."""
+    return ((time_limit is None or time_limit >= long_budget.seconds)
+            and (iterations is None or iterations >= long_budget.simulations))
+
+
+def position_settings(state, rollout, model, exploration, time_limit=None, iterations=None):
+    """``(rollout, model, exploration)`` of a search of ``state`` with that budget, each
+    None left to its game and player count: ``position_defaults``, then the exploration of
+    that search (``default_exploration``, learned when a model scores round rollouts)."""
+    rollout, model = position_defaults(state, rollout, model, time_limit, iterations)
     if exploration is None:
         exploration = default_exploration(state[0], learned_search(rollout, model))
     return rollout, model, exploration

@@ -72,7 +72,8 @@ OPTIONS = (
                  analyze="select", api="select"),
     SearchOption("rollout", str, "MCTS: the rollout policy; round stops at the round's end and"
                  " scores it, mixed scores it and plays on, backing up the mean of the two"
-                 " [default: round with a model that has no policy, else greedy]",
+                 " [default: round with a model that has no policy (Azul: mixed when each"
+                 " limit is at least 0.035 s or 4700 simulations), else greedy]",
                  default=GAMES_OWN, choices=("random", "greedy", "round", "mixed"),
                  cli=("--rollout",), metavar="[random|greedy|round|mixed]", agent="rollout",
                  analyze="rollout", api="rollout"),
@@ -95,8 +96,9 @@ OPTIONS = (
                  " without a policy needs one of those two rollouts);"
                  f" {MODEL_BUILTIN}: the game's built-in model for its player count (Azul and Summer"
                  " Pavilion have one);"
-                 f" {MODEL_NONE}: no model [default: {MODEL_BUILTIN} for 2- and 3-player Summer"
-                 f" Pavilion unless another rollout than round is asked for, else {MODEL_NONE}]",
+                 f" {MODEL_NONE}: no model [default: {MODEL_BUILTIN} for 2-player Azul and 2- and"
+                 f" 3-player Summer Pavilion unless another rollout than round or mixed is asked"
+                 f" for, else {MODEL_NONE}]",
                  default=GAMES_OWN, cli=("--model",),
                  metavar=f"PATH|{MODEL_BUILTIN}|{MODEL_NONE}", agent="model", analyze="model",
                  api="model"),

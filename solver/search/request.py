@@ -75,7 +75,8 @@ def for_position(settings, algo, state):
     if algo == MCTS:
         from tessera.search.mcts import position_settings
         rollout, model, exploration = position_settings(state, settings["rollout"],
-                                                        settings["model"], settings["exploration"])
+                                                        settings["model"], settings["exploration"],
+                                                        settings["time"], settings["iterations"])
         settings = {**settings, "rollout": rollout, "exploration": exploration}
         del settings["model"]
         if model == MODEL_NONE:
