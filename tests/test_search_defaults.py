@@ -9,10 +9,10 @@ import pytest
 import tessera
 from tessera.analysis.client import AnalysisProcess
 from tessera.games import get_game
+from tessera.games.spec import LongBudget
 from tessera.kernels.azul.features import N_VALUE_FEATURES
 from tessera.kernels.azul.policy import N_POLICY_FEATURES
 from tessera.learning.model import load_model
-from tessera.games.spec import LongBudget
 from tessera.search.mcts import MctsOptions, is_long_budget, position_defaults
 from tests.best_schema import best_report
 from tests.cli_process import tessera as run_tessera
