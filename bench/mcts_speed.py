@@ -27,10 +27,10 @@ tree keeps expanding either way, where the old fixed cap froze it.
 """
 import argparse
 import os
-from dataclasses import replace
 import statistics
 import sys
 import time
+from dataclasses import replace
 
 from tessera.bench import interleaved, load_average, machine, write_report
 from tessera.games import get_game

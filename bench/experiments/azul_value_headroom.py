@@ -9,7 +9,7 @@ RUN_DIR... are the self-play runs the built-in model was fitted to (docs/learnin
 games as ``tessera train --seed 1`` (a fifth kept for validation), with the final margin
 as the label, it fits:
 
-- the linear model of ``tessera train`` (ridge on the standardised features);
+- the linear model of ``tessera train`` (its ``ridge_regression``);
 - small multi-layer perceptrons and gradient-boosted trees over the same features: does a
   model family that sees interactions predict better?
 - the linear model on a target that mixes the final margin with the root margin of the
@@ -28,6 +28,7 @@ import numpy as np
 import pyarrow.parquet as pq
 
 from tessera.learning.dataset import final_margins, held_games
+from tessera.learning.fit import ridge_regression
 from tessera.learning.features import features_of
 from tessera.position import ChanceDraws, Position
 
@@ -63,17 +64,6 @@ def rows(run_dirs):
     return (np.asarray(features), np.asarray(final), np.asarray(searched), np.asarray(games), game)
 
 
-def ridge_fit(z, y):
-    z = np.c_[z, np.ones(len(z))]
-    penalty = RIDGE * np.eye(z.shape[1])
-    penalty[-1, -1] = 0.0
-    return np.linalg.solve(z.T @ z + penalty, z.T @ y)
-
-
-def ridge_predict(weights, z):
-    return np.c_[z, np.ones(len(z))] @ weights
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+")
@@ -85,7 +75,7 @@ def main():
     features, final, searched, games, count = rows(args.runs)
     held = held_games(count, VALIDATION, SPLIT_SEED)[games]
     mean, spread = features[~held].mean(0), features[~held].std(0) + 1e-12
-    z = (features - mean) / spread
+    z = (features - mean) / spread          # the perceptrons' inputs
     train, valid = ~held, held
 
     def error(predicted):
@@ -96,7 +86,8 @@ def main():
               "validation_margin_mse": {}}
     found = report["validation_margin_mse"]
     found["constant"] = error(np.full(valid.sum(), final[train].mean()))
-    found["linear (tessera train)"] = error(ridge_predict(ridge_fit(z[train], final[train]), z[valid]))
+    found["linear (tessera train)"] = error(
+        features[valid] @ ridge_regression(features[train], final[train], RIDGE))
     for hidden in ((16,), (32,), (64, 32)):
         for alpha in (1e-3, 1.0):
             mlp = MLPRegressor(hidden_layer_sizes=hidden, alpha=alpha, max_iter=600,
@@ -107,7 +98,7 @@ def main():
     for share in (0.25, 0.5, 1.0):
         target = (1 - share) * final + share * searched
         found[f"linear on {share:g} next search + {1 - share:g} final"] = error(
-            ridge_predict(ridge_fit(z[train], target[train]), z[valid]))
+            features[valid] @ ridge_regression(features[train], target[train], RIDGE))
     found["the next search's root margin itself (after the deal)"] = error(searched[valid])
     for name, value in found.items():
         print(f"{name:55} {value}")
