@@ -12,9 +12,9 @@ the bar's options, the scaling check). ``--iterations`` counts per thread, so th
 2-thread row runs twice as many simulations in all. ``--rows learned`` sets the
 full greedy search beside the search with a learned model (``--model``, default the
 built-in one): round rollouts scored by its value, and its priors when it has a policy.
-``--rows defaults`` sets the game's defaults at this budget (2-player Summer Pavilion:
-round rollouts scored by the built-in model; 2-player Azul: mixed ones, the budget being
-long) beside the full greedy rollout without a model, which every game searched with by
+``--rows defaults`` sets the game's defaults at this budget (2-player Summer Pavilion and
+Azure: round rollouts scored by the built-in model; 2-player Azul: mixed ones, the budget
+being long) beside the full greedy rollout without a model, which every game searched with by
 default before learned defaults.
 
 Every row is the median of ``--runs`` runs, the rows' runs interleaved (so load on

@@ -44,7 +44,8 @@ _TEMPLATE_SHORT_NAMES = {module: short for short, module in TEMPLATES.items()}
 # reads from its module name (``variant(__name__)``), in ``kernels.<game>.bound.<template>_<variant>``.
 # numba prunes the branches of the other variants before typing, so an instance compiles
 # only its own: a search with greedy rollouts compiles no random playout, and the other way round.
-VARIANTS = {"mcts": ("random", "greedy", "round", "mixed"), "ismcts": ("random", "greedy")}
+ROLLOUT_VARIANTS = ("random", "greedy", "round", "mixed")     # mcts_layout.ROLLOUTS
+VARIANTS = {"mcts": ROLLOUT_VARIANTS, "ismcts": ROLLOUT_VARIANTS}
 
 
 def instance(game, template, variant=None):

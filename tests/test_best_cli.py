@@ -80,15 +80,17 @@ def test_mcts_json_ranks_by_visits_and_counts_every_simulation():
 
 def test_each_game_searches_with_its_own_exploration_and_value_unless_given():
     """Azul's defaults are 2.0 and blend (1.0 where the built-in value scores its round
-    rollouts, as in a short 2-player search), Azure's 0.7 and margin (docs/search.md); the
-    settings say which were used, and the same search with them given is the same search."""
+    rollouts, as in a short 2-player search), Azure's 0.7 and margin (win where the built-in
+    value scores its round rollouts, as by default) (docs/search.md); the settings say which
+    were used, and the same search with them given is the same search."""
     from tessera.search.mcts import MctsOptions, kernel
     azure = get_game("azure")
     state = azure.new(5)
     view = azure.format_position(azure.view(state, int(games.to_move(state))))
     for position, model, exploration, value in ((START, (), 1.0, "blend"),
                                                 (START, ("--model", "none"), 2.0, "blend"),
-                                                (view, (), 0.7, "margin")):
+                                                (view, (), 0.7, "win"),
+                                                (view, ("--model", "none"), 0.7, "margin")):
         search = ("best", position, "-n", 300, "--seed", 4, "--threads", 1, *model)
         report = document(*search)
         assert (report["settings"]["exploration"], report["settings"]["value"]) == (exploration, value)
@@ -309,7 +311,8 @@ def test_positions_without_a_move_give_one_line(command, phase):
 def test_the_help_gives_the_mcts_defaults_the_search_uses():
     """Before: the help said win, uct and random, the defaults before PUCT became one."""
     from tessera.search.mcts import (DEFAULT_EXPLORATION, DEFAULT_VALUE, EXPLORATION, LEARNED_EXPLORATION,
-                                    VALUE, MctsOptions, default_exploration, default_value)
+                                    LEARNED_VALUE, VALUE, MctsOptions, default_exploration,
+                                    default_value)
     helps = {param.name: param.help for param in cli_module.best.params}
     assert helps["select"].endswith(f"[default: {MctsOptions().select}]")
     long_rollouts = {game.name: (game.spec.search.long_rollout, game.spec.search.long_budget)
@@ -325,12 +328,15 @@ def test_the_help_gives_the_mcts_defaults_the_search_uses():
         f" {budget.simulations} visits), else greedy]")
     learned = {game.name: game.spec.search.learned_players for game in registered_games().values()
                if game.spec.search.learned_players}
-    assert learned == {"azul": (2,), "pavilion": (2, 3)}                        # as the help names them
-    assert helps["model"].endswith("[default: builtin for 2-player Azul and 2- and 3-player Summer"
-                                   " Pavilion unless another rollout than round or mixed is asked"
-                                   " for, else none]")
+    assert learned == {"azul": (2,), "pavilion": (2, 3), "azure": (2,)}        # as the help names them
+    assert helps["model"].endswith("[default: builtin for 2-player Azul, 2- and 3-player Summer"
+                                   " Pavilion and Azure unless another rollout than round or mixed"
+                                   " is asked for, else none]")
     assert set(VALUE) == {"azul"} and set(EXPLORATION) == {"azul", "azure"}      # all the help names
-    assert helps["value"].endswith(f"[default: {default_value('azul')} for Azul, {DEFAULT_VALUE} for the others]")
+    assert helps["value"].endswith(f"[default: {default_value('azul')} for Azul, {DEFAULT_VALUE} for the"
+                                   f" others; Azure: {default_value('azure', learned=True)} with a"
+                                   f" learned value at the round cut]")
+    assert set(LEARNED_VALUE) == {"azure"}
     assert set(LEARNED_EXPLORATION) == {"azul"}
     assert helps["exploration"].endswith(
         f"[default: Azul {default_exploration('azul')} ({default_exploration('azul', learned=True)}"

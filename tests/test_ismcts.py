@@ -19,6 +19,7 @@ from tessera.kernels.toy.layout import (
 from tessera.errors import TesseraError
 from tessera.notation.azul import parse_move, parse_position
 from tessera.search.ismcts import Ismcts
+from tessera.search.value_model import NO_MODEL
 from tessera.search.mcts import Mcts, MctsOptions
 
 N = 7
@@ -191,7 +192,7 @@ def test_availability_counts_a_reply_legal_in_some_determinizations():
     card = 6
     nodes, stats, size = kernel.new_tree(100_000)
     prm = MctsOptions(iterations=1, **TEXTBOOK).kernel_params("toy")
-    bind.instance("toy", "ismcts", TEXTBOOK["rollout"]).run_tree(nodes[0], stats[0], size[0], view_of(dealt(card, 1, reply=True)), 20_000, np.inf, prm, make_rng(2))
+    bind.instance("toy", "ismcts", TEXTBOOK["rollout"]).run_tree(nodes[0], stats[0], size[0], view_of(dealt(card, 1, reply=True)), 20_000, np.inf, prm, make_rng(2), NO_MODEL)
     tree = nodes[0]
     bet = child_with_move(tree, 0, BET)
     call, raise_ = child_with_move(tree, bet, CALL), child_with_move(tree, bet, RAISE)

@@ -10,6 +10,7 @@ from tessera.kernels.search.clock import FOREVER
 from tessera.games import get_game
 from tessera.search.ismcts import Ismcts
 from tessera.search.mcts import MIN_NODES, MctsOptions
+from tessera.search.value_model import NO_MODEL
 
 AZURE = get_game("azure")
 SEARCH = bind.instance("azure", "ismcts", "greedy")
@@ -25,7 +26,8 @@ def azure_view():
 
 def grown(iterations, max_nodes, seed=1):
     nodes, stats, size = kernel.new_tree(max_nodes)
-    SEARCH.run_tree(nodes[0], stats[0], size[0], azure_view(), iterations, FOREVER, PRM, make_rng(seed))
+    SEARCH.run_tree(nodes[0], stats[0], size[0], azure_view(), iterations, FOREVER, PRM, make_rng(seed),
+                    NO_MODEL)
     return nodes[0], stats[0], size[0]
 
 

@@ -269,16 +269,24 @@ def test_builtin_takes_the_model_fitted_to_the_player_count_where_one_ships():
     assert answer["settings"]["model_hash"] == fitted.hash, answer
 
 
-@pytest.mark.parametrize("game, position", [("azure", AZURE_START)])
-def test_a_game_without_a_builtin_model_is_one_line(game, position):
-    message = f"model builtin: no built-in value model for {game}; give a model file or none"
-    done = run_tessera("best", position, "-n", 10, "--rollout", "round", "--model", "builtin")
-    assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.splitlines() == [f"error: {message}"]
-    with pytest.raises(TesseraError, match=message):
-        tessera.best(position, visits=10, rollout="round", model="builtin")
+SHIPPED_AZURE = MODELS / "azure.npz"
+
+
+def test_builtin_is_the_shipped_azure_model_of_the_model_card():
+    """docs/learning.md, "The built-in models", Azure: the first generation of
+    results/strength, searched from a player's view (IS-MCTS) on every surface."""
+    shipped = load_model(SHIPPED_AZURE, "azure")
+    assert shipped.hash == load_model(REPO / "results/strength/azure-value1.npz").hash
+    assert shipped.players == [2] and shipped.data["games"] == 2000
+    view = get_game("azure").format_position(get_game("azure").view(get_game("azure").new(3), 0))
+    assert builtin_hash(view) == builtin_hash(AZURE_START) == shipped.hash
+    by_file = tessera.best(view, visits=VISITS, seed=6, rollout="round", model=str(SHIPPED_AZURE))
+    by_api = tessera.best(view, visits=VISITS, seed=6, rollout="round", model="builtin")
+    assert by_file["algo"] == by_api["algo"] == "ismcts"
+    assert top_visits(by_api["moves"]) == top_visits(by_file["moves"])
     with AnalysisProcess(threads=1) as engine:
-        engine.send({"id": game, "position": position, "maxVisits": 10, "rollout": "round",
-                     "model": "builtin"})
-        answer = engine.answer_to(game, timeout=300)
-    assert answer["error"] == message and answer["field"] == "model", answer
+        engine.send({"id": "view", "position": view, "maxVisits": VISITS, "seed": 6, "threads": 1,
+                     "rollout": "round", "model": "builtin"})
+        answer = engine.answer_to("view", timeout=300)
+    assert top_visits(answer["moves"]) == top_visits(by_file["moves"]), answer
+    assert answer["settings"]["model_hash"] == shipped.hash

@@ -254,7 +254,6 @@ def test_train_end_to_end_writes_a_model_and_prints_its_figures(tiny_run, tmp_pa
 
 @pytest.mark.parametrize("args, message", [
     (["chess", "{run}"], "no value features for 'chess'"),
-    (["azure", "{run}"], "no value features for 'azure'"),
     (["azul", "{tmp}/nowhere"], "no self-play run in"),
     (["azul", "{other}"], "is a run of pavilion, not azul"),
     (["azul", "{run}", "--validation", "1.5"], "--validation is a share between 0 and 1"),

@@ -62,19 +62,20 @@ def test_before_the_last_round_round_rollouts_search_their_own_way():
     assert [(m.move, m.visits) for m in round_.moves] == [(m.move, m.visits) for m in search(state, "round").moves]
 
 
-def test_is_mcts_refuses_round_rollouts():
-    with pytest.raises(OptionError, match="IS-MCTS has no round rollouts"):
-        Ismcts(MctsOptions(iterations=10, rollout="round"))
+def test_is_mcts_takes_the_rollouts_mcts_takes():
+    with pytest.raises(OptionError, match=r"unknown rollout 'cut' \(known: random, greedy, round, mixed\)"):
+        Ismcts(MctsOptions(iterations=10, rollout="cut"))
 
 
-def test_an_agent_with_round_rollouts_plays_azul_and_refuses_an_azure_view():
+def test_an_agent_with_round_rollouts_plays_azul_and_an_azure_view():
+    """IS-MCTS cuts Azure's rollouts after its turns (tests/test_azure_features.py) and
+    scores them with the estimate when no model is given."""
     agent = parse_agent("mcts:iters=50,rollout=round")
     azul_state = get_game("azul").new(2, players=2)
     assert agent.choose(azul_state) in legal(azul_state)
     azure = get_game("azure")
     view = azure.view(azure.new(5), 0)
-    with pytest.raises(OptionError, match="IS-MCTS has no round rollouts"):
-        agent.choose(view)
+    assert agent.choose(view) in legal(view)
 
 
 def legal(state):

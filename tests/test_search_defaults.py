@@ -3,6 +3,8 @@
 Summer Pavilion search with the built-in model scoring round rollouts, 2-player Azul with
 mixed ones from a long budget on, as the matches chose; every other game and player count
 with full greedy rollouts and no model; what a request names is what it gets."""
+from importlib import resources
+
 import numpy as np
 import pytest
 
@@ -35,7 +37,7 @@ def start(game, players):
     (PAVILION, 2, ("round", "builtin"), ("round", "builtin")),
     (PAVILION, 3, ("round", "builtin"), ("round", "builtin")),
     (PAVILION, 4, ("greedy", "none"), ("greedy", "none")),
-    (AZURE, 2, ("greedy", "none"), ("greedy", "none")),
+    (AZURE, 2, ("round", "builtin"), ("round", "builtin")),
 ])
 def test_what_each_game_and_player_count_leaves_to_itself(game, players, short, long):
     state = start(game, players)
@@ -151,12 +153,42 @@ def test_the_analysis_engine_and_the_api_fill_in_the_same_defaults():
         assert settings["model_hash"] == by_cli["settings"]["model_hash"]
 
 
-def test_information_set_mcts_refuses_a_model_in_one_line():
-    from tessera.errors import OptionError
+def test_azure_searches_its_views_with_the_builtin_value_and_its_win_chance():
+    """Azure's default (docs/search.md, "Defaults per game and player count"): round rollouts,
+    four turns long, scored by the built-in model, selection on the win chance, exploration
+    0.7, at every budget; a search that names another rollout or value keeps it."""
+    view = AZURE.view(AZURE.new(5), 0)
+    for time_limit in (SHORT, 10.0, None):
+        options = MctsOptions(iterations=100, time_limit=time_limit).for_position(view)
+        assert (options.rollout, options.model, options.value, options.exploration) == \
+            ("round", "builtin", "win", 0.7)
+    greedy = MctsOptions(iterations=100, rollout="greedy").for_position(view)
+    assert (greedy.model, greedy.value) == ("none", "margin")
+    assert MctsOptions(iterations=100, value="blend").for_position(view).value == "blend"
+    report = best_json(AZURE.format_position(view))
+    assert report["algo"] == "ismcts"
+    settings = report["settings"]
+    assert (settings["rollout"], settings["model"], settings["value"], settings["exploration"]) == \
+        ("round", "builtin", "win", 0.7)
+    assert settings["model_hash"] == load_model(
+        resources.files("tessera.learning") / "models" / "azure.npz").hash
+    # The search is the one the settings name: the win chance, not the margin, selects.
+    position = AZURE.format_position(view)
+    left = tessera.best(position, visits=VISITS, seed=2, threads=1)
+    named = tessera.best(position, visits=VISITS, seed=2, threads=1, rollout="round",
+                         model="builtin", value="win", exploration=0.7)
+    margin = tessera.best(position, visits=VISITS, seed=2, threads=1, value="margin")
+    assert top_visits(left["moves"]) == top_visits(named["moves"]) != top_visits(margin["moves"])
+
+
+def test_information_set_mcts_takes_a_model_of_its_game_only(tmp_path):
+    from tessera.errors import TesseraError
     from tessera.search.ismcts import Ismcts
-    with pytest.raises(OptionError, match="information-set MCTS .* takes no model"):
-        Ismcts(MctsOptions(iterations=10, model="builtin"))
-    Ismcts(MctsOptions(iterations=10, model="none"))
+    view = AZURE.view(AZURE.new(5), 0)
+    save_model(tmp_path / "azul.npz", np.zeros(N_VALUE_FEATURES), np.zeros(N_VALUE_FEATURES))
+    with pytest.raises(TesseraError, match="a model of azul, not azure"):
+        Ismcts(MctsOptions(iterations=10, model=str(tmp_path / "azul.npz"))).search(view)
+    assert Ismcts(MctsOptions(iterations=10, model="none")).search(view).visits == 10
 
 
 def test_one_searcher_follows_the_player_count_of_each_position():

@@ -27,8 +27,9 @@ over the determinizations that reached it.
 - Chance is open loop: chance acts inside the determinization with the
   iteration's generator and is not part of the tree, so the children below a
   node are simply the player moves that follow, whatever chance did.
-- Every simulation rolls out to the end (uniform random or epsilon-greedy) and
-  backs up, for every player, the payoff and the score margin, as in
+- Every simulation rolls out (uniform random or epsilon-greedy to the end; "round" to
+  the next round boundary, scored by the game's estimate or a learned value; "mixed"
+  both) and backs up, for every player, the payoff and the score margin, as in
   ``tessera.kernels.search.mcts``, whose values, parameters and rollouts are shared.
   The tree's layout and ``new_tree`` are ``tessera.kernels.search.ismcts_layout``'s.
 - When the node arrays are nearly full the tree is compacted (``compact``): the
@@ -51,13 +52,14 @@ from tessera.kernels.search.clock import FOREVER, now, simulations_until_check
 from tessera.kernels.search.ismcts_layout import (
     AVAIL, COMPACTIONS, FIRST, FREED, MOVE, NEXT, NO_NODE, PRIOR, STAT_COLUMNS, USED, VISITS,
 )
-from tessera.kernels.search.mcts_layout import SELECT_PUCT
+from tessera.kernels.search.mcts_layout import MAX_PLAYERS, SELECT_PUCT
 from tessera.kernels.search.tree import VISIT_CLASSES, keep_threshold, number_kept, visit_class
 
 games = template_games(__name__)
 _mcts = sibling(__name__, "mcts")       # the same game's MCTS kernels, with the same rollout
-backup, outcome, puct_score, rollout = _mcts.backup, _mcts.outcome, _mcts.puct_score, _mcts.rollout
-first_play = _mcts.first_play
+backup, puct_score, rollout = _mcts.backup, _mcts.puct_score, _mcts.rollout
+scored_outcome, mixed_outcome, MIX = _mcts.scored_outcome, _mcts.mixed_outcome, _mcts.MIX
+first_play, FEATURE_ROOM, ROLLOUT = _mcts.first_play, _mcts.FEATURE_ROOM, _mcts.ROLLOUT
 set_priors, simulation_buffers, uct_score = _mcts.set_priors, _mcts.simulation_buffers, _mcts.uct_score
 
 
@@ -167,8 +169,9 @@ def count_available(nodes, slot, n):
 
 @kernel(inline="always")    # into run_tree: not compiled (optimised, emitted) a second time on its own
 def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, values, slot, prior_rows, path,
-             payoff, margin, score):
-    """One iteration: determinize, select, expand, roll out, back up."""
+             payoff, margin, score, model, features, kept):
+    """One iteration: determinize, select, expand, roll out, back up (``model``, ``features``,
+    ``kept``: the round and mixed rollouts' scoring, as in ``tessera.kernels.search.mcts``)."""
     games.determinize(root, observer, rng, state)
     depth = 0
     path[0] = 0
@@ -190,16 +193,20 @@ def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, values,
         if nodes[child, VISITS] == 0:
             break                                            # a new leaf: roll out
     rollout(state, rng, moves, values)
-    outcome(state, payoff, margin, score)
+    scored_outcome(state, payoff, margin, score, model, features)
+    if ROLLOUT == "mixed":
+        mixed_outcome(state, rng, moves, values, payoff, margin, score, MIX, kept)
     backup(nodes, stats, path, 0, depth, 0, 0.0, games.players(state), payoff, margin)
 
 
 @kernel(nogil=True)     # the trees of a parallel search run on Python threads
-def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
+def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, model):
     """Up to ``iterations`` simulations for the player to move at ``root``, stopping once
     ``time.perf_counter()`` passes ``deadline``; returns the simulations run. ``rng``
     carries on between calls; generator and size are kept thread-local while it runs
-    (as in ``tessera.kernels.search.mcts.run_tree``)."""
+    (as in ``tessera.kernels.search.mcts.run_tree``). ``model``: a learned value that scores
+    where round and mixed rollouts stop (``tessera.kernels.search.mcts.run_tree``'s), shape
+    (0, 0) for none; the priors stay the move heuristic's."""
     observer = games.to_move(root)
     state = root.copy()
     local_rng = rng.copy()
@@ -207,6 +214,8 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
     moves, values, path, payoff, margin, score = simulation_buffers()
     slot = ints(games.MAX_MOVES)
     prior_rows = np.zeros((games.MAX_MOVES, STAT_COLUMNS), np.float64)  # set_priors' output
+    features = np.zeros(FEATURE_ROOM, np.float64)
+    kept = np.zeros(2 * MAX_PLAYERS, np.float64)
     # A simulation adds children mostly at one node (one move's worth under UCT, a
     # determinization's missing moves under PUCT): with this much room it seldom finds the
     # arrays full; below that the tree is compacted to half its arrays and keeps growing.
@@ -219,7 +228,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng):
         if local_size[USED] + room > nodes.shape[0]:
             compact(nodes, stats, local_size, nodes.shape[0] // 2)
         simulate(nodes, stats, local_size, root, observer, prm, local_rng, state, moves, values, slot,
-                 prior_rows, path, payoff, margin, score)
+                 prior_rows, path, payoff, margin, score, model, features, kept)
         done += 1
         if timed and done >= check:
             t = now()

@@ -24,8 +24,9 @@ block of ``CAPACITY`` slots from ``FIRST``, ``COUNT`` of them in use.
   ``chance_width`` visits each take a new outcome; after that a visit picks one
   of them uniformly, each being an equally likely sample.
 - Every simulation ends with a rollout to the end of the game (uniform random or
-  epsilon-greedy on the game's move heuristic), or epsilon-greedy to the next chance
-  event ("round": in Azul, the end of the round) scored with the game's ``estimate``,
+  epsilon-greedy on the game's move heuristic), or epsilon-greedy to the next round
+  boundary ("round": in Azul the chance event that ends the round; in Azure, which counts
+  its rounds in turns, ``ROUND_TURNS`` turns on) scored with the game's ``estimate``,
   and backs up, for every player, the payoff (winners share 1; a rollout cut short:
   the leaders by the estimate, or with a learned value model (``run_tree``'s ``model``),
   its win chances normalised to sum to 1) and the score margin (own score minus the best
@@ -83,6 +84,11 @@ POLICY_ROOM = max(getattr(games, "N_POLICY_FEATURES", 0), 1)    # one move's fea
 # which chance positions end one (``is_round_boundary``): round rollouts play through the
 # others. Elsewhere every chance position after a move is a round's end.
 GAME_MARKS_ROUND_BOUNDARIES = hasattr(games, "is_round_boundary")
+# A game whose chance marks no round (Azure: the hidden deck's draws come seldom, between
+# any two turns) counts its rounds in turns instead: a round rollout stops at the start of a
+# turn (``starts_turn``) once it has played ``ROUND_TURNS`` of them, and plays through chance.
+GAME_COUNTS_ROUND_TURNS = hasattr(games, "ROUND_TURNS")
+ROUND_TURNS = getattr(games, "ROUND_TURNS", 0)
 # Whether this instance's rollout stops at the next round boundary and scores it
 # (``scored_outcome``).
 CUT_AT_ROUND = ROLLOUT in CUT_ROLLOUTS
@@ -300,19 +306,26 @@ def chance_child(nodes, stats, size, node, width, rng):
 
 
 @kernel(inline="always")
-def greedy_rollout(state, rng, moves, values, to_chance):
+def greedy_rollout(state, rng, moves, values, to_round):
     """Epsilon-greedy on the move heuristic (``values``: room for it); ties go to the first
-    best move. With ``to_chance``, it stops at the first round boundary (a chance event,
-    ``at_round_boundary``) instead of resolving it."""
+    best move. With ``to_round``, it stops at the first round boundary: a chance event
+    (``at_round_boundary``), left unresolved, or in a game that counts its rounds in turns,
+    the start of a turn once ``ROUND_TURNS`` turns are played."""
+    turns = 0
     while True:
         who = games.to_move(state)
         if who == TERMINAL:
             return
         if who == CHANCE:
-            if to_chance and at_round_boundary(state):
+            if to_round and at_round_boundary(state):
                 return
             games.resolve_chance(state, rng)
             continue
+        if GAME_COUNTS_ROUND_TURNS:     # pruned before typing, like ROLLOUT
+            if to_round and games.starts_turn(state):
+                if turns == ROUND_TURNS:
+                    return
+                turns += 1
         n = games.legal_moves(state, moves)
         if (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < GREEDY_EPSILON:
             pick = moves[below(rng, n)]
@@ -330,6 +343,8 @@ def greedy_rollout(state, rng, moves, values, to_chance):
 @kernel(inline="always")
 def at_round_boundary(state):
     """Whether the chance event due in ``state`` ends a round (where round rollouts stop)."""
+    if GAME_COUNTS_ROUND_TURNS:         # its rounds are turns: no chance ends one
+        return False
     if GAME_MARKS_ROUND_BOUNDARIES:     # pruned before typing, like ROLLOUT
         return games.is_round_boundary(state)
     return True

@@ -59,6 +59,9 @@ class SearchDefaults:
     # (None: ``exploration``): the value's payoffs vary far less than a finished rollout's,
     # so the tree needs less exploring (chosen by matches, results/strength).
     learned_exploration: float = None
+    # The value such a search maximises (a name of ``tessera.search.mcts.VALUES``; None:
+    # ``value``): a learned win chance may rank the moves better than its predicted margin.
+    learned_value: str = None
     # The rollout a value model (the built-in one by default) brings from a long budget on
     # (None: round at every budget). With many full rollouts a value's bias outweighs the
     # speed of stopping at the cut, and "mixed" keeps the finished rollout beside it.

@@ -3,7 +3,8 @@
 Each recorded game is replayed from its seed (``Position.new`` and ``ChanceDraws``, as the
 run dealt it). At every round boundary (``features.LEARNABLE``: the positions where chance
 acts after a player's move, i.e. after a round's scoring and before the next refill; in
-Summer Pavilion only those its kernel's ``is_round_boundary`` accepts)
+Summer Pavilion only those its kernel's ``is_round_boundary`` accepts; in Azure, whose
+rounds are counted in turns, the start of every turn)
 each player gets one row: the features of the position from that player's side, the
 player's final margin (final score less the best final score of the other players) and
 win share (the game's payoff: 1, 0, or a share of a tie).
@@ -89,14 +90,20 @@ def final_margins(scores):
 def boundary_positions(game_name, options, seed, moves):
     """The round-boundary positions of one recorded game, in order, and its final position:
     where chance acts after a player's move and the feature kernel's ``is_round_boundary``,
-    when it has one, accepts the position."""
-    is_boundary = getattr(features_of(game_name).kernel(), "is_round_boundary", None)
-    position = Position.new(game_name, seed=seed, **options)
+    when it has one, accepts the position; in a game that counts its rounds in turns (its
+    kernel has ``starts_turn``), the start of every turn."""
+    kernel = features_of(game_name).kernel()
+    is_boundary = getattr(kernel, "is_round_boundary", None)
+    starts_turn = getattr(kernel, "starts_turn", None)
     draws = ChanceDraws(seed)
+    position = draws.deal(Position.new(game_name, seed=seed, **options))
     boundaries = []
     for move in moves:
+        if starts_turn is not None and starts_turn(position.state):
+            boundaries.append(position)
         position = position.play_codes(int(move))
-        if position.is_chance and (is_boundary is None or is_boundary(position.state)):
+        if starts_turn is None and position.is_chance \
+                and (is_boundary is None or is_boundary(position.state)):
             boundaries.append(position)
         position = draws.deal(position)
     return boundaries, position

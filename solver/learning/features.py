@@ -6,7 +6,8 @@ A game joins by writing its feature kernel (``kernels/<game>/features.py`` with
 line in ``LEARNABLE`` saying which positions of a replayed game are its boundaries. The
 dataset takes the positions where chance acts after a player's move; a game where chance
 also acts in the middle of a round adds ``is_round_boundary(state)`` to its kernel, and
-only the positions it accepts count.
+only the positions it accepts count. A game whose rounds are counted in turns (Azure) adds
+``starts_turn(state)`` instead, and its boundaries are the start of every turn.
 """
 import importlib
 from dataclasses import dataclass
@@ -44,6 +45,10 @@ LEARNABLE = {
     "pavilion": GameFeatures("tessera.kernels.pavilion.features",
                              "chance acts after a player's move and starts a round (the refill "
                              "after a round's end)"),
+    # Azure has no rounds, and its chance (the hidden deck's draws) comes seldom: the start
+    # of a turn, where a player is to place a stone, is its boundary (``starts_turn``).
+    "azure": GameFeatures("tessera.kernels.azure.features",
+                          "a player is to place a stone (the start of a turn)"),
 }
 
 

@@ -7,8 +7,9 @@ player to move; every simulation searches one determinization of it. With
 are summed by move.
 
 Options are ``MctsOptions``; two have no effect here: ``chance_width`` (chance is
-open loop, not in the tree) and ``reuse`` (every search starts a fresh tree). A value
-model is refused: IS-MCTS has no round rollout for it to score.
+open loop, not in the tree) and ``reuse`` (every search starts a fresh tree). A model's
+value scores where round and mixed rollouts stop, in each determinization; its policy is
+not used (the priors stay the move heuristic's).
 """
 import numpy as np
 
@@ -16,15 +17,14 @@ from tessera.kernels import bind
 from tessera.kernels.rng import make_rng
 from tessera.kernels.search import ismcts_layout as kernel   # the layout; the kernels per game: bind
 from tessera.kernels.search.clock import FOREVER
-from tessera.errors import OptionError
 from tessera.search.loading import kernel_loader
 from tessera.search.mcts import MctsOptions, heuristic_kernel  # noqa: F401  (MctsOptions: of both searches)
-from tessera.search.options import MODEL_NONE
+from tessera.search.value_model import NO_MODEL
 from tessera.search.result import SearchResult
 from tessera.search.searcher import TreeSearch, move_line, ranked
 
 PV_LENGTH = 256
-ROLLOUTS = bind.VARIANTS["ismcts"]     # a round rollout is MCTS's alone
+ROLLOUTS = bind.VARIANTS["ismcts"]
 
 
 def search_kernels(state, rollout):
@@ -35,7 +35,8 @@ def search_kernels(state, rollout):
     nodes, stats, size = kernel.new_tree(1)
     prm, root = MctsOptions().kernel_params(state[0]), state.copy()
     buffer = np.zeros(PV_LENGTH, np.int64)
-    return [(kernels.run_tree, (nodes[0], stats[0], size[0], root, 1, FOREVER, prm, make_rng(0))),
+    return [(kernels.run_tree, (nodes[0], stats[0], size[0], root, 1, FOREVER, prm, make_rng(0),
+                                NO_MODEL)),
             (kernels.children, (nodes[0], 0, buffer)),
             (kernels.principal_variation, (nodes[0], 0, buffer))]
 
@@ -57,29 +58,23 @@ load_kernels = kernel_loader(search_kernels, helper_kernels)
 class Ismcts(TreeSearch):
     """An IS-MCTS searcher for the player to move in a position or in that player's view."""
 
-    def __init__(self, options):
-        super().__init__(options)
-        if options.rollout is not None and options.rollout not in ROLLOUTS:
-            raise OptionError(f"IS-MCTS has no {options.rollout} rollouts (known: {', '.join(ROLLOUTS)})")
-        if options.model not in (None, MODEL_NONE):
-            raise OptionError("information-set MCTS (a position with hidden parts) takes no model:"
-                              " it has no round rollout for a value to score")
-
     def search(self, state, progress=None):
         """Search ``state`` and rank its moves; ``progress(done, total, seconds)`` per batch."""
-        rollout = self.options.for_position(state).rollout
+        options = self.options.for_position(state)      # once, before the clock
+        rollout = options.rollout
         rules, kernels = bind.interface(state[0]), bind.instance(state[0], "ismcts", rollout)
         player = self._player(rules, state)
+        model = options.kernel_model(state)
 
         def begin():
             root = state.copy()
             tree = kernel.new_tree(self.options.tree_nodes(kernel.NODE_BYTES), self.options.threads)
             nodes, stats, size = tree
-            prm = self.options.kernel_params(state[0])
+            prm = options.kernel_params(state[0])
 
             def run_thread(t, remaining, deadline):
                 return kernels.run_tree(nodes[t], stats[t], size[t], root, remaining, deadline, prm,
-                                        self.rngs[t])
+                                        self.rngs[t], model)
 
             return (run_thread, lambda: None,
                     lambda seconds: self._result(rules, kernels, root, tree, player, seconds))

@@ -160,11 +160,11 @@ class MctsOptions:
     def for_position(self, state):
         """These options with what they leave to the game of ``state`` and its player count
         filled in (``position_settings``, ``for_game``)."""
-        rollout, model, exploration = position_settings(state, self.rollout, self.model,
-                                                        self.exploration, self.time_limit,
-                                                        self.iterations)
+        rollout, model, exploration, value = position_settings(
+            state, self.rollout, self.model, self.exploration, self.value, self.time_limit,
+            self.iterations)
         return replace(self.for_game(state[0]), rollout=rollout, model=model,
-                       exploration=exploration)
+                       exploration=exploration, value=value)
 
     def for_game(self, game):
         """These options with what they leave to ``game`` (an id or a name) filled in."""
@@ -191,6 +191,8 @@ LEARNED_PLAYERS = {game.name: game.spec.search.learned_players for game in GAMES
                    if game.spec.search.learned_players}
 LEARNED_EXPLORATION = {game.name: game.spec.search.learned_exploration for game in GAMES
                        if game.spec.search.learned_exploration is not None}
+LEARNED_VALUE = {game.name: game.spec.search.learned_value for game in GAMES
+                 if game.spec.search.learned_value is not None}
 
 
 def default_exploration(game, learned=False):
@@ -208,9 +210,13 @@ def learned_search(rollout, model):
     return rollout == "round" and model != MODEL_NONE
 
 
-def default_value(game):
-    """The value (a name of ``VALUES``) ``game`` (an id or a name) searches with by default."""
-    return VALUE.get(bind.game_name(game), DEFAULT_VALUE)
+def default_value(game, learned=False):
+    """The value (a name of ``VALUES``) ``game`` (an id or a name) searches with by default;
+    with ``learned``, when a learned value scores its round rollouts (``learned_search``)."""
+    name = bind.game_name(game)
+    if learned and name in LEARNED_VALUE:
+        return LEARNED_VALUE[name]
+    return VALUE.get(name, DEFAULT_VALUE)
 
 
 def game_defaults(game):
@@ -257,14 +263,19 @@ def is_long_budget(long_budget, time_limit, iterations):
             and (iterations is None or iterations >= long_budget.simulations))
 
 
-def position_settings(state, rollout, model, exploration, time_limit=None, iterations=None):
-    """``(rollout, model, exploration)`` of a search of ``state`` with that budget, each
-    None left to its game and player count: ``position_defaults``, then the exploration of
-    that search (``default_exploration``, learned when a model scores round rollouts)."""
+def position_settings(state, rollout, model, exploration, value=None, time_limit=None,
+                      iterations=None):
+    """``(rollout, model, exploration, value)`` of a search of ``state`` with that budget,
+    each None left to its game and player count: ``position_defaults``, then the
+    exploration and value of that search (``default_exploration``, ``default_value``:
+    learned when a model scores round rollouts)."""
     rollout, model = position_defaults(state, rollout, model, time_limit, iterations)
+    learned = learned_search(rollout, model)
     if exploration is None:
-        exploration = default_exploration(state[0], learned_search(rollout, model))
-    return rollout, model, exploration
+        exploration = default_exploration(state[0], learned)
+    if value is None:
+        value = default_value(state[0], learned)
+    return rollout, model, exploration, value
 
 
 class Mcts(TreeSearch):

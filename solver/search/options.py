@@ -64,7 +64,7 @@ OPTIONS = (
     SearchOption("seed", int, "MCTS seed [default: a random one, shown in the output]", default=0,
                  minimum=0, maximum=2**32 - 1, cli=("--seed",), analyze="seed", api="seed"),
     SearchOption("value", str, "MCTS: what a node's value is [default: blend for Azul, margin for"
-                 " the others]", default=GAMES_OWN, choices=("win", "margin", "blend"),
+                 " the others; Azure: win with a learned value at the round cut]", default=GAMES_OWN, choices=("win", "margin", "blend"),
                  cli=("--value",), metavar="[win|margin|blend]", agent="value", analyze="value",
                  api="value"),
     SearchOption("select", str, "MCTS: the selection rule [default: {default}]", default="puct",
@@ -94,11 +94,11 @@ OPTIONS = (
                  " positions where round and mixed rollouts stop instead of the game's estimate,"
                  " and its policy, when it has one, gives PUCT's priors with any rollout (a model"
                  " without a policy needs one of those two rollouts);"
-                 f" {MODEL_BUILTIN}: the game's built-in model for its player count (Azul and Summer"
-                 " Pavilion have one);"
-                 f" {MODEL_NONE}: no model [default: {MODEL_BUILTIN} for 2-player Azul and 2- and"
-                 f" 3-player Summer Pavilion unless another rollout than round or mixed is asked"
-                 f" for, else {MODEL_NONE}]",
+                 f" {MODEL_BUILTIN}: the game's built-in model for its player count (every game"
+                 " has one);"
+                 f" {MODEL_NONE}: no model [default: {MODEL_BUILTIN} for 2-player Azul, 2- and"
+                 f" 3-player Summer Pavilion and Azure unless another rollout than round or mixed"
+                 f" is asked for, else {MODEL_NONE}]",
                  default=GAMES_OWN, cli=("--model",),
                  metavar=f"PATH|{MODEL_BUILTIN}|{MODEL_NONE}", agent="model", analyze="model",
                  api="model"),

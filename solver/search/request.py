@@ -69,15 +69,15 @@ class SearchRequest:
 
 def for_position(settings, algo, state):
     """``settings`` of a search of ``state`` with what depends on its game and position:
-    MCTS's rollout, value model and exploration where they were left to the game and its
+    MCTS's rollout, value model, exploration and value where they were left to the game and its
     player count, and the model's path (or ``builtin``) and hash (a built-in model is the
     game's for its player count; no model: neither); or alpha-beta's mode (round or game)."""
     if algo == MCTS:
         from tessera.search.mcts import position_settings
-        rollout, model, exploration = position_settings(state, settings["rollout"],
-                                                        settings["model"], settings["exploration"],
-                                                        settings["time"], settings["iterations"])
-        settings = {**settings, "rollout": rollout, "exploration": exploration}
+        rollout, model, exploration, value = position_settings(
+            state, settings["rollout"], settings["model"], settings["exploration"],
+            settings["value"], settings["time"], settings["iterations"])
+        settings = {**settings, "rollout": rollout, "exploration": exploration, "value": value}
         del settings["model"]
         if model == MODEL_NONE:
             return settings
