@@ -102,9 +102,9 @@ def top_visits(moves, count=8):
 
 def test_without_a_model_the_search_is_the_same(random_model):
     path, _ = random_model
-    # 3-player Azul: its round rollouts have no built-in model by default (2 players do).
-    three = AZUL.format_position(AZUL.new(3, players=3))
-    for position, rollout in ((START, "greedy"), (three, "greedy"), (three, "round")):
+    # 4-player Azul: its round rollouts have no built-in model by default (2 and 3 players do).
+    four = AZUL.format_position(AZUL.new(3, players=4))
+    for position, rollout in ((START, "greedy"), (four, "greedy"), (four, "round")):
         plain = tessera.best(position, visits=VISITS, seed=4, rollout=rollout)
         none = tessera.best(position, visits=VISITS, seed=4, rollout=rollout, model="none")
         assert plain["moves"] == none["moves"] and plain["root"]["margin"] == none["root"]["margin"]
@@ -252,8 +252,8 @@ def builtin_hash(position):
 
 
 def test_builtin_takes_the_model_fitted_to_the_player_count_where_one_ships():
-    """Summer Pavilion ships a 3-player model beside its general one; Azul only a general
-    one, which every player count takes."""
+    """Summer Pavilion and Azul ship a 3-player model beside their general one, which the
+    other player counts take."""
     pavilion = get_game("pavilion")
     three = pavilion.format_position(pavilion.new(3, players=3))
     fitted = load_model(MODELS / "pavilion-3p.npz", "pavilion")
@@ -261,7 +261,11 @@ def test_builtin_takes_the_model_fitted_to_the_player_count_where_one_ships():
     assert fitted.hash == load_model(REPO / "results/strength/pavilion3p-value2.npz").hash
     assert builtin_hash(three) == fitted.hash
     assert builtin_hash(PAVILION_START) == load_model(SHIPPED_PAVILION).hash
-    assert builtin_hash(AZUL.format_position(AZUL.new(3, players=3))) == load_model(SHIPPED).hash
+    azul_three = load_model(MODELS / "azul-3p.npz", "azul")
+    assert azul_three.players == [3]
+    assert azul_three.hash == load_model(REPO / "results/strength/azul3p-value1.npz").hash
+    assert builtin_hash(AZUL.format_position(AZUL.new(3, players=3))) == azul_three.hash
+    assert builtin_hash(AZUL.format_position(AZUL.new(3, players=4))) == load_model(SHIPPED).hash
     with AnalysisProcess(threads=1) as engine:
         engine.send({"id": "three", "position": three, "maxVisits": 50, "rollout": "round",
                      "model": "builtin"})

@@ -1,8 +1,8 @@
 """The rollout and value model a search leaves to its game, player count and budget
-(docs/search.md, "Defaults per game and player count"): 2-player Azul and 2- and 3-player
-Summer Pavilion search with the built-in model scoring round rollouts, 2-player Azul with
-mixed ones from a long budget on, as the matches chose; every other game and player count
-with full greedy rollouts and no model; what a request names is what it gets."""
+(docs/search.md, "Defaults per game and player count"): 2- and 3-player Azul and Summer
+Pavilion and Azure search with the built-in model scoring round rollouts, Azul with mixed
+ones from a long budget on, as the matches chose; every other game and player count with
+full greedy rollouts and no model; what a request names is what it gets."""
 from importlib import resources
 
 import numpy as np
@@ -32,7 +32,7 @@ def start(game, players):
 
 @pytest.mark.parametrize("game, players, short, long", [
     (AZUL, 2, ("round", "builtin"), ("mixed", "builtin")),
-    (AZUL, 3, ("greedy", "none"), ("greedy", "none")),
+    (AZUL, 3, ("round", "builtin"), ("mixed", "builtin")),
     (AZUL, 4, ("greedy", "none"), ("greedy", "none")),
     (PAVILION, 2, ("round", "builtin"), ("round", "builtin")),
     (PAVILION, 3, ("round", "builtin"), ("round", "builtin")),
@@ -129,9 +129,9 @@ def test_two_player_pavilion_searches_with_the_builtin_model_by_default():
     assert greedy["root"]["margin"] != by_default["root"]["margin"]
 
 
-def test_four_player_pavilion_and_three_player_azul_search_as_before():
+def test_four_player_pavilion_and_azul_search_as_before():
     for position in (PAVILION.format_position(start(PAVILION, 4)),
-                     AZUL.format_position(start(AZUL, 3))):
+                     AZUL.format_position(start(AZUL, 4))):
         by_default = best_json(position)
         named = best_json(position, "--rollout", "greedy", "--model", "none")
         assert top_visits(by_default["moves"]) == top_visits(named["moves"])
@@ -232,6 +232,29 @@ def test_a_learned_search_explores_with_the_games_learned_constant(rollout, mode
     options = MctsOptions(rollout=rollout, model=model, exploration=exploration,
                           time_limit=time_limit)
     assert options.for_position(start(AZUL, 2)).exploration == expected
+
+
+@pytest.mark.parametrize("players, time_limit, expected", [
+    (3, SHORT, ("round", "builtin", 1.0)),
+    (3, 10.0, ("mixed", "builtin", 1.0)),     # 3 players: mixed rollouts explore less too
+    (2, 10.0, ("mixed", "builtin", 2.0)),     # 2 players: mixed rollouts keep Azul's own
+    (4, 10.0, ("greedy", "none", 2.0)),
+])
+def test_three_player_azul_explores_less_with_either_learned_rollout(players, time_limit, expected):
+    options = MctsOptions(time_limit=time_limit).for_position(start(AZUL, players))
+    assert (options.rollout, options.model, options.exploration) == expected
+    named = MctsOptions(time_limit=time_limit, rollout="mixed", model="none")
+    assert named.for_position(start(AZUL, players)).exploration == 2.0    # no model: Azul's own
+
+
+def test_three_player_azul_searches_with_the_model_fitted_to_three_players():
+    position = AZUL.format_position(start(AZUL, 3))
+    shipped = load_model(resources.files("tessera.learning") / "models" / "azul-3p.npz", "azul")
+    assert shipped.players == [3]
+    for budget, rollout in ((VISITS, "round"), (AZUL.spec.search.long_budget.simulations, "mixed")):
+        settings = best_json(position, "-n", budget)["settings"]
+        assert (settings["rollout"], settings["model"], settings["exploration"]) == (rollout, "builtin", 1.0)
+        assert settings["model_hash"] == shipped.hash
 
 
 def test_the_settings_name_the_exploration_the_learned_search_used():

@@ -59,6 +59,9 @@ class SearchDefaults:
     # (None: ``exploration``): the value's payoffs vary far less than a finished rollout's,
     # so the tree needs less exploring (chosen by matches, results/strength).
     learned_exploration: float = None
+    # The player counts whose mixed rollouts, scored by a learned value, take
+    # ``learned_exploration`` too (elsewhere mixed rollouts keep ``exploration``).
+    learned_mixed_players: tuple = ()
     # The value such a search maximises (a name of ``tessera.search.mcts.VALUES``; None:
     # ``value``): a learned win chance may rank the moves better than its predicted margin.
     learned_value: str = None

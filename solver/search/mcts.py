@@ -197,11 +197,22 @@ LEARNED_VALUE = {game.name: game.spec.search.learned_value for game in GAMES
 
 def default_exploration(game, learned=False):
     """The exploration constant ``game`` (an id or a name) searches with by default; with
-    ``learned``, when a learned value scores its round rollouts (``learned_search``)."""
+    ``learned``, when a learned value scores its rollouts where the game explores less
+    (``explores_as_learned``)."""
     name = bind.game_name(game)
     if learned and name in LEARNED_EXPLORATION:
         return LEARNED_EXPLORATION[name]
     return EXPLORATION.get(name, DEFAULT_EXPLORATION)
+
+
+def explores_as_learned(game, rollout, model, players):
+    """True for a search of ``game`` (a name) with ``players`` players that takes the game's
+    learned exploration: round rollouts a learned value scores, and mixed ones at the
+    player counts of its ``learned_mixed_players``."""
+    if model == MODEL_NONE:
+        return False
+    return rollout == "round" or (rollout == "mixed"
+                                  and players in SEARCH_DEFAULTS[game].learned_mixed_players)
 
 
 def learned_search(rollout, model):
@@ -269,12 +280,14 @@ def position_settings(state, rollout, model, exploration, value=None, time_limit
     each None left to its game and player count: ``position_defaults``, then the
     exploration and value of that search (``default_exploration``, ``default_value``:
     learned when a model scores round rollouts)."""
+    from tessera.kernels import games
     rollout, model = position_defaults(state, rollout, model, time_limit, iterations)
-    learned = learned_search(rollout, model)
     if exploration is None:
+        learned = explores_as_learned(bind.game_name(state[0]), rollout, model,
+                                      games.players(state))
         exploration = default_exploration(state[0], learned)
     if value is None:
-        value = default_value(state[0], learned)
+        value = default_value(state[0], learned_search(rollout, model))
     return rollout, model, exploration, value
 
 
