@@ -328,13 +328,13 @@ def test_the_help_gives_the_mcts_defaults_the_search_uses():
         f" {budget.simulations} visits), else greedy]")
     learned = {game.name: game.spec.search.learned_players for game in registered_games().values()
                if game.spec.search.learned_players}
-    assert learned == {"azul": (2, 3), "pavilion": (2, 3), "azure": (2,)}      # as the help names them
-    assert helps["model"].endswith("[default: builtin for 2- and 3-player Azul and Summer Pavilion"
-                                   " and for Azure unless another rollout than round or mixed is"
+    assert learned == {"azul": (2, 3, 4), "pavilion": (2, 3), "azure": (2,)}   # as the help names them
+    assert helps["model"].endswith("[default: builtin for Azul, 2- and 3-player Summer Pavilion"
+                                   " and Azure unless another rollout than round or mixed is"
                                    " asked for, else none]")
     mixed_learned = {game.name: game.spec.search.learned_mixed_players
                      for game in registered_games().values() if game.spec.search.learned_mixed_players}
-    assert mixed_learned == {"azul": (3,)}                                      # as the help names them
+    assert mixed_learned == {"azul": (3, 4)}                                    # as the help names them
     assert set(VALUE) == {"azul"} and set(EXPLORATION) == {"azul", "azure"}      # all the help names
     assert helps["value"].endswith(f"[default: {default_value('azul')} for Azul, {DEFAULT_VALUE} for the"
                                    f" others; Azure: {default_value('azure', learned=True)} with a"
@@ -343,6 +343,6 @@ def test_the_help_gives_the_mcts_defaults_the_search_uses():
     assert set(LEARNED_EXPLORATION) == {"azul"}
     assert helps["exploration"].endswith(
         f"[default: Azul {default_exploration('azul')} ({default_exploration('azul', learned=True)}"
-        f" with a learned value at the round cut, and at 3 players with mixed rollouts too), Azure"
+        f" with a learned value at the round cut, and at 3 and 4 players with mixed rollouts too), Azure"
         f" {default_exploration('azure')}, "
         f"the others {DEFAULT_EXPLORATION}]")

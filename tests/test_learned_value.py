@@ -102,8 +102,9 @@ def top_visits(moves, count=8):
 
 def test_without_a_model_the_search_is_the_same(random_model):
     path, _ = random_model
-    # 4-player Azul: its round rollouts have no built-in model by default (2 and 3 players do).
-    four = AZUL.format_position(AZUL.new(3, players=4))
+    # 4-player Summer Pavilion: its round rollouts have no built-in model by default.
+    pavilion = get_game("pavilion")
+    four = pavilion.format_position(pavilion.new(3, players=4))
     for position, rollout in ((START, "greedy"), (four, "greedy"), (four, "round")):
         plain = tessera.best(position, visits=VISITS, seed=4, rollout=rollout)
         none = tessera.best(position, visits=VISITS, seed=4, rollout=rollout, model="none")
@@ -252,8 +253,8 @@ def builtin_hash(position):
 
 
 def test_builtin_takes_the_model_fitted_to_the_player_count_where_one_ships():
-    """Summer Pavilion and Azul ship a 3-player model beside their general one, which the
-    other player counts take."""
+    """Summer Pavilion ships a 3-player model beside its general one, Azul a 3- and a
+    4-player one; the other player counts take the general one."""
     pavilion = get_game("pavilion")
     three = pavilion.format_position(pavilion.new(3, players=3))
     fitted = load_model(MODELS / "pavilion-3p.npz", "pavilion")
@@ -265,7 +266,10 @@ def test_builtin_takes_the_model_fitted_to_the_player_count_where_one_ships():
     assert azul_three.players == [3]
     assert azul_three.hash == load_model(REPO / "results/strength/azul3p-value1.npz").hash
     assert builtin_hash(AZUL.format_position(AZUL.new(3, players=3))) == azul_three.hash
-    assert builtin_hash(AZUL.format_position(AZUL.new(3, players=4))) == load_model(SHIPPED).hash
+    azul_four = load_model(MODELS / "azul-4p.npz", "azul")
+    assert azul_four.players == [4]
+    assert azul_four.hash == load_model(REPO / "results/strength/azul4p-value1.npz").hash
+    assert builtin_hash(AZUL.format_position(AZUL.new(3, players=4))) == azul_four.hash
     with AnalysisProcess(threads=1) as engine:
         engine.send({"id": "three", "position": three, "maxVisits": 50, "rollout": "round",
                      "model": "builtin"})

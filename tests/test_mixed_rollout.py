@@ -150,4 +150,5 @@ def test_mixed_rollouts_keep_the_games_builtin_model_where_it_is_the_default():
     assert position_defaults(pavilion, "mixed", None) == ("mixed", "builtin")
     assert position_defaults(AZUL.new(5), "mixed", None) == ("mixed", "builtin")
     assert position_defaults(AZUL.new(5, players=3), "mixed", None) == ("mixed", "builtin")
-    assert position_defaults(AZUL.new(5, players=4), "mixed", None) == ("mixed", "none")
+    assert position_defaults(AZUL.new(5, players=4), "mixed", None) == ("mixed", "builtin")
+    assert position_defaults(PAVILION.new(5, players=4), "mixed", None) == ("mixed", "none")

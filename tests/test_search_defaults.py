@@ -33,7 +33,7 @@ def start(game, players):
 @pytest.mark.parametrize("game, players, short, long", [
     (AZUL, 2, ("round", "builtin"), ("mixed", "builtin")),
     (AZUL, 3, ("round", "builtin"), ("mixed", "builtin")),
-    (AZUL, 4, ("greedy", "none"), ("greedy", "none")),
+    (AZUL, 4, ("round", "builtin"), ("mixed", "builtin")),
     (PAVILION, 2, ("round", "builtin"), ("round", "builtin")),
     (PAVILION, 3, ("round", "builtin"), ("round", "builtin")),
     (PAVILION, 4, ("greedy", "none"), ("greedy", "none")),
@@ -129,9 +129,8 @@ def test_two_player_pavilion_searches_with_the_builtin_model_by_default():
     assert greedy["root"]["margin"] != by_default["root"]["margin"]
 
 
-def test_four_player_pavilion_and_azul_search_as_before():
-    for position in (PAVILION.format_position(start(PAVILION, 4)),
-                     AZUL.format_position(start(AZUL, 4))):
+def test_four_player_pavilion_searches_as_before():
+    for position in (PAVILION.format_position(start(PAVILION, 4)),):
         by_default = best_json(position)
         named = best_json(position, "--rollout", "greedy", "--model", "none")
         assert top_visits(by_default["moves"]) == top_visits(named["moves"])
@@ -238,19 +237,22 @@ def test_a_learned_search_explores_with_the_games_learned_constant(rollout, mode
     (3, SHORT, ("round", "builtin", 1.0)),
     (3, 10.0, ("mixed", "builtin", 1.0)),     # 3 players: mixed rollouts explore less too
     (2, 10.0, ("mixed", "builtin", 2.0)),     # 2 players: mixed rollouts keep Azul's own
-    (4, 10.0, ("greedy", "none", 2.0)),
+    (4, SHORT, ("round", "builtin", 1.0)),
+    (4, 10.0, ("mixed", "builtin", 1.0)),
 ])
-def test_three_player_azul_explores_less_with_either_learned_rollout(players, time_limit, expected):
+def test_three_and_four_player_azul_explore_less_with_either_learned_rollout(players, time_limit,
+                                                                            expected):
     options = MctsOptions(time_limit=time_limit).for_position(start(AZUL, players))
     assert (options.rollout, options.model, options.exploration) == expected
     named = MctsOptions(time_limit=time_limit, rollout="mixed", model="none")
     assert named.for_position(start(AZUL, players)).exploration == 2.0    # no model: Azul's own
 
 
-def test_three_player_azul_searches_with_the_model_fitted_to_three_players():
-    position = AZUL.format_position(start(AZUL, 3))
-    shipped = load_model(resources.files("tessera.learning") / "models" / "azul-3p.npz", "azul")
-    assert shipped.players == [3]
+@pytest.mark.parametrize("players", [3, 4])
+def test_three_and_four_player_azul_search_with_the_model_fitted_to_their_count(players):
+    position = AZUL.format_position(start(AZUL, players))
+    shipped = load_model(resources.files("tessera.learning") / "models" / f"azul-{players}p.npz", "azul")
+    assert shipped.players == [players]
     for budget, rollout in ((VISITS, "round"), (AZUL.spec.search.long_budget.simulations, "mixed")):
         settings = best_json(position, "-n", budget)["settings"]
         assert (settings["rollout"], settings["model"], settings["exploration"]) == (rollout, "builtin", 1.0)

@@ -25,12 +25,12 @@ SPEC = GameSpec(
     # Azul's searches of 0.2 s gain from exploring more and from counting the wins beside
     # the margin (results/strength/README.md, "Azul's search parameters at 0.2 s"); with a
     # learned value scoring round rollouts they gain from exploring less ("The exploration
-    # of a learned search"). Two and three players search with the built-in value (three
-    # with the model fitted to them): round rollouts win at short budgets, mixed ones from
-    # a long budget on ("The built-in value by budget"), at three players exploring less
-    # as well ("Three players").
+    # of a learned search"). Every player count searches with the built-in value (three and
+    # four with the models fitted to them): round rollouts win at short budgets, mixed ones
+    # from a long budget on ("The built-in value by budget"), at three and four players
+    # exploring less as well ("Three and four players").
     search=SearchDefaults(exploration=2.0, value="blend", learned_exploration=1.0,
-                          learned_players=(2, 3), learned_mixed_players=(3,),
+                          learned_players=(2, 3, 4), learned_mixed_players=(3, 4),
                           long_rollout="mixed",
                           long_budget=LongBudget(seconds=0.035, simulations=4700)),
     max_moves=300,

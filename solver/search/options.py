@@ -78,8 +78,8 @@ OPTIONS = (
                  cli=("--rollout",), metavar="[random|greedy|round|mixed]", agent="rollout",
                  analyze="rollout", api="rollout"),
     SearchOption("exploration", float, "MCTS: the exploration constant [default: Azul 2.0 (1.0"
-                 " with a learned value at the round cut, and at 3 players with mixed rollouts"
-                 " too), Azure 0.7, the others 1.4]", default=GAMES_OWN, minimum=0, maximum=100,
+                 " with a learned value at the round cut, and at 3 and 4 players with mixed"
+                 " rollouts too), Azure 0.7, the others 1.4]", default=GAMES_OWN, minimum=0, maximum=100,
                  cli=("--exploration", "-c"), agent="c", analyze="exploration", api="exploration"),
     SearchOption("memory", float, "MCTS: MB for the trees of all threads; a full tree frees its"
                  " least visited parts and keeps growing [default: {default:g}]", default=1024.0,
@@ -97,8 +97,8 @@ OPTIONS = (
                  " without a policy needs one of those two rollouts);"
                  f" {MODEL_BUILTIN}: the game's built-in model for its player count (every game"
                  " has one);"
-                 f" {MODEL_NONE}: no model [default: {MODEL_BUILTIN} for 2- and 3-player Azul and"
-                 f" Summer Pavilion and for Azure unless another rollout than round or mixed is"
+                 f" {MODEL_NONE}: no model [default: {MODEL_BUILTIN} for Azul, 2- and 3-player"
+                 f" Summer Pavilion and Azure unless another rollout than round or mixed is"
                  f" asked for, else {MODEL_NONE}]",
                  default=GAMES_OWN, cli=("--model",),
                  metavar=f"PATH|{MODEL_BUILTIN}|{MODEL_NONE}", agent="model", analyze="model",
