@@ -38,7 +38,7 @@ CONFIGS = (
 )
 SEARCHES = (
     ("uct, random rollouts (textbook)", dict(select="uct", rollout="random", value="win")),
-    ("defaults (puct, greedy rollouts)", dict()),
+    ("puct, greedy rollouts (the defaults before the learned value)", dict(rollout="greedy")),
 )
 
 

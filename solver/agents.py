@@ -97,7 +97,7 @@ class MctsAgent(Agent):
         super().__init__(spec)
         self.options = request.mcts_options()
         self.mcts = Mcts(self.options)      # checks the options at once
-        self.ismcts = None          # made at the first view (a round rollout has no IS-MCTS)
+        self.ismcts = None          # made at the first view
 
     def choose(self, state):
         kind = searcher_class(state)

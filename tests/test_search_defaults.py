@@ -1,5 +1,5 @@
 """The rollout and value model a search leaves to its game, player count and budget
-(docs/search.md, "Defaults per game and player count"): 2- and 3-player Azul and Summer
+(docs/search.md, "Defaults per game and player count"): Azul, 2- and 3-player Summer
 Pavilion and Azure search with the built-in model scoring round rollouts, Azul with mixed
 ones from a long budget on, as the matches chose; every other game and player count with
 full greedy rollouts and no model; what a request names is what it gets."""
@@ -164,6 +164,8 @@ def test_azure_searches_its_views_with_the_builtin_value_and_its_win_chance():
     greedy = MctsOptions(iterations=100, rollout="greedy").for_position(view)
     assert (greedy.model, greedy.value) == ("none", "margin")
     assert MctsOptions(iterations=100, value="blend").for_position(view).value == "blend"
+    mixed = MctsOptions(iterations=100, rollout="mixed").for_position(view)
+    assert (mixed.model, mixed.value) == ("builtin", "win")        # a learned value scores it too
     report = best_json(AZURE.format_position(view))
     assert report["algo"] == "ismcts"
     settings = report["settings"]

@@ -19,7 +19,8 @@ player's row has the same with the opposite label). The vector has two parts:
   best of them, the gifted stone still to place, the colours held;
 - quantities of the whole position: a constant 1, who places next, the Yellow Dragon's
   steps toward the player (Cosmos), the guard leads on the mountains weighted by what
-  their beasts are worth, how far the game is (stones on the realm over its spaces), the
+  their beasts are worth, how far the game is (stones on the realm, the Tortoise's on
+  the Black mountain included, over its spaces), the
   score and card differences times that, and each score's square share of the 25 that
   win (the race is not linear near its end).
 """

@@ -62,8 +62,9 @@ class SearchDefaults:
     # The player counts whose mixed rollouts, scored by a learned value, take
     # ``learned_exploration`` too (elsewhere mixed rollouts keep ``exploration``).
     learned_mixed_players: tuple = ()
-    # The value such a search maximises (a name of ``tessera.search.mcts.VALUES``; None:
-    # ``value``): a learned win chance may rank the moves better than its predicted margin.
+    # The value a search maximises when a learned value scores its round or mixed rollouts
+    # (a name of ``tessera.search.mcts.VALUES``; None: ``value``): a learned win chance may
+    # rank the moves better than its predicted margin.
     learned_value: str = None
     # The rollout a value model (the built-in one by default) brings from a long budget on
     # (None: round at every budget). With many full rollouts a value's bias outweighs the

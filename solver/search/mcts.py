@@ -223,7 +223,7 @@ def learned_search(rollout, model):
 
 def default_value(game, learned=False):
     """The value (a name of ``VALUES``) ``game`` (an id or a name) searches with by default;
-    with ``learned``, when a learned value scores its round rollouts (``learned_search``)."""
+    with ``learned``, when a learned value scores where its rollouts stop (round or mixed)."""
     name = bind.game_name(game)
     if learned and name in LEARNED_VALUE:
         return LEARNED_VALUE[name]
@@ -287,7 +287,7 @@ def position_settings(state, rollout, model, exploration, value=None, time_limit
                                       games.players(state))
         exploration = default_exploration(state[0], learned)
     if value is None:
-        value = default_value(state[0], learned_search(rollout, model))
+        value = default_value(state[0], model != MODEL_NONE and rollout in CUT_ROLLOUTS)
     return rollout, model, exploration, value
 
 
