@@ -25,6 +25,7 @@ import sys
 
 from tessera.kernels.constants import GAME_NAMES
 from tessera.kernels.interfaces import game_name, interface  # noqa: F401  (given out here too)
+from tessera.kernels.search.mcts_layout import ROLLOUTS
 
 # The package the kernels are installed as (``tessera.kernels``): instances live below it.
 PACKAGE = __name__.rpartition(".")[0]
@@ -44,8 +45,7 @@ _TEMPLATE_SHORT_NAMES = {module: short for short, module in TEMPLATES.items()}
 # reads from its module name (``variant(__name__)``), in ``kernels.<game>.bound.<template>_<variant>``.
 # numba prunes the branches of the other variants before typing, so an instance compiles
 # only its own: a search with greedy rollouts compiles no random playout, and the other way round.
-ROLLOUT_VARIANTS = ("random", "greedy", "round", "mixed")     # mcts_layout.ROLLOUTS
-VARIANTS = {"mcts": ROLLOUT_VARIANTS, "ismcts": ROLLOUT_VARIANTS}
+VARIANTS = {"mcts": ROLLOUTS, "ismcts": ROLLOUTS}
 
 
 def instance(game, template, variant=None):

@@ -30,11 +30,11 @@ from tessera.kernels.azure.beasts import guard_mask
 from tessera.kernels.azure.bits import count
 from tessera.kernels.azure.heuristic import BEAST_WORTH
 from tessera.kernels.azure.layout import (
-    CELL_COST, CELL_DOMAIN, CELL_WISDOM, GIFTED_NONE, NCOLOURS, NOBODY, P_GIFTED, P_HAND,
-    P_HAND_SIZE, P_SCORE, P_STONES, P_SUPPLY, PHASE_PLACE, S_CELL, S_COSMOS, S_GIFTED, S_SPACES,
-    W_DRAGON, W_PHASE, W_TURN, WIN_SCORE,
+    CELL_COST, CELL_DOMAIN, CELL_WISDOM, NCOLOURS, P_HAND, P_HAND_SIZE, P_SCORE, P_STONES,
+    P_SUPPLY, PHASE_PLACE, S_CELL, S_COSMOS, S_GIFTED, S_SPACES, W_DRAGON, W_PHASE, W_TURN,
+    WIN_SCORE,
 )
-from tessera.kernels.azure.moves import GIFTED_EXTRA, bonds, empty_spaces, field
+from tessera.kernels.azure.moves import GIFTED_EXTRA, bonds, empty_spaces, field, stones_left
 from tessera.kernels.azure.state import player_base
 from tessera.kernels.jit import njit
 
@@ -81,8 +81,7 @@ def add_player(state, player, empty, out, sign):
     """``out[:PLAYER_FEATURES] += sign *`` ``player``'s quantities (``empty``: the open spaces)."""
     base = player_base(player)
     card = state[S_GIFTED]
-    common = state[base + P_SUPPLY] > 0
-    gifted = card != GIFTED_NONE and state[base + P_GIFTED] == NOBODY
+    common, gifted = stones_left(state, base)
     extra = GIFTED_EXTRA[card]
     bond_total = 0
     placeable = 0

@@ -60,12 +60,18 @@ def price(state, base, cell, gifted):
 
 
 @njit(cache=True)
+def stones_left(state, base):
+    """(a common stone in supply, the gifted stone still to place) of the player at ``base``."""
+    return (state[base + P_SUPPLY] > 0,
+            state[S_GIFTED] != GIFTED_NONE and state[base + P_GIFTED] == NOBODY)
+
+
+@njit(cache=True)
 def place_moves(state, player, moves):
     """Every affordable placement: ``cell`` for a common stone, ``GIFTED_BASE + cell`` for the gifted one."""
     base = player_base(player)
     card = state[S_GIFTED]
-    common = state[base + P_SUPPLY] > 0
-    gifted = card != GIFTED_NONE and state[base + P_GIFTED] == NOBODY
+    common, gifted = stones_left(state, base)
     extra = GIFTED_EXTRA[card]
     n = 0
     if not (common or gifted):
@@ -91,8 +97,7 @@ def can_place(state, player):
     """True when ``player`` has a stone and an affordable empty space."""
     base = player_base(player)
     card = state[S_GIFTED]
-    common = state[base + P_SUPPLY] > 0
-    gifted = card != GIFTED_NONE and state[base + P_GIFTED] == NOBODY
+    common, gifted = stones_left(state, base)
     if not (common or gifted):
         return False
     extra = 0 if common else GIFTED_EXTRA[card]

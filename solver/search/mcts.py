@@ -205,25 +205,23 @@ def default_exploration(game, learned=False):
     return EXPLORATION.get(name, DEFAULT_EXPLORATION)
 
 
-def explores_as_learned(game, rollout, model, players):
-    """True for a search of ``game`` (a name) with ``players`` players that takes the game's
-    learned exploration: round rollouts a learned value scores, and mixed ones at the
-    player counts of its ``learned_mixed_players``."""
-    if model == MODEL_NONE:
-        return False
-    return rollout == "round" or (rollout == "mixed"
-                                  and players in SEARCH_DEFAULTS[game].learned_mixed_players)
-
-
 def learned_search(rollout, model):
-    """True for a search whose round rollouts a learned value scores: ``rollout`` and
-    ``model`` as ``position_defaults`` resolves them."""
-    return rollout == "round" and model != MODEL_NONE
+    """True for a search whose rollouts stop where a learned value scores them (round or
+    mixed): ``rollout`` and ``model`` as ``position_defaults`` resolves them."""
+    return rollout in CUT_ROLLOUTS and model != MODEL_NONE
+
+
+def explores_as_learned(game, rollout, model, players):
+    """True for a ``learned_search`` of ``game`` (a name) with ``players`` players that takes
+    the game's learned exploration: with round rollouts, and with mixed ones at the player
+    counts of its ``learned_mixed_players``."""
+    return learned_search(rollout, model) and (
+        rollout == "round" or players in SEARCH_DEFAULTS[game].learned_mixed_players)
 
 
 def default_value(game, learned=False):
     """The value (a name of ``VALUES``) ``game`` (an id or a name) searches with by default;
-    with ``learned``, when a learned value scores where its rollouts stop (round or mixed)."""
+    with ``learned``, for a ``learned_search``."""
     name = bind.game_name(game)
     if learned and name in LEARNED_VALUE:
         return LEARNED_VALUE[name]
@@ -279,7 +277,7 @@ def position_settings(state, rollout, model, exploration, value=None, time_limit
     """``(rollout, model, exploration, value)`` of a search of ``state`` with that budget,
     each None left to its game and player count: ``position_defaults``, then the
     exploration and value of that search (``default_exploration``, ``default_value``:
-    learned when a model scores round rollouts)."""
+    learned as ``explores_as_learned`` and ``learned_search`` say)."""
     from tessera.kernels import games
     rollout, model = position_defaults(state, rollout, model, time_limit, iterations)
     if exploration is None:
@@ -287,7 +285,7 @@ def position_settings(state, rollout, model, exploration, value=None, time_limit
                                       games.players(state))
         exploration = default_exploration(state[0], learned)
     if value is None:
-        value = default_value(state[0], model != MODEL_NONE and rollout in CUT_ROLLOUTS)
+        value = default_value(state[0], learned_search(rollout, model))
     return rollout, model, exploration, value
 
 
