@@ -1,4 +1,5 @@
-"""Kernel pieces Azul and Summer Pavilion share: tile sets, draws from a bag, the win.
+"""Kernel pieces Azul and Summer Pavilion share: tile sets, draws from a bag, the win, the
+layout of their value features.
 
 A tile set is one int64 word with the count of colour ``c`` in the byte lane at bits
 ``8c .. 8c+7``. A game passes its own number of colours and the code of its chance
@@ -78,3 +79,17 @@ def share_win(rank, out):
         winners += 1 if won else 0
     for p in range(n):
         out[p] /= winners
+
+
+@njit(cache=True)
+def own_less_best_other(rows, players, quantities):
+    """The board part of Azul's and Summer Pavilion's value features for every player at
+    once: row p of ``rows`` holds player p's own ``quantities`` values from column
+    ``quantities`` on; writes before them each one less the best other player's."""
+    for p in range(players):
+        for k in range(quantities):
+            best_other = -1e300
+            for q in range(players):
+                if q != p:
+                    best_other = max(best_other, rows[q, quantities + k])
+            rows[p, k] = rows[p, quantities + k] - best_other

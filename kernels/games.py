@@ -32,10 +32,10 @@ Interface, for a state array ``state``:
   call ``move_heuristic`` for each move;
 - optional, ``ROLLOUT_EPSILON``: how often MCTS's greedy rollouts play a random move
   instead of the heuristic's best (Azul 0.2; the search's default 0.1);
-- optional, ``value_features(state, player, out)`` and ``N_VALUE_FEATURES``: the game's
-  feature kernel of a learned value (Azul, Summer Pavilion, docs/learning.md); MCTS's round
-  rollouts of a game with one can be scored by a value model, those of the others by
-  ``estimate`` only;
+- optional, ``players_value_features(state, out)`` and ``N_VALUE_FEATURES``: the game's
+  feature kernel of a learned value (Azul, Summer Pavilion, Azure; docs/learning.md),
+  ``out[p, :]`` the features seen from player p; MCTS's and IS-MCTS's round rollouts of a
+  game with one can be scored by a value model, those of the others by ``estimate`` only;
 - optional, ``is_round_boundary(state)``: for a game whose chance also acts inside a round
   (Summer Pavilion's supply top-ups), whether the chance due ends a round; MCTS's round
   rollouts stop only there (without it, at every chance event);

@@ -3,18 +3,21 @@
 A game's test module subclasses ``GameConformance`` and names its configurations
 and invariants; the checks themselves are written once here: random games keep
 the invariants, every generated move applies, chance is a distribution, the same
-seed gives the same game, notation and moves round-trip, hashes are stable, and
-perft agrees with itself.
+seed gives the same game, notation and moves round-trip, hashes are stable, perft
+agrees with itself, and a game with value features gives every player's at once as it
+gives each one's.
 """
 import random
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tessera.kernels import bind, games
 from tessera.kernels.rng import make_rng
 from tessera.games import get_game
+from tessera.learning.features import LEARNABLE
 
 
 def random_game(game, options, seed, on_position=None):
@@ -170,3 +173,27 @@ class GameConformance:
         assert n == games.legal_moves(state, moves)
         assert counts[:n].sum() == perft.perft(state, 2)
         assert perft.perft(state, 1) == n
+
+    # ---- value features ---------------------------------------------------------------
+
+    def test_every_players_value_features_at_once_match_each_ones(self):
+        """``players_value_features`` (what the search scores a cut with) gives, row by row,
+        ``value_features`` of each player (what the docs define), bit for bit."""
+        if self.game_name not in LEARNABLE:
+            pytest.skip(f"{self.game_name} has no value features")
+        kernel = LEARNABLE[self.game_name].kernel()
+        compared = []
+
+        def compare(state, moves):
+            players = games.players(state)
+            rows = np.full((players, kernel.N_VALUE_FEATURES), np.nan)
+            kernel.players_value_features(state, rows)
+            each = np.full_like(rows, np.nan)
+            for p in range(players):
+                kernel.value_features(state, p, each[p])
+            assert np.array_equal(rows, each), kernel.FEATURE_NAMES
+            compared.append(players)
+
+        for i, options in enumerate(self.configurations):
+            random_game(self.game, options, 500 + i, compare)
+        assert len(compared) > 20 * len(self.configurations)

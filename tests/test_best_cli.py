@@ -329,9 +329,12 @@ def test_the_help_gives_the_mcts_defaults_the_search_uses():
     learned = {game.name: game.spec.search.learned_players for game in registered_games().values()
                if game.spec.search.learned_players}
     assert learned == {"azul": (2, 3, 4), "pavilion": (2, 3), "azure": (2,)}   # as the help names them
+    unlearned = {game.name: game.spec.search.unlearned_options for game in registered_games().values()
+                 if game.spec.search.unlearned_options}
+    assert unlearned == {"azure": ("cosmos",)}                                  # as the help names them
     assert helps["model"].endswith("[default: builtin for Azul, 2- and 3-player Summer Pavilion"
-                                   " and Azure unless another rollout than round or mixed is"
-                                   " asked for, else none]")
+                                   " and Azure without Cosmos unless another rollout than round or"
+                                   " mixed is asked for, else none]")
     mixed_learned = {game.name: game.spec.search.learned_mixed_players
                      for game in registered_games().values() if game.spec.search.learned_mixed_players}
     assert mixed_learned == {"azul": (3, 4)}                                    # as the help names them

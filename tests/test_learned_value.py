@@ -42,7 +42,7 @@ def cut_outcome(state, model_array):
     kernels = bind.instance("azul", "mcts", "round")
     payoff, margin = np.zeros(4), np.zeros(4)
     kernels.scored_outcome(state, payoff, margin, np.zeros(4, np.int64), model_array,
-                           np.zeros(N_VALUE_FEATURES))
+                           kernels.feature_rows())
     return payoff, margin
 
 

@@ -10,7 +10,6 @@ from tessera.analysis.client import AnalysisProcess
 from tessera.errors import OptionError
 from tessera.games import get_game
 from tessera.kernels import bind
-from tessera.kernels.azul.features import N_VALUE_FEATURES
 from tessera.kernels.constants import TERMINAL
 from tessera.kernels.rng import make_rng
 from tessera.kernels.search.mcts_layout import MAX_PLAYERS
@@ -39,7 +38,7 @@ def cut_then_played_on(state, model, mix, seed):
     game's end after the greedy rollout drawn from ``seed``, and by ``mixed_outcome`` with
     weight ``mix`` and the same generator."""
     moves, values, payoff, margin, score = buffers()
-    features = np.zeros(N_VALUE_FEATURES)
+    features = MIXED.feature_rows()
     MIXED.scored_outcome(state, payoff, margin, score, model, features)
     cut = payoff[:2].copy(), margin[:2].copy()
     played_state = state.copy()

@@ -162,7 +162,7 @@ def test_a_cut_round_rollout_is_scored_by_a_pavilion_model(tmp_path):
     payoff, margin = np.zeros(4), np.zeros(4)
     kernels.scored_outcome(state, payoff, margin, np.zeros(4, np.int64),
                            model_weights(tmp_path / "m.npz", "pavilion")[0],
-                           np.zeros(N_VALUE_FEATURES))
+                           kernels.feature_rows())
     rows = np.array([list(features(state, p).values()) for p in range(2)])
     chances = 1 / (1 + np.exp(-(rows @ win_w)))
     assert margin[:2] == pytest.approx(rows @ margin_w)

@@ -182,6 +182,25 @@ def test_azure_searches_its_views_with_the_builtin_value_and_its_win_chance():
     assert top_visits(left["moves"]) == top_visits(named["moves"]) != top_visits(margin["moves"])
 
 
+def test_azure_with_cosmos_searches_without_the_builtin_value():
+    """With Cosmos the built-in value (fitted to the base game) lost to the full greedy
+    search (results/strength/README.md, "The learned default with Azure's modules"), so a
+    Cosmos game searches as before it unless a model is named; the Gifted module keeps it."""
+    cosmos = AZURE.view(AZURE.new(5, cosmos=True), 0)
+    for time_limit in (SHORT, 10.0, None):
+        options = MctsOptions(iterations=100, time_limit=time_limit).for_position(cosmos)
+        assert (options.rollout, options.model, options.value, options.exploration) == \
+            ("greedy", "none", "margin", 0.7)
+    assert MctsOptions(iterations=100, rollout="round").for_position(cosmos).model == "none"
+    named = MctsOptions(iterations=100, model="builtin").for_position(cosmos)
+    assert (named.rollout, named.model, named.value) == ("round", "builtin", "win")
+    settings = best_json(AZURE.format_position(cosmos))["settings"]
+    assert (settings["rollout"], settings["value"]) == ("greedy", "margin")
+    assert "model" not in settings
+    gifted = AZURE.view(AZURE.new(5, gifted="favored"), 0)
+    assert MctsOptions(iterations=100).for_position(gifted).model == "builtin"
+
+
 def test_information_set_mcts_takes_a_model_of_its_game_only(tmp_path):
     from tessera.errors import TesseraError
     from tessera.search.ismcts import Ismcts

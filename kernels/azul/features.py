@@ -3,7 +3,8 @@
 ``value_features(state, player, out)`` writes ``N_VALUE_FEATURES`` float64 values that
 describe the position from ``player``'s side. A value model is a weight vector over them
 (its prediction a dot product), so the search can evaluate a learned model with this same
-kernel and the model's weights passed in as an array.
+kernel and the model's weights passed in as an array: ``players_value_features(state,
+out)``, the same for every player at once, computes each board's quantities once.
 
 The vector has three parts:
 
@@ -27,6 +28,7 @@ from tessera.kernels.azul.moves import player_base
 from tessera.kernels.azul.tiles import has_marker, total
 from tessera.kernels.azul.wall import COLUMN_MASK, ROW_MASK, occupancy, placement_points
 from tessera.kernels.bits import popcount
+from tessera.kernels.common import own_less_best_other
 from tessera.kernels.jit import njit
 
 # One board's quantities (``player_feature``), in this order.
@@ -153,9 +155,6 @@ def value_features(state, player, out):
     """``out[:N_VALUE_FEATURES]``: the features of ``state`` seen from ``player`` (the module
     docstring lists them; ``FEATURE_NAMES`` names them in order)."""
     players = state[W_PLAYERS]
-    most_full = 0
-    for p in range(players):
-        most_full = max(most_full, fullest_row(occupancy(state, player_base(state, p))))
     for k in range(PLAYER_FEATURES):
         own = player_feature(state, player, k)
         best_other = -1e300
@@ -164,6 +163,29 @@ def value_features(state, player, out):
                 best_other = max(best_other, player_feature(state, p, k))
         out[DIFF_AT + k] = own - best_other
         out[OWN_AT + k] = own
+    table_features(state, player, out)
+
+
+@njit(cache=True)
+def players_value_features(state, out):
+    """``out[p, :N_VALUE_FEATURES]``: ``value_features(state, p, ...)`` for every player p, each
+    board's quantities computed once (a search scores every player at each cut)."""
+    players = state[W_PLAYERS]
+    for p in range(players):
+        for k in range(PLAYER_FEATURES):
+            out[p, OWN_AT + k] = player_feature(state, p, k)
+    own_less_best_other(out, players, PLAYER_FEATURES)      # DIFF_AT 0, OWN_AT after
+    for p in range(players):
+        table_features(state, p, out[p])
+
+
+@njit(cache=True)
+def table_features(state, player, out):
+    """The table's part of ``out`` (from ``TABLE_AT``), its board parts written already."""
+    players = state[W_PLAYERS]
+    most_full = 0
+    for p in range(players):
+        most_full = max(most_full, fullest_row(occupancy(state, player_base(state, p))))
     progress = most_full / FULL_PROGRESS
     t = TABLE_AT
     out[t] = 1.0

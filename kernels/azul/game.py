@@ -5,7 +5,7 @@ from tessera.kernels.azul import (  # noqa: F401  (the interface)
     payoffs, players, random_move, sample_chance, scores, to_move,
 )
 from tessera.kernels.azul import random_refill as resolve_chance  # noqa: F401
-from tessera.kernels.azul.features import N_VALUE_FEATURES, value_features  # noqa: F401  (optional)
+from tessera.kernels.azul.features import N_VALUE_FEATURES, players_value_features  # noqa: F401  (optional)
 from tessera.kernels.azul.policy import N_POLICY_FEATURES, move_features  # noqa: F401  (optional)
 from tessera.kernels.complete import determinize, is_complete, view  # noqa: F401
 from tessera.kernels.constants import AZUL as GAME_ID  # noqa: F401

@@ -3,7 +3,8 @@
 ``value_features(state, player, out)`` writes ``N_VALUE_FEATURES`` float64 values that
 describe a complete position (a determinization: both hands are read) from ``player``'s
 side. A value model is a weight vector over them, so the search evaluates it with this
-kernel and the model's weights passed in as an array.
+kernel and the model's weights passed in as an array: ``players_value_features(state,
+out)``, the same for both players at once, mirrors one side into the other.
 
 Azure has no rounds: its chance (the hidden deck's draws) comes seldom and marks nothing.
 Its boundary is the start of a turn (``starts_turn``: a player is to place a stone), and
@@ -67,6 +68,10 @@ N_VALUE_FEATURES = len(FEATURE_NAMES)
 
 TABLE_AT = PLAYER_FEATURES
 SCORE, CARDS = 0, 1
+# The features the two sides of a position share (the rest are opposite, but for the two
+# score shares, which swap): ``players_value_features`` mirrors one side into the other.
+CONSTANT, PROGRESS = TABLE_AT, TABLE_AT + 4
+OWN_SHARE, OTHER_SHARE = TABLE_AT + 7, TABLE_AT + 8
 
 
 @njit(cache=True)
@@ -154,3 +159,17 @@ def value_features(state, player, out):
     out[t + 6] = out[CARDS] * progress
     out[t + 7] = (state[player_base(player) + P_SCORE] / WIN_SCORE) ** 2
     out[t + 8] = (state[player_base(1 - player) + P_SCORE] / WIN_SCORE) ** 2
+
+
+@njit(cache=True)
+def players_value_features(state, out):
+    """``out[p, :N_VALUE_FEATURES]``: ``value_features(state, p, ...)`` for both players, the
+    second side mirrored from the first (exactly: every opposite feature is a difference or
+    a sign, whose negation rounds alike)."""
+    value_features(state, 0, out[0])
+    for i in range(N_VALUE_FEATURES):
+        out[1, i] = -out[0, i]
+    out[1, CONSTANT] = out[0, CONSTANT]
+    out[1, PROGRESS] = out[0, PROGRESS]
+    out[1, OWN_SHARE] = out[0, OTHER_SHARE]
+    out[1, OTHER_SHARE] = out[0, OWN_SHARE]

@@ -7,7 +7,7 @@ from tessera.kernels.azure import (  # noqa: F401  (the interface)
 )
 from tessera.kernels.azure import evaluate as estimate  # noqa: F401  (no more to it than evaluate)
 from tessera.kernels.azure.features import (  # noqa: F401  (optional: a value; rounds counted in turns)
-    N_VALUE_FEATURES, ROUND_TURNS, starts_turn, value_features,
+    N_VALUE_FEATURES, ROUND_TURNS, players_value_features, starts_turn,
 )
 from tessera.kernels.constants import AZURE as GAME_ID  # noqa: F401
 from tessera.kernels.hashing import position_hash  # noqa: F401

@@ -3,7 +3,8 @@
 ``value_features(state, player, out)`` writes ``N_VALUE_FEATURES`` float64 values that
 describe the position from ``player``'s side. A value model is a weight vector over them
 (its prediction a dot product), so the search can evaluate a learned model with this same
-kernel and the model's weights passed in as an array.
+kernel and the model's weights passed in as an array: ``players_value_features(state,
+out)``, the same for every player at once, computes each board's quantities once.
 
 The vector has three parts:
 
@@ -22,6 +23,7 @@ after a round's end; the supply's top-up in the middle of a round is chance too,
 boundary). Every quantity reuses the rules' own helpers (``evaluate``, ``stars``, ``tiles``);
 nothing allocates.
 """
+from tessera.kernels.common import own_less_best_other
 from tessera.kernels.jit import njit
 from tessera.kernels.pavilion.board import NUMBER_BONUS, REGION_MASKS, REGION_REWARDS, STAR_BONUS
 from tessera.kernels.pavilion.evaluate import (
@@ -178,6 +180,26 @@ def value_features(state, player, out):
                 best_other = max(best_other, player_feature(state, p, k))
         out[DIFF_AT + k] = own - best_other
         out[OWN_AT + k] = own
+    table_features(state, player, out)
+
+
+@njit(cache=True)
+def players_value_features(state, out):
+    """``out[p, :N_VALUE_FEATURES]``: ``value_features(state, p, ...)`` for every player p, each
+    board's quantities computed once (a search scores every player at each cut)."""
+    players = state[W_PLAYERS]
+    for p in range(players):
+        for k in range(PLAYER_FEATURES):
+            out[p, OWN_AT + k] = player_feature(state, p, k)
+    own_less_best_other(out, players, PLAYER_FEATURES)      # DIFF_AT 0, OWN_AT after
+    for p in range(players):
+        table_features(state, p, out[p])
+
+
+@njit(cache=True)
+def table_features(state, player, out):
+    """The table's part of ``out`` (from ``TABLE_AT``), its board parts written already."""
+    players = state[W_PLAYERS]
     # Rounds begun before this one over the game's: 0 in round 1, 1 in the last round.
     progress = (state[W_ROUND] - 1) / (ROUNDS - 1)
     t = TABLE_AT

@@ -7,7 +7,7 @@ from tessera.kernels.pavilion import (  # noqa: F401  (the interface)
 )
 from tessera.kernels.pavilion import random_refill as resolve_chance  # noqa: F401
 from tessera.kernels.pavilion.features import (  # noqa: F401  (optional)
-    N_VALUE_FEATURES, is_round_boundary, value_features,
+    N_VALUE_FEATURES, is_round_boundary, players_value_features,
 )
 from tessera.kernels.complete import determinize, is_complete, view  # noqa: F401
 from tessera.kernels.pavilion import evaluate as estimate  # noqa: F401  (its evaluate looks ahead already)

@@ -59,7 +59,7 @@ games = template_games(__name__)
 _mcts = sibling(__name__, "mcts")       # the same game's MCTS kernels, with the same rollout
 backup, puct_score, rollout = _mcts.backup, _mcts.puct_score, _mcts.rollout
 scored_outcome, mixed_outcome, MIX = _mcts.scored_outcome, _mcts.mixed_outcome, _mcts.MIX
-first_play, FEATURE_ROOM, ROLLOUT = _mcts.first_play, _mcts.FEATURE_ROOM, _mcts.ROLLOUT
+first_play, feature_rows, ROLLOUT = _mcts.first_play, _mcts.feature_rows, _mcts.ROLLOUT
 set_priors, simulation_buffers, uct_score = _mcts.set_priors, _mcts.simulation_buffers, _mcts.uct_score
 
 
@@ -214,7 +214,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, model):
     moves, values, path, payoff, margin, score = simulation_buffers()
     slot = ints(games.MAX_MOVES)
     prior_rows = np.zeros((games.MAX_MOVES, STAT_COLUMNS), np.float64)  # set_priors' output
-    features = np.zeros(FEATURE_ROOM, np.float64)
+    features = feature_rows()
     kept = np.zeros(2 * MAX_PLAYERS, np.float64)
     # A simulation adds children mostly at one node (one move's worth under UCT, a
     # determinization's missing moves under PUCT): with this much room it seldom finds the

@@ -70,10 +70,12 @@ ROLLOUT = variant(__name__)         # None in the template itself
 # A game that shares work between the moves of a position scores them in one call
 # (kernels.games: ``move_heuristics``).
 GAME_SCORES_MOVES_TOGETHER = hasattr(games, "move_heuristics")
-# A game with a feature kernel (kernels.games: ``value_features``) can score a round rollout's
-# cut position with a learned value (``learned_outcome``); the others compile no such code.
-GAME_HAS_VALUE_FEATURES = hasattr(games, "value_features")
-# Room for one player's features (1 for a game without them: a zero-length array is no room).
+# A game with a feature kernel (kernels.games: ``players_value_features``) can score a round
+# rollout's cut position with a learned value (``learned_outcome``); the others compile no
+# such code.
+GAME_HAS_VALUE_FEATURES = hasattr(games, "players_value_features")
+# Room for one player's features (1 for a game without them: a zero-length array is no room);
+# ``feature_rows`` makes room for every player's.
 FEATURE_ROOM = max(getattr(games, "N_VALUE_FEATURES", 0), 1)
 # A game with a move feature kernel (kernels.games: ``move_features``) takes PUCT's priors
 # from a model's policy when the model has one (``policy_priors``); the others compile no
@@ -421,17 +423,18 @@ def learned_outcome(state, payoff, margin, model, features, n):
     """The payoff and margin of a game not over, by a linear value model: per player p,
     the predicted final margin ``model[MODEL_MARGIN] . f(p)`` and win chance
     ``sigmoid(model[MODEL_WIN] . f(p))``, where f(p) are the game's value features seen
-    from p (the constant feature carries the bias). Each player's chance is predicted on
-    its own, so they need not sum to 1: the payoffs are the chances divided by their sum,
-    a share of the one win as a finished game's payoffs are."""
+    from p (the constant feature carries the bias; ``features``: room for every player's
+    row). Each player's chance is predicted on its own, so they need not sum to 1: the
+    payoffs are the chances divided by their sum, a share of the one win as a finished
+    game's payoffs are."""
+    games.players_value_features(state, features)
     total = 0.0
     for p in range(n):
-        games.value_features(state, p, features)
         predicted_margin = 0.0
         logit = 0.0
-        for i in range(features.shape[0]):
-            predicted_margin += model[MODEL_MARGIN, i] * features[i]
-            logit += model[MODEL_WIN, i] * features[i]
+        for i in range(features.shape[1]):
+            predicted_margin += model[MODEL_MARGIN, i] * features[p, i]
+            logit += model[MODEL_WIN, i] * features[p, i]
         margin[p] = predicted_margin
         payoff[p] = 1.0 / (1.0 + np.exp(-logit))
         total += payoff[p]
@@ -495,6 +498,12 @@ def simulation_buffers():
     score)`` (``values``: the move heuristics of ``moves``)."""
     return (ints(games.MAX_MOVES), floats(games.MAX_MOVES), ints(PATH_LENGTH),
             zero_floats(MAX_PLAYERS), zero_floats(MAX_PLAYERS), zero_ints(MAX_PLAYERS))
+
+
+@kernel
+def feature_rows():
+    """Room for every player's value features (``learned_outcome``)."""
+    return np.empty((MAX_PLAYERS, FEATURE_ROOM), np.float64)
 
 
 @kernel(inline="always")    # into run_tree: not compiled (optimised, emitted) a second time on its own
@@ -590,7 +599,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads, 
     # holds every thread's in one cache line, which the threads would share.
     local_rng = rng.copy()
     moves, values, path, payoff, margin, score = simulation_buffers()
-    features = floats(FEATURE_ROOM)
+    features = feature_rows()
     kept = zero_floats(2 * MAX_PLAYERS)
     move_rows = np.empty((games.MAX_MOVES, POLICY_ROOM), np.float64)
     needed = room(prm, threads)

@@ -34,8 +34,10 @@ SPEC = GameSpec(
     # heuristic's priors more closely, so Azure explores less (results/strength/README.md,
     # "Azure's search tuned"). Its rollouts stop after four turns, scored by the built-in
     # value, whose win chances the search maximises: matches chose so (results/strength,
-    # "Azure's learned value").
-    search=SearchDefaults(exploration=0.7, learned_players=(2,), learned_value="win"),
+    # "Azure's learned value"). With Cosmos that search lost to the full greedy one, so
+    # Cosmos games keep the greedy rollouts ("The learned default with the modules").
+    search=SearchDefaults(exploration=0.7, learned_players=(2,), learned_value="win",
+                          unlearned_options=("cosmos",)),
     max_moves=128,
     chance_outcomes=4,
     seeded_setup=SeededSetup(option="layout", parameter="realm_seed"),
@@ -69,6 +71,13 @@ class AzureGame(Game):
         """Each seed deals its own layout."""
         import numpy as np
         return np.stack([self.undealt(int(seed), **options) for seed in seeds])
+
+    def option_in(self, state, name):
+        """Cosmos (on or off) is read from the position, views included."""
+        if name == "cosmos":
+            from tessera.kernels.azure.layout import S_COSMOS
+            return bool(state[S_COSMOS])
+        return super().option_in(state, name)
 
     def observer(self, state):
         from tessera.kernels.azure.layout import NOBODY, W_VIEW

@@ -51,6 +51,11 @@ class Game:
         """[len(seeds), state words]: ``undealt`` for each of ``seeds``."""
         return np.tile(self.undealt(0, **options), (len(seeds), 1))
 
+    def option_in(self, state, name):
+        """The value of the option ``name`` the position ``state`` is played with (a game
+        whose search defaults name ``unlearned_options`` reads those)."""
+        raise NotImplementedError(f"{self.name} does not read its option {name!r} from a position")
+
     def new(self, seed, **options):
         """A start position: ``undealt`` with chance resolved by ``make_rng(seed)``
         (``tessera.selfplay.starts`` deals a batch the same way)."""

@@ -55,6 +55,10 @@ class SearchDefaults:
     # scores them with the game's built-in model: where matches against the full greedy
     # rollout chose it (docs/learning.md).
     learned_players: tuple = ()
+    # Boolean options whose positions, when the option is on, search without the built-in
+    # model even at ``learned_players``: there the model's search lost to the full greedy
+    # one (``Game.option_in`` reads them from a position).
+    unlearned_options: tuple = ()
     # The exploration constant of a search whose round rollouts a learned value scores
     # (None: ``exploration``): the value's payoffs vary far less than a finished rollout's,
     # so the tree needs less exploring (chosen by matches, results/strength).

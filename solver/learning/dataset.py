@@ -119,8 +119,7 @@ def game_rows(game_name, options, seed, moves, scores, payoffs, kernel):
     players = len(scores)
     features = np.empty((len(boundaries) * players, kernel.N_VALUE_FEATURES), np.float64)
     for i, position in enumerate(boundaries):
-        for p in range(players):
-            kernel.value_features(position.state, p, features[i * players + p])
+        kernel.players_value_features(position.state, features[i * players:(i + 1) * players])
     margins = np.tile(final_margins(scores), len(boundaries))
     wins = np.tile(np.asarray(payoffs, np.float64), len(boundaries))
     return features, margins, wins

@@ -2,7 +2,8 @@
 its model values (the round boundaries).
 
 A game joins by writing its feature kernel (``kernels/<game>/features.py`` with
-``N_VALUE_FEATURES``, ``FEATURE_NAMES`` and ``value_features(state, player, out)``) and a
+``N_VALUE_FEATURES``, ``FEATURE_NAMES``, ``value_features(state, player, out)`` and
+``players_value_features(state, out)``, every player's rows at once) and a
 line in ``LEARNABLE`` saying which positions of a replayed game are its boundaries. The
 dataset takes the positions where chance acts after a player's move; a game where chance
 also acts in the middle of a round adds ``is_round_boundary(state)`` to its kernel, and

@@ -15,7 +15,7 @@ from tessera.kernels.search import mcts_layout as kernel   # the layout and para
 from tessera.kernels.search import tree as tree_kernels   # one compile for every game
 from tessera.kernels.search.clock import FOREVER
 from tessera.errors import OptionError, TesseraError
-from tessera.games import GAMES
+from tessera.games import GAMES, get_game
 from tessera.games.spec import GENERAL_SEARCH
 from tessera.search.loading import kernel_loader
 from tessera.search.options import MODEL_BUILTIN, MODEL_NONE, default
@@ -240,7 +240,8 @@ def position_defaults(state, rollout, model, time_limit=None, iterations=None):
 
     The model: the built-in one at the player counts where the game's spec says matches
     chose it (``SearchDefaults.learned_players``), unless a rollout other than round or
-    mixed is asked for; else none. The rollout: with a model that has no policy (its value
+    mixed is asked for or the position has one of the game's ``unlearned_options`` on;
+    else none. The rollout: with a model that has no policy (its value
     scores only where round and mixed rollouts stop), round, or the game's ``long_rollout``
     when the budget is long (``is_long_budget``); else greedy (a policy's priors serve any
     rollout)."""
@@ -248,12 +249,20 @@ def position_defaults(state, rollout, model, time_limit=None, iterations=None):
     name = bind.game_name(state[0])
     if model is None:
         learned = LEARNED_PLAYERS.get(name, ())
-        chosen = games.players(state) in learned and rollout in (None,) + CUT_ROLLOUTS
+        chosen = (games.players(state) in learned and rollout in (None,) + CUT_ROLLOUTS
+                  and not plays_unlearned_option(name, state))
         model = MODEL_BUILTIN if chosen else MODEL_NONE
     if rollout is None:
         value_only = model != MODEL_NONE and not has_policy(model_for_position(model, state)[0])
         rollout = value_rollout(name, time_limit, iterations) if value_only else "greedy"
     return rollout, model
+
+
+def plays_unlearned_option(game, state):
+    """True when ``state`` (a position of ``game``, a name) has an option on whose positions
+    the game's search goes without its built-in model (``SearchDefaults.unlearned_options``)."""
+    options = SEARCH_DEFAULTS[game].unlearned_options
+    return any(get_game(game).option_in(state, option) for option in options)
 
 
 def value_rollout(game, time_limit, iterations):

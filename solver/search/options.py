@@ -98,8 +98,8 @@ OPTIONS = (
                  f" {MODEL_BUILTIN}: the game's built-in model for its player count (every game"
                  " has one);"
                  f" {MODEL_NONE}: no model [default: {MODEL_BUILTIN} for Azul, 2- and 3-player"
-                 f" Summer Pavilion and Azure unless another rollout than round or mixed is"
-                 f" asked for, else {MODEL_NONE}]",
+                 f" Summer Pavilion and Azure without Cosmos unless another rollout than round"
+                 f" or mixed is asked for, else {MODEL_NONE}]",
                  default=GAMES_OWN, cli=("--model",),
                  metavar=f"PATH|{MODEL_BUILTIN}|{MODEL_NONE}", agent="model", analyze="model",
                  api="model"),
