@@ -35,7 +35,7 @@ SPEC = GameSpec(
     # "Azure's search tuned"). Its rollouts stop after four turns, scored by the built-in
     # value, whose win chances the search maximises: matches chose so (results/strength,
     # "Azure's learned value"). With Cosmos that search lost to the full greedy one, so
-    # Cosmos games keep the greedy rollouts ("The learned default with the modules").
+    # Cosmos games keep the greedy rollouts ("The learned default with Azure's modules").
     search=SearchDefaults(exploration=0.7, learned_players=(2,), learned_value="win",
                           unlearned_options=("cosmos",)),
     max_moves=128,
