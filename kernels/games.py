@@ -30,6 +30,10 @@ Interface, for a state array ``state``:
   of ``moves[i]`` for i < n, for a game that can share work between the moves of a
   position (Azul, Summer Pavilion, Azure); MCTS's priors and greedy rollouts of the others
   call ``move_heuristic`` for each move;
+- optional, ``best_heuristic_move(state, scratch)``: the legal move of the highest
+  ``move_heuristic``, the first of equals in ``legal_moves``' order (``scratch``: float64
+  room, ``MAX_MOVES``), for a game that finds it faster than by listing and scoring every
+  move (Azul); MCTS's greedy rollouts of the others list, score and take the first best;
 - optional, ``ROLLOUT_EPSILON``: how often MCTS's greedy rollouts play a random move
   instead of the heuristic's best (Azul 0.2; the search's default 0.1);
 - optional, ``players_value_features(state, out)`` and ``N_VALUE_FEATURES``: the game's

@@ -4,7 +4,8 @@ A game's test module subclasses ``GameConformance`` and names its configurations
 and invariants; the checks themselves are written once here: random games keep
 the invariants, every generated move applies, chance is a distribution, the same
 seed gives the same game, notation and moves round-trip, hashes are stable, perft
-agrees with itself, and a game with value features gives every player's at once as it
+agrees with itself, a game that finds its best move by the heuristic without the list
+finds the list's, and a game with value features gives every player's at once as it
 gives each one's.
 """
 import random
@@ -15,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tessera.kernels import bind, games
+from tessera.kernels.interfaces import interface
 from tessera.kernels.rng import make_rng
 from tessera.games import get_game
 from tessera.learning.features import LEARNABLE
@@ -173,6 +175,33 @@ class GameConformance:
         assert n == games.legal_moves(state, moves)
         assert counts[:n].sum() == perft.perft(state, 2)
         assert perft.perft(state, 1) == n
+
+    # ---- move heuristic ---------------------------------------------------------------
+
+    def test_best_heuristic_move_is_the_lists_first_best(self):
+        """A game's ``best_heuristic_move`` (a greedy rollout's move, found without listing
+        the moves) is the move the list gives: the first of the highest ``move_heuristic``
+        in ``legal_moves``' order, ties included."""
+        kernels = interface(self.game_name)
+        if not hasattr(kernels, "best_heuristic_move"):
+            pytest.skip(f"{self.game_name} lists and scores its moves")
+        scratch = np.empty(games.MAX_MOVES, np.float64)
+        compared, tied = [], []
+
+        def compare(state, moves):
+            if games.to_move(state) in (games.CHANCE, games.TERMINAL):
+                return
+            heuristics = np.array([kernels.move_heuristic(state, move) for move in moves])
+            expected = moves[int(np.argmax(heuristics))]     # argmax: the first of equals
+            assert kernels.best_heuristic_move(state, scratch) == expected
+            compared.append(expected)
+            if (heuristics == heuristics.max()).sum() > 1:
+                tied.append(expected)
+
+        for i, options in enumerate(self.configurations):
+            for seed in range(3):
+                random_game(self.game, options, 900 + 10 * i + seed, compare)
+        assert len(compared) > 60 * len(self.configurations) and len(tied) > 10
 
     # ---- value features ---------------------------------------------------------------
 

@@ -2,11 +2,13 @@
 worker process."""
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from tessera.strength import Baseline, VersusError, match
+from tessera.strength.baseline import export_commit
 
 pytestmark = pytest.mark.repo         # the checkout's source tree serves as the baseline; bench/versus.py
 
@@ -99,3 +101,14 @@ def test_the_command_line_says_what_is_wrong_in_one_line(tmp_path):
                          capture_output=True, text=True, cwd=REPO)
     assert run.returncode == 2
     assert run.stderr.strip().splitlines() == [f"error: no commit 'no-such-commit' in {REPO}"]
+
+
+def test_exports_of_one_commit_at_once_each_find_it_whole(tmp_path):
+    """Matches started together against the same commit export it together: each finds
+    the whole tree, and one copy stays."""
+    with ThreadPoolExecutor(4) as pool:
+        folders = set(pool.map(lambda _: export_commit(REPO, "HEAD", tmp_path), range(4)))
+    assert len(folders) == 1
+    folder = folders.pop()
+    assert (folder / "src" / "pyproject.toml").is_file()
+    assert [path.name for path in folder.iterdir()] == ["src"]

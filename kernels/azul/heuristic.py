@@ -12,10 +12,12 @@ import numpy as np
 
 from tessera.kernels.azul.layout import (
     COLOUR_BONUS, COLUMN_BONUS, DEST_FLOOR, FLOOR_SLOTS, NCOLOURS, NDESTS, P_FLOOR, P_LINES, P_WALL,
-    ROW_BONUS, SOURCE_CENTRE, TILE_MOVE_BASE, VARIANT_GRAY, W_CENTRE, W_FACTORY, W_TO_MOVE,
-    W_VARIANT,
+    PHASE_DRAFT, ROW_BONUS, SOURCE_CENTRE, TILE_MOVE_BASE, VARIANT_GRAY, W_CENTRE, W_FACTORY, W_PHASE,
+    W_PLAYERS, W_TO_MOVE, W_VARIANT,
 )
-from tessera.kernels.azul.moves import pending_line, player_base
+from tessera.kernels.azul.moves import (
+    destination_masks, held_colours, lowest_bit_index, pending_line, player_base, tiling_columns,
+)
 from tessera.kernels.azul.tiles import count_of, has_marker, total
 from tessera.kernels.azul.wall import best_open_cell, colour_column, floor_penalty, occupancy, placement_points
 from tessera.kernels.jit import njit
@@ -85,6 +87,70 @@ def move_heuristics(state, moves, n, out):
                 worth = worths[key]
             out[i] = draft_value(lines, used, floor_now, taken, marker, dest, worth)
             i += 1
+
+
+@njit(cache=True)
+def best_heuristic_move(state, scratch):
+    """The legal move of the highest ``move_heuristic``, the first of equals in
+    ``legal_moves``' order (a greedy rollout's move), found without listing the moves: the
+    moves are visited in the list's order from the masks the list is made from, each
+    valued as ``move_heuristics`` values it, so the choice is the list's, bit for bit.
+    ``scratch``: float64 room for the lines' tile worths (``NCOLOURS * DEST_FLOOR``)."""
+    base = player_base(state, state[W_TO_MOVE])
+    occ = occupancy(state, base)
+    used = floor_slots_used(state, base)
+    best = -np.inf
+    pick = -1
+    if state[W_PHASE] != PHASE_DRAFT:               # a gray-wall tiling: the open columns
+        columns = tiling_columns(state, base, pending_line(state, base))
+        for column in range(5):
+            if (columns >> column) & 1:
+                value = move_value(state, base, occ, used, TILE_MOVE_BASE + column)
+                if value > best:
+                    best = value
+                    pick = TILE_MOVE_BASE + column
+        return pick
+    lines = state[base + P_LINES]
+    floor_now = floor_penalty(used)
+    dest_masks = destination_masks(state, base)
+    nfactories = 2 * state[W_PLAYERS] + 1
+    held = held_colours(state, nfactories)
+    worths = scratch                                # of every line a draft move can fill
+    line_worths(state, base, occ, held, dest_masks, worths)
+    while held:
+        k = lowest_bit_index(held)
+        held &= held - 1
+        s = k // NCOLOURS
+        colour = k - NCOLOURS * s
+        source = SOURCE_CENTRE if s == nfactories else s
+        group = (source * NCOLOURS + colour) * NDESTS
+        taken, marker = tiles_taken(state, source, colour)
+        dests = dest_masks >> (NDESTS * colour)
+        for dest in range(NDESTS):
+            if (dests >> dest) & 1:
+                worth = 0.0 if dest == DEST_FLOOR else worths[NCOLOURS * dest + colour]
+                value = draft_value(lines, used, floor_now, taken, marker, dest, worth)
+                if value > best:
+                    best = value
+                    pick = group + dest
+    return pick
+
+
+@njit(cache=True)
+def line_worths(state, base, occ, held, dest_masks, worths):
+    """``worths[NCOLOURS * line + colour]``: the ``tile_worth`` of ``line`` for each colour
+    some source holds (``held``, as ``held_colours``) and each line its destinations
+    (``dest_masks``) allow: every line a draft move can fill; the other entries are left."""
+    colours = 0
+    while held:
+        colours |= held & 0x1F
+        held >>= NCOLOURS
+    for colour in range(NCOLOURS):
+        if (colours >> colour) & 1:
+            dests = dest_masks >> (NDESTS * colour)
+            for line in range(DEST_FLOOR):
+                if (dests >> line) & 1:
+                    worths[NCOLOURS * line + colour] = tile_worth(state, base, occ, line, colour)
 
 
 @njit(cache=True, inline="always")

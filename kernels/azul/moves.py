@@ -81,6 +81,17 @@ def colour_bits(tiles):
     return ((present(tiles) * 0x102040810) >> 32) & 0x1F
 
 
+@njit(cache=True, inline="always")
+def held_colours(state, nfactories):
+    """Bit ``NCOLOURS * s + c`` set when source ``s`` holds colour ``c``: the factories in
+    order, then the centre as source ``nfactories``. Its bits from the lowest are the draft
+    moves' groups in the order ``draft_moves`` lists them."""
+    held = colour_bits(state[W_CENTRE]) << (NCOLOURS * nfactories)
+    for f in range(nfactories):
+        held |= colour_bits(state[W_FACTORY + f]) << (NCOLOURS * f)
+    return held
+
+
 @njit(cache=True)
 def draft_moves(state, moves):
     """Sources in order, colours in order, destinations in order.
@@ -92,9 +103,7 @@ def draft_moves(state, moves):
     base = player_base(state, state[W_TO_MOVE])
     dest_masks = destination_masks(state, base)
     nfactories = 2 * state[W_PLAYERS] + 1
-    held = colour_bits(state[W_CENTRE]) << (NCOLOURS * nfactories)
-    for f in range(nfactories):
-        held |= colour_bits(state[W_FACTORY + f]) << (NCOLOURS * f)
+    held = held_colours(state, nfactories)
     n = 0
     while held:
         k = lowest_bit_index(held)

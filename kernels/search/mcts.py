@@ -70,6 +70,9 @@ ROLLOUT = variant(__name__)         # None in the template itself
 # A game that shares work between the moves of a position scores them in one call
 # (kernels.games: ``move_heuristics``).
 GAME_SCORES_MOVES_TOGETHER = hasattr(games, "move_heuristics")
+# A game that finds its best move by the heuristic without listing and scoring every move
+# (kernels.games: ``best_heuristic_move``) does so in greedy rollouts.
+GAME_FINDS_BEST_MOVE = hasattr(games, "best_heuristic_move")
 # A game with a feature kernel (kernels.games: ``players_value_features``) can score a round
 # rollout's cut position with a learned value (``learned_outcome``); the others compile no
 # such code.
@@ -328,17 +331,10 @@ def greedy_rollout(state, rng, moves, values, to_round):
                 if turns == ROUND_TURNS:
                     return
                 turns += 1
-        n = games.legal_moves(state, moves)
         if (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < GREEDY_EPSILON:
-            pick = moves[below(rng, n)]
+            pick = moves[below(rng, games.legal_moves(state, moves))]
         else:
-            move_heuristics(state, moves, n, values)
-            pick = moves[0]
-            best = values[0]
-            for i in range(1, n):
-                if values[i] > best:
-                    best = values[i]
-                    pick = moves[i]
+            pick = best_heuristic_move(state, moves, values)
         games.apply_move(state, pick)
 
 
@@ -350,6 +346,22 @@ def at_round_boundary(state):
     if GAME_MARKS_ROUND_BOUNDARIES:     # pruned before typing, like ROLLOUT
         return games.is_round_boundary(state)
     return True
+
+
+@kernel(inline="always")
+def best_heuristic_move(state, moves, values):
+    """The legal move of the highest move heuristic, the first of equals in the list's
+    order: the game's own ``best_heuristic_move`` if it has one, else the moves listed and
+    scored (``moves``, ``values``: room)."""
+    if GAME_FINDS_BEST_MOVE:            # pruned before typing, like ROLLOUT
+        return games.best_heuristic_move(state, values)
+    n = games.legal_moves(state, moves)
+    move_heuristics(state, moves, n, values)
+    pick, best = moves[0], values[0]
+    for i in range(1, n):
+        if values[i] > best:
+            pick, best = moves[i], values[i]
+    return pick
 
 
 @kernel(inline="always")

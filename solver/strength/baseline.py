@@ -35,15 +35,18 @@ def export_commit(repo, commit, cache_root):
         raise VersusError(f"no commit '{commit}' in {repo}") from None
     folder = Path(cache_root) / sha[:12]
     src = folder / "src"
-    if not (folder / "exported").is_file():
-        partial = folder / "src.partial"
-        shutil.rmtree(partial, ignore_errors=True)
-        partial.mkdir(parents=True)
+    if not src.is_dir():
+        # Unpacked into a folder of its own, then renamed into place in one step: a ``src``
+        # is always whole, and two matches exporting the same commit at once each unpack
+        # their own copy, the first rename winning and the other copy dropped.
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = Path(tempfile.mkdtemp(prefix="src.partial.", dir=folder))
         archive = subprocess.run(["git", "-C", str(repo), "archive", sha], capture_output=True, check=True)
         subprocess.run(["tar", "-x", "-C", str(partial)], input=archive.stdout, check=True)
-        shutil.rmtree(src, ignore_errors=True)
-        partial.rename(src)
-        (folder / "exported").write_text(sha + "\n")
+        try:
+            partial.rename(src)
+        except OSError:                 # another export's rename came first
+            shutil.rmtree(partial, ignore_errors=True)
     return folder
 
 
