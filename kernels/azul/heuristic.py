@@ -16,7 +16,7 @@ from tessera.kernels.azul.layout import (
     W_PLAYERS, W_TO_MOVE, W_VARIANT,
 )
 from tessera.kernels.azul.moves import (
-    destination_masks, held_colours, lowest_bit_index, pending_line, player_base, tiling_columns,
+    destination_masks, group_source, held_colours, lowest_bit_index, pending_line, player_base, tiling_columns,
 )
 from tessera.kernels.azul.tiles import count_of, has_marker, total
 from tessera.kernels.azul.wall import best_open_cell, colour_column, floor_penalty, occupancy, placement_points
@@ -118,11 +118,8 @@ def best_heuristic_move(state, scratch):
     worths = scratch                                # of every line a draft move can fill
     line_worths(state, base, occ, held, dest_masks, worths)
     while held:
-        k = lowest_bit_index(held)
+        source, colour = group_source(lowest_bit_index(held), nfactories)
         held &= held - 1
-        s = k // NCOLOURS
-        colour = k - NCOLOURS * s
-        source = SOURCE_CENTRE if s == nfactories else s
         group = (source * NCOLOURS + colour) * NDESTS
         taken, marker = tiles_taken(state, source, colour)
         dests = dest_masks >> (NDESTS * colour)

@@ -92,6 +92,14 @@ def held_colours(state, nfactories):
     return held
 
 
+@njit(cache=True, inline="always")
+def group_source(k, nfactories):
+    """``(source, colour)`` of bit ``k`` of ``held_colours``: the source's index in a move
+    (the centre's is ``SOURCE_CENTRE``) and the colour."""
+    s = k // NCOLOURS
+    return (SOURCE_CENTRE if s == nfactories else s), k - NCOLOURS * s
+
+
 @njit(cache=True)
 def draft_moves(state, moves):
     """Sources in order, colours in order, destinations in order.
@@ -106,11 +114,9 @@ def draft_moves(state, moves):
     held = held_colours(state, nfactories)
     n = 0
     while held:
-        k = lowest_bit_index(held)
+        source, c = group_source(lowest_bit_index(held), nfactories)
         held &= held - 1
-        s = k // NCOLOURS
-        c = k - NCOLOURS * s
-        first = ((SOURCE_CENTRE if s == nfactories else s) * NCOLOURS + c) * NDESTS
+        first = (source * NCOLOURS + c) * NDESTS
         dests = dest_masks >> (NDESTS * c)
         for d in range(NDESTS):
             moves[n] = first + d
