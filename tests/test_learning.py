@@ -260,6 +260,8 @@ def test_train_end_to_end_writes_a_model_and_prints_its_figures(tiny_run, tmp_pa
     (["azul", "{run}", "--ridge", "-1"], "--ridge is 0 or more"),
     (["azul", "{run}", "--ridge", "inf"], "--ridge is 0 or more"),
     (["azul", "{run}", "--validation", "0.99"], "too few to keep a validation share"),
+    (["azul", "{run}", "--hidden", "-1"], "--hidden is a count of units from 0 to 256"),
+    (["azul", "{run}", "--hidden", "257"], "--hidden is a count of units from 0 to 256"),
 ])
 def test_train_refuses_bad_input_in_one_line(tiny_run, tmp_path, args, message):
     other = tmp_path / "other"

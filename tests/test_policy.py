@@ -268,15 +268,17 @@ def test_a_model_file_with_a_policy_round_trips_and_its_hash_covers_the_policy(t
                                                      np.zeros(N_VALUE_FEATURES), policy)
     assert loaded.hash != weights_hash(np.zeros(N_VALUE_FEATURES), np.zeros(N_VALUE_FEATURES))
     weights = model_weights(tmp_path / "m.npz", "azul")[0]
-    assert weights.shape == (mcts_layout.POLICY_ROWS, max(N_VALUE_FEATURES, N_POLICY_FEATURES))
+    assert weights.shape == (mcts_layout.MODEL_HIDDEN, max(mcts_layout.HIDDEN_INPUT + N_VALUE_FEATURES,
+                                                           N_POLICY_FEATURES))
     assert np.array_equal(weights[mcts_layout.MODEL_POLICY, :N_POLICY_FEATURES], policy)
+    assert weights[mcts_layout.MODEL_SHAPE, mcts_layout.SHAPE_POLICY] == 1
     # A value-only file loads without a policy, its hash that of the value alone.
     save_model(tmp_path / "value.npz", np.ones(N_VALUE_FEATURES), np.zeros(N_VALUE_FEATURES))
     value = load_model(tmp_path / "value.npz")
     assert not value.has_policy
     assert value.hash == weights_hash(np.ones(N_VALUE_FEATURES), np.zeros(N_VALUE_FEATURES))
-    assert model_weights(tmp_path / "value.npz")[0].shape == (mcts_layout.VALUE_ROWS,
-                                                               N_VALUE_FEATURES)
+    value_only = model_weights(tmp_path / "value.npz")[0]
+    assert not has_policy(value_only) and not value_only[mcts_layout.MODEL_POLICY].any()
 
 
 def test_bad_policies_are_named_in_one_line(tmp_path):

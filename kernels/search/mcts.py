@@ -56,8 +56,9 @@ from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import below, make_rng, next_u64, reseed
 from tessera.kernels.search.clock import FOREVER, now, simulations_until_check
 from tessera.kernels.search.mcts_layout import (
-    CAPACITY, COUNT, CUT_ROLLOUTS, EXPANDING, FIRST, MARGIN, MAX_PLAYERS, MODEL_MARGIN, MODEL_POLICY,
-    MODEL_WIN, MOVE, PRIOR, SELECT_PUCT, STAT_COLUMNS, UNEXPANDED, USED, VALUE_MARGIN, VALUE_WIN,
+    CAPACITY, COUNT, CUT_ROLLOUTS, EXPANDING, FIRST, HIDDEN_INPUT, HIDDEN_MARGIN, HIDDEN_WIN, MARGIN,
+    MAX_PLAYERS, MODEL_HIDDEN, MODEL_MARGIN, MODEL_POLICY, MODEL_SHAPE, MODEL_WIN, MOVE, PRIOR,
+    SELECT_PUCT, SHAPE_HIDDEN, SHAPE_POLICY, STAT_COLUMNS, UNEXPANDED, USED, VALUE_MARGIN, VALUE_WIN,
     VISITS, WIN,
 )
 
@@ -237,7 +238,7 @@ def expand(nodes, stats, size, node, state, moves, values, prm, model, move_rows
     if prm.select == SELECT_PUCT:
         learned = False
         if GAME_HAS_MOVE_FEATURES:          # pruned before typing, like ROLLOUT
-            if model.shape[0] > MODEL_POLICY:
+            if model_has_policy(model):
                 policy_priors(stats, state, start, n, moves, values, model, move_rows)
                 learned = True
         if not learned:
@@ -431,15 +432,24 @@ def scored_outcome(state, payoff, margin, score, model, features):
 
 
 @kernel(inline="always")
+def model_has_policy(model):
+    """Whether the learned model ``model`` (shape (0, 0): none) carries a policy."""
+    return model.shape[0] > 0 and model[MODEL_SHAPE, SHAPE_POLICY] != 0.0
+
+
+@kernel(inline="always")
 def learned_outcome(state, payoff, margin, model, features, n):
-    """The payoff and margin of a game not over, by a linear value model: per player p,
-    the predicted final margin ``model[MODEL_MARGIN] . f(p)`` and win chance
-    ``sigmoid(model[MODEL_WIN] . f(p))``, where f(p) are the game's value features seen
-    from p (the constant feature carries the bias; ``features``: room for every player's
-    row). Each player's chance is predicted on its own, so they need not sum to 1: the
-    payoffs are the chances divided by their sum, a share of the one win as a finished
-    game's payoffs are."""
+    """The payoff and margin of a game not over, by a learned value model: per player p,
+    the predicted final margin and the win chance's logit, each linear in the game's value
+    features f(p) seen from p (rows ``MODEL_MARGIN`` and ``MODEL_WIN``; the constant
+    feature carries the bias) plus, for a model with hidden units, each unit's weight
+    times its activation relu(w . f(p)) (the rows from ``MODEL_HIDDEN``: a linear model
+    with a one-layer perceptron beside it). ``features``: room for every player's row.
+    Each player's chance is predicted on its own, so they need not sum to 1: the payoffs
+    are the chances divided by their sum, a share of the one win as a finished game's
+    payoffs are."""
     games.players_value_features(state, features)
+    hidden = model[MODEL_SHAPE, SHAPE_HIDDEN] > 0.0
     total = 0.0
     for p in range(n):
         predicted_margin = 0.0
@@ -447,11 +457,31 @@ def learned_outcome(state, payoff, margin, model, features, n):
         for i in range(features.shape[1]):
             predicted_margin += model[MODEL_MARGIN, i] * features[p, i]
             logit += model[MODEL_WIN, i] * features[p, i]
+        if hidden:
+            extra_margin, extra_logit = hidden_units(model, features, p)
+            predicted_margin += extra_margin
+            logit += extra_logit
         margin[p] = predicted_margin
         payoff[p] = 1.0 / (1.0 + np.exp(-logit))
         total += payoff[p]
     for p in range(n):
         payoff[p] /= total
+
+
+@kernel
+def hidden_units(model, features, p):
+    """What a model's hidden units add to player ``p``'s margin and logit (``learned_outcome``):
+    the sums over the units of each one's weights times its activation relu(w . f(p))."""
+    extra_margin = 0.0
+    extra_logit = 0.0
+    for h in range(MODEL_HIDDEN, MODEL_HIDDEN + int(model[MODEL_SHAPE, SHAPE_HIDDEN])):
+        activation = 0.0
+        for i in range(features.shape[1]):
+            activation += model[h, HIDDEN_INPUT + i] * features[p, i]
+        if activation > 0.0:
+            extra_margin += model[h, HIDDEN_MARGIN] * activation
+            extra_logit += model[h, HIDDEN_WIN] * activation
+    return extra_margin, extra_logit
 
 
 @kernel(inline="always")
@@ -601,9 +631,9 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads, 
     ``deadline`` (``clock.FOREVER``: never) or the tree lacks ``room`` for ``threads``
     threads (``tessera.kernels.search.tree.make_room`` then compacts it, with every thread
     stopped); returns the simulations run. Each thread has its own ``rng``, which carries
-    on between calls. ``model``: a learned model (float64, rows ``MODEL_MARGIN`` and
-    ``MODEL_WIN`` of weights over the game's value features, and with a policy the row
-    ``MODEL_POLICY`` over its move features), or shape (0, 0) for none; only the "round"
+    on between calls. ``model``: a learned model (float64, the rows of ``mcts_layout``:
+    the value's weights over the game's value features, its hidden units, and a policy's
+    over its move features), or shape (0, 0) for none; only the "round"
     and "mixed" instances read the value, every instance under PUCT the policy."""
     scratch = root.copy()
     chance_rng = make_rng(0)

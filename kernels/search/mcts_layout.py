@@ -52,16 +52,26 @@ VALUE_MARGIN = 1     # mean score margin, squashed into 0..1
 VALUE_BLEND = 2      # the average of the two
 
 # The rows of a learned model as the kernels take it (``run_tree``'s ``model``, made by
-# ``tessera.search.value_model``): the weights of the final margin, then those of the win
-# chance's logit, each over the game's value features; a model with a policy has a third
-# row, the weights of a move's logit over the game's move features (PUCT's priors). The
-# rows are padded with zeros to the longest. No rows: no model; ``VALUE_ROWS`` rows: a
-# value without a policy.
+# ``tessera.search.value_model``), padded with zeros to the longest; no rows: no model.
+# - ``MODEL_MARGIN``, ``MODEL_WIN``: the linear weights of the final margin and of the win
+#   chance's logit over the game's value features;
+# - ``MODEL_POLICY``: the weights of a move's logit over the game's move features (PUCT's
+#   priors), zeros when the model has no policy;
+# - ``MODEL_SHAPE``: the model's shape, ``SHAPE_HIDDEN`` its hidden units (0: linear) and
+#   ``SHAPE_POLICY`` 1 when it has a policy;
+# - from ``MODEL_HIDDEN``, one row a hidden unit: its weight in the margin
+#   (``HIDDEN_MARGIN``) and in the logit (``HIDDEN_WIN``), then from ``HIDDEN_INPUT`` its
+#   weights over the value features (the constant feature carries its bias).
 MODEL_MARGIN = 0
 MODEL_WIN = 1
 MODEL_POLICY = 2
-VALUE_ROWS = 2
-POLICY_ROWS = 3
+MODEL_SHAPE = 3
+MODEL_HIDDEN = 4
+SHAPE_HIDDEN = 0
+SHAPE_POLICY = 1
+HIDDEN_MARGIN = 0
+HIDDEN_WIN = 1
+HIDDEN_INPUT = 2
 
 # Selection rules (``SearchParams.select``).
 SELECT_UCT = 0

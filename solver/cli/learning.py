@@ -15,6 +15,7 @@ SHOWN = (("model", "model"), ("score_difference", "score difference only"),
          ("constant", "constant"))
 POLICY_FIGURES = (("cross_entropy", "cross-entropy"), ("top1", "top-1 agreement"))
 POLICY_SHOWN = (("model", "policy"), ("heuristic", "heuristic priors"))
+MAX_HIDDEN = 256        # a value a search evaluates at every cut: more would cost its speed
 
 
 @click.command()
@@ -27,16 +28,18 @@ POLICY_SHOWN = (("model", "policy"), ("heuristic", "heuristic priors"))
               help="share of the games kept apart to validate the model")
 @click.option("--ridge", type=float, default=1.0, show_default=True,
               help="ridge penalty on the standardised weights")
+@click.option("--hidden", type=int, default=0, show_default=True,
+              help="hidden units of a one-layer perceptron beside the linear value (0: linear)")
 @click.option("--policy/--no-policy", default=None,
               help="fit move priors (a policy) to the searches' visits too [default: when"
                    " every run recorded its searches]")
 @click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
 @click.option("--progress/--no-progress", default=None,
               help="a progress bar on stderr [default: when stderr is a terminal]")
-def train(game_name, run_dirs, out, seed, validation, ridge, policy, as_json, progress):
+def train(game_name, run_dirs, out, seed, validation, ridge, hidden, policy, as_json, progress):
     """Fit a value model of GAME's round boundaries to the self-play runs RUN_DIR... and
     write it to --out: its final margin and win share for each player, linear in the
-    game's hand features. Prints the data's size and the validation figures of the model
+    game's hand features (with --hidden, plus a small perceptron over them). Prints the data's size and the validation figures of the model
     beside a constant and a model of the score difference alone. With --policy (the default
     for runs that recorded their searches), the model also gets move priors for MCTS: a
     softmax over the moves, linear in the game's move features, fitted to the searches'
@@ -51,6 +54,8 @@ def train(game_name, run_dirs, out, seed, validation, ridge, policy, as_json, pr
         raise TesseraError(f"--ridge is 0 or more (and finite), not {ridge}")
     if not 0 < validation < 1:
         raise TesseraError(f"--validation is a share between 0 and 1 (exclusive), not {validation}")
+    if not 0 <= hidden <= MAX_HIDDEN:
+        raise TesseraError(f"--hidden is a count of units from 0 to {MAX_HIDDEN}, not {hidden}")
     runs = dataset.read_runs(game_name, run_dirs)
     if policy is None:
         policy = dataset.runs_have_searches(runs) and game_features.policy is not None
@@ -70,7 +75,11 @@ def train(game_name, run_dirs, out, seed, validation, ridge, policy, as_json, pr
         data = dataset.replay_runs(game_name, runs, on_game)
         moves = dataset.replay_policy_runs(game_name, runs, on_game) if policy else None
     training, held = data.split(validation, seed)
-    model = fit.fit(training.features, training.margin, training.win, ridge)
+    if hidden:
+        model = fit.fit_hidden(training.features, training.margin, training.win, training.game,
+                               hidden, ridge, seed)
+    else:
+        model = fit.fit(training.features, training.margin, training.win, ridge)
     names = list(kernel.FEATURE_NAMES)
     baselines = fit.baselines(training, (names.index("constant"), names.index("score_diff")),
                               ridge)
@@ -79,11 +88,14 @@ def train(game_name, run_dirs, out, seed, validation, ridge, policy, as_json, pr
              "training_rows": training.rows, "validation_games": int(len(set(held.game))),
              "validation_rows": held.rows}
     command = ["tessera", "train", game_name, *run_dirs, "--out", str(out), "--seed", str(seed),
-               "--validation", str(validation), "--ridge", str(ridge)]
+               "--validation", str(validation), "--ridge", str(ridge)] \
+        + (["--hidden", str(hidden)] if hidden else [])
     settings = {"command": shlex.join(command), "runs": list(run_dirs), "seed": seed,
-                "validation": validation, "ridge": ridge}
+                "validation": validation, "ridge": ridge, "hidden": hidden}
     value = ValueModel(game_name, model.margin, model.win, tuple(names),
-                       sorted(int(n) for n in set(data.players)), settings, sizes, figures)
+                       sorted(int(n) for n in set(data.players)), settings, sizes, figures,
+                       hidden_weights=model.hidden, hidden_margin=model.hidden_margin,
+                       hidden_win=model.hidden_win)
     if policy:
         value.policy_weights, value.policy_feature_names, value.policy = fit_policy(
             moves, game_features.policy_kernel(), validation, seed, ridge)

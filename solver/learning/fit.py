@@ -10,6 +10,13 @@ as ``weights @ features`` (the win share as the logistic of that), as the kernel
 The constant feature (all ones) carries the intercept and is never penalised; a feature
 that never varies in the training rows gets weight 0.
 
+With hidden units, a one-layer perceptron beside the linear model (``fit_hidden``): each
+unit a rectified linear function of the standardised features, its activation weighted
+into the margin and into the logit, the two heads sharing the units. It starts from the
+linear fits and is fitted to both heads' losses by Adam (Kingma and Ba 2015, "Adam: a
+method for stochastic optimization") on minibatches, seeded, keeping the epoch whose loss
+on a share of the training games held out for it is lowest (early stopping).
+
 ``evaluate`` gives the validation figures of a model beside two baselines fitted on the
 same training rows: a constant (the mean margin, the mean win share), and a model of the
 current score difference alone.
@@ -120,17 +127,111 @@ def figures(margin_predicted, win_predicted, margin, win):
 
 @dataclass
 class Fitted:
-    """A fitted model's raw-feature weights: ``margin`` (points) and ``win`` (logit)."""
+    """A fitted model's raw-feature weights: ``margin`` (points) and ``win`` (logit); with
+    hidden units, ``hidden`` [units, features] and each unit's weight in the margin
+    (``hidden_margin``) and in the logit (``hidden_win``)."""
     margin: np.ndarray
     win: np.ndarray
+    hidden: np.ndarray = None
+    hidden_margin: np.ndarray = None
+    hidden_win: np.ndarray = None
 
     def predict(self, features):
-        return features @ self.margin, sigmoid(features @ self.win)
+        margin, logit = features @ self.margin, features @ self.win
+        if self.hidden is not None:
+            activation = np.maximum(features @ self.hidden.T, 0.0)
+            margin = margin + activation @ self.hidden_margin
+            logit = logit + activation @ self.hidden_win
+        return margin, sigmoid(logit)
 
 
 def fit(features, margin, win, ridge):
     return Fitted(ridge_regression(features, margin, ridge),
                   logistic_regression(features, win, ridge))
+
+
+# Training a value with hidden units (``fit_hidden``).
+EPOCHS = 60
+BATCH_ROWS = 256
+LEARNING_RATE = 3e-3            # Adam's step, cosine-annealed to 0 over the epochs
+WEIGHT_DECAY = 1e-4             # on the hidden units' weights
+STOPPING_SHARE = 0.1            # of the training games, held out to pick the epoch
+ADAM_BETAS = (0.9, 0.999)
+ADAM_EPSILON = 1e-8
+
+
+def fit_hidden(features, margin, win, games, units, ridge, seed):
+    """A ``Fitted`` value with ``units`` hidden units beside its linear weights, fitted to
+    the training rows (``games``: each row's game, to hold whole games out for early
+    stopping). The loss is the margin's squared error over its variance plus the win
+    share's cross-entropy, so neither head's scale rules; the linear weights start from
+    ``fit``'s (``ridge``), the units from a seeded draw."""
+    rng = np.random.default_rng(seed)
+    standard = Standardiser.of(features)
+    x = standard.design(features)
+    linear = fit(features, margin, win, ridge)
+    columns = x.shape[1]
+    params = {"hidden": rng.normal(0.0, np.sqrt(2.0 / columns), (units, columns)),
+              "hidden_margin": rng.normal(0.0, 0.01, units),
+              "hidden_win": rng.normal(0.0, 0.01, units),
+              "margin": _design_weights(standard, linear.margin),
+              "win": _design_weights(standard, linear.win)}
+    spread = max(float(margin.std()), 1e-9)
+    every_game = np.unique(games)
+    held = np.isin(games, rng.choice(every_game, max(1, int(len(every_game) * STOPPING_SHARE)),
+                                     replace=False))
+    training, stopping = np.flatnonzero(~held), np.flatnonzero(held)
+    if len(training) == 0:
+        training = stopping
+
+    def forward(rows):
+        pre = x[rows] @ params["hidden"].T
+        activation = np.maximum(pre, 0.0)
+        return (pre, activation, x[rows] @ params["margin"] + activation @ params["hidden_margin"],
+                x[rows] @ params["win"] + activation @ params["hidden_win"])
+
+    def loss(rows):
+        _, _, predicted, logit = forward(rows)
+        return (np.mean((predicted - margin[rows]) ** 2) / spread ** 2
+                + log_loss(sigmoid(logit), win[rows]))
+
+    first, second = ({name: np.zeros_like(value) for name, value in params.items()} for _ in range(2))
+    best_loss, best = loss(stopping), {name: value.copy() for name, value in params.items()}
+    step = 0
+    for epoch in range(EPOCHS):
+        rate = LEARNING_RATE * 0.5 * (1.0 + np.cos(np.pi * epoch / EPOCHS))
+        order = rng.permutation(training)
+        for start in range(0, len(order), BATCH_ROWS):
+            rows = order[start:start + BATCH_ROWS]
+            pre, activation, predicted, logit = forward(rows)
+            d_margin = 2.0 * (predicted - margin[rows]) / (spread ** 2 * len(rows))
+            d_logit = (sigmoid(logit) - win[rows]) / len(rows)
+            d_pre = (np.outer(d_margin, params["hidden_margin"])
+                     + np.outer(d_logit, params["hidden_win"])) * (pre > 0.0)
+            gradients = {"hidden": d_pre.T @ x[rows] + WEIGHT_DECAY * params["hidden"],
+                         "hidden_margin": activation.T @ d_margin + WEIGHT_DECAY * params["hidden_margin"],
+                         "hidden_win": activation.T @ d_logit + WEIGHT_DECAY * params["hidden_win"],
+                         "margin": x[rows].T @ d_margin, "win": x[rows].T @ d_logit}
+            step += 1
+            for name, gradient in gradients.items():
+                first[name] = ADAM_BETAS[0] * first[name] + (1 - ADAM_BETAS[0]) * gradient
+                second[name] = ADAM_BETAS[1] * second[name] + (1 - ADAM_BETAS[1]) * gradient ** 2
+                params[name] -= rate * (first[name] / (1 - ADAM_BETAS[0] ** step)) / (
+                    np.sqrt(second[name] / (1 - ADAM_BETAS[1] ** step)) + ADAM_EPSILON)
+        epoch_loss = loss(stopping)
+        if epoch_loss < best_loss:
+            best_loss, best = epoch_loss, {name: value.copy() for name, value in params.items()}
+    return Fitted(standard.raw_weights(best["margin"]), standard.raw_weights(best["win"]),
+                  np.array([standard.raw_weights(row) for row in best["hidden"]]),
+                  best["hidden_margin"], best["hidden_win"])
+
+
+def _design_weights(standard, raw):
+    """The weights on ``standard.design``'s columns equal to the raw-feature ``raw`` (which
+    gives a feature that never varies no weight but the constant's)."""
+    slopes = raw[standard.varying] * standard.scale[standard.varying]
+    return np.append(slopes, raw[standard.constant] + slopes @ (standard.mean[standard.varying]
+                                                               / standard.scale[standard.varying]))
 
 
 def baselines(train, columns, ridge):

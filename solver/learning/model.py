@@ -14,6 +14,14 @@ A model with a policy (move priors for MCTS's PUCT) has two more arrays:
 ``policy_feature_names``; its ``meta`` has ``policy`` (the features' count, the data's
 size and the validation figures of ``fit.evaluate_policy``) and its hash covers the
 policy's weights too. A model without them (every file before policies) has no policy.
+
+A value with hidden units (``tessera train --hidden N``) adds a one-layer perceptron
+beside the linear weights: ``hidden_weights`` (float64 [N, N_VALUE_FEATURES], each
+unit's raw-feature weights, the constant feature carrying its bias), ``hidden_margin``
+and ``hidden_win`` (float64 [N], each unit's weight in the margin and in the logit). The
+margin is then ``margin_weights @ f + hidden_margin @ relu(hidden_weights @ f)``, the
+logit likewise; its ``meta`` has ``hidden`` (N) and its hash covers the three arrays,
+after the policy's weights. A model without them is linear.
 """
 import hashlib
 import json
@@ -29,6 +37,7 @@ from tessera.learning.features import features_of
 FORMAT = 1
 ARRAYS = ("margin_weights", "win_weights", "feature_names", "meta", "hash")
 POLICY_ARRAYS = ("policy_weights", "policy_feature_names")
+HIDDEN_ARRAYS = ("hidden_weights", "hidden_margin", "hidden_win")
 
 
 class ModelError(TesseraError):
@@ -38,11 +47,13 @@ class ModelError(TesseraError):
         super().__init__(f"model {path}: {message}")
 
 
-def weights_hash(margin_weights, win_weights, policy_weights=None):
-    """The SHA-256 (hex) of the weight vectors as little-endian float64: margin, win, then
-    the policy's when there is one."""
+def weights_hash(margin_weights, win_weights, policy_weights=None, hidden=None):
+    """The SHA-256 (hex) of the weights as little-endian float64: margin, win, then the
+    policy's when there is one, then the hidden units' (``hidden``: the arrays
+    ``hidden_weights``, ``hidden_margin`` and ``hidden_win``, row by row) when there are."""
     digest = hashlib.sha256()
-    vectors = (margin_weights, win_weights) + (() if policy_weights is None else (policy_weights,))
+    vectors = (margin_weights, win_weights) + (() if policy_weights is None else (policy_weights,)) \
+        + (() if hidden is None else tuple(hidden))
     for weights in vectors:
         digest.update(np.ascontiguousarray(weights, dtype="<f8").tobytes())
     return digest.hexdigest()
@@ -61,10 +72,35 @@ class ValueModel:
     policy_weights: np.ndarray = None       # None: no policy
     policy_feature_names: tuple = ()
     policy: dict = field(default_factory=dict)      # the policy's data and validation figures
+    hidden_weights: np.ndarray = None       # None: a linear value
+    hidden_margin: np.ndarray = None
+    hidden_win: np.ndarray = None
 
     @property
     def hash(self):
-        return weights_hash(self.margin_weights, self.win_weights, self.policy_weights)
+        return weights_hash(self.margin_weights, self.win_weights, self.policy_weights,
+                            self._hidden_arrays())
+
+    @property
+    def hidden(self):
+        """The value's hidden units (0: linear)."""
+        return 0 if self.hidden_weights is None else len(self.hidden_weights)
+
+    def _hidden_arrays(self):
+        if self.hidden_weights is None:
+            return None
+        return (self.hidden_weights, self.hidden_margin, self.hidden_win)
+
+    def predict(self, features):
+        """(margins, win chances) of the rows of raw ``features``, as the kernels compute
+        them (before a search divides the chances by their sum)."""
+        margin = features @ self.margin_weights
+        logit = features @ self.win_weights
+        if self.hidden_weights is not None:
+            activation = np.maximum(features @ self.hidden_weights.T, 0.0)
+            margin = margin + activation @ self.hidden_margin
+            logit = logit + activation @ self.hidden_win
+        return margin, 0.5 * (1.0 + np.tanh(0.5 * logit))
 
     @property
     def features(self):
@@ -80,6 +116,8 @@ class ValueModel:
                 "validation": self.validation}
         if self.has_policy:
             meta["policy"] = {"features": len(self.policy_weights), **self.policy}
+        if self.hidden:
+            meta["hidden"] = self.hidden
         return meta
 
     def save(self, path):
@@ -88,14 +126,17 @@ class ValueModel:
         partial = path.with_name(path.name + ".partial")
         try:
             with open(partial, "wb") as out:
-                policy = {} if not self.has_policy else {
+                extra = {} if not self.has_policy else {
                     "policy_weights": np.asarray(self.policy_weights, np.float64),
                     "policy_feature_names": np.array(self.policy_feature_names, dtype=str)}
+                if self.hidden:
+                    extra.update({name: np.asarray(array, np.float64) for name, array
+                                   in zip(HIDDEN_ARRAYS, self._hidden_arrays())})
                 np.savez(out, margin_weights=np.asarray(self.margin_weights, np.float64),
                          win_weights=np.asarray(self.win_weights, np.float64),
                          feature_names=np.array(self.feature_names, dtype=str),
                          meta=np.array(json.dumps(self.meta())), hash=np.array(self.hash),
-                         **policy)
+                         **extra)
             partial.replace(path)
         except OSError as err:
             partial.unlink(missing_ok=True)
@@ -128,6 +169,13 @@ def load_model(path, game=None):
                                            + ", ".join(missing) + ")")
                 policy = np.asarray(arrays["policy_weights"], np.float64)
                 policy_names = tuple(str(name) for name in arrays["policy_feature_names"])
+            hidden = None
+            if any(name in arrays.files for name in HIDDEN_ARRAYS):
+                missing = [name for name in HIDDEN_ARRAYS if name not in arrays.files]
+                if missing:
+                    raise ModelError(path, "not a value model file (hidden units without "
+                                           + ", ".join(missing) + ")")
+                hidden = tuple(np.asarray(arrays[name], np.float64) for name in HIDDEN_ARRAYS)
     except ModelError:
         raise
     except (OSError, ValueError, zipfile.BadZipFile, EOFError, KeyError) as err:
@@ -136,7 +184,7 @@ def load_model(path, game=None):
     if not isinstance(meta, dict) or meta.get("format") != FORMAT \
             or not isinstance(meta.get("game"), str):
         raise ModelError(path, f"not a value model file of format {FORMAT}")
-    if weights_hash(margin, win, policy) != stored_hash:
+    if weights_hash(margin, win, policy, hidden) != stored_hash:
         raise ModelError(path, "damaged: its weights do not match their SHA-256")
     if game is not None and meta.get("game") != game:
         raise ModelError(path, f"a model of {meta.get('game')}, not {game}")
@@ -149,6 +197,12 @@ def load_model(path, game=None):
     if margin.shape != (len(expected),) or win.shape != margin.shape or names != expected:
         raise ModelError(path, f"made for other features than {meta['game']}'s "
                                f"{len(expected)} (retrain it)")
+    if hidden is not None:
+        units = len(hidden[0])
+        if hidden[0].shape != (units, len(expected)) or hidden[1].shape != (units,) \
+                or hidden[2].shape != (units,):
+            raise ModelError(path, f"hidden units of other shapes than {units} x "
+                                   f"{len(expected)} features (retrain it)")
     if policy is not None:
         moves = game_features.policy_kernel()
         if moves is None:
@@ -160,4 +214,4 @@ def load_model(path, game=None):
     policy_meta = {key: value for key, value in meta.get("policy", {}).items() if key != "features"}
     return ValueModel(meta["game"], margin, win, names, meta.get("players", []),
                       meta.get("settings", {}), meta.get("data", {}), meta.get("validation", {}),
-                      policy, policy_names, policy_meta)
+                      policy, policy_names, policy_meta, *(hidden or (None, None, None)))

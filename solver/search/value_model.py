@@ -1,8 +1,7 @@
 """The learned model an MCTS search uses (``--model``): its value scores the round rollouts,
 its policy, when it has one, gives PUCT's priors. A model file of ``tessera train``
-(``tessera.learning.model``) as the array the kernels take (``run_tree``'s ``model``: rows
-``MODEL_MARGIN`` and ``MODEL_WIN`` of ``tessera.kernels.search.mcts_layout``, and
-``MODEL_POLICY`` for a policy), and its hash for the search's settings.
+(``tessera.learning.model``) as the array the kernels take (``run_tree``'s ``model``: the
+rows of ``tessera.kernels.search.mcts_layout``), and its hash for the search's settings.
 
 ``builtin`` names the game's built-in model: package data of ``tessera.learning``,
 ``models/<game>-<N>p.npz`` for a search of N players where one was fitted to N players,
@@ -16,8 +15,10 @@ from importlib import resources
 
 import numpy as np
 
-from tessera.kernels.search.mcts_layout import (MODEL_MARGIN, MODEL_POLICY, MODEL_WIN, POLICY_ROWS,
-                                               VALUE_ROWS)
+from tessera.kernels.search.mcts_layout import (
+    HIDDEN_INPUT, HIDDEN_MARGIN, HIDDEN_WIN, MODEL_HIDDEN, MODEL_MARGIN, MODEL_POLICY, MODEL_SHAPE,
+    MODEL_WIN, SHAPE_HIDDEN, SHAPE_POLICY,
+)
 from tessera.search.options import MODEL_BUILTIN
 
 # What the kernels take for no model: no rows.
@@ -46,15 +47,27 @@ def _load(path, where, stamp, game):
     is (``where``, absolute) and ``stamp``."""
     from tessera.learning.model import load_model
     model = load_model(path, game)
-    if not model.has_policy:
-        weights = np.zeros((VALUE_ROWS, model.features), np.float64)
-    else:
-        width = max(model.features, len(model.policy_weights))
-        weights = np.zeros((POLICY_ROWS, width), np.float64)
-        weights[MODEL_POLICY, :len(model.policy_weights)] = model.policy_weights
-    weights[MODEL_MARGIN, :model.features] = model.margin_weights
-    weights[MODEL_WIN, :model.features] = model.win_weights
-    return weights, model.hash
+    return kernel_array(model), model.hash
+
+
+def kernel_array(model):
+    """The kernels' array of the ``ValueModel`` ``model``."""
+    features = model.features
+    policy = 0 if not model.has_policy else len(model.policy_weights)
+    weights = np.zeros((MODEL_HIDDEN + model.hidden, max(policy, HIDDEN_INPUT + features)),
+                       np.float64)
+    weights[MODEL_MARGIN, :features] = model.margin_weights
+    weights[MODEL_WIN, :features] = model.win_weights
+    weights[MODEL_SHAPE, SHAPE_HIDDEN] = model.hidden
+    if model.has_policy:
+        weights[MODEL_POLICY, :policy] = model.policy_weights
+        weights[MODEL_SHAPE, SHAPE_POLICY] = 1.0
+    for unit in range(model.hidden):
+        row = weights[MODEL_HIDDEN + unit]
+        row[HIDDEN_MARGIN] = model.hidden_margin[unit]
+        row[HIDDEN_WIN] = model.hidden_win[unit]
+        row[HIDDEN_INPUT:HIDDEN_INPUT + features] = model.hidden_weights[unit]
+    return weights
 
 
 def model_for_position(path, state):
@@ -66,7 +79,7 @@ def model_for_position(path, state):
 
 def has_policy(weights):
     """True when the kernels' model array ``weights`` (``model_weights``) carries a policy."""
-    return weights.shape[0] > MODEL_POLICY
+    return weights.shape[0] > 0 and weights[MODEL_SHAPE, SHAPE_POLICY] != 0
 
 
 def builtin_model_file(game=None, players=None):
