@@ -113,6 +113,21 @@ class MctsAgent(Agent):
         # Keeps the subtree below the move; a move after a refill finds no tree to follow.
         self.mcts.play(move)
 
+    def search_settings(self, state):
+        """The rollout, exploration, value and model (with its hash) this agent's searches of
+        ``state``'s game, player count and options take, those its spec names and the game's
+        defaults for the rest, as a search's settings name them."""
+        from tessera.search.mcts import position_settings
+        from tessera.search.options import MODEL_NONE
+        from tessera.search.value_model import model_for_position
+        o = self.options
+        rollout, model, exploration, value = position_settings(
+            state, o.rollout, o.model, o.exploration, o.value, o.time_limit, o.iterations)
+        settings = {"rollout": rollout, "exploration": exploration, "value": value}
+        if model != MODEL_NONE:
+            settings.update(model=model, model_hash=model_for_position(model, state)[1])
+        return settings
+
 
 class AlphaBetaAgent(Agent):
     """Alpha-beta to ``depth`` plies and/or for ``time`` seconds (randomness only for views)."""

@@ -42,5 +42,11 @@ class Agent:
         move = self.choose(state)
         return Decision(int(move), self.last_result, time.perf_counter() - started)
 
+    def search_settings(self, state):
+        """What this agent's search resolves to in ``state``'s game where its spec leaves it
+        to the game (a self-play run records it: docs/selfplay.md); None for an agent that
+        does not search with such defaults."""
+        return None
+
     def observe(self, move):
         """Nothing to follow by default."""

@@ -161,3 +161,47 @@ def test_azure_views_record_information_set_searches(tmp_path):
     selfplay(tmp_path, "--record-search", "--record-top", "4", game="azure",
              agents=f"{SEARCHER},random")
     check_search_columns(tmp_path, 4)
+
+
+# ---- what each search resolves to ------------------------------------------------------
+
+def test_run_json_records_what_each_agents_search_resolves_to(tmp_path):
+    """mcts:iters=50 in 2-player Azul leaves rollout, model, exploration and value to the
+    game: a short budget takes round rollouts scored by the built-in model at exploration
+    1.0 (docs/search.md, "Defaults per game and player count"); greedy does not search."""
+    from tessera.learning.model import load_model
+    from tessera.search.value_model import builtin_model_file
+    selfplay(tmp_path)
+    first, second = run_plan(tmp_path)["searches"]
+    assert second is None
+    assert first["rollout"] == "round" and first["model"] == "builtin"
+    assert first["exploration"] == 1.0
+    assert first["model_hash"] == load_model(builtin_model_file("azul", 2)).hash
+
+
+def test_a_resume_whose_defaults_resolve_otherwise_is_refused(tmp_path):
+    """A run started by a version whose default for the same spec was another rollout (as
+    run.json says) would mix two searches under one name: the resume is refused, in one line."""
+    selfplay(tmp_path, "--chunk-size", "1")
+    records.chunk_path(tmp_path, 1).unlink()
+    plan = run_plan(tmp_path)
+    plan["searches"][0] = {**plan["searches"][0], "rollout": "mixed", "exploration": 2.0}
+    (tmp_path / "run.json").write_text(json.dumps(plan))
+    code, err = selfplay(tmp_path, "--resume", check=False)
+    lines = err.strip().splitlines()
+    assert code != 0 and "Traceback" not in err and len(lines) == 1
+    assert f"{SEARCHER}'s search rollout=mixed exploration=2.0" in lines[0]
+    assert "rollout=round exploration=1.0" in lines[0]
+    assert "finish it with the version that started it" in lines[0]
+    assert list(records.chunk_files(tmp_path)) == [0]
+
+
+def test_a_run_json_from_before_searches_were_recorded_resumes(tmp_path):
+    selfplay(tmp_path, "--chunk-size", "1")
+    first = records.read_records(tmp_path)
+    records.chunk_path(tmp_path, 1).unlink()
+    plan = run_plan(tmp_path)
+    del plan["searches"]
+    (tmp_path / "run.json").write_text(json.dumps(plan))
+    selfplay(tmp_path, "--resume")
+    assert records.read_records(tmp_path).equals(first)

@@ -11,6 +11,13 @@ resumed run matches one that was never stopped.
 ``record_search`` (``--record-search``) adds the searches' root statistics to the
 records (``searchstats``); run.json holds it only when it is on, so a run without it
 keeps the plan, and the records, of a run made before it existed.
+
+``searches`` records, for each agent, what its search resolves to where its spec leaves it
+to the game (``Agent.search_settings``: an MCTS agent's rollout, exploration, value and
+model with its hash; None for the others). A version of Tessera whose defaults, or
+built-in models, differ would play other games under the same specs, so a resume that
+resolves them otherwise is refused. A run.json without it (a run made before it) resumes
+unchecked.
 """
 import shlex
 from dataclasses import asdict, dataclass, field
@@ -42,6 +49,7 @@ class Plan:
     seats: int              # players per game, as the game's options make it
     version: int = field(default=VERSION)
     record_search: int = 0  # root moves recorded per searched move; 0: no search statistics
+    searches: list = None   # per agent, its search's resolved settings (None: not recorded)
 
     @property
     def chunks(self):
@@ -69,6 +77,8 @@ class Plan:
         obj = asdict(self)
         if not self.record_search:
             del obj["record_search"]        # run.json as it was before search statistics
+        if self.searches is None:
+            del obj["searches"]
         return obj
 
     @staticmethod
@@ -86,6 +96,10 @@ class Plan:
             raise ValueError(f"record_search is {plan.record_search}, not at least 0")
         if not all(type(spec) is str for spec in plan.agents):
             raise ValueError(f"agents {plan.agents!r} are not agent specs")
+        if plan.searches is not None and (
+                type(plan.searches) is not list or len(plan.searches) != len(plan.agents)
+                or not all(search is None or type(search) is dict for search in plan.searches)):
+            raise ValueError(f"searches {plan.searches!r} are not one per agent")
         return plan
 
     def resume_command(self, out_dir):
@@ -103,8 +117,15 @@ class Plan:
     def differences(self, other):
         """The compared parameters that differ, as 'name: ours vs theirs' texts."""
         mine, theirs = asdict(self), asdict(other)
-        return [f"{name} {_shown(mine[name], name)} there, {_shown(theirs[name], name)} here"
-                for name in COMPARED if mine[name] != theirs[name]]
+        found = [f"{name} {_shown(mine[name], name)} there, {_shown(theirs[name], name)} here"
+                 for name in COMPARED if mine[name] != theirs[name]]
+        if found or self.searches is None or other.searches is None:
+            return found
+        return [f"{label}'s search {_search_shown(there)} there, {_search_shown(here)} here "
+                "(this version's defaults or built-in models differ from the run's: finish it "
+                "with the version that started it)"
+                for label, there, here in zip(self.labels(), self.searches, other.searches)
+                if there != here]
 
 
 def _option_text(value):
@@ -121,6 +142,13 @@ def _shown(value, name=None):
     if isinstance(value, dict):
         return " ".join(f"{k}={v}" for k, v in value.items()) or "(none)"
     return str(value)
+
+
+def _search_shown(settings):
+    """An agent's resolved search settings in a line (a model's hash shortened)."""
+    if settings is None:
+        return "(none)"
+    return " ".join(f"{k}={str(v)[:8] if k == 'model_hash' else v}" for k, v in settings.items())
 
 
 def split_agents(text):
@@ -152,8 +180,7 @@ def make_plan(game, options, agents, games, seed, chunk_size=None, record_search
     from tessera.agents import parse_agent
     if not agents:
         raise OptionError("--agents needs at least one agent spec")
-    for spec in agents:
-        parse_agent(spec)                           # a bad spec raises its one-line error
+    parsed = [parse_agent(spec) for spec in agents]     # a bad spec raises its one-line error
     if games < 1:
         raise OptionError(f"--games must be at least 1, not {games}")
     if chunk_size is None:
@@ -167,6 +194,9 @@ def make_plan(game, options, agents, games, seed, chunk_size=None, record_search
     game.check_options(options)
     options = {name: options.get(name, default)
                for name, (_, default, _) in game.options.items()}
-    seats = int(game.kernels().players(game.new(0, **options)))   # the game checks its options here
+    start = game.new(0, **options)              # the game checks its options here
+    seats = int(game.kernels().players(start))
+    searches = [agent.search_settings(start) for agent in parsed]
     return Plan(game=game.name, options=options, agents=list(agents), games=games, seed=seed,
-                chunk_size=chunk_size, seats=seats, record_search=record_search)
+                chunk_size=chunk_size, seats=seats, record_search=record_search,
+                searches=searches)
