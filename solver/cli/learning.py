@@ -39,8 +39,9 @@ MAX_HIDDEN = 256        # a value a search evaluates at every cut: more would co
 def train(game_name, run_dirs, out, seed, validation, ridge, hidden, policy, as_json, progress):
     """Fit a value model of GAME's round boundaries to the self-play runs RUN_DIR... and
     write it to --out: its final margin and win share for each player, linear in the
-    game's hand features (with --hidden, plus a small perceptron over them). Prints the data's size and the validation figures of the model
-    beside a constant and a model of the score difference alone. With --policy (the default
+    game's hand features (with --hidden, plus a small perceptron over them). Prints the
+    data's size and the validation figures of the model beside a constant and a model of
+    the score difference alone. With --policy (the default
     for runs that recorded their searches), the model also gets move priors for MCTS: a
     softmax over the moves, linear in the game's move features, fitted to the searches'
     visit shares, with its figures beside the heuristic's priors."""

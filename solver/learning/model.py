@@ -33,6 +33,7 @@ import numpy as np
 
 from tessera.errors import TesseraError
 from tessera.learning.features import features_of
+from tessera.learning.fit import Fitted
 
 FORMAT = 1
 ARRAYS = ("margin_weights", "win_weights", "feature_names", "meta", "hash")
@@ -94,13 +95,8 @@ class ValueModel:
     def predict(self, features):
         """(margins, win chances) of the rows of raw ``features``, as the kernels compute
         them (before a search divides the chances by their sum)."""
-        margin = features @ self.margin_weights
-        logit = features @ self.win_weights
-        if self.hidden_weights is not None:
-            activation = np.maximum(features @ self.hidden_weights.T, 0.0)
-            margin = margin + activation @ self.hidden_margin
-            logit = logit + activation @ self.hidden_win
-        return margin, 0.5 * (1.0 + np.tanh(0.5 * logit))
+        return Fitted(self.margin_weights, self.win_weights, self.hidden_weights,
+                      self.hidden_margin, self.hidden_win).predict(features)
 
     @property
     def features(self):
