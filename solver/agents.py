@@ -33,7 +33,7 @@ from tessera.kernels.rng import SAMPLE_SALT, below, chance_rng, make_rng
 from tessera.errors import OptionError
 from tessera.search.mcts import Mcts
 from tessera.search.options import ALPHABETA, MCTS, OPTIONS, aliases
-from tessera.search.request import SearchRequest, searcher_class
+from tessera.search.request import SearchRequest, for_position, searcher_class
 from tessera.players import Agent, Decision  # noqa: F401  (given out here too)
 
 if TYPE_CHECKING:
@@ -88,6 +88,10 @@ class GreedyAgent(Agent):
         return best_moves[below(self.rng, len(best_moves))]
 
 
+# What an MCTS agent's search leaves to the game and resolves by its position (``search_settings``).
+RESOLVED_SETTINGS = ("rollout", "exploration", "value", "model", "model_hash")
+
+
 class MctsAgent(Agent):
     """MCTS on complete positions; on a player's view, information-set MCTS."""
 
@@ -95,6 +99,7 @@ class MctsAgent(Agent):
 
     def __init__(self, spec, request):
         super().__init__(spec)
+        self.request = request
         self.options = request.mcts_options()
         self.mcts = Mcts(self.options)      # checks the options at once
         self.ismcts = None          # made at the first view
@@ -116,17 +121,9 @@ class MctsAgent(Agent):
     def search_settings(self, state):
         """The rollout, exploration, value and model (with its hash) this agent's searches of
         ``state``'s game, player count and options take, those its spec names and the game's
-        defaults for the rest, as a search's settings name them."""
-        from tessera.search.mcts import position_settings
-        from tessera.search.options import MODEL_NONE
-        from tessera.search.value_model import model_for_position
-        o = self.options
-        rollout, model, exploration, value = position_settings(
-            state, o.rollout, o.model, o.exploration, o.value, o.time_limit, o.iterations)
-        settings = {"rollout": rollout, "exploration": exploration, "value": value}
-        if model != MODEL_NONE:
-            settings.update(model=model, model_hash=model_for_position(model, state)[1])
-        return settings
+        defaults for the rest: those of a search's settings (``request.for_position``)."""
+        resolved = for_position(self.request.settings(), MCTS, state)
+        return {key: resolved[key] for key in RESOLVED_SETTINGS if key in resolved}
 
 
 class AlphaBetaAgent(Agent):

@@ -53,6 +53,13 @@ class Standardiser:
         z = (features[:, self.varying] - self.mean[self.varying]) / self.scale[self.varying]
         return np.hstack([z, np.ones((len(features), 1))])
 
+    def design_weights(self, raw):
+        """The weights on ``design``'s columns equal to the raw-feature ``raw``: the inverse
+        of ``raw_weights`` (a feature that never varies has no weight but the constant's)."""
+        slopes = raw[self.varying] * self.scale[self.varying]
+        return np.append(slopes, raw[self.constant]
+                         + slopes @ (self.mean[self.varying] / self.scale[self.varying]))
+
     def raw_weights(self, fitted):
         """Weights on the raw features equal to ``fitted`` on ``design``'s columns."""
         if self.constant < 0:
@@ -174,8 +181,8 @@ def fit_hidden(features, margin, win, games, units, ridge, seed):
     params = {"hidden": rng.normal(0.0, np.sqrt(2.0 / columns), (units, columns)),
               "hidden_margin": rng.normal(0.0, 0.01, units),
               "hidden_win": rng.normal(0.0, 0.01, units),
-              "margin": _design_weights(standard, linear.margin),
-              "win": _design_weights(standard, linear.win)}
+              "margin": standard.design_weights(linear.margin),
+              "win": standard.design_weights(linear.win)}
     spread = max(float(margin.std()), 1e-9)
     every_game = np.unique(games)
     held = np.isin(games, rng.choice(every_game, max(1, int(len(every_game) * STOPPING_SHARE)),
@@ -224,14 +231,6 @@ def fit_hidden(features, margin, win, games, units, ridge, seed):
     return Fitted(standard.raw_weights(best["margin"]), standard.raw_weights(best["win"]),
                   np.array([standard.raw_weights(row) for row in best["hidden"]]),
                   best["hidden_margin"], best["hidden_win"])
-
-
-def _design_weights(standard, raw):
-    """The weights on ``standard.design``'s columns equal to the raw-feature ``raw`` (which
-    gives a feature that never varies no weight but the constant's)."""
-    slopes = raw[standard.varying] * standard.scale[standard.varying]
-    return np.append(slopes, raw[standard.constant] + slopes @ (standard.mean[standard.varying]
-                                                               / standard.scale[standard.varying]))
 
 
 def baselines(train, columns, ridge):
