@@ -29,7 +29,7 @@ MIXED = bind.instance("azul", "mcts", "mixed")
 
 def buffers():
     """payoff, margin, score and the move buffers of one simulation."""
-    moves, values, _, payoff, margin, score = MIXED.simulation_buffers()
+    moves, values, _, _, payoff, margin, score = MIXED.simulation_buffers()
     return moves, values, payoff, margin, score
 
 

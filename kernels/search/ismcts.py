@@ -122,10 +122,10 @@ def best_available(nodes, stats, node, slot, n, player, prm):
         child = slot[i]
         avail = nodes[child, AVAIL]
         if puct:
-            score = puct_score(nodes, stats, child, player, mode, c, np.sqrt(avail), unvisited)
+            score = puct_score(nodes, stats, child, c, np.sqrt(avail), unvisited)
         else:
             # With UCT every child got its first visit when it was added.
-            score = uct_score(nodes, stats, child, player, mode, c, np.log(avail))
+            score = uct_score(nodes, stats, child, c, np.log(avail))
         if score > best_score:
             best_score = score
             best = child
@@ -169,12 +169,13 @@ def count_available(nodes, slot, n):
 
 @kernel(inline="always")    # into run_tree: not compiled (optimised, emitted) a second time on its own
 def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, values, slot, prior_rows, path,
-             payoff, margin, score, model, features, kept):
+             choosers, payoff, margin, score, model, features, kept):
     """One iteration: determinize, select, expand, roll out, back up (``model``, ``features``,
     ``kept``: the round and mixed rollouts' scoring, as in ``tessera.kernels.search.mcts``)."""
     games.determinize(root, observer, rng, state)
     depth = 0
     path[0] = 0
+    choosers[0] = -1
     node = 0
     while depth + 1 < path.size:
         who = games.to_move(state)
@@ -189,6 +190,7 @@ def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, values,
         games.apply_move(state, nodes[child, MOVE])
         depth += 1
         path[depth] = child
+        choosers[depth] = who
         node = child
         if nodes[child, VISITS] == 0:
             break                                            # a new leaf: roll out
@@ -196,7 +198,8 @@ def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, values,
     scored_outcome(state, payoff, margin, score, model, features)
     if ROLLOUT == "mixed":
         mixed_outcome(state, rng, moves, values, payoff, margin, score, MIX, kept)
-    backup(nodes, stats, path, 0, depth, 0, 0.0, games.players(state), payoff, margin)
+    backup(nodes, stats, path, choosers, 0, depth, 0, 0.0, games.players(state), payoff, margin,
+           prm.value)
 
 
 @kernel(nogil=True)     # the trees of a parallel search run on Python threads
@@ -211,7 +214,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, model):
     state = root.copy()
     local_rng = rng.copy()
     local_size = size.copy()
-    moves, values, path, payoff, margin, score = simulation_buffers()
+    moves, values, path, choosers, payoff, margin, score = simulation_buffers()
     slot = ints(games.MAX_MOVES)
     prior_rows = np.zeros((games.MAX_MOVES, STAT_COLUMNS), np.float64)  # set_priors' output
     features = feature_rows()
@@ -228,7 +231,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, model):
         if local_size[USED] + room > nodes.shape[0]:
             compact(nodes, stats, local_size, nodes.shape[0] // 2)
         simulate(nodes, stats, local_size, root, observer, prm, local_rng, state, moves, values, slot,
-                 prior_rows, path, payoff, margin, score, model, features, kept)
+                 prior_rows, path, choosers, payoff, margin, score, model, features, kept)
         done += 1
         if timed and done >= check:
             t = now()

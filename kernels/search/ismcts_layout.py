@@ -21,10 +21,12 @@ FIRST = 2            # first child, or NO_NODE
 NEXT = 3             # next sibling, or NO_NODE
 MOVE = 4             # the move from the parent
 NODE_COLUMNS = 5
-# stats[:, column], as in MCTS: the prior, then per-player payoff and margin sums.
+# stats[:, column], as in MCTS: the prior, per-player payoff and margin sums, the value for
+# the player who chose the node.
 PRIOR = mcts_layout.PRIOR
 WIN = mcts_layout.WIN               # WIN + p: payoff sum of player p
 MARGIN = mcts_layout.MARGIN         # MARGIN + p: margin sum of player p
+CHOSEN_VALUE = mcts_layout.CHOSEN_VALUE
 STAT_COLUMNS = mcts_layout.STAT_COLUMNS
 # size[t, column], tree t's counters, as in MCTS.
 USED = mcts_layout.USED

@@ -56,7 +56,7 @@ from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import below, make_rng, next_u64, reseed
 from tessera.kernels.search.clock import FOREVER, now, simulations_until_check
 from tessera.kernels.search.mcts_layout import (
-    CAPACITY, COUNT, CUT_ROLLOUTS, EXPANDING, FIRST, HIDDEN_INPUT, HIDDEN_MARGIN, HIDDEN_WIN, MARGIN,
+    CAPACITY, CHOSEN_VALUE, COUNT, CUT_ROLLOUTS, EXPANDING, FIRST, HIDDEN_INPUT, HIDDEN_MARGIN, HIDDEN_WIN, MARGIN,
     MAX_PLAYERS, MODEL_HIDDEN, MODEL_MARGIN, MODEL_POLICY, MODEL_SHAPE, MODEL_WIN, MOVE, PRIOR,
     SELECT_PUCT, SHAPE_HIDDEN, SHAPE_POLICY, STAT_COLUMNS, UNEXPANDED, USED, VALUE_MARGIN, VALUE_WIN,
     VISITS, WIN,
@@ -152,25 +152,36 @@ def first_play(nodes, stats, node, player, mode, fpu):
 
 
 @kernel(inline="always")
-def puct_score(nodes, stats, child, player, mode, c, sqrt_n, unvisited):
-    """PUCT: value (``unvisited`` before the first visit) plus prior-weighted exploration.
+def keep_chosen_value(nodes, stats, node, chooser, mode):
+    """Set ``node``'s ``CHOSEN_VALUE`` from its sums: its value for ``chooser``, the player
+    who chose it (-1: chance did, and no selection reads it)."""
+    if chooser >= 0:
+        stats[node, CHOSEN_VALUE] = node_value(nodes, stats, node, chooser, mode)
+
+
+@kernel(inline="always")
+def puct_score(nodes, stats, child, c, sqrt_n, unvisited):
+    """PUCT: value for the player choosing (``unvisited`` before the first visit) plus
+    prior-weighted exploration.
 
     ``sqrt_n``: the square root of the parent's visits (IS-MCTS: of the child's availability).
     """
     v = nodes[child, VISITS]
-    q = node_value(nodes, stats, child, player, mode) if v > 0 else unvisited
+    q = stats[child, CHOSEN_VALUE] if v > 0 else unvisited
     return q + c * stats[child, PRIOR] * sqrt_n / (1 + v)
 
 
 @kernel(inline="always")
-def uct_score(nodes, stats, child, player, mode, c, log_n):
-    """UCT of a visited child; ``log_n``: the log of the parent's visits (IS-MCTS: availability)."""
-    return node_value(nodes, stats, child, player, mode) + c * np.sqrt(log_n / nodes[child, VISITS])
+def uct_score(nodes, stats, child, c, log_n):
+    """UCT of a visited child for the player choosing; ``log_n``: the log of the parent's
+    visits (IS-MCTS: availability)."""
+    return stats[child, CHOSEN_VALUE] + c * np.sqrt(log_n / nodes[child, VISITS])
 
 
 @kernel(inline="always")
 def select_child(nodes, stats, node, player, prm, rng):
-    """The child the player to move picks: unvisited children first, then UCT or PUCT."""
+    """The child ``player``, to move at ``node``, picks: unvisited children first, then UCT
+    or PUCT (the children's ``CHOSEN_VALUE`` is ``player``'s)."""
     start = nodes[node, FIRST]
     puct = prm.select == SELECT_PUCT
     c = prm.exploration
@@ -183,12 +194,12 @@ def select_child(nodes, stats, node, player, prm, rng):
     best_score = -np.inf
     for child in range(start, start + nodes[node, COUNT]):
         if puct:
-            score = puct_score(nodes, stats, child, player, mode, c, sqrt_n, unvisited)
+            score = puct_score(nodes, stats, child, c, sqrt_n, unvisited)
         elif nodes[child, VISITS] == 0:
             # Unvisited first, in random order so the move list's order does not matter.
             score = 1e9 + float(next_u64(rng) >> np.uint64(40))
         else:
-            score = uct_score(nodes, stats, child, player, mode, c, log_n)
+            score = uct_score(nodes, stats, child, c, log_n)
         if score > best_score:
             best_score = score
             best = child
@@ -518,10 +529,12 @@ def rollout(state, rng, moves, values):
 
 
 @kernel(inline="always")
-def backup(nodes, stats, path, first, depth, counted, virtual, players, payoff, margin):
+def backup(nodes, stats, path, choosers, first, depth, counted, virtual, players, payoff, margin,
+           mode):
     """Every player's payoff and margin for each node of ``path[first:depth + 1]``, and a
     visit for each past the first ``counted``: MCTS counts those on the way down, with a
-    ``virtual`` margin lost, which comes back here (``simulate``)."""
+    ``virtual`` margin lost, which comes back here (``simulate``). Each node's
+    ``CHOSEN_VALUE`` follows, by ``mode``, for ``choosers[i]``, who chose ``path[i]``."""
     for i in range(first, depth + 1):
         n = path[i]
         back = 0.0
@@ -532,13 +545,15 @@ def backup(nodes, stats, path, first, depth, counted, virtual, players, payoff, 
         for p in range(players):
             add_float(stats, (n, WIN + p), payoff[p])
             add_float(stats, (n, MARGIN + p), margin[p] + back)
+        keep_chosen_value(nodes, stats, n, choosers[i], mode)
 
 
 @kernel
 def simulation_buffers():
-    """The work arrays of a tree's simulations: ``(moves, values, path, payoff, margin,
-    score)`` (``values``: the move heuristics of ``moves``)."""
-    return (ints(games.MAX_MOVES), floats(games.MAX_MOVES), ints(PATH_LENGTH),
+    """The work arrays of a tree's simulations: ``(moves, values, path, choosers, payoff,
+    margin, score)`` (``values``: the move heuristics of ``moves``; ``choosers[i]``: the
+    player who chose ``path[i]``, -1 for the root and chance's outcomes)."""
+    return (ints(games.MAX_MOVES), floats(games.MAX_MOVES), ints(PATH_LENGTH), ints(PATH_LENGTH),
             zero_floats(MAX_PLAYERS), zero_floats(MAX_PLAYERS), zero_ints(MAX_PLAYERS))
 
 
@@ -549,8 +564,8 @@ def feature_rows():
 
 
 @kernel(inline="always")    # into run_tree: not compiled (optimised, emitted) a second time on its own
-def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, values, path, payoff,
-             margin, score, virtual, root_sums, local_root, model, features, move_rows, kept):
+def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, values, path, choosers,
+             payoff, margin, score, virtual, root_sums, local_root, model, features, move_rows, kept):
     """One iteration: select, expand, roll out, back up (``model``, ``features``:
     ``scored_outcome``'s; ``model`` and ``move_rows``: ``expand``'s priors; ``kept``:
     ``mixed_outcome``'s).
@@ -564,7 +579,8 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, val
     payoffs and margins to its own ``root_sums`` (``run_tree`` adds them to the tree at
     its end) and gives the root no virtual loss: every simulation passes the root, so its
     sums would take a write to one cache line from every thread each time, and no choice
-    reads them.
+    reads them. A node's ``CHOSEN_VALUE`` follows its sums: at the backup, and on the way
+    down when a virtual loss changes them.
     """
     state = scratch
     copy_into(state, root)
@@ -572,6 +588,7 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, val
     node = 0
     depth = 0
     path[0] = 0
+    choosers[0] = -1
     width = prm.chance_width
     while True:
         who = games.to_move(state)
@@ -583,6 +600,7 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, val
                 break                                        # tree full, or being expanded
             reseed(chance_rng, nodes[child, MOVE])
             games.resolve_chance(state, chance_rng)
+            chooser = -1
         else:
             first = load_acquire(nodes, (node, FIRST))
             if first == EXPANDING:
@@ -598,18 +616,22 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, val
                     break                                    # tree full
             child = select_child(nodes, stats, node, who, prm, rng)
             games.apply_move(state, nodes[child, MOVE])
+            chooser = who
         fetch_add(nodes, (node, VISITS), 1)
         if virtual != 0.0 and not (local_root and node == 0):
             for p in range(players):
                 add_float(stats, (node, MARGIN + p), -virtual)
+            keep_chosen_value(nodes, stats, node, choosers[depth], prm.value)
         node = child
         depth += 1
         path[depth] = node
+        choosers[depth] = chooser
     rollout(state, rng, moves, values)
     scored_outcome(state, payoff, margin, score, model, features)
     if ROLLOUT == "mixed":
         mixed_outcome(state, rng, moves, values, payoff, margin, score, MIX, kept)
-    backup(nodes, stats, path, 1 if local_root else 0, depth, depth, virtual, players, payoff, margin)
+    backup(nodes, stats, path, choosers, 1 if local_root else 0, depth, depth, virtual, players,
+           payoff, margin, prm.value)
     if local_root:
         if depth == 0:
             fetch_add(nodes, (0, VISITS), 1)        # not counted on the way down
@@ -640,7 +662,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads, 
     # The generator lives in this thread's own array while it runs: the callers' array
     # holds every thread's in one cache line, which the threads would share.
     local_rng = rng.copy()
-    moves, values, path, payoff, margin, score = simulation_buffers()
+    moves, values, path, choosers, payoff, margin, score = simulation_buffers()
     features = feature_rows()
     kept = zero_floats(2 * MAX_PLAYERS)
     move_rows = np.empty((games.MAX_MOVES, POLICY_ROOM), np.float64)
@@ -655,7 +677,8 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads, 
     check = 1
     while done < iterations and load_acquire(size, USED) + needed <= nodes.shape[0]:
         simulate(nodes, stats, size, root, prm, local_rng, scratch, chance_rng, moves, values, path,
-                 payoff, margin, score, virtual, root_sums, local_root, model, features, move_rows, kept)
+                 choosers, payoff, margin, score, virtual, root_sums, local_root, model, features,
+                 move_rows, kept)
         done += 1
         if timed and done >= check:
             t = now()
@@ -663,7 +686,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads, 
                 break
             check = done + simulations_until_check(done, started, t)
     rng[0] = local_rng[0]
-    for column in range(WIN, STAT_COLUMNS):
+    for column in range(WIN, CHOSEN_VALUE):       # the root's sums: nobody chose the root
         if root_sums[column] != 0.0:
             add_float(stats, (0, column), root_sums[column])
     return done

@@ -5,8 +5,8 @@ the searches in Python (``tessera.search``), which never import the template its
 
 A tree is two preallocated arrays (``new_tree``): ``nodes`` (int64 columns ``VISITS``,
 ``FIRST``, ``COUNT``, ``CAPACITY``, ``MOVE``) and ``stats`` (float64: ``PRIOR``, then
-per-player payoff sums from ``WIN`` and margin sums from ``MARGIN``), plus ``size``, the
-tree's counters. The kernels read all of these as compile-time constants (numba freezes a
+per-player payoff sums from ``WIN`` and margin sums from ``MARGIN``, then ``CHOSEN_VALUE``),
+plus ``size``, the tree's counters. The kernels read all of these as compile-time constants (numba freezes a
 module's integer globals, not a class's attributes). The search parameters are one named
 tuple (``SearchParams``, made by ``params``), so the kernels take a single argument and read
 its fields by name.
@@ -35,7 +35,12 @@ NODE_COLUMNS = 5
 PRIOR = 0
 WIN = 1              # WIN + p: payoff sum of player p
 MARGIN = WIN + MAX_PLAYERS
-STAT_COLUMNS = MARGIN + MAX_PLAYERS
+# The node's value, by the search's value (``SearchParams.value``), for the player who chose
+# it (the player to move at its parent), kept up to date whenever its sums change: a
+# selection reads one number a child instead of working out every child's value again
+# (for the margin, a tanh each).
+CHOSEN_VALUE = MARGIN + MAX_PLAYERS
+STAT_COLUMNS = CHOSEN_VALUE + 1
 
 # size[column], a tree's counters
 USED = 0             # nodes in use, from 0
