@@ -9,7 +9,8 @@ and ``ROLLOUTS`` are ``tessera.kernels.search.mcts_layout``'s.
 A tree is two preallocated arrays (``new_tree``): ``nodes`` (int64 columns
 ``VISITS``, ``FIRST``, ``COUNT``, ``CAPACITY``, ``MOVE``) and ``stats`` (float64:
 ``PRIOR``, then per-player payoff sums from ``WIN`` and margin sums from
-``MARGIN``), plus ``size``, the nodes in use. Node 0 is the root; a node is the
+``MARGIN``, then ``CHOSEN_VALUE``, the node's value for the player who chose it, which
+selection reads), plus ``size``, the nodes in use. Node 0 is the root; a node is the
 position reached by the moves on its path. Children of a node are one contiguous
 block of ``CAPACITY`` slots from ``FIRST``, ``COUNT`` of them in use.
 
@@ -56,10 +57,10 @@ from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import below, make_rng, next_u64, reseed
 from tessera.kernels.search.clock import FOREVER, now, simulations_until_check
 from tessera.kernels.search.mcts_layout import (
-    CAPACITY, CHOSEN_VALUE, COUNT, CUT_ROLLOUTS, EXPANDING, FIRST, HIDDEN_INPUT, HIDDEN_MARGIN, HIDDEN_WIN, MARGIN,
-    MAX_PLAYERS, MODEL_HIDDEN, MODEL_MARGIN, MODEL_POLICY, MODEL_SHAPE, MODEL_WIN, MOVE, PRIOR,
-    SELECT_PUCT, SHAPE_HIDDEN, SHAPE_POLICY, STAT_COLUMNS, UNEXPANDED, USED, VALUE_MARGIN, VALUE_WIN,
-    VISITS, WIN,
+    CAPACITY, CHOSEN_VALUE, COUNT, CUT_ROLLOUTS, EXPANDING, FIRST, HIDDEN_INPUT, HIDDEN_MARGIN,
+    HIDDEN_WIN, MARGIN, MAX_PLAYERS, MODEL_HIDDEN, MODEL_MARGIN, MODEL_POLICY, MODEL_SHAPE, MODEL_WIN,
+    MOVE, PRIOR, SELECT_PUCT, SHAPE_HIDDEN, SHAPE_POLICY, STAT_COLUMNS, UNEXPANDED, USED,
+    VALUE_MARGIN, VALUE_WIN, VISITS, WIN,
 )
 
 games = template_games(__name__)
