@@ -73,7 +73,8 @@ def test_the_kernel_parameters_have_one_numba_type_whatever_numbers_make_them():
 
 def test_an_instance_reads_its_layout_from_the_layout_module():
     """The instances compile with the layout module's columns and codes, the ones Python reads."""
-    for name in ("VISITS", "FIRST", "COUNT", "MOVE", "WIN", "MARGIN", "PRIOR", "USED", "SELECT_PUCT"):
+    for name in ("VISITS", "FIRST", "COUNT", "MOVE", "WIN", "MARGIN", "CHOSEN_VALUE", "PRIOR", "USED",
+                 "SELECT_PUCT"):
         assert getattr(bind.instance("toy", "mcts", "random"), name) == getattr(mcts_layout, name)
     for name in ("VISITS", "AVAIL", "FIRST", "NEXT", "MOVE", "NO_NODE", "PRIOR", "USED"):
         assert getattr(bind.instance("toy", "ismcts", "random"), name) == getattr(ismcts_layout, name)

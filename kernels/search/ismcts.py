@@ -57,10 +57,11 @@ from tessera.kernels.search.tree import VISIT_CLASSES, keep_threshold, number_ke
 
 games = template_games(__name__)
 _mcts = sibling(__name__, "mcts")       # the same game's MCTS kernels, with the same rollout
-backup, puct_score, rollout = _mcts.backup, _mcts.puct_score, _mcts.rollout
+backup, node_value, rollout = _mcts.backup, _mcts.node_value, _mcts.rollout
 scored_outcome, mixed_outcome, MIX = _mcts.scored_outcome, _mcts.mixed_outcome, _mcts.MIX
 first_play, feature_rows, ROLLOUT = _mcts.first_play, _mcts.feature_rows, _mcts.ROLLOUT
-set_priors, simulation_buffers, uct_score = _mcts.set_priors, _mcts.simulation_buffers, _mcts.uct_score
+set_priors, simulation_buffers = _mcts.set_priors, _mcts.simulation_buffers
+puct, uct = _mcts.puct, _mcts.uct
 
 
 @kernel
@@ -111,8 +112,9 @@ def nth_missing(slot, n, k):
 @kernel
 def best_available(nodes, stats, node, slot, n, player, prm):
     """ISUCT (or PUCT) over the children of ``node`` in ``slot``, with availability for
-    parent visits."""
-    puct = prm.select == SELECT_PUCT
+    parent visits; each child's value worked out for ``player`` (``run_tree``: IS-MCTS
+    keeps no ``CHOSEN_VALUE``)."""
+    by_puct = prm.select == SELECT_PUCT
     c = prm.exploration
     mode = prm.value
     unvisited = first_play(nodes, stats, node, player, mode, prm.fpu)
@@ -121,11 +123,13 @@ def best_available(nodes, stats, node, slot, n, player, prm):
     for i in range(n):
         child = slot[i]
         avail = nodes[child, AVAIL]
-        if puct:
-            score = puct_score(nodes, stats, child, c, np.sqrt(avail), unvisited)
+        visits = nodes[child, VISITS]
+        if by_puct:
+            q = node_value(nodes, stats, child, player, mode) if visits > 0 else unvisited
+            score = puct(q, stats[child, PRIOR], visits, c, np.sqrt(avail))
         else:
             # With UCT every child got its first visit when it was added.
-            score = uct_score(nodes, stats, child, c, np.log(avail))
+            score = uct(node_value(nodes, stats, child, player, mode), visits, c, np.log(avail))
         if score > best_score:
             best_score = score
             best = child
@@ -175,7 +179,6 @@ def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, values,
     games.determinize(root, observer, rng, state)
     depth = 0
     path[0] = 0
-    choosers[0] = -1
     node = 0
     while depth + 1 < path.size:
         who = games.to_move(state)
@@ -190,7 +193,6 @@ def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, values,
         games.apply_move(state, nodes[child, MOVE])
         depth += 1
         path[depth] = child
-        choosers[depth] = who
         node = child
         if nodes[child, VISITS] == 0:
             break                                            # a new leaf: roll out
@@ -215,6 +217,10 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, model):
     local_rng = rng.copy()
     local_size = size.copy()
     moves, values, path, choosers, payoff, margin, score = simulation_buffers()
+    # No node keeps a chosen value: chance is open loop, so the player to move after the
+    # same moves may differ between determinizations, and a value kept for one chooser
+    # would be read by another. ``best_available`` works each value out instead.
+    choosers[:] = -1
     slot = ints(games.MAX_MOVES)
     prior_rows = np.zeros((games.MAX_MOVES, STAT_COLUMNS), np.float64)  # set_priors' output
     features = feature_rows()

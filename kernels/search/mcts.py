@@ -161,22 +161,32 @@ def keep_chosen_value(nodes, stats, node, chooser, mode):
 
 
 @kernel(inline="always")
-def puct_score(nodes, stats, child, c, sqrt_n, unvisited):
-    """PUCT: value for the player choosing (``unvisited`` before the first visit) plus
-    prior-weighted exploration.
+def puct(value, prior, visits, c, sqrt_n):
+    """PUCT's score of a child: its ``value`` for the player choosing plus exploration
+    weighted by its ``prior``; ``sqrt_n``: the square root of the parent's visits (IS-MCTS:
+    of the child's availability)."""
+    return value + c * prior * sqrt_n / (1 + visits)
 
-    ``sqrt_n``: the square root of the parent's visits (IS-MCTS: of the child's availability).
-    """
+
+@kernel(inline="always")
+def uct(value, visits, c, log_n):
+    """UCT's score of a visited child of ``value`` for the player choosing; ``log_n``: the
+    log of the parent's visits (IS-MCTS: of the child's availability)."""
+    return value + c * np.sqrt(log_n / visits)
+
+
+@kernel(inline="always")
+def puct_score(nodes, stats, child, c, sqrt_n, unvisited):
+    """``puct`` of a child by its ``CHOSEN_VALUE`` (``unvisited`` before the first visit)."""
     v = nodes[child, VISITS]
     q = stats[child, CHOSEN_VALUE] if v > 0 else unvisited
-    return q + c * stats[child, PRIOR] * sqrt_n / (1 + v)
+    return puct(q, stats[child, PRIOR], v, c, sqrt_n)
 
 
 @kernel(inline="always")
 def uct_score(nodes, stats, child, c, log_n):
-    """UCT of a visited child for the player choosing; ``log_n``: the log of the parent's
-    visits (IS-MCTS: availability)."""
-    return stats[child, CHOSEN_VALUE] + c * np.sqrt(log_n / nodes[child, VISITS])
+    """``uct`` of a visited child by its ``CHOSEN_VALUE``."""
+    return uct(stats[child, CHOSEN_VALUE], nodes[child, VISITS], c, log_n)
 
 
 @kernel(inline="always")

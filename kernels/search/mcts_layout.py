@@ -36,9 +36,9 @@ PRIOR = 0
 WIN = 1              # WIN + p: payoff sum of player p
 MARGIN = WIN + MAX_PLAYERS
 # The node's value, by the search's value (``SearchParams.value``), for the player who chose
-# it (the player to move at its parent), kept up to date whenever its sums change: a
-# selection reads one number a child instead of working out every child's value again
-# (for the margin, a tanh each).
+# it (the player to move at its parent), kept up to date whenever its sums change: an MCTS
+# selection reads one number a child instead of working out every child's value (for the
+# margin, a tanh each). IS-MCTS leaves it unused (``ismcts.run_tree``).
 CHOSEN_VALUE = MARGIN + MAX_PLAYERS
 STAT_COLUMNS = CHOSEN_VALUE + 1
 
