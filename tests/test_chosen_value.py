@@ -136,3 +136,17 @@ def test_information_set_trees_keep_no_chosen_values():
     used = size[ismcts_layout.USED]
     assert used > 100 and (nodes[1:used, ismcts_layout.VISITS] > 0).sum() > 100
     assert not stats[:used, ismcts_layout.CHOSEN_VALUE].any()
+
+
+def test_a_tree_kept_by_another_value_is_not_reused():
+    """The nodes' chosen values are by the search's value: a searcher whose value changes
+    between two searches of one position starts afresh; with the same value it continues."""
+    state = AZUL.new(2)
+    searcher = Mcts(MctsOptions(iterations=500, seed=3, threads=1, value="win"))
+    searcher.search(state)
+    assert searcher.search(state).reused_visits == 500
+    searcher.options.value = "margin"
+    assert searcher.search(state).reused_visits == 0
+    nodes, stats, _ = searcher.tree
+    compared, _ = checked_nodes(nodes, stats, searcher.rules, searcher.root, "margin", 2)
+    assert compared > 20

@@ -309,6 +309,7 @@ class Mcts(TreeSearch):
         self.root = None
         self.root_node = None       # in ``tree``, the node of the position the played moves led to
         self.tree = None
+        self.tree_value = None      # the value its nodes' CHOSEN_VALUE holds (``MctsOptions.value``)
         self.rules = None           # the game's interface and MCTS kernels (kernels.bind)
         self.kernels = None
         self.bound_rollout = None   # the rollout ``kernels`` play
@@ -324,7 +325,7 @@ class Mcts(TreeSearch):
                                "search it with information-set MCTS")
 
         def begin():                # the budget covers reuse's copy and the result
-            self._prepare_tree(state)
+            self._prepare_tree(state, options.value)
             nodes, stats, size = self.tree
             prm = options.kernel_params(state[0])
             threads = self.options.threads
@@ -372,9 +373,10 @@ class Mcts(TreeSearch):
             rollout = self.options.for_position(self.root).rollout
             load_kernels(self.root, rollout, True)      # once a process, as every load
 
-    def _prepare_tree(self, state):
-        """Reuse the tree when ``state`` is where the played moves led; else start afresh."""
-        reusable = (self.options.reuse and self.tree is not None
+    def _prepare_tree(self, state, value):
+        """Reuse the tree when ``state`` is where the played moves led and its nodes keep
+        their chosen values by ``value``; else start afresh."""
+        reusable = (self.options.reuse and self.tree is not None and self.tree_value == value
                     and np.array_equal(self.root, state))
         nodes_wanted = self.options.shared_tree_nodes(kernel.NODE_BYTES)
         if reusable and self.root_node:
@@ -385,6 +387,7 @@ class Mcts(TreeSearch):
             self.tree = fresh
         elif not reusable:
             self.tree = kernel.new_tree(nodes_wanted)
+        self.tree_value = value
         self.root = state.copy()
         self.root_node = 0
 
