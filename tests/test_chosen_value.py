@@ -2,6 +2,8 @@
 instead of working out every child's value, so after a search it must equal the value of
 the node's own sums for the player who chose it, by the search's value (win, margin or
 their blend). IS-MCTS keeps none: its selections work the values out."""
+from itertools import islice
+
 import numpy as np
 import pytest
 
@@ -14,6 +16,7 @@ from tessera.kernels.search import mcts_layout as layout
 from tessera.kernels.search.clock import FOREVER
 from tessera.search.mcts import Mcts, MctsOptions
 from tessera.search.value_model import NO_MODEL
+from tests.random_games import random_game
 
 AZUL, AZURE = get_game("azul"), get_game("azure")
 MARGIN_SCALE = bind.instance("azul", "mcts", "round").MARGIN_SCALE
@@ -62,14 +65,8 @@ def checked_nodes(nodes, stats, rules, root, value, depth):
 
 def late_in_a_round(seed, players=2, moves_played=8):
     """A position ``moves_played`` random draft moves into a fresh deal."""
-    state = AZUL.new(seed, players=players)
-    rules = AZUL.kernels()
-    buffer = np.empty(rules.MAX_MOVES, np.int64)
-    rng = np.random.default_rng(seed)
-    for _ in range(moves_played):
-        n = rules.legal_moves(state, buffer)
-        rules.apply_move(state, buffer[rng.integers(n)])
-    assert rules.to_move(state) >= 0
+    state = next(islice(random_game("azul", {"players": players}, seed), moves_played, None))
+    assert AZUL.kernels().to_move(state) >= 0
     return state
 
 
