@@ -149,11 +149,14 @@ def test_the_seed_makes_a_one_thread_search_reproducible():
 def test_threads_share_one_tree_and_vary_from_run_to_run():
     """Ruling (docs/search.md, "Threads"): threads search one tree, and which reaches a node
     first is the machine's timing, so two runs with one seed differ, as in KataGo or Leela;
-    each still spends the budget exactly and ranks every move."""
-    args = ("best", START, "-n", 2000, "--threads", 2, "--seed", 7)
+    each still spends the budget exactly and ranks every move. The budget is large enough
+    that the two threads overlap on a loaded machine (a few milliseconds' search could run
+    its threads one after the other, the same each time)."""
+    visits = 20000
+    args = ("best", START, "-n", visits, "--threads", 2, "--seed", 7)
     runs = [document(*args) for _ in range(3)]
     for report in runs:
-        assert report["root"]["visits"] == 2000 == sum(move["visits"] for move in report["moves"])
+        assert report["root"]["visits"] == visits == sum(move["visits"] for move in report["moves"])
         assert {move["move"] for move in report["moves"]} == set(legal_texts(START))
     assert len({tuple(move["visits"] for move in report["moves"]) for report in runs}) > 1
 
