@@ -188,8 +188,9 @@ def test_each_game_keeps_its_own_cache_entries_and_a_second_process_loads_them(t
 
 @pytest.mark.cold
 def test_a_timed_search_compiles_before_its_clock_and_tree_reuse_compiles_nothing(tmp_path):
-    """Before: the first search's time included the compile, and the first reuse of a tree
-    compiled copy_subtree under the agent's time limit (3.68 s for mcts:time=0.1)."""
+    """The first search compiles before its clock starts, and the first reuse of a tree
+    finds ``keep_subtree`` compiled (by ``play``), not compiling it under the agent's time
+    limit."""
     out = python("""
         import numpy as np
         import tessera.kernels.toy as toy

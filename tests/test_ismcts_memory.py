@@ -95,3 +95,21 @@ def test_a_bounded_search_ranks_the_moves_as_an_unbounded_one():
     assert small.visits == 20_000 and small.tree_nodes <= MIN_NODES
     top = [line.move for line in large.moves[:3]]
     assert small.best.move in top
+
+
+def test_a_searcher_searches_again_in_its_own_arrays_as_in_new_ones():
+    """Each search clears the threads' trees in the arrays it has: the same arrays, and the
+    same visits and sums as a searcher given new arrays (the rows past the roots hold the
+    last search's nodes, which the search must never read)."""
+    state = AZURE.new(9)
+    first_view, view = azure_view(), AZURE.view(state, int(AZURE.kernels().to_move(state)))
+    kept, fresh = (Ismcts(MctsOptions(iterations=2000, seed=2, threads=2)) for _ in range(2))
+    for searcher in (kept, fresh):
+        searcher.search(first_view)
+    arrays, stale = kept.tree[0], kept.tree[2][:, kernel.USED].copy()
+    fresh.tree = None
+    one, other = kept.search(view), fresh.search(view)
+    assert kept.tree[0] is arrays and fresh.tree[0] is not arrays and stale.min() > 1
+    assert (one.value, one.margin) == (other.value, other.margin)
+    assert [(line.move, line.visits, line.win_rate, line.margin) for line in one.moves] == \
+        [(line.move, line.visits, line.win_rate, line.margin) for line in other.moves]

@@ -168,3 +168,42 @@ def test_every_simulation_of_threads_on_a_fresh_tree_goes_through_a_root_move():
         searcher = Mcts(MctsOptions(iterations=8, threads=4, seed=seed))
         result = searcher.search(state)
         assert result.visits == sum(line.visits for line in result.moves) == 8
+
+
+def test_keeping_a_subtree_in_place_keeps_it_whole_and_packed():
+    """``keep_subtree`` (tree reuse) moves the subtree under a root move to the front of the
+    same arrays: every node of it keeps its row (its children's index aside) and its
+    statistics, under the same moves, and nothing else stays."""
+    nodes, stats, size = grown(3000, 200_000)
+    first, count = nodes[0, kernel.FIRST], nodes[0, kernel.COUNT]
+    child = max(range(first, first + count), key=lambda c: nodes[c, kernel.VISITS])
+    before, _ = by_path(nodes, stats, int(size[kernel.USED]))
+    move = int(nodes[child, kernel.MOVE])
+    wanted = {path[1:]: value for path, value in before.items() if path[:1] == (move,)}
+    assert len(wanted) > 100 and child > 0
+    kept = tree.keep_subtree(nodes, stats, size, child)
+    after, seen = by_path(nodes, stats, kept)
+    assert kept == size[kernel.USED] and set(after) == set(wanted)
+    other = [c for c in range(kernel.NODE_COLUMNS) if c != kernel.FIRST]
+    for path, (row, sums) in after.items():
+        assert np.array_equal(row[other], wanted[path][0][other]) and np.array_equal(sums, wanted[path][1])
+    slots = sum(int(row[kernel.CAPACITY] - row[kernel.COUNT]) for row, _ in after.values())
+    assert len(seen) + slots == kept          # packed: chance blocks keep their unused slots
+
+
+def test_a_searcher_searches_again_in_its_own_arrays_as_in_new_ones():
+    """A search of another position clears the tree in the arrays it has: the same arrays,
+    and the same visits and sums as a searcher given new arrays (the rows past the root
+    hold the last search's nodes, which the search must never read)."""
+    late, opening = position(LATE_POSITION), AZUL.new(2, players=2)
+    kept, fresh = (Mcts(MctsOptions(iterations=3000, seed=4)) for _ in range(2))
+    for searcher in (kept, fresh):
+        searcher.search(opening)
+    arrays, stale = kept.tree[0], int(kept.tree[2][kernel.USED])
+    fresh.tree = None
+    one, other = kept.search(late), fresh.search(late)
+    assert kept.tree[0] is arrays and fresh.tree[0] is not arrays
+    assert one.tree_nodes == other.tree_nodes and stale > one.tree_nodes
+    assert (one.value, one.margin) == (other.value, other.margin)
+    assert [(line.move, line.visits, line.win_rate, line.margin) for line in one.moves] == \
+        [(line.move, line.visits, line.win_rate, line.margin) for line in other.moves]

@@ -41,9 +41,20 @@ NODE_BYTES = 8 * (NODE_COLUMNS + STAT_COLUMNS + 1)
 def new_tree(max_nodes, trees=1):
     """``(nodes, stats, size)`` for ``trees`` independent trees of ``max_nodes`` nodes;
     ``size[t]`` holds tree t's counters (``USED``, ``COMPACTIONS``, ``FREED``)."""
-    nodes = np.zeros((trees, max_nodes, NODE_COLUMNS), np.int64)
+    tree = (np.zeros((trees, max_nodes, NODE_COLUMNS), np.int64),
+            np.zeros((trees, max_nodes, STAT_COLUMNS), np.float64), np.zeros((trees, SIZE_COLUMNS), np.int64))
+    return clear_tree(tree)
+
+
+def clear_tree(tree):
+    """Make every tree of ``tree`` (``new_tree``'s arrays) its root alone again, in place,
+    and return it. The nodes past the roots keep what they held: a node is written whole
+    when it is added (``add_child``), so no search reads one it has not added."""
+    nodes, stats, size = tree
+    nodes[:, 0] = 0
     nodes[:, 0, FIRST] = NO_NODE
     nodes[:, 0, NEXT] = NO_NODE
-    size = np.zeros((trees, SIZE_COLUMNS), np.int64)
+    stats[:, 0] = 0.0
+    size[:] = 0
     size[:, USED] = 1
-    return nodes, np.zeros((trees, max_nodes, STAT_COLUMNS), np.float64), size
+    return tree

@@ -97,11 +97,22 @@ class SearchParams(NamedTuple):
 def new_tree(max_nodes):
     """``(nodes, stats, size)`` of a tree of ``max_nodes`` nodes, the root alone in it;
     ``size`` holds its counters (``USED``, ``COMPACTIONS``, ``FREED``)."""
-    nodes = np.zeros((max_nodes, NODE_COLUMNS), np.int64)
+    tree = (np.zeros((max_nodes, NODE_COLUMNS), np.int64), np.zeros((max_nodes, STAT_COLUMNS), np.float64),
+            np.zeros(SIZE_COLUMNS, np.int64))
+    return clear_tree(tree)
+
+
+def clear_tree(tree):
+    """Make ``tree`` (``new_tree``'s arrays) the root alone again, in place, and return it.
+    The nodes past the root keep what they held: a node is written whole when it is
+    added (``init_node``), so no search reads one it has not added."""
+    nodes, stats, size = tree
+    nodes[0] = 0
     nodes[0, FIRST] = UNEXPANDED
-    size = np.zeros(SIZE_COLUMNS, np.int64)
+    stats[0] = 0.0
+    size[:] = 0
     size[USED] = 1
-    return nodes, np.zeros((max_nodes, STAT_COLUMNS), np.float64), size
+    return tree
 
 
 def params(exploration, value, select, chance_width, prior_temperature, fpu):

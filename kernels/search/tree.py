@@ -1,5 +1,5 @@
 """The kernels of an MCTS tree that know no game: compaction, the principal variation and
-the copy of a subtree, on the arrays ``tessera.kernels.search.mcts_layout.new_tree`` makes.
+the subtree kept for tree reuse, on the arrays ``tessera.kernels.search.mcts_layout.new_tree`` makes.
 
 Plain cached kernels, not a template: their arguments have the same types in every game
 and rollout, so one compile serves them all, where template kernels would be compiled
@@ -146,30 +146,32 @@ def principal_variation(nodes, node, out):
 
 
 @njit(cache=True)
-def copy_subtree(nodes, stats, new_root, dst_nodes, dst_stats):
-    """Copy the subtree under ``new_root`` into ``dst``, ``new_root`` becoming node 0.
-
-    Breadth first, so every block of children stays contiguous. Returns the nodes used.
-    """
-    queue_src = np.empty(nodes.shape[0], np.int64)
-    queue_dst = np.empty(nodes.shape[0], np.int64)
-    head = 0
-    tail = 1
-    queue_src[0] = new_root
-    queue_dst[0] = 0
-    used = 1
-    while head < tail:
-        src = queue_src[head]
-        dst = queue_dst[head]
-        head += 1
-        copy_into(dst_nodes[dst], nodes[src])
-        copy_into(dst_stats[dst], stats[src])
-        if nodes[src, FIRST] == UNEXPANDED:
+def keep_subtree(nodes, stats, size, new_root):
+    """Keep only the subtree under ``new_root``, in place: ``new_root`` becomes node 0 and
+    the rest is packed after it in order, each block of children still contiguous (a
+    block lies after its parent, so every node moves towards the front, as in
+    ``compact``). The arrays stay the tree's: their pages are already touched, where a
+    copy into new arrays would fault every page again. Returns the nodes kept."""
+    used = size[USED]
+    span = used - new_root          # the subtree lies in [new_root, used): children after parents
+    index = np.full(span, -1, np.int64)
+    index[0] = 0
+    for offset in range(span):
+        first = nodes[new_root + offset, FIRST]
+        if index[offset] < 0 or first == UNEXPANDED:
             continue
-        dst_nodes[dst, FIRST] = used
-        for i in range(nodes[src, CAPACITY]):      # a chance node's outcomes not yet in use too
-            queue_src[tail] = nodes[src, FIRST] + i
-            queue_dst[tail] = used + i
-            tail += 1
-        used += nodes[src, CAPACITY]
-    return used
+        for child in range(first, first + nodes[new_root + offset, CAPACITY]):     # a chance node's outcomes not yet in use too
+            index[child - new_root] = 1
+    kept = number_kept(index, span)
+    for offset in range(span):
+        new = index[offset]
+        if new < 0:
+            continue
+        node = new_root + offset
+        first = nodes[node, FIRST]
+        copy_into(nodes[new], nodes[node])
+        copy_into(stats[new], stats[node])
+        if first != UNEXPANDED:
+            nodes[new, FIRST] = index[first - new_root]
+    size[USED] = kept
+    return kept

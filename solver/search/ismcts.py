@@ -58,6 +58,10 @@ load_kernels = kernel_loader(search_kernels, helper_kernels)
 class Ismcts(TreeSearch):
     """An IS-MCTS searcher for the player to move in a position or in that player's view."""
 
+    def __init__(self, options):
+        super().__init__(options)
+        self.tree = None        # the threads' trees' arrays, kept between searches (``_fresh_tree``)
+
     def search(self, state, progress=None):
         """Search ``state`` and rank its moves; ``progress(done, total, seconds)`` per batch."""
         options = self.options.for_position(state)      # once, before the clock
@@ -68,7 +72,7 @@ class Ismcts(TreeSearch):
 
         def begin():
             root = state.copy()
-            tree = kernel.new_tree(self.options.tree_nodes(kernel.NODE_BYTES), self.options.threads)
+            tree = self._fresh_tree()
             nodes, stats, size = tree
             prm = options.kernel_params(state[0])
 
@@ -80,6 +84,17 @@ class Ismcts(TreeSearch):
                     lambda seconds: self._result(rules, kernels, root, tree, player, seconds))
 
         return self._run(lambda: load_kernels(state, rollout), begin, progress)
+
+    def _fresh_tree(self):
+        """Every thread's tree, its root alone, in the arrays of the last search when they
+        have the size the options ask for: their pages are touched already, where a new
+        tree's first touches cost a short search part of its simulations (MCTS's
+        ``_prepare_tree``)."""
+        threads, nodes = self.options.threads, self.options.tree_nodes(kernel.NODE_BYTES)
+        if self.tree is None or self.tree[0].shape[:2] != (threads, nodes):
+            self.tree = kernel.new_tree(nodes, threads)
+            return self.tree
+        return kernel.clear_tree(self.tree)
 
     def _result(self, rules, kernels, root, tree, player, seconds):
         """Every root move, its statistics summed over the threads' trees by move.

@@ -39,16 +39,16 @@ MIN_NODES = 1000
 def search_kernels(state, rollout, reuse=True):
     """``(kernel, args)`` of every kernel an MCTS search of ``state`` with ``rollout`` may
     call, on any number of trees, in the order a search loads them: the simulations, the
-    compaction, with ``reuse`` tree reuse's copy (a search loads that one when it first
-    follows a move, in ``play``: a single search, ``tessera best``, never copies), and the
-    result's lines. ``state`` may be any state of the game: only its type counts."""
+    compaction, with ``reuse`` tree reuse's ``keep_subtree`` (a search loads that one when
+    it first follows a move, in ``play``: a single search, ``tessera best``, never reuses),
+    and the result's lines. ``state`` may be any state of the game: only its type counts."""
     kernels = bind.instance(state[0], "mcts", rollout)
     nodes, stats, size = kernel.new_tree(1)
     prm, root = MctsOptions().kernel_params(state[0]), state.copy()
     listed = [(kernels.run_tree, (nodes, stats, size, root, 1, FOREVER, prm, make_rng(0), 1, NO_MODEL)),
               (tree_kernels.make_room, (nodes, stats, size, 1))]
     if reuse:
-        listed.append((tree_kernels.copy_subtree, (nodes, stats, 0, nodes, stats)))
+        listed.append((tree_kernels.keep_subtree, (nodes, stats, size, 0)))
     listed.append((tree_kernels.principal_variation, (nodes, 0, np.zeros(PV_LENGTH, np.int64))))
     return listed
 
@@ -306,9 +306,9 @@ class Mcts(TreeSearch):
 
     def __init__(self, options):
         super().__init__(options)
-        self.root = None
+        self.root = None            # the position ``tree`` has searched and the played moves led to; None: nothing to reuse
         self.root_node = None       # in ``tree``, the node of the position the played moves led to
-        self.tree = None
+        self.tree = None            # the arrays of the tree, kept for the searcher's life (``_prepare_tree``)
         self.tree_value = None      # the value its nodes' CHOSEN_VALUE holds (``MctsOptions.value``)
         self.rules = None           # the game's interface and MCTS kernels (kernels.bind)
         self.kernels = None
@@ -324,7 +324,7 @@ class Mcts(TreeSearch):
             raise TesseraError("this position is a player's view with hidden parts: "
                                "search it with information-set MCTS")
 
-        def begin():                # the budget covers reuse's copy and the result
+        def begin():                # the budget covers reuse's kept subtree and the result
             self._prepare_tree(state, options.value)
             nodes, stats, size = self.tree
             prm = options.kernel_params(state[0])
@@ -343,12 +343,12 @@ class Mcts(TreeSearch):
 
     def _bind(self, state, rollout):
         """The kernels of ``state``'s game and ``rollout``; a new game, or a player count
-        with another default rollout, drops the tree."""
+        with another default rollout, drops the tree (and keeps its arrays)."""
         if self.rules is None or self.rules.GAME_ID != state[0] or self.bound_rollout != rollout:
             self.rules = bind.interface(state[0])
             self.kernels = bind.instance(state[0], "mcts", rollout)
             self.bound_rollout = rollout
-            self.tree = None
+            self.root = None
 
     # ---- tree reuse -------------------------------------------------------------------
 
@@ -357,36 +357,40 @@ class Mcts(TreeSearch):
 
         Moves the tree has not seen, and chance, drop the tree.
         """
-        if self.tree is None or self.rules.to_move(self.root) < 0:
-            self.tree = None
+        if self.root is None or self.rules.to_move(self.root) < 0:
+            self.root = None
             return
         nodes = self.tree[0]
         start = nodes[self.root_node, kernel.FIRST]
         children = range(start, start + nodes[self.root_node, kernel.COUNT]) if start >= 0 else ()
         match = [c for c in children if nodes[c, kernel.MOVE] == move]
         if not match:
-            self.tree = None
+            self.root = None
             return
         self.root_node = match[0]
         self.rules.apply_move(self.root, move)
-        if self.options.reuse:          # the next search copies the subtree: load it before its clock
+        if self.options.reuse:          # the next search keeps the subtree: load its kernel before its clock
             rollout = self.options.for_position(self.root).rollout
             load_kernels(self.root, rollout, True)      # once a process, as every load
 
     def _prepare_tree(self, state, value):
         """Reuse the tree when ``state`` is where the played moves led and its nodes keep
-        their chosen values by ``value``; else start afresh."""
-        reusable = (self.options.reuse and self.tree is not None and self.tree_value == value
+        their chosen values by ``value``; else start afresh.
+
+        Either way the search keeps the arrays it has (their size is the options'): their
+        pages are touched already, and touching a fresh tree's pages for the first time
+        cost a short search about a tenth of its simulations (results/strength/README.md,
+        "A tree's arrays kept between searches").
+        """
+        reusable = (self.options.reuse and self.root is not None and self.tree_value == value
                     and np.array_equal(self.root, state))
-        nodes_wanted = self.options.shared_tree_nodes(kernel.NODE_BYTES)
-        if reusable and self.root_node:
-            nodes, stats, _ = self.tree
-            fresh = kernel.new_tree(nodes_wanted)
-            fresh[2][kernel.USED] = tree_kernels.copy_subtree(nodes, stats, self.root_node,
-                                                              fresh[0], fresh[1])
-            self.tree = fresh
+        wanted = self.options.shared_tree_nodes(kernel.NODE_BYTES)
+        if self.tree is None or len(self.tree[0]) != wanted:
+            self.tree = kernel.new_tree(wanted)
+        elif reusable and self.root_node:
+            tree_kernels.keep_subtree(*self.tree, self.root_node)
         elif not reusable:
-            self.tree = kernel.new_tree(nodes_wanted)
+            kernel.clear_tree(self.tree)
         self.tree_value = value
         self.root = state.copy()
         self.root_node = 0
