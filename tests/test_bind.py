@@ -82,7 +82,7 @@ def test_a_variant_compiles_only_its_own_rollout(tmp_path):
 
 
 def test_the_tree_kernels_of_mcts_are_one_for_every_game_and_rollout():
-    """Compaction, subtree copy and principal variation know no game (kernels.search.tree):
+    """Compaction, the subtree kept for reuse and principal variation know no game (kernels.search.tree):
     every game's search loads the same kernels, so a new game's first search compiles
     none of them again."""
     from tessera.search import mcts

@@ -13,6 +13,7 @@ from tessera.games import get_game
 from tessera.search.mcts import MIN_NODES, Mcts, MctsOptions
 from tessera.search.value_model import NO_MODEL
 from tests.test_agents import LATE_POSITION, position
+from tests.test_chosen_value import late_in_a_round
 
 AZUL = get_game("azul")
 SEARCH = bind.instance("azul", "mcts", "random")
@@ -131,7 +132,7 @@ def test_reuse_with_fewer_iterations_than_threads_keeps_the_subtree():
     assert searcher.tree[0][0, kernel.VISITS] == 3
     move = first.moves[0].move
     searcher.play(move)
-    assert searcher.tree is not None
+    assert searcher.root is not None and searcher.root_node > 0
     games.apply_move(state, move)
     searcher.options.iterations = 4
     again = searcher.search(state)
@@ -173,8 +174,12 @@ def test_every_simulation_of_threads_on_a_fresh_tree_goes_through_a_root_move():
 def test_keeping_a_subtree_in_place_keeps_it_whole_and_packed():
     """``keep_subtree`` (tree reuse) moves the subtree under a root move to the front of the
     same arrays: every node of it keeps its row (its children's index aside) and its
-    statistics, under the same moves, and nothing else stays."""
-    nodes, stats, size = grown(3000, 200_000)
+    statistics, under the same moves, chance nodes' unused outcomes too (the search, late in
+    a round, passes the refill), and nothing else stays; the counters start again."""
+    searcher = Mcts(MctsOptions(iterations=3000, seed=3, threads=1))
+    searcher.search(late_in_a_round(6, players=3))
+    nodes, stats, size = searcher.tree
+    size[kernel.COMPACTIONS], size[kernel.FREED] = 2, 100
     first, count = nodes[0, kernel.FIRST], nodes[0, kernel.COUNT]
     child = max(range(first, first + count), key=lambda c: nodes[c, kernel.VISITS])
     before, _ = by_path(nodes, stats, int(size[kernel.USED]))
@@ -188,7 +193,8 @@ def test_keeping_a_subtree_in_place_keeps_it_whole_and_packed():
     for path, (row, sums) in after.items():
         assert np.array_equal(row[other], wanted[path][0][other]) and np.array_equal(sums, wanted[path][1])
     slots = sum(int(row[kernel.CAPACITY] - row[kernel.COUNT]) for row, _ in after.values())
-    assert len(seen) + slots == kept          # packed: chance blocks keep their unused slots
+    assert slots > 0 and len(seen) + slots == kept      # packed: chance blocks keep their unused slots
+    assert size[kernel.COMPACTIONS] == size[kernel.FREED] == 0
 
 
 def test_a_searcher_searches_again_in_its_own_arrays_as_in_new_ones():
@@ -203,7 +209,7 @@ def test_a_searcher_searches_again_in_its_own_arrays_as_in_new_ones():
     fresh.tree = None
     one, other = kept.search(late), fresh.search(late)
     assert kept.tree[0] is arrays and fresh.tree[0] is not arrays
-    assert one.tree_nodes == other.tree_nodes and stale > one.tree_nodes
+    assert (one.tree_nodes, one.compactions) == (other.tree_nodes, other.compactions) and stale > one.tree_nodes
     assert (one.value, one.margin) == (other.value, other.margin)
     assert [(line.move, line.visits, line.win_rate, line.margin) for line in one.moves] == \
         [(line.move, line.visits, line.win_rate, line.margin) for line in other.moves]

@@ -34,7 +34,7 @@ def compact(nodes, stats, size, target):
     loses its children and becomes a leaf again, its own statistics kept, so it is
     expanded afresh when selection comes back to it. The root's children are always
     kept. Nodes keep their order: a child block always lies after its parent (it was
-    added, or copied breadth first, later), so packing moves every node towards the
+    added later, and ``keep_subtree`` keeps the order), so packing moves every node towards the
     front. Between simulations only.
     """
     used = size[USED]
@@ -148,30 +148,34 @@ def principal_variation(nodes, node, out):
 @njit(cache=True)
 def keep_subtree(nodes, stats, size, new_root):
     """Keep only the subtree under ``new_root``, in place: ``new_root`` becomes node 0 and
-    the rest is packed after it in order, each block of children still contiguous (a
-    block lies after its parent, so every node moves towards the front, as in
-    ``compact``). The arrays stay the tree's: their pages are already touched, where a
-    copy into new arrays would fault every page again. Returns the nodes kept."""
-    used = size[USED]
-    span = used - new_root          # the subtree lies in [new_root, used): children after parents
-    index = np.full(span, -1, np.int64)
-    index[0] = 0
-    for offset in range(span):
-        first = nodes[new_root + offset, FIRST]
-        if index[offset] < 0 or first == UNEXPANDED:
+    the rest is packed after it in their order, each block of children still contiguous
+    (a block lies after its parent, so every node moves towards the front, as in
+    ``compact``). The work is the subtree's, not the tree's: a short search after a long
+    one keeps a small part of a large tree. The arrays stay the tree's: their pages are
+    touched already, and new arrays would fault every page on its first write. Returns
+    the nodes kept."""
+    kept = np.empty(size[USED] - new_root, np.int64)     # the subtree lies in [new_root, used)
+    kept[0] = new_root
+    n = 1
+    head = 0
+    while head < n:
+        node = kept[head]
+        head += 1
+        first = nodes[node, FIRST]
+        if first == UNEXPANDED:
             continue
-        for child in range(first, first + nodes[new_root + offset, CAPACITY]):     # a chance node's outcomes not yet in use too
-            index[child - new_root] = 1
-    kept = number_kept(index, span)
-    for offset in range(span):
-        new = index[offset]
-        if new < 0:
-            continue
-        node = new_root + offset
+        for child in range(first, first + nodes[node, CAPACITY]):     # a chance node's outcomes not yet in use too
+            kept[n] = child
+            n += 1
+    kept = np.sort(kept[:n])        # their order: new_root first, every block contiguous
+    for new in range(n):
+        node = kept[new]
         first = nodes[node, FIRST]
         copy_into(nodes[new], nodes[node])
         copy_into(stats[new], stats[node])
         if first != UNEXPANDED:
-            nodes[new, FIRST] = index[first - new_root]
-    size[USED] = kept
-    return kept
+            nodes[new, FIRST] = np.searchsorted(kept, first)
+    size[USED] = n
+    size[COMPACTIONS] = 0           # the counters are the search's, as in a new tree
+    size[FREED] = 0
+    return n

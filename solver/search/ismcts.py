@@ -88,8 +88,7 @@ class Ismcts(TreeSearch):
     def _fresh_tree(self):
         """Every thread's tree, its root alone, in the arrays of the last search when they
         have the size the options ask for: their pages are touched already, where a new
-        tree's first touches cost a short search part of its simulations (MCTS's
-        ``_prepare_tree``)."""
+        array's pages fault on their first write (MCTS's ``_prepare_tree``)."""
         threads, nodes = self.options.threads, self.options.tree_nodes(kernel.NODE_BYTES)
         if self.tree is None or self.tree[0].shape[:2] != (threads, nodes):
             self.tree = kernel.new_tree(nodes, threads)

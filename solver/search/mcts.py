@@ -378,9 +378,9 @@ class Mcts(TreeSearch):
         their chosen values by ``value``; else start afresh.
 
         Either way the search keeps the arrays it has (their size is the options'): their
-        pages are touched already, and touching a fresh tree's pages for the first time
-        cost a short search about a tenth of its simulations (results/strength/README.md,
-        "A tree's arrays kept between searches").
+        pages are touched already, where a new array's pages fault on their first write,
+        about a tenth of a 20-ms search's time (results/strength/README.md, "A tree's
+        arrays kept between searches").
         """
         reusable = (self.options.reuse and self.root is not None and self.tree_value == value
                     and np.array_equal(self.root, state))
@@ -388,6 +388,7 @@ class Mcts(TreeSearch):
         if self.tree is None or len(self.tree[0]) != wanted:
             self.tree = kernel.new_tree(wanted)
         elif reusable and self.root_node:
+            self.root = None            # until the tree is whole again (Ctrl-C may come between)
             tree_kernels.keep_subtree(*self.tree, self.root_node)
         elif not reusable:
             kernel.clear_tree(self.tree)
