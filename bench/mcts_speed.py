@@ -5,7 +5,7 @@
                                [--model builtin|FILE] [--out results/mcts-speed.json]
 
 One simulation is a selection, an expansion and one rollout to the end of the
-game. The issue's bar is measured with textbook options (UCT, uniform random
+game. The speed bar (``BAR``) is measured with textbook options (UCT, uniform random
 rollouts) on one thread; PUCT with greedy rollouts and two threads are listed
 beside it (``--rows threads``: only the 1- and 2-thread rows of
 the bar's options, the scaling check). ``--iterations`` counts per thread, so the

@@ -11,6 +11,7 @@ from tessera.games import get_game
 from tessera.search.ismcts import Ismcts
 from tessera.search.mcts import MIN_NODES, MctsOptions
 from tessera.search.value_model import NO_MODEL
+from tests.test_mcts_memory import assert_same_search
 
 AZURE = get_game("azure")
 SEARCH = bind.instance("azure", "ismcts", "greedy")
@@ -110,7 +111,4 @@ def test_a_searcher_searches_again_in_its_own_arrays_as_in_new_ones():
     fresh.tree = None
     one, other = kept.search(view), fresh.search(view)
     assert kept.tree[0] is arrays and fresh.tree[0] is not arrays and stale.min() > 1
-    assert (one.tree_nodes, one.compactions) == (other.tree_nodes, other.compactions)
-    assert (one.value, one.margin) == (other.value, other.margin)
-    assert [(line.move, line.visits, line.win_rate, line.margin) for line in one.moves] == \
-        [(line.move, line.visits, line.win_rate, line.margin) for line in other.moves]
+    assert_same_search(one, other)

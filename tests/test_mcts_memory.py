@@ -208,8 +208,14 @@ def test_a_searcher_searches_again_in_its_own_arrays_as_in_new_ones():
     arrays, stale = kept.tree[0], int(kept.tree[2][kernel.USED])
     fresh.tree = None
     one, other = kept.search(late), fresh.search(late)
-    assert kept.tree[0] is arrays and fresh.tree[0] is not arrays
-    assert (one.tree_nodes, one.compactions) == (other.tree_nodes, other.compactions) and stale > one.tree_nodes
+    assert kept.tree[0] is arrays and fresh.tree[0] is not arrays and stale > one.tree_nodes
+    assert_same_search(one, other)
+
+
+def assert_same_search(one, other):
+    """Two search results alike: the tree's size and compactions, the root's value and
+    margin, and every move's line."""
+    assert (one.tree_nodes, one.compactions) == (other.tree_nodes, other.compactions)
     assert (one.value, one.margin) == (other.value, other.margin)
     assert [(line.move, line.visits, line.win_rate, line.margin) for line in one.moves] == \
         [(line.move, line.visits, line.win_rate, line.margin) for line in other.moves]
