@@ -323,8 +323,8 @@ def test_the_help_gives_the_mcts_defaults_the_search_uses():
     assert set(long_rollouts) == {"azul"}                                       # as the help names them
     rollout, budget = long_rollouts["azul"]
     assert helps["rollout"].endswith(
-        f"[default: round with a model that has no policy (Azul: {rollout} when each limit is at"
-        f" least {budget.seconds:g} s or {budget.simulations} simulations), else greedy]")
+        f"[default: round with a model (Azul: {rollout} when each limit is at least"
+        f" {budget.seconds:g} s or {budget.simulations} simulations), else greedy]")
     from tessera.analysis.protocol import QUERY_SCHEMA                         # the analyze query's words
     assert QUERY_SCHEMA["properties"]["rollout"]["description"].endswith(
         f"(Azul: {rollout} when each limit of the query is at least {budget.seconds:g} s or"

@@ -15,6 +15,7 @@ from tessera.errors import TesseraError
 from tessera.games import get_game
 from tessera.kernels import bind
 from tessera.kernels.azul.features import N_VALUE_FEATURES, value_features
+from tessera.kernels.azul.policy import N_POLICY_FEATURES, move_features
 from tessera.learning.model import load_model
 from tessera.search.value_model import model_weights
 from tests.best_schema import best_report
@@ -184,12 +185,34 @@ AZURE_START = get_game("azure").format_position(get_game("azure").new(3))
 
 
 def test_builtin_is_the_shipped_azul_model_of_the_model_card():
-    """docs/learning.md, "The built-in models", Azul: value 2 of results/strength, 2-player Azul."""
+    """docs/learning.md, "The built-in models", Azul: value 2 of results/strength, 2-player
+    Azul, with move priors fitted to searches of 20,000 simulations a move."""
     shipped = load_model(SHIPPED, "azul")
     assert model_weights("builtin", "azul")[1] == shipped.hash
     assert model_weights("builtin")[1] == shipped.hash          # before the game is known
-    assert shipped.hash == load_model(REPO / "results/strength/azul-value2.npz").hash
+    assert shipped.hash == load_model(REPO / "results/strength/azul-value2-policy20k.npz").hash
+    value = load_model(REPO / "results/strength/azul-value2.npz")
+    assert np.array_equal(shipped.margin_weights, value.margin_weights)
+    assert np.array_equal(shipped.win_weights, value.win_weights)
     assert shipped.players == [2] and shipped.data["games"] == 2000
+    assert shipped.has_policy and shipped.settings["policy_runs"] == ["runs/strong20k"]
+    assert shipped.policy["data"]["positions"] == 31770
+
+
+def test_the_default_search_takes_its_priors_from_the_builtin_policy():
+    """Two-player Azul's default search gives each root move the built-in policy's prior:
+    the softmax of the move's features dotted with the policy's weights."""
+    shipped = load_model(SHIPPED, "azul")
+    report = tessera.best(START, visits=VISITS, seed=6)
+    assert report["settings"]["model"] == "builtin"
+    assert report["settings"]["model_hash"] == shipped.hash
+    state = tessera.Position.parse(START).state
+    codes = np.array([move["code"] for move in report["moves"]], np.int64)
+    rows = np.zeros((len(codes), N_POLICY_FEATURES))
+    move_features(state, codes, np.int64(len(codes)), rows)
+    logits = rows @ shipped.policy_weights
+    expected = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+    assert [move["prior"] for move in report["moves"]] == pytest.approx(expected, rel=1e-9)
 
 
 def test_builtin_searches_as_the_shipped_file_on_every_surface():
@@ -264,11 +287,18 @@ def test_builtin_takes_the_model_fitted_to_the_player_count_where_one_ships():
     assert builtin_hash(PAVILION_START) == load_model(SHIPPED_PAVILION).hash
     azul_three = load_model(MODELS / "azul-3p.npz", "azul")
     assert azul_three.players == [3]
-    assert azul_three.hash == load_model(REPO / "results/strength/azul3p-value1.npz").hash
+    assert azul_three.hash == load_model(REPO / "results/strength/azul3p-value1-policy20k.npz").hash
     assert builtin_hash(AZUL.format_position(AZUL.new(3, players=3))) == azul_three.hash
     azul_four = load_model(MODELS / "azul-4p.npz", "azul")
     assert azul_four.players == [4]
-    assert azul_four.hash == load_model(REPO / "results/strength/azul4p-value1.npz").hash
+    assert azul_four.hash == load_model(REPO / "results/strength/azul4p-value1-policy20k.npz").hash
+    # Each is the value fitted to its count with the 2-player priors of the 2-player model.
+    two = load_model(SHIPPED, "azul")
+    for model, value in ((azul_three, "azul3p-value1"), (azul_four, "azul4p-value1")):
+        alone = load_model(REPO / f"results/strength/{value}.npz")
+        assert np.array_equal(model.margin_weights, alone.margin_weights)
+        assert np.array_equal(model.win_weights, alone.win_weights)
+        assert np.array_equal(model.policy_weights, two.policy_weights)
     assert builtin_hash(AZUL.format_position(AZUL.new(3, players=4))) == azul_four.hash
     with AnalysisProcess(threads=1) as engine:
         engine.send({"id": "three", "position": three, "maxVisits": 50, "rollout": "round",

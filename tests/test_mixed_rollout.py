@@ -10,6 +10,7 @@ from tessera.analysis.client import AnalysisProcess
 from tessera.errors import OptionError
 from tessera.games import get_game
 from tessera.kernels import bind
+from tessera.kernels.azul.features import N_VALUE_FEATURES
 from tessera.kernels.constants import TERMINAL
 from tessera.kernels.rng import make_rng
 from tessera.kernels.search.mcts_layout import MAX_PLAYERS
@@ -108,12 +109,13 @@ def test_a_mixed_search_is_neither_the_round_search_nor_the_greedy_one():
 def test_where_the_round_ends_the_game_the_long_default_is_the_greedy_search():
     """In a last round every rollout finishes the game at the round's end, where a value has
     nothing left to score: 2-player Azul's default for a long budget (mixed rollouts, the
-    built-in value, exploration 2.0) is there the full greedy search, visit for visit, so
-    the exact-play check (results/strength/exact-check.json) does not move."""
+    built-in model, exploration 2.0) is there the full greedy search with the built-in
+    model's priors, visit for visit (the exact-play check's positions are such rounds)."""
     from tessera.bench import final_round
     position = AZUL.format_position(final_round(12))        # player 1 completes a wall row
     by_default = tessera.best(position, visits=10_000, seed=5, threads=1)
-    greedy = tessera.best(position, visits=10_000, seed=5, threads=1, rollout="greedy", model="none")
+    greedy = tessera.best(position, visits=10_000, seed=5, threads=1, rollout="greedy",
+                          model="builtin")
     assert (by_default["settings"]["rollout"], by_default["settings"]["model"]) == ("mixed", "builtin")
     assert by_default["settings"]["exploration"] == greedy["settings"]["exploration"] == 2.0
     assert [(m["move"], m["visits"], m["margin"]) for m in by_default["moves"]] == \
@@ -138,10 +140,15 @@ def test_every_surface_gives_the_same_mixed_search():
     assert agent.mcts.options.rollout == "mixed"
 
 
-def test_a_value_model_takes_mixed_rollouts_and_is_refused_with_greedy_ones():
-    MctsOptions(iterations=10, rollout="mixed", model="builtin").check()
+def test_a_value_model_takes_mixed_rollouts_and_is_refused_with_greedy_ones(tmp_path):
+    value = str(tmp_path / "value.npz")
+    save_model(value, np.zeros(N_VALUE_FEATURES), np.zeros(N_VALUE_FEATURES))
+    MctsOptions(iterations=10, rollout="mixed", model=value).check()
     with pytest.raises(OptionError, match="needs rollout round or mixed, not greedy"):
-        MctsOptions(iterations=10, rollout="greedy", model="builtin").check()
+        MctsOptions(iterations=10, rollout="greedy", model=value).check()
+    # Azul's built-in model has move priors too, which serve any rollout.
+    MctsOptions(iterations=10, rollout="mixed", model="builtin").check()
+    MctsOptions(iterations=10, rollout="greedy", model="builtin").check()
 
 
 def test_mixed_rollouts_keep_the_games_builtin_model_where_it_is_the_default():

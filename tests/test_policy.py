@@ -154,8 +154,8 @@ def test_a_policy_equal_to_the_heuristic_gives_exactly_the_heuristics_search(tmp
     assert np.array_equal(stats[:, mcts_layout.PRIOR], plain_stats[:, mcts_layout.PRIOR])
     assert np.array_equal(nodes, plain_nodes) and np.array_equal(stats, plain_stats)
     # The same through the API: the same answer, the settings naming the model.
-    plain = tessera.best(START, visits=VISITS, seed=3, model="none")
-    same = tessera.best(START, visits=VISITS, seed=3, model=str(path))
+    plain = tessera.best(START, visits=VISITS, seed=3, rollout="greedy", model="none")
+    same = tessera.best(START, visits=VISITS, seed=3, rollout="greedy", model=str(path))
     timing = ("seconds", "nodes_per_second", "compile_seconds")
     assert same["moves"] == plain["moves"]
     assert ({k: v for k, v in same["root"].items() if k not in timing}
@@ -178,24 +178,23 @@ def test_the_priors_are_the_softmax_of_the_policys_logits(tmp_path):
     assert stats[first:first + count, mcts_layout.PRIOR] == pytest.approx(expected, rel=1e-12)
 
 
-def test_best_with_a_policy_model_and_the_default_rollout_uses_the_policy(tmp_path):
+def test_best_with_a_policy_model_and_a_greedy_rollout_uses_the_policy_alone(tmp_path):
     path = tmp_path / "floor.npz"
     model = save_policy_model(path, policy_weights(to_floor_only=3.0))
-    with_policy = run_tessera("best", START, "-n", VISITS, "--seed", 2, "--threads", 1,
-                              "--model", path, "--json")
+    greedy = ("best", START, "-n", VISITS, "--seed", 2, "--threads", 1, "--rollout", "greedy")
+    with_policy = run_tessera(*greedy, "--model", path, "--json")
     assert with_policy.returncode == 0, with_policy.stderr
     report = best_report(with_policy.stdout)
     assert report["settings"]["rollout"] == "greedy"
     assert report["settings"]["model"] == str(path) and report["settings"]["model_hash"] == model.hash
-    plain = best_report(run_tessera("best", START, "-n", VISITS, "--seed", 2, "--threads", 1,
-                                    "--json").stdout)
+    plain = best_report(run_tessera(*greedy, "--json").stdout)
     priors = {move["move"]: move["prior"] for move in report["moves"]}
     plain_priors = {move["move"]: move["prior"] for move in plain["moves"]}
     floor = [move for move in priors if move.endswith("floor")]
     assert floor and all(priors[move] > plain_priors[move] for move in floor)
     assert [m["visits"] for m in report["moves"]] != [m["visits"] for m in plain["moves"]]
-    # An agent takes it with its default rollout too, and searches as the command does.
-    agent = parse_agent(f"mcts:iters={VISITS},model={path}", seed=2)
+    # An agent takes it in the same way, and searches as the command does.
+    agent = parse_agent(f"mcts:iters={VISITS},rollout=greedy,model={path}", seed=2)
     decided = agent.decide(AZUL.parse_position(START)).result
     assert [(line.move, line.visits) for line in decided.moves[:5]] == \
         [(move["code"], move["visits"]) for move in report["moves"][:5]]
@@ -365,3 +364,40 @@ def test_train_policy_refuses_runs_without_searches(tmp_path):
                                         "(tessera selfplay --record-search)"]
     default = run_tessera("train", "azul", run, "--out", tmp_path / "m.npz", "--validation", 0.5)
     assert default.returncode == 0 and not load_model(tmp_path / "m.npz").has_policy
+
+
+def test_train_fits_the_policy_to_the_policy_runs_and_the_value_to_the_others(searched_run,
+                                                                              tmp_path):
+    """--policy-runs: the value of a run that recorded no searches, the policy of one that
+    did, each exactly as if trained on its own runs."""
+    greedy = tmp_path / "greedy"
+    made = run_tessera("selfplay", "azul", "--games", 4, "--agents", "greedy,greedy", "--seed", 3,
+                       "--workers", 1, "--out", greedy, "--no-plots", "--no-progress")
+    assert made.returncode == 0, made.stderr
+    split = ("--seed", 1, "--validation", 0.5, "--no-progress")
+    done = run_tessera("train", "azul", greedy, "--policy-runs", searched_run,
+                       "--out", tmp_path / "both.npz", *split)
+    assert done.returncode == 0, done.stderr
+    assert "policy data" in done.stdout
+    both = load_model(tmp_path / "both.npz", "azul")
+    assert run_tessera("train", "azul", greedy, "--out", tmp_path / "value.npz", *split).returncode == 0
+    assert run_tessera("train", "azul", searched_run, "--out", tmp_path / "policy.npz",
+                       *split).returncode == 0
+    value, policy = load_model(tmp_path / "value.npz"), load_model(tmp_path / "policy.npz")
+    assert not value.has_policy and both.has_policy
+    assert np.array_equal(both.margin_weights, value.margin_weights)
+    assert np.array_equal(both.win_weights, value.win_weights)
+    assert np.array_equal(both.policy_weights, policy.policy_weights)
+    assert both.policy == policy.policy and both.data == value.data
+    assert both.settings["policy_runs"] == [str(searched_run)]
+    assert both.settings["command"].endswith(f"--policy-runs {searched_run}")
+    # A policy asked of runs without searches, or refused beside --policy-runs: one line.
+    for extra, message in (((), "--policy-runs needs runs that recorded their searches"),
+                           (("--no-policy",), "--policy-runs fits a policy: it cannot go with "
+                                              "--no-policy")):
+        bad_runs = greedy if not extra else searched_run
+        refused = run_tessera("train", "azul", searched_run, "--policy-runs", bad_runs,
+                              "--out", tmp_path / "bad.npz", *split, *extra)
+        assert refused.returncode == 2 and refused.stdout == ""
+        lines = refused.stderr.splitlines()
+        assert len(lines) == 1 and message in lines[0], lines

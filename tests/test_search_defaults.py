@@ -90,8 +90,9 @@ def test_what_a_request_names_it_gets(rollout, model, expected):
     assert position_defaults(start(PAVILION, 2), rollout, model) == expected
 
 
-def test_a_model_named_brings_round_rollouts_unless_it_has_a_policy(tmp_path):
-    """A value scores only where round rollouts stop; a policy's priors serve any rollout."""
+def test_a_model_named_brings_the_rollouts_its_value_scores(tmp_path):
+    """A value scores only where round and mixed rollouts stop, so a model brings them,
+    with or without a policy; a policy's priors serve any rollout named."""
     value = str(tmp_path / "value.npz")
     save_model(value, np.zeros(N_VALUE_FEATURES), np.zeros(N_VALUE_FEATURES))
     priors = str(tmp_path / "priors.npz")
@@ -100,8 +101,9 @@ def test_a_model_named_brings_round_rollouts_unless_it_has_a_policy(tmp_path):
     assert position_defaults(azul, None, "builtin", time_limit=SHORT) == ("round", "builtin")
     assert position_defaults(azul, None, value, time_limit=SHORT) == ("round", value)
     assert position_defaults(azul, None, value) == ("mixed", value)       # Azul's long budget
-    assert position_defaults(azul, None, priors, time_limit=SHORT) == ("greedy", priors)
-    assert position_defaults(azul, None, priors) == ("greedy", priors)
+    assert position_defaults(azul, None, priors, time_limit=SHORT) == ("round", priors)
+    assert position_defaults(azul, None, priors) == ("mixed", priors)
+    assert position_defaults(azul, "greedy", priors) == ("greedy", priors)
     assert position_defaults(azul, "round", "none") == ("round", "none")
     assert position_defaults(azul, "greedy", None) == ("greedy", "none")
 

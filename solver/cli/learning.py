@@ -33,10 +33,14 @@ MAX_HIDDEN = 256        # a value a search evaluates at every cut: more would co
 @click.option("--policy/--no-policy", default=None,
               help="fit move priors (a policy) to the searches' visits too [default: when"
                    " every run recorded its searches]")
+@click.option("--policy-runs", "policy_dirs", multiple=True, metavar="RUN_DIR",
+              help="fit the policy to these runs' searches instead of RUN_DIR...'s, e.g. "
+                   "of a stronger search (repeatable; implies --policy)")
 @click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
 @click.option("--progress/--no-progress", default=None,
               help="a progress bar on stderr [default: when stderr is a terminal]")
-def train(game_name, run_dirs, out, seed, validation, ridge, hidden, policy, as_json, progress):
+def train(game_name, run_dirs, out, seed, validation, ridge, hidden, policy, policy_dirs, as_json,
+          progress):
     """Fit a value model of GAME's round boundaries to the self-play runs RUN_DIR... and
     write it to --out: its final margin and win share for each player, linear in the
     game's hand features (with --hidden, plus a small perceptron over them). Prints the
@@ -44,7 +48,9 @@ def train(game_name, run_dirs, out, seed, validation, ridge, hidden, policy, as_
     the score difference alone. With --policy (the default
     for runs that recorded their searches), the model also gets move priors for MCTS: a
     softmax over the moves, linear in the game's move features, fitted to the searches'
-    visit shares, with its figures beside the heuristic's priors."""
+    visit shares, with its figures beside the heuristic's priors. --policy-runs fits the
+    policy to other runs than the value, e.g. of a search that ran many more simulations
+    a move: its visits then say more than its priors did."""
     from tessera.learning import dataset, fit
     from tessera.learning.features import features_of
     from tessera.learning.model import ValueModel
@@ -57,15 +63,21 @@ def train(game_name, run_dirs, out, seed, validation, ridge, hidden, policy, as_
         raise TesseraError(f"--validation is a share between 0 and 1 (exclusive), not {validation}")
     if not 0 <= hidden <= MAX_HIDDEN:
         raise TesseraError(f"--hidden is a count of units from 0 to {MAX_HIDDEN}, not {hidden}")
+    if policy_dirs and policy is False:
+        raise TesseraError("--policy-runs fits a policy: it cannot go with --no-policy")
     runs = dataset.read_runs(game_name, run_dirs)
+    policy_runs = dataset.read_runs(game_name, policy_dirs) if policy_dirs else runs
     if policy is None:
-        policy = dataset.runs_have_searches(runs) and game_features.policy is not None
-    elif policy and game_features.policy is None:
-        raise TesseraError(f"--policy: {game_name} has no move features yet")
-    elif policy and not dataset.runs_have_searches(runs):
-        raise TesseraError("--policy needs runs that recorded their searches "
+        policy = bool(policy_dirs) or (dataset.runs_have_searches(runs)
+                                       and game_features.policy is not None)
+    option = "--policy-runs" if policy_dirs else "--policy"
+    if policy and game_features.policy is None:
+        raise TesseraError(f"{option}: {game_name} has no move features yet")
+    if policy and not dataset.runs_have_searches(policy_runs):
+        raise TesseraError(f"{option} needs runs that recorded their searches "
                            "(tessera selfplay --record-search)")
-    total = sum(len(records["seed"]) for _, records in runs) * (2 if policy else 1)
+    total = sum(len(records["seed"]) for _, records in runs) \
+        + (sum(len(records["seed"]) for _, records in policy_runs) if policy else 0)
     with progress_bar(progress_wanted(progress), True) as show:
         done = [0]
 
@@ -74,7 +86,7 @@ def train(game_name, run_dirs, out, seed, validation, ridge, hidden, policy, as_
             if show is not None and (done[0] % 50 == 0 or done[0] == total):
                 show(f"replaying {done[0]}/{total} games", done[0] / total)
         data = dataset.replay_runs(game_name, runs, on_game)
-        moves = dataset.replay_policy_runs(game_name, runs, on_game) if policy else None
+        moves = dataset.replay_policy_runs(game_name, policy_runs, on_game) if policy else None
     training, held = data.split(validation, seed)
     if hidden:
         model = fit.fit_hidden(training.features, training.margin, training.win, training.game,
@@ -90,9 +102,12 @@ def train(game_name, run_dirs, out, seed, validation, ridge, hidden, policy, as_
              "validation_rows": held.rows}
     command = ["tessera", "train", game_name, *run_dirs, "--out", str(out), "--seed", str(seed),
                "--validation", str(validation), "--ridge", str(ridge)] \
-        + (["--hidden", str(hidden)] if hidden else [])
+        + (["--hidden", str(hidden)] if hidden else []) \
+        + [word for run_dir in policy_dirs for word in ("--policy-runs", str(run_dir))]
     settings = {"command": shlex.join(command), "runs": list(run_dirs), "seed": seed,
                 "validation": validation, "ridge": ridge, "hidden": hidden}
+    if policy_dirs:
+        settings["policy_runs"] = list(policy_dirs)
     value = ValueModel(game_name, model.margin, model.win, tuple(names),
                        sorted(int(n) for n in set(data.players)), settings, sizes, figures,
                        hidden_weights=model.hidden, hidden_margin=model.hidden_margin,
@@ -127,8 +142,8 @@ def train(game_name, run_dirs, out, seed, validation, ridge, hidden, policy, as_
 
 def fit_policy(moves, kernel, validation, seed, ridge):
     """(weights, feature names, meta) of the policy fitted to the searched positions
-    ``moves`` (a ``dataset.PolicyDataset``), split into the value's training and validation
-    games; the meta holds the data's size and the validation figures beside the move
+    ``moves`` (a ``dataset.PolicyDataset``), its games split as the value's are (the same
+    share and seed: the same games when the runs are the value's); the meta holds the data's size and the validation figures beside the move
     heuristic's priors (at MCTS's temperature)."""
     from tessera.learning import fit
     from tessera.search.mcts import PRIOR_TEMPERATURE

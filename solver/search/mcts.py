@@ -241,10 +241,9 @@ def position_defaults(state, rollout, model, time_limit=None, iterations=None):
     The model: the built-in one at the player counts where the game's spec says matches
     chose it (``SearchDefaults.learned_players``), unless a rollout other than round or
     mixed is asked for or the position has one of the game's ``unlearned_options`` on;
-    else none. The rollout: with a model that has no policy (its value
-    scores only where round and mixed rollouts stop), round, or the game's ``long_rollout``
-    when the budget is long (``is_long_budget``); else greedy (a policy's priors serve any
-    rollout)."""
+    else none. The rollout: with a model, the rollouts its value scores: round, or the
+    game's ``long_rollout`` when the budget is long (``is_long_budget``); without one,
+    greedy. (A model's policy, when it has one, gives the priors under any rollout named.)"""
     from tessera.kernels import games
     name = bind.game_name(state[0])
     if model is None:
@@ -253,8 +252,7 @@ def position_defaults(state, rollout, model, time_limit=None, iterations=None):
                   and not plays_unlearned_option(name, state))
         model = MODEL_BUILTIN if chosen else MODEL_NONE
     if rollout is None:
-        value_only = model != MODEL_NONE and not has_policy(model_for_position(model, state)[0])
-        rollout = value_rollout(name, time_limit, iterations) if value_only else "greedy"
+        rollout = value_rollout(name, time_limit, iterations) if model != MODEL_NONE else "greedy"
     return rollout, model
 
 

@@ -72,8 +72,8 @@ OPTIONS = (
                  analyze="select", api="select"),
     SearchOption("rollout", str, "MCTS: the rollout policy; round stops at the round's end and"
                  " scores it, mixed scores it and plays on, backing up the mean of the two"
-                 " [default: round with a model that has no policy (Azul: mixed when each"
-                 " limit is at least 0.035 s or 4700 simulations), else greedy]",
+                 " [default: round with a model (Azul: mixed when each limit is at least"
+                 " 0.035 s or 4700 simulations), else greedy]",
                  default=GAMES_OWN, choices=("random", "greedy", "round", "mixed"),
                  cli=("--rollout",), metavar="[random|greedy|round|mixed]", agent="rollout",
                  analyze="rollout", api="rollout"),
