@@ -143,8 +143,9 @@ def train(game_name, run_dirs, out, seed, validation, ridge, hidden, policy, pol
 def fit_policy(moves, kernel, validation, seed, ridge):
     """(weights, feature names, meta) of the policy fitted to the searched positions
     ``moves`` (a ``dataset.PolicyDataset``), its games split as the value's are (the same
-    share and seed: the same games when the runs are the value's); the meta holds the data's size and the validation figures beside the move
-    heuristic's priors (at MCTS's temperature)."""
+    share and seed: the same games when the runs are the value's); the meta holds the
+    data's size and the validation figures beside the move heuristic's priors (at MCTS's
+    temperature)."""
     from tessera.learning import fit
     from tessera.search.mcts import PRIOR_TEMPERATURE
 
