@@ -15,13 +15,12 @@ from tessera.errors import TesseraError
 from tessera.games import get_game
 from tessera.kernels import bind
 from tessera.kernels.azul.features import N_VALUE_FEATURES, value_features
-from tessera.kernels.azul.policy import N_POLICY_FEATURES, move_features
 from tessera.learning.model import load_model
 from tessera.search.value_model import model_weights
 from tests.best_schema import best_report
 from tests.cli_process import tessera as run_tessera
 from tests.test_learning import BOUNDARY
-from tests.value_models import save_model, weights
+from tests.value_models import policy_priors, save_model, weights
 
 REPO = Path(__file__).resolve().parents[1]
 AZUL = get_game("azul")
@@ -206,12 +205,8 @@ def test_the_default_search_takes_its_priors_from_the_builtin_policy():
     report = tessera.best(START, visits=VISITS, seed=6)
     assert report["settings"]["model"] == "builtin"
     assert report["settings"]["model_hash"] == shipped.hash
-    state = tessera.Position.parse(START).state
-    codes = np.array([move["code"] for move in report["moves"]], np.int64)
-    rows = np.zeros((len(codes), N_POLICY_FEATURES))
-    move_features(state, codes, np.int64(len(codes)), rows)
-    logits = rows @ shipped.policy_weights
-    expected = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+    expected = policy_priors(tessera.Position.parse(START).state,
+                             [move["code"] for move in report["moves"]], shipped.policy_weights)
     assert [move["prior"] for move in report["moves"]] == pytest.approx(expected, rel=1e-9)
 
 

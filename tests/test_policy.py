@@ -25,7 +25,7 @@ from tessera.search.value_model import NO_MODEL, has_policy, model_weights
 from tests.best_schema import best_report
 from tests.cli_process import tessera as run_tessera
 from tests.random_games import random_game
-from tests.value_models import save_model, save_policy_model
+from tests.value_models import policy_priors, save_model, save_policy_model
 
 AZUL = get_game("azul")
 START = AZUL.format_position(AZUL.new(3))
@@ -170,11 +170,7 @@ def test_the_priors_are_the_softmax_of_the_policys_logits(tmp_path):
     state = tessera.Position.parse(DRAFT).state
     nodes, stats = seeded_tree(state, model_weights(path, "azul")[0], iterations=2)
     first, count = nodes[0, mcts_layout.FIRST], nodes[0, mcts_layout.COUNT]
-    moves = nodes[first:first + count, mcts_layout.MOVE]
-    rows = np.zeros((count, N_POLICY_FEATURES))
-    move_features(state, moves, np.int64(count), rows)
-    logits = rows @ policy
-    expected = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+    expected = policy_priors(state, nodes[first:first + count, mcts_layout.MOVE], policy)
     assert stats[first:first + count, mcts_layout.PRIOR] == pytest.approx(expected, rel=1e-12)
 
 

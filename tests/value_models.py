@@ -3,7 +3,7 @@
 import numpy as np
 
 from tessera.kernels.azul.features import FEATURE_NAMES, N_VALUE_FEATURES
-from tessera.kernels.azul.policy import POLICY_FEATURE_NAMES
+from tessera.kernels.azul.policy import N_POLICY_FEATURES, POLICY_FEATURE_NAMES, move_features
 from tessera.learning.model import ValueModel
 
 
@@ -30,3 +30,13 @@ def save_policy_model(path, policy):
                        policy_feature_names=POLICY_FEATURE_NAMES, policy={"data": {"positions": 1}})
     model.save(path)
     return model
+
+
+def policy_priors(state, moves, policy):
+    """The priors a policy gives the Azul ``moves`` of ``state``, worked out in numpy: the
+    softmax of their move features dotted with ``policy``."""
+    moves = np.asarray(moves, np.int64)
+    rows = np.zeros((len(moves), N_POLICY_FEATURES))
+    move_features(state, moves, np.int64(len(moves)), rows)
+    logits = rows @ policy
+    return np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()

@@ -377,8 +377,8 @@ class Mcts(TreeSearch):
 
         Either way the search keeps the arrays it has (their size is the options'): their
         pages are touched already, where a new array's pages fault on their first write,
-        about a tenth of a 20-ms search's time (results/strength/README.md, "A tree's
-        arrays kept between searches").
+        which costs a short search a share of its simulations (results/strength/README.md,
+        "A tree's arrays kept between searches").
         """
         reusable = (self.options.reuse and self.root is not None and self.tree_value == value
                     and np.array_equal(self.root, state))
