@@ -64,11 +64,13 @@ def test_the_kernel_parameters_have_no_defaults():
 def test_the_kernel_parameters_have_one_numba_type_whatever_numbers_make_them():
     """numba compiles a kernel once per argument type: ints, floats and numpy scalars given
     for the same fields make the same type, so a search never compiles its kernels twice."""
-    given = [(1, 0, 1, 2, 2, 0), (1.4, 1.0, 0.0, 3.0, 2.0, -0.5),
-             (np.float64(1.4), np.int64(2), np.int32(1), np.int64(4), np.float32(2.0), np.int64(1))]
+    given = [(1, 0, 1, 2, 2, 1, 0), (1.4, 1.0, 0.0, 3.0, 2.0, 1.5, -0.5),
+             (np.float64(1.4), np.int64(2), np.int32(1), np.int64(4), np.float32(2.0), np.int64(1),
+              np.int64(1))]
     made = [mcts_layout.params(*values) for values in given]
     assert len({numba.typeof(prm) for prm in made}) == 1
-    assert made[1] == (1.4, 1, 0, 3, 2.0, -0.5) and made[1].chance_width == 3
+    assert made[1] == (1.4, 1, 0, 3, 2.0, 1.5, -0.5) and made[1].chance_width == 3
+    assert made[1].policy_temperature == 1.5 and made[1].fpu == -0.5
 
 
 def test_an_instance_reads_its_layout_from_the_layout_module():

@@ -306,10 +306,15 @@ SHIPPED_AZURE = MODELS / "azure.npz"
 
 
 def test_builtin_is_the_shipped_azure_model_of_the_model_card():
-    """docs/learning.md, "The built-in models", Azure: the first generation of
-    results/strength, searched from a player's view (IS-MCTS) on every surface."""
+    """docs/learning.md, "The built-in models", Azure: the first generation's value of
+    results/strength with the priors fitted to its searches of 16,000 simulations a move,
+    searched from a player's view (IS-MCTS) on every surface."""
     shipped = load_model(SHIPPED_AZURE, "azure")
-    assert shipped.hash == load_model(REPO / "results/strength/azure-value1.npz").hash
+    assert shipped.hash == load_model(REPO / "results/strength/azure-value1-policy16k.npz").hash
+    value = load_model(REPO / "results/strength/azure-value1.npz")
+    assert np.array_equal(shipped.margin_weights, value.margin_weights)
+    assert np.array_equal(shipped.win_weights, value.win_weights)
+    assert shipped.has_policy and shipped.settings["policy_runs"] == ["runs/azure-strong16k"]
     assert shipped.players == [2] and shipped.data["games"] == 2000
     view = get_game("azure").format_position(get_game("azure").view(get_game("azure").new(3), 0))
     assert builtin_hash(view) == builtin_hash(AZURE_START) == shipped.hash

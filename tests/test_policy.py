@@ -132,11 +132,11 @@ def test_move_features_hold_their_invariants_in_random_games(players, variant):
 
 # ---- the priors in MCTS -----------------------------------------------------------------
 
-def seeded_tree(state, model, iterations=400):
+def seeded_tree(state, model, iterations=400, policy_temperature=None):
     """(nodes, stats) of a one-thread greedy-rollout search of ``state`` with ``model``."""
     kernels = bind.instance("azul", "mcts", "greedy")
     nodes, stats, size = mcts_layout.new_tree(20_000)
-    prm = MctsOptions().kernel_params("azul")
+    prm = MctsOptions(policy_temperature=policy_temperature).kernel_params("azul")
     done = kernels.run_tree(nodes, stats, size, state, iterations, FOREVER, prm, make_rng(5), 1,
                             model)
     assert done == iterations
@@ -163,14 +163,17 @@ def test_a_policy_equal_to_the_heuristic_gives_exactly_the_heuristics_search(tmp
     assert same["settings"]["model_hash"] == load_model(path).hash
 
 
-def test_the_priors_are_the_softmax_of_the_policys_logits(tmp_path):
+@pytest.mark.parametrize("temperature", [None, 1.5])     # None: 1, the policy as fitted
+def test_the_priors_are_the_softmax_of_the_policys_logits(tmp_path, temperature):
     path = tmp_path / "floor.npz"
     policy = policy_weights(to_floor_only=2.0, tiles_taken=0.5, marker=-1.0)
     save_policy_model(path, policy)
     state = tessera.Position.parse(DRAFT).state
-    nodes, stats = seeded_tree(state, model_weights(path, "azul")[0], iterations=2)
+    nodes, stats = seeded_tree(state, model_weights(path, "azul")[0], iterations=2,
+                               policy_temperature=temperature)
     first, count = nodes[0, mcts_layout.FIRST], nodes[0, mcts_layout.COUNT]
-    expected = policy_priors(state, nodes[first:first + count, mcts_layout.MOVE], policy)
+    expected = policy_priors(state, nodes[first:first + count, mcts_layout.MOVE],
+                             policy / (temperature or 1.0))
     assert stats[first:first + count, mcts_layout.PRIOR] == pytest.approx(expected, rel=1e-12)
 
 
@@ -397,3 +400,38 @@ def test_train_fits_the_policy_to_the_policy_runs_and_the_value_to_the_others(se
         assert refused.returncode == 2 and refused.stdout == ""
         lines = refused.stderr.splitlines()
         assert len(lines) == 1 and message in lines[0], lines
+
+
+def test_train_value_from_keeps_a_models_value_and_fits_the_policy(searched_run, tmp_path):
+    """--value-from: the value of a model file exactly as it is (its weights, its fit's
+    settings and figures), the policy of the runs exactly as a plain train fits it."""
+    value = save_model(tmp_path / "value.npz", np.arange(N_VALUE_FEATURES) / 10.0,
+                       np.full(N_VALUE_FEATURES, -0.25))
+    split = ("--seed", 1, "--validation", 0.5, "--no-progress")
+    done = run_tessera("train", "azul", searched_run, "--value-from", tmp_path / "value.npz",
+                       "--out", tmp_path / "both.npz", *split)
+    assert done.returncode == 0, done.stderr
+    assert "policy data" in done.stdout and "heuristic priors" in done.stdout
+    both = load_model(tmp_path / "both.npz", "azul")
+    assert run_tessera("train", "azul", searched_run, "--out", tmp_path / "plain.npz",
+                       *split).returncode == 0
+    plain = load_model(tmp_path / "plain.npz", "azul")
+    assert np.array_equal(both.margin_weights, value.margin_weights)
+    assert np.array_equal(both.win_weights, value.win_weights)
+    assert np.array_equal(both.policy_weights, plain.policy_weights) and both.policy == plain.policy
+    assert both.settings["policy_runs"] == [str(searched_run)]
+    assert "--value-from" in both.settings["policy_command"]
+    assert f"sha256 {both.hash}" in done.stdout
+    # What --value-from cannot go with, and a model file that is not one: one line each.
+    for extra, message in ((("--no-policy",), "--value-from keeps the value of its model"),
+                           (("--hidden", 4), "it cannot go with --no-policy, --policy-runs or --hidden"),
+                           (("--policy-runs", searched_run), "--value-from keeps the value")):
+        refused = run_tessera("train", "azul", searched_run, "--value-from", tmp_path / "value.npz",
+                              "--out", tmp_path / "bad.npz", *split, *extra)
+        assert refused.returncode == 2 and refused.stdout == ""
+        lines = refused.stderr.splitlines()
+        assert len(lines) == 1 and message in lines[0], lines
+    missing = run_tessera("train", "azul", searched_run, "--value-from", tmp_path / "none.npz",
+                          "--out", tmp_path / "bad.npz", *split)
+    assert missing.returncode == 2 and "no such file" in missing.stderr
+    assert len(missing.stderr.splitlines()) == 1

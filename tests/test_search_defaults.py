@@ -10,6 +10,7 @@ import pytest
 
 import tessera
 from tessera.analysis.client import AnalysisProcess
+from tessera.errors import OptionError
 from tessera.games import get_game
 from tessera.games.spec import LongBudget
 from tessera.kernels.azul.features import N_VALUE_FEATURES
@@ -269,6 +270,25 @@ def test_three_and_four_player_azul_explore_less_with_either_learned_rollout(pla
     assert (options.rollout, options.model, options.exploration) == expected
     named = MctsOptions(time_limit=time_limit, rollout="mixed", model="none")
     assert named.for_position(start(AZUL, players)).exploration == 2.0    # no model: Azul's own
+
+
+@pytest.mark.parametrize("time_limit, iterations, expected", [
+    (SHORT, None, 1.0), (None, VISITS, 1.0),              # short: the policy as fitted
+    (10.0, None, 1.5), (None, None, 1.5),                 # long: softer priors
+    (10.0, VISITS, 1.0),                                   # long only when each limit is
+])
+def test_long_two_player_azul_searches_soften_the_policys_priors(time_limit, iterations, expected):
+    options = MctsOptions(time_limit=time_limit, iterations=iterations)
+    resolved = options.for_position(start(AZUL, 2))
+    assert resolved.policy_temperature == expected
+    assert resolved.kernel_params("azul").policy_temperature == expected
+    for players in (3, 4):                  # the priors as fitted, as their matches chose
+        assert options.for_position(start(AZUL, players)).policy_temperature == 1.0
+    with pytest.raises(OptionError, match="policy temperature must be more than 0, not 0"):
+        MctsOptions(iterations=1, policy_temperature=0).check()
+    named = MctsOptions(time_limit=10.0, policy_temperature=1.0)
+    assert named.for_position(start(AZUL, 2)).policy_temperature == 1.0
+    assert MctsOptions(time_limit=10.0).for_position(start(AZURE, 2)).policy_temperature == 1.0
 
 
 @pytest.mark.parametrize("players", [3, 4])

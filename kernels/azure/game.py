@@ -9,5 +9,6 @@ from tessera.kernels.azure import evaluate as estimate  # noqa: F401  (no more t
 from tessera.kernels.azure.features import (  # noqa: F401  (optional: a value; rounds counted in turns)
     N_VALUE_FEATURES, ROUND_TURNS, players_value_features, starts_turn,
 )
+from tessera.kernels.azure.policy import N_POLICY_FEATURES, move_features  # noqa: F401  (optional)
 from tessera.kernels.constants import AZURE as GAME_ID  # noqa: F401
 from tessera.kernels.hashing import position_hash  # noqa: F401

@@ -135,10 +135,30 @@ def placement_value_guarded(state, guards, cell, gifted):
     value = wisdom + CARD_VALUE * (qi - paid) + DRAGON_STEP_VALUE * field(packed, CELL_COSMOS)
     if state[base + P_SCORE] + wisdom >= WIN_SCORE:
         return value + WIN_BONUS
+    defended, progressed, points, tortoise, bird_cards, stolen = beast_terms(
+        state, guards, cell, gifted)
+    return (value + DEFEND * defended + PROGRESS * progressed + points
+            + TORTOISE_VALUE * tortoise + CARD_VALUE * bird_cards)
+
+
+@njit(cache=True, inline="always")
+def beast_terms(state, guards, cell, gifted):
+    """What a placement on ``cell`` does to the beasts whose mountains guard it, for the
+    player to move: ``(defended, progressed, points, tortoise, bird_cards, stolen)``, the
+    summed ``BEAST_WORTH`` of the held beasts it keeps (one more opposing stone would take
+    them) and of those it draws level with or ahead on, the Dragon's and Tiger's points it
+    takes, 1 when it takes the Tortoise, the cards the Bird brings (two, and up to two
+    the opponent gives back), and the beasts it takes from the opponent."""
+    player = state[W_TURN]
+    base = player_base(player)
+    other = player_base(1 - player)
+    card = state[S_GIFTED]
     mine = state[base + P_STONES]
     theirs = state[other + P_STONES]
     my_gifted = state[base + P_GIFTED]
     their_gifted = state[other + P_GIFTED]
+    defended = progressed = 0.0
+    points = tortoise = bird_cards = stolen = 0
     for colour in range(NCOLOURS):
         mask = guards[colour]
         if not (mask >> cell) & 1:
@@ -149,24 +169,26 @@ def placement_value_guarded(state, guards, cell, gifted):
         worth = BEAST_WORTH[colour]
         if holder == player:
             if g_them >= g_me - 1:          # one more of theirs would take it: this stone keeps it
-                value += DEFEND * worth
+                defended += worth
             continue
         tie_mine = card == FAVORED and (gifted or (my_gifted != NOBODY and (mask >> my_gifted) & 1))
         tie_theirs = card == FAVORED and their_gifted != NOBODY and (mask >> their_gifted) & 1
         wins = g_me > g_them or (g_me == g_them and tie_mine and not tie_theirs)
         if not wins or (holder == NOBODY and g_me < FIRST_GUARDS):
             if g_me >= g_them:              # level or ahead: the next stone here takes it
-                value += PROGRESS * worth
+                progressed += worth
             continue
         taken = holder != NOBODY
+        if taken:
+            stolen += 1
         if colour == AZURE:
-            value += DRAGON_POINTS * (2 if taken else 1)
+            points += DRAGON_POINTS * (2 if taken else 1)
         elif colour == WHITE:
-            value += TIGER_POINTS * (2 if taken else 1)
+            points += TIGER_POINTS * (2 if taken else 1)
         elif colour == BLACK:
-            value += TORTOISE_VALUE
+            tortoise = 1
         elif colour == VERMILLION:
-            value += 2 * CARD_VALUE
+            bird_cards += 2
             if taken:
-                value += CARD_VALUE * min(2, state[other + P_HAND_SIZE])
-    return value
+                bird_cards += min(2, state[other + P_HAND_SIZE])
+    return defended, progressed, points, tortoise, bird_cards, stolen

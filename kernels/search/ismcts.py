@@ -16,8 +16,8 @@ over the determinizations that reached it.
   as moves show up. With UCT a node gains one child per visit: when some move
   legal in this determinization has no child, one of them is picked at random
   and the simulation rolls out from it. With PUCT every legal move missing a
-  child gets one at once, prior from the softmax of the move heuristic over
-  this determinization's moves.
+  child gets one at once, prior from the softmax of the move heuristic (or of a
+  model's policy, when it has one) over this determinization's moves.
 - Selection (ISUCT) runs over the children whose move is legal in this
   determinization. Each such child counts one ``AVAIL`` (availability) per
   selection it took part in, and replaces the parent's visits in the
@@ -61,6 +61,8 @@ backup, node_value, rollout = _mcts.backup, _mcts.node_value, _mcts.rollout
 scored_outcome, mixed_outcome, MIX = _mcts.scored_outcome, _mcts.mixed_outcome, _mcts.MIX
 first_play, feature_rows, ROLLOUT = _mcts.first_play, _mcts.feature_rows, _mcts.ROLLOUT
 set_priors, simulation_buffers = _mcts.set_priors, _mcts.simulation_buffers
+policy_priors, model_has_policy = _mcts.policy_priors, _mcts.model_has_policy
+GAME_HAS_MOVE_FEATURES, POLICY_ROOM = _mcts.GAME_HAS_MOVE_FEATURES, _mcts.POLICY_ROOM
 puct, uct = _mcts.puct, _mcts.uct
 
 
@@ -137,8 +139,11 @@ def best_available(nodes, stats, node, slot, n, player, prm):
 
 
 @kernel
-def choose(nodes, stats, size, node, state, player, prm, rng, moves, values, slot, prior_rows):
+def choose(nodes, stats, size, node, state, player, prm, rng, moves, values, slot, prior_rows,
+           model, move_rows):
     """The child of ``node`` this determinization follows, adding children as needed.
+    PUCT's priors: as in ``tessera.kernels.search.mcts.expand``, the policy of ``model`` when
+    it has one (``move_rows``: room for the moves' features), else the move heuristic's.
 
     Counts one availability for every child legal here. Returns NO_NODE when the
     tree is full; a child with no visits is a new leaf.
@@ -156,7 +161,14 @@ def choose(nodes, stats, size, node, state, player, prm, rng, moves, values, slo
     if missing > 0:
         if size[USED] + missing > nodes.shape[0]:
             return NO_NODE
-        set_priors(prior_rows, state, 0, n, moves, values, prm.prior_temperature)
+        learned = False
+        if GAME_HAS_MOVE_FEATURES:          # pruned before typing, like ROLLOUT
+            if model_has_policy(model):
+                policy_priors(prior_rows, state, 0, n, moves, values, model, move_rows,
+                              prm.policy_temperature)
+                learned = True
+        if not learned:
+            set_priors(prior_rows, state, 0, n, moves, values, prm.prior_temperature)
         for i in range(n):
             if slot[i] == NO_NODE:
                 slot[i] = add_child(nodes, stats, size, node, moves[i], prior_rows[i, PRIOR])
@@ -173,9 +185,10 @@ def count_available(nodes, slot, n):
 
 @kernel(inline="always")    # into run_tree: not compiled (optimised, emitted) a second time on its own
 def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, values, slot, prior_rows, path,
-             choosers, payoff, margin, score, model, features, kept):
+             choosers, payoff, margin, score, model, features, move_rows, kept):
     """One iteration: determinize, select, expand, roll out, back up (``model``, ``features``,
-    ``kept``: the round and mixed rollouts' scoring, as in ``tessera.kernels.search.mcts``)."""
+    ``kept``: the round and mixed rollouts' scoring, as in ``tessera.kernels.search.mcts``;
+    ``model`` and ``move_rows``: ``choose``'s priors)."""
     games.determinize(root, observer, rng, state)
     depth = 0
     path[0] = 0
@@ -187,7 +200,8 @@ def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, values,
         if who == CHANCE:
             games.resolve_chance(state, rng)                 # open loop: not in the tree
             continue
-        child = choose(nodes, stats, size, node, state, who, prm, rng, moves, values, slot, prior_rows)
+        child = choose(nodes, stats, size, node, state, who, prm, rng, moves, values, slot, prior_rows,
+                       model, move_rows)
         if child == NO_NODE:
             break                                            # tree full
         games.apply_move(state, nodes[child, MOVE])
@@ -211,7 +225,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, model):
     carries on between calls; generator and size are kept thread-local while it runs
     (as in ``tessera.kernels.search.mcts.run_tree``). ``model``: a learned value that scores
     where round and mixed rollouts stop (``tessera.kernels.search.mcts.run_tree``'s), shape
-    (0, 0) for none; the priors stay the move heuristic's."""
+    (0, 0) for none; its policy, when it has one, gives PUCT's priors (``choose``)."""
     observer = games.to_move(root)
     state = root.copy()
     local_rng = rng.copy()
@@ -224,6 +238,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, model):
     slot = ints(games.MAX_MOVES)
     prior_rows = np.zeros((games.MAX_MOVES, STAT_COLUMNS), np.float64)  # set_priors' output
     features = feature_rows()
+    move_rows = np.empty((games.MAX_MOVES, POLICY_ROOM), np.float64)
     kept = np.zeros(2 * MAX_PLAYERS, np.float64)
     # A simulation adds children mostly at one node (one move's worth under UCT, a
     # determinization's missing moves under PUCT): with this much room it seldom finds the
@@ -237,7 +252,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, model):
         if local_size[USED] + room > nodes.shape[0]:
             compact(nodes, stats, local_size, nodes.shape[0] // 2)
         simulate(nodes, stats, local_size, root, observer, prm, local_rng, state, moves, values, slot,
-                 prior_rows, path, choosers, payoff, margin, score, model, features, kept)
+                 prior_rows, path, choosers, payoff, margin, score, model, features, move_rows, kept)
         done += 1
         if timed and done >= check:
             t = now()

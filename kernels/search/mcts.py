@@ -261,7 +261,8 @@ def expand(nodes, stats, size, node, state, moves, values, prm, model, move_rows
         learned = False
         if GAME_HAS_MOVE_FEATURES:          # pruned before typing, like ROLLOUT
             if model_has_policy(model):
-                policy_priors(stats, state, start, n, moves, values, model, move_rows)
+                policy_priors(stats, state, start, n, moves, values, model, move_rows,
+                              prm.policy_temperature)
                 learned = True
         if not learned:
             set_priors(stats, state, start, n, moves, values, prm.prior_temperature)
@@ -277,17 +278,17 @@ def set_priors(stats, state, start, n, moves, values, temperature):
 
 
 @kernel(inline="always")
-def policy_priors(stats, state, start, n, moves, values, model, move_rows):
-    """Softmax of a linear policy's logits: per move, the row ``model[MODEL_POLICY]`` of
-    weights dotted with the game's move features (``move_rows``: room for them;
-    ``values``: for the logits)."""
+def policy_priors(stats, state, start, n, moves, values, model, move_rows, temperature):
+    """Softmax at ``temperature`` of a linear policy's logits: per move, the row
+    ``model[MODEL_POLICY]`` of weights dotted with the game's move features (``move_rows``:
+    room for them; ``values``: for the logits)."""
     games.move_features(state, moves, n, move_rows)
     for i in range(n):
         logit = 0.0
         for k in range(move_rows.shape[1]):
             logit += model[MODEL_POLICY, k] * move_rows[i, k]
         values[i] = logit
-    softmax_priors(stats, start, n, values, 1.0)
+    softmax_priors(stats, start, n, values, temperature)
 
 
 @kernel(inline="always")

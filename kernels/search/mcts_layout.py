@@ -90,7 +90,8 @@ class SearchParams(NamedTuple):
     value: int                  # a VALUE_ code
     select: int                 # a SELECT_ code
     chance_width: int           # outcomes a chance node keeps
-    prior_temperature: float    # PUCT: the softmax temperature of the move heuristic's priors (not a policy's)
+    prior_temperature: float    # PUCT: the softmax temperature of the move heuristic's priors
+    policy_temperature: float   # PUCT: the softmax temperature of a learned policy's priors
     fpu: float                  # first-play urgency: an unvisited child's value under PUCT (``first_play``)
 
 
@@ -115,8 +116,8 @@ def clear_tree(tree):
     return tree
 
 
-def params(exploration, value, select, chance_width, prior_temperature, fpu):
+def params(exploration, value, select, chance_width, prior_temperature, policy_temperature, fpu):
     """The parameters of a search; every value given (the product's defaults live in
     ``tessera.search.mcts.MctsOptions``)."""
     return SearchParams(float(exploration), int(value), int(select), int(chance_width),
-                        float(prior_temperature), float(fpu))
+                        float(prior_temperature), float(policy_temperature), float(fpu))

@@ -36,11 +36,14 @@ MAX_HIDDEN = 256        # a value a search evaluates at every cut: more would co
 @click.option("--policy-runs", "policy_dirs", multiple=True, metavar="RUN_DIR",
               help="fit the policy to these runs' searches instead of RUN_DIR...'s, e.g. "
                    "of a stronger search (repeatable; implies --policy)")
+@click.option("--value-from", "value_from", metavar="MODEL",
+              help="keep the value of the model file MODEL as it is and fit only the policy,"
+                   " to RUN_DIR...'s searches")
 @click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
 @click.option("--progress/--no-progress", default=None,
               help="a progress bar on stderr [default: when stderr is a terminal]")
-def train(game_name, run_dirs, out, seed, validation, ridge, hidden, policy, policy_dirs, as_json,
-          progress):
+def train(game_name, run_dirs, out, seed, validation, ridge, hidden, policy, policy_dirs, value_from,
+          as_json, progress):
     """Fit a value model of GAME's round boundaries to the self-play runs RUN_DIR... and
     write it to --out: its final margin and win share for each player, linear in the
     game's hand features (with --hidden, plus a small perceptron over them). Prints the
@@ -65,6 +68,12 @@ def train(game_name, run_dirs, out, seed, validation, ridge, hidden, policy, pol
         raise TesseraError(f"--hidden is a count of units from 0 to {MAX_HIDDEN}, not {hidden}")
     if policy_dirs and policy is False:
         raise TesseraError("--policy-runs fits a policy: it cannot go with --no-policy")
+    if value_from is not None:
+        if policy is False or policy_dirs or hidden:
+            raise TesseraError("--value-from keeps the value of its model and fits only the "
+                               "policy: it cannot go with --no-policy, --policy-runs or --hidden")
+        return train_policy(game_name, run_dirs, value_from, out, seed, validation, ridge,
+                            as_json, progress)
     runs = dataset.read_runs(game_name, run_dirs)
     policy_runs = dataset.read_runs(game_name, policy_dirs) if policy_dirs else runs
     if policy is None:
@@ -78,15 +87,9 @@ def train(game_name, run_dirs, out, seed, validation, ridge, hidden, policy, pol
                            "(tessera selfplay --record-search)")
     total = sum(len(records["seed"]) for _, records in runs) \
         + (sum(len(records["seed"]) for _, records in policy_runs) if policy else 0)
-    with progress_bar(progress_wanted(progress), True) as show:
-        done = [0]
-
-        def on_game():
-            done[0] += 1
-            if show is not None and (done[0] % 50 == 0 or done[0] == total):
-                show(f"replaying {done[0]}/{total} games", done[0] / total)
-        data = dataset.replay_runs(game_name, runs, on_game)
-        moves = dataset.replay_policy_runs(game_name, policy_runs, on_game) if policy else None
+    data, moves = replay_with_progress(progress, total, lambda on_game: (
+        dataset.replay_runs(game_name, runs, on_game),
+        dataset.replay_policy_runs(game_name, policy_runs, on_game) if policy else None))
     training, held = data.split(validation, seed)
     if hidden:
         model = fit.fit_hidden(training.features, training.margin, training.win, training.game,
@@ -129,15 +132,72 @@ def train(game_name, run_dirs, out, seed, validation, ridge, hidden, policy, pol
     for key, label in SHOWN:
         click.echo(f"{label:<24}" + "".join(f"{figures[key][name]:>14.4f}" for name, _ in FIGURES))
     if policy:
-        shape = value.policy["data"]
-        click.echo(f"policy data: {shape['positions']} searched positions, {shape['moves']} "
-                   f"moves; training {shape['training_positions']} positions; validation "
-                   f"{shape['validation_positions']} positions")
-        click.echo(f"{'policy validation':<24}" + "".join(f"{label:>16}" for _, label in POLICY_FIGURES))
-        for key, label in POLICY_SHOWN:
-            row = value.policy["validation"][key]
-            click.echo(f"{label:<24}" + "".join(f"{row[name]:>16.4f}" for name, _ in POLICY_FIGURES))
+        echo_policy(value.policy)
     click.echo(f"model: {out} (sha256 {value.hash})")
+
+
+def train_policy(game_name, run_dirs, value_from, out, seed, validation, ridge, as_json, progress):
+    """``train --value-from``: the model ``value_from`` with the policy fitted to the
+    searches of ``run_dirs`` in place of any it had, written to ``out``; its settings keep
+    the value's fit and add the policy's runs and command."""
+    from dataclasses import replace
+
+    from tessera.learning import dataset
+    from tessera.learning.features import features_of
+    from tessera.learning.model import load_model
+
+    game_features = features_of(game_name)
+    if game_features.policy is None:
+        raise TesseraError(f"--value-from: {game_name} has no move features yet")
+    value = load_model(value_from, game_name)
+    runs = dataset.read_runs(game_name, run_dirs)
+    if not dataset.runs_have_searches(runs):
+        raise TesseraError("--value-from fits a policy: it needs runs that recorded their "
+                           "searches (tessera selfplay --record-search)")
+    total = sum(len(records["seed"]) for _, records in runs)
+    moves = replay_with_progress(progress, total, lambda on_game: dataset.replay_policy_runs(
+        game_name, runs, on_game))
+    weights, names, meta = fit_policy(moves, game_features.policy_kernel(), validation, seed, ridge)
+    command = ["tessera", "train", game_name, *run_dirs, "--value-from", str(value_from),
+               "--out", str(out), "--seed", str(seed), "--validation", str(validation),
+               "--ridge", str(ridge)]
+    settings = {**value.settings, "policy_runs": list(run_dirs), "policy_command": shlex.join(command)}
+    model = replace(value, settings=settings, policy_weights=weights, policy_feature_names=names,
+                    policy=meta)
+    model.save(out)
+    if as_json:
+        click.echo(json.dumps({"model": str(out), "hash": model.hash, "value_from": str(value_from),
+                               "policy": meta}, indent=2))
+        return
+    click.echo(f"value: kept as it is from {value_from} (sha256 {value.hash})")
+    echo_policy(meta)
+    click.echo(f"model: {out} (sha256 {model.hash})")
+
+
+def replay_with_progress(progress, total, replay):
+    """``replay(on_game)``'s result, a progress bar on stderr (``--progress``) counting the
+    calls of ``on_game()``, one per game replayed, of ``total``."""
+    with progress_bar(progress_wanted(progress), True) as show:
+        done = [0]
+
+        def on_game():
+            done[0] += 1
+            if show is not None and (done[0] % 50 == 0 or done[0] == total):
+                show(f"replaying {done[0]}/{total} games", done[0] / total)
+        return replay(on_game)
+
+
+def echo_policy(meta):
+    """The policy's data and validation figures beside the heuristic's priors (``meta``:
+    ``fit_policy``'s)."""
+    shape = meta["data"]
+    click.echo(f"policy data: {shape['positions']} searched positions, {shape['moves']} "
+               f"moves; training {shape['training_positions']} positions; validation "
+               f"{shape['validation_positions']} positions")
+    click.echo(f"{'policy validation':<24}" + "".join(f"{label:>16}" for _, label in POLICY_FIGURES))
+    for key, label in POLICY_SHOWN:
+        row = meta["validation"][key]
+        click.echo(f"{label:<24}" + "".join(f"{row[name]:>16.4f}" for name, _ in POLICY_FIGURES))
 
 
 def fit_policy(moves, kernel, validation, seed, ridge):

@@ -28,11 +28,15 @@ SPEC = GameSpec(
     # of a learned search"). Every player count searches with the built-in value (three and
     # four with the models fitted to them): round rollouts win at short budgets, mixed ones
     # from a long budget on ("The built-in value by budget"), at three and four players
-    # exploring less as well ("Three and four players").
+    # exploring less as well ("Three and four players"). Long 2-player searches soften the
+    # built-in policy's priors, which lets the exact check find the moves that the priors
+    # as fitted all but ruled out ("Softer priors at long budgets"); 3 and 4 players keep
+    # the priors as their matches played them.
     search=SearchDefaults(exploration=2.0, value="blend", learned_exploration=1.0,
                           learned_players=(2, 3, 4), learned_mixed_players=(3, 4),
                           long_rollout="mixed",
-                          long_budget=LongBudget(seconds=0.035, simulations=4700)),
+                          long_budget=LongBudget(seconds=0.035, simulations=4700),
+                          long_policy_temperature=1.5, soft_policy_players=(2,)),
     max_moves=300,
     chance_outcomes=5,
 )

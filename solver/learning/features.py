@@ -49,7 +49,8 @@ LEARNABLE = {
     # Azure has no rounds, and its chance (the hidden deck's draws) comes seldom: the start
     # of a turn, where a player is to place a stone, is its boundary (``starts_turn``).
     "azure": GameFeatures("tessera.kernels.azure.features",
-                          "a player is to place a stone (the start of a turn)"),
+                          "a player is to place a stone (the start of a turn)",
+                          policy="tessera.kernels.azure.policy"),
 }
 
 

@@ -8,8 +8,8 @@ are summed by move.
 
 Options are ``MctsOptions``; two have no effect here: ``chance_width`` (chance is
 open loop, not in the tree) and ``reuse`` (every search starts a fresh tree). A model's
-value scores where round and mixed rollouts stop, in each determinization; its policy is
-not used (the priors stay the move heuristic's).
+value scores where round and mixed rollouts stop, in each determinization; its policy,
+when it has one, gives PUCT's priors over each determinization's moves.
 """
 import numpy as np
 

@@ -94,6 +94,9 @@ class MctsOptions:
     # A model file, "builtin" or "none" (a value for round rollouts, a policy's priors);
     # None: the game's own (``position_defaults``).
     model: str = None
+    # The softmax temperature of a model's policy priors; None: by the budget
+    # (``default_policy_temperature``).
+    policy_temperature: float = None
     reuse: bool = True
 
     def check(self):
@@ -115,6 +118,8 @@ class MctsOptions:
                 raise OptionError(f"unknown {name} '{value}' (known: {', '.join(known)})")
         if self.exploration is not None and not self.exploration >= 0:
             raise OptionError(f"exploration must be 0 or more, not {self.exploration}")
+        if self.policy_temperature is not None and not self.policy_temperature > 0:
+            raise OptionError(f"policy temperature must be more than 0, not {self.policy_temperature}")
         if not -1 <= self.fpu <= 1:
             raise OptionError(f"fpu must be from -1 to 1, not {self.fpu}")
         if self.chance_width < 1:
@@ -163,8 +168,13 @@ class MctsOptions:
         rollout, model, exploration, value = position_settings(
             state, self.rollout, self.model, self.exploration, self.value, self.time_limit,
             self.iterations)
+        temperature = self.policy_temperature
+        if temperature is None:
+            from tessera.kernels import games
+            temperature = default_policy_temperature(bind.game_name(state[0]), games.players(state),
+                                                     self.time_limit, self.iterations)
         return replace(self.for_game(state[0]), rollout=rollout, model=model,
-                       exploration=exploration, value=value)
+                       exploration=exploration, value=value, policy_temperature=temperature)
 
     def for_game(self, game):
         """These options with what they leave to ``game`` (an id or a name) filled in."""
@@ -174,8 +184,9 @@ class MctsOptions:
     def kernel_params(self, game):
         """The kernels' parameters (``SearchParams``) for a search of ``game`` (an id or a name)."""
         options = self.for_game(game)
+        policy_temperature = 1.0 if options.policy_temperature is None else options.policy_temperature
         return kernel.params(options.exploration, VALUES[options.value], SELECTIONS[options.select],
-                             options.chance_width, PRIOR_TEMPERATURE, options.fpu)
+                             options.chance_width, PRIOR_TEMPERATURE, policy_temperature, options.fpu)
 
 
 # The exploration constant and the value each game plays best with, at the other defaults
@@ -270,6 +281,17 @@ def value_rollout(game, time_limit, iterations):
     long = search.long_rollout is not None and is_long_budget(search.long_budget, time_limit,
                                                                iterations)
     return search.long_rollout if long else "round"
+
+
+def default_policy_temperature(game, players, time_limit, iterations):
+    """The softmax temperature of a learned policy's priors in a search of ``game`` (a name)
+    with ``players`` players and this budget: the game's ``long_policy_temperature`` when
+    the budget is long at its ``soft_policy_players``, else 1."""
+    search = SEARCH_DEFAULTS.get(game, GENERAL_SEARCH)      # a test's toy game has no spec
+    if (players in search.soft_policy_players
+            and is_long_budget(search.long_budget, time_limit, iterations)):
+        return search.long_policy_temperature
+    return 1.0
 
 
 def is_long_budget(long_budget, time_limit, iterations):
