@@ -123,20 +123,38 @@ def placement_value(state, cell, gifted):
 @njit(cache=True, inline="always")
 def placement_value_guarded(state, guards, cell, gifted):
     """``placement_value`` given the mountains' guard masks (``mountain_guards``)."""
-    player = state[W_TURN]
-    base = player_base(player)
-    other = player_base(1 - player)
-    card = state[S_GIFTED]
-    packed = state[S_CELL + cell]
-    cost = field(packed, CELL_COST) + (GIFTED_EXTRA[card] if gifted else 0)
-    paid = max(0, cost - bonds(state, base, cell, card))
-    qi = min(field(packed, CELL_QI), state[W_FACEUP + field(packed, CELL_QI_COLOUR)])
-    wisdom = field(packed, CELL_WISDOM)
-    value = wisdom + CARD_VALUE * (qi - paid) + DRAGON_STEP_VALUE * field(packed, CELL_COSMOS)
+    base = player_base(state[W_TURN])
+    wisdom, qi, paid, _, steps = placement_gains(state, base, cell, gifted)
+    value = gains_value(wisdom, qi, paid, steps)
     if state[base + P_SCORE] + wisdom >= WIN_SCORE:
         return value + WIN_BONUS
-    defended, progressed, points, tortoise, bird_cards, stolen = beast_terms(
-        state, guards, cell, gifted)
+    defended, progressed, points, tortoise, bird_cards, _ = beast_terms(state, guards, cell, gifted)
+    return with_beasts(value, defended, progressed, points, tortoise, bird_cards)
+
+
+@njit(cache=True, inline="always")
+def placement_gains(state, base, cell, gifted):
+    """What a placement on ``cell`` by the player at ``base`` gains and costs before the
+    beasts: ``(wisdom, qi, paid, bonds, steps)``, the space's wisdom, the qi cards it draws
+    from the face-up row, the cards it pays, the player's bonds toward it and the cosmos
+    steps it brings."""
+    card = state[S_GIFTED]
+    packed = state[S_CELL + cell]
+    bonded = bonds(state, base, cell, card)
+    cost = field(packed, CELL_COST) + (GIFTED_EXTRA[card] if gifted else 0)
+    qi = min(field(packed, CELL_QI), state[W_FACEUP + field(packed, CELL_QI_COLOUR)])
+    return field(packed, CELL_WISDOM), qi, max(0, cost - bonded), bonded, field(packed, CELL_COSMOS)
+
+
+@njit(cache=True, inline="always")
+def gains_value(wisdom, qi, paid, steps):
+    """The heuristic's value of ``placement_gains``' terms, in points."""
+    return wisdom + CARD_VALUE * (qi - paid) + DRAGON_STEP_VALUE * steps
+
+
+@njit(cache=True, inline="always")
+def with_beasts(value, defended, progressed, points, tortoise, bird_cards):
+    """``value`` plus the heuristic's value of ``beast_terms``' terms."""
     return (value + DEFEND * defended + PROGRESS * progressed + points
             + TORTOISE_VALUE * tortoise + CARD_VALUE * bird_cards)
 

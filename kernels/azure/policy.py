@@ -7,21 +7,21 @@ determinization, so, like the move heuristic, they read only what the mover know
 own hand, the public realm and decks, the opponent's stones and hand size.
 
 The features are the move heuristic's terms taken apart (``heuristic``: its
-``placement_value_guarded`` and ``beast_terms``), with the heuristic itself first, so a
-policy can start from it, and a few things the heuristic does not weigh: the mover's and
+``placement_gains`` and ``beast_terms``, each computed once), with the heuristic itself
+first, so a policy can start from it, and a few things the heuristic does not weigh: the mover's and
 the opponent's bonds toward the space, and the mountains that space guards. A placement
 sets the placement features, a choice (a boon, a Cosmos card taken or given back, the
 Bird's pair) its kind's and ``hand_colour``; chance moves set none.
 """
 from tessera.kernels.azure.heuristic import (
-    beast_terms, choice_value, mountain_guards, placement_value_guarded,
+    WIN_BONUS, beast_terms, choice_value, gains_value, mountain_guards, placement_gains,
+    with_beasts,
 )
 from tessera.kernels.azure.layout import (
-    BOON_BASE, BOON_QI, BOON_WISDOM, CELL_COSMOS, CELL_COST, CELL_QI, CELL_QI_COLOUR, CELL_WISDOM,
-    DRAW_BASE, GIFTED_BASE, NCOLOURS, P_HAND, P_SCORE, PAIR_BASE, RETURN_BASE, S_CELL, S_GIFTED,
-    TAKE_BASE, W_BIRD_LOSER, W_FACEUP, W_TURN, WIN_SCORE,
+    BOON_BASE, BOON_QI, BOON_WISDOM, DRAW_BASE, GIFTED_BASE, NCOLOURS, P_HAND, P_SCORE, PAIR_BASE,
+    RETURN_BASE, S_GIFTED, TAKE_BASE, W_BIRD_LOSER, W_TURN, WIN_SCORE,
 )
-from tessera.kernels.azure.moves import GIFTED_EXTRA, bonds, field
+from tessera.kernels.azure.moves import bonds
 from tessera.kernels.azure.state import player_base
 from tessera.kernels.jit import njit
 
@@ -37,7 +37,7 @@ POLICY_FEATURE_NAMES = (
     "cosmos_steps",     # the Yellow Dragon's steps it brings (Cosmos)
     "wins",             # 1 when its wisdom reaches 25
     "guarded",          # mountains whose guards the space is among
-    "defended",         # worth of the held beasts it keeps (one more opposing stone would take them)
+    "defended",         # worth of the held beasts it keeps (one more opposing stone takes them)
     "progressed",       # worth of the beasts it draws level with or ahead on
     "beast_points",     # the Dragon's and Tiger's points it takes
     "tortoise",         # 1 when it takes the Tortoise
@@ -68,10 +68,7 @@ def move_features(state, moves, n, out):
         for k in range(N_POLICY_FEATURES):
             out[i, k] = 0.0
         if move < BOON_BASE:
-            cell = move % GIFTED_BASE
-            gifted = move >= GIFTED_BASE
-            out[i, HEURISTIC] = placement_value_guarded(state, guards, cell, gifted)
-            placement_features(state, guards, cell, gifted, out[i])
+            placement_features(state, guards, move % GIFTED_BASE, move >= GIFTED_BASE, out[i])
         elif move < DRAW_BASE:
             out[i, HEURISTIC] = choice_value(state, move)
             choice_features(state, move, out[i])
@@ -79,27 +76,30 @@ def move_features(state, moves, n, out):
 
 @njit(cache=True, inline="always")
 def placement_features(state, guards, cell, gifted, row):
-    """A placement's features but the heuristic, into ``row``."""
+    """A placement's features into ``row``, the heuristic put together from its terms as
+    ``heuristic.placement_value_guarded`` does."""
     player = state[W_TURN]
     base = player_base(player)
-    card = state[S_GIFTED]
-    packed = state[S_CELL + cell]
-    mine = bonds(state, base, cell, card)
-    cost = field(packed, CELL_COST) + (GIFTED_EXTRA[card] if gifted else 0)
-    wisdom = field(packed, CELL_WISDOM)
+    wisdom, qi, paid, bonded, steps = placement_gains(state, base, cell, gifted)
+    wins = state[base + P_SCORE] + wisdom >= WIN_SCORE
+    defended, progressed, points, tortoise, bird_cards, stolen = beast_terms(
+        state, guards, cell, gifted)
+    value = gains_value(wisdom, qi, paid, steps)
+    if wins:
+        row[HEURISTIC] = value + WIN_BONUS
+    else:
+        row[HEURISTIC] = with_beasts(value, defended, progressed, points, tortoise, bird_cards)
     row[PLACEMENT] = 1.0
     row[GIFTED] = 1.0 if gifted else 0.0
     row[WISDOM] = wisdom
-    row[QI] = min(field(packed, CELL_QI), state[W_FACEUP + field(packed, CELL_QI_COLOUR)])
-    row[PAID] = max(0, cost - mine)
-    row[BONDS] = mine
-    row[THEIR_BONDS] = bonds(state, player_base(1 - player), cell, card)
-    row[COSMOS_STEPS] = field(packed, CELL_COSMOS)
-    row[WINS] = 1.0 if state[base + P_SCORE] + wisdom >= WIN_SCORE else 0.0
+    row[QI] = qi
+    row[PAID] = paid
+    row[BONDS] = bonded
+    row[THEIR_BONDS] = bonds(state, player_base(1 - player), cell, state[S_GIFTED])
+    row[COSMOS_STEPS] = steps
+    row[WINS] = 1.0 if wins else 0.0
     for colour in range(NCOLOURS):
         row[GUARDED] += (guards[colour] >> cell) & 1
-    defended, progressed, points, tortoise, bird_cards, stolen = beast_terms(
-        state, guards, cell, gifted)
     row[DEFENDED] = defended
     row[PROGRESSED] = progressed
     row[BEAST_POINTS] = points

@@ -28,6 +28,7 @@ SELECTIONS = {"uct": kernel.SELECT_UCT, "puct": kernel.SELECT_PUCT}
 ROLLOUTS = kernel.ROLLOUTS              # each compiled into instances of its own
 CUT_ROLLOUTS = kernel.CUT_ROLLOUTS      # the rollouts that score the round's end: a value model's
 PRIOR_TEMPERATURE = 2.0                 # PUCT: the softmax temperature of the move heuristic's priors
+AS_FITTED = 1.0                         # the softmax temperature a policy's priors were fitted at
 PV_LENGTH = 256
 MB = 2**20
 DEFAULT_MEMORY = int(default("memory") * MB)     # for a search's trees, all threads together
@@ -184,7 +185,7 @@ class MctsOptions:
     def kernel_params(self, game):
         """The kernels' parameters (``SearchParams``) for a search of ``game`` (an id or a name)."""
         options = self.for_game(game)
-        policy_temperature = 1.0 if options.policy_temperature is None else options.policy_temperature
+        policy_temperature = AS_FITTED if options.policy_temperature is None else options.policy_temperature
         return kernel.params(options.exploration, VALUES[options.value], SELECTIONS[options.select],
                              options.chance_width, PRIOR_TEMPERATURE, policy_temperature, options.fpu)
 
@@ -286,12 +287,12 @@ def value_rollout(game, time_limit, iterations):
 def default_policy_temperature(game, players, time_limit, iterations):
     """The softmax temperature of a learned policy's priors in a search of ``game`` (a name)
     with ``players`` players and this budget: the game's ``long_policy_temperature`` when
-    the budget is long at its ``soft_policy_players``, else 1."""
+    the budget is long at its ``soft_policy_players``, else ``AS_FITTED``."""
     search = SEARCH_DEFAULTS.get(game, GENERAL_SEARCH)      # a test's toy game has no spec
     if (players in search.soft_policy_players
             and is_long_budget(search.long_budget, time_limit, iterations)):
         return search.long_policy_temperature
-    return 1.0
+    return AS_FITTED
 
 
 def is_long_budget(long_budget, time_limit, iterations):
