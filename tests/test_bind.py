@@ -51,8 +51,8 @@ def test_an_instance_is_a_module_of_its_game_with_its_own_qualnames():
     assert azul_mcts.run_tree is not toy_mcts.run_tree
     assert azul_mcts.run_tree.py_func.__qualname__ == "azul.greedy.run_tree"
     assert bind.instance("azul", "perft").perft.py_func.__qualname__ == "azul.perft"
-    # The same game's sibling templates: IS-MCTS backs up with Azul's MCTS kernels of its rollout.
-    assert bind.instance("azul", "ismcts", "greedy").backup is azul_mcts.backup
+    # The same game's sibling templates: IS-MCTS rolls out with Azul's MCTS kernels of its rollout.
+    assert bind.instance("azul", "ismcts", "greedy").rollout is azul_mcts.rollout
     assert bind.instance(games.AZUL, "mcts", "greedy") is azul_mcts
     assert bind.instance("azul", "mcts", "random").run_tree is not azul_mcts.run_tree
 

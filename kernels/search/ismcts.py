@@ -30,7 +30,8 @@ over the determinizations that reached it.
 - Every simulation rolls out (uniform random or epsilon-greedy to the end; "round" to
   the next round boundary, scored by the game's estimate or a learned value; "mixed"
   both) and backs up, for every player, the payoff and the score margin, as in
-  ``tessera.kernels.search.mcts``, whose values, parameters and rollouts are shared.
+  ``tessera.kernels.search.mcts``, whose values, parameters and rollouts are shared
+  (the backup is IS-MCTS's own: ``backup``).
   The tree's layout and ``new_tree`` are ``tessera.kernels.search.ismcts_layout``'s.
 - When the node arrays are nearly full the tree is compacted (``compact``): the
   children of the least visited nodes are freed, the rest packed to the front, and
@@ -50,14 +51,15 @@ from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import below
 from tessera.kernels.search.clock import FOREVER, now, simulations_until_check
 from tessera.kernels.search.ismcts_layout import (
-    AVAIL, COMPACTIONS, FIRST, FREED, MOVE, NEXT, NO_NODE, PRIOR, STAT_COLUMNS, USED, VISITS,
+    AVAIL, COMPACTIONS, FIRST, FREED, MARGIN, MOVE, NEXT, NO_NODE, PRIOR, STAT_COLUMNS, USED,
+    VISITS, WIN,
 )
 from tessera.kernels.search.mcts_layout import MAX_PLAYERS, SELECT_PUCT
 from tessera.kernels.search.tree import VISIT_CLASSES, keep_threshold, number_kept, visit_class
 
 games = template_games(__name__)
 _mcts = sibling(__name__, "mcts")       # the same game's MCTS kernels, with the same rollout
-backup, node_value, rollout = _mcts.backup, _mcts.node_value, _mcts.rollout
+node_value, rollout = _mcts.node_value, _mcts.rollout
 scored_outcome, mixed_outcome, MIX = _mcts.scored_outcome, _mcts.mixed_outcome, _mcts.MIX
 first_play, feature_rows, ROLLOUT = _mcts.first_play, _mcts.feature_rows, _mcts.ROLLOUT
 set_priors, simulation_buffers = _mcts.set_priors, _mcts.simulation_buffers
@@ -185,7 +187,7 @@ def count_available(nodes, slot, n):
 
 @kernel(inline="always")    # into run_tree: not compiled (optimised, emitted) a second time on its own
 def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, values, slot, prior_rows, path,
-             choosers, payoff, margin, score, model, features, move_rows, kept):
+             payoff, margin, score, model, features, move_rows, kept):
     """One iteration: determinize, select, expand, roll out, back up (``model``, ``features``,
     ``kept``: the round and mixed rollouts' scoring, as in ``tessera.kernels.search.mcts``;
     ``model`` and ``move_rows``: ``choose``'s priors)."""
@@ -214,8 +216,23 @@ def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, values,
     scored_outcome(state, payoff, margin, score, model, features)
     if ROLLOUT == "mixed":
         mixed_outcome(state, rng, moves, values, payoff, margin, score, MIX, kept)
-    backup(nodes, stats, path, choosers, 0, depth, 0, 0.0, games.players(state), payoff, margin,
-           prm.value)
+    backup(nodes, stats, path, depth, games.players(state), payoff, margin)
+
+
+@kernel(inline="always")
+def backup(nodes, stats, path, depth, players, payoff, margin):
+    """A visit, and every player's payoff and margin, for each node of ``path[:depth + 1]``.
+    Plain adds: a tree is one thread's (MCTS's ``backup`` adds atomically, for the threads
+    that share its tree). Nor does a node keep a chosen value, as MCTS's do: chance is
+    open loop, so the player to move after the same moves may differ between
+    determinizations, and a value kept for one chooser would be read by another;
+    ``best_available`` works each value out instead."""
+    for i in range(depth + 1):
+        node = path[i]
+        nodes[node, VISITS] += 1
+        for p in range(players):
+            stats[node, WIN + p] += payoff[p]
+            stats[node, MARGIN + p] += margin[p]
 
 
 @kernel(nogil=True)     # the trees of a parallel search run on Python threads
@@ -230,11 +247,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, model):
     state = root.copy()
     local_rng = rng.copy()
     local_size = size.copy()
-    moves, values, path, choosers, payoff, margin, score = simulation_buffers()
-    # No node keeps a chosen value: chance is open loop, so the player to move after the
-    # same moves may differ between determinizations, and a value kept for one chooser
-    # would be read by another. ``best_available`` works each value out instead.
-    choosers[:] = -1
+    moves, values, path, _, payoff, margin, score = simulation_buffers()
     slot = ints(games.MAX_MOVES)
     prior_rows = np.zeros((games.MAX_MOVES, STAT_COLUMNS), np.float64)  # set_priors' output
     features = feature_rows()
@@ -252,7 +265,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, model):
         if local_size[USED] + room > nodes.shape[0]:
             compact(nodes, stats, local_size, nodes.shape[0] // 2)
         simulate(nodes, stats, local_size, root, observer, prm, local_rng, state, moves, values, slot,
-                 prior_rows, path, choosers, payoff, margin, score, model, features, move_rows, kept)
+                 prior_rows, path, payoff, margin, score, model, features, move_rows, kept)
         done += 1
         if timed and done >= check:
             t = now()

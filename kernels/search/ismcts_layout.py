@@ -22,7 +22,7 @@ NEXT = 3             # next sibling, or NO_NODE
 MOVE = 4             # the move from the parent
 NODE_COLUMNS = 5
 # stats[:, column], as in MCTS: the prior, per-player payoff and margin sums, and
-# ``CHOSEN_VALUE``, which IS-MCTS leaves unused (``run_tree``).
+# ``CHOSEN_VALUE``, which IS-MCTS leaves unused (``backup``).
 PRIOR = mcts_layout.PRIOR
 WIN = mcts_layout.WIN               # WIN + p: payoff sum of player p
 MARGIN = mcts_layout.MARGIN         # MARGIN + p: margin sum of player p
