@@ -62,9 +62,8 @@ _mcts = sibling(__name__, "mcts")       # the same game's MCTS kernels, with the
 node_value, rollout = _mcts.node_value, _mcts.rollout
 scored_outcome, mixed_outcome, MIX = _mcts.scored_outcome, _mcts.mixed_outcome, _mcts.MIX
 first_play, feature_rows, ROLLOUT = _mcts.first_play, _mcts.feature_rows, _mcts.ROLLOUT
-set_priors, simulation_buffers = _mcts.set_priors, _mcts.simulation_buffers
-policy_priors, model_has_policy = _mcts.policy_priors, _mcts.model_has_policy
-GAME_HAS_MOVE_FEATURES, POLICY_ROOM = _mcts.GAME_HAS_MOVE_FEATURES, _mcts.POLICY_ROOM
+move_priors, POLICY_ROOM = _mcts.move_priors, _mcts.POLICY_ROOM
+simulation_buffers = _mcts.simulation_buffers
 puct, uct = _mcts.puct, _mcts.uct
 
 
@@ -163,14 +162,7 @@ def choose(nodes, stats, size, node, state, player, prm, rng, moves, values, slo
     if missing > 0:
         if size[USED] + missing > nodes.shape[0]:
             return NO_NODE
-        learned = False
-        if GAME_HAS_MOVE_FEATURES:          # pruned before typing, like ROLLOUT
-            if model_has_policy(model):
-                policy_priors(prior_rows, state, 0, n, moves, values, model, move_rows,
-                              prm.policy_temperature)
-                learned = True
-        if not learned:
-            set_priors(prior_rows, state, 0, n, moves, values, prm.prior_temperature)
+        move_priors(prior_rows, state, 0, n, moves, values, prm, model, move_rows)
         for i in range(n):
             if slot[i] == NO_NODE:
                 slot[i] = add_child(nodes, stats, size, node, moves[i], prior_rows[i, PRIOR])
@@ -249,7 +241,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, model):
     local_size = size.copy()
     moves, values, path, _, payoff, margin, score = simulation_buffers()
     slot = ints(games.MAX_MOVES)
-    prior_rows = np.zeros((games.MAX_MOVES, STAT_COLUMNS), np.float64)  # set_priors' output
+    prior_rows = np.zeros((games.MAX_MOVES, STAT_COLUMNS), np.float64)  # move_priors' output
     features = feature_rows()
     move_rows = np.empty((games.MAX_MOVES, POLICY_ROOM), np.float64)
     kept = np.zeros(2 * MAX_PLAYERS, np.float64)

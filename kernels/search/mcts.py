@@ -258,16 +258,22 @@ def expand(nodes, stats, size, node, state, moves, values, prm, model, move_rows
     for i in range(n):
         init_node(nodes, stats, start + i, moves[i], 1.0 / n)
     if prm.select == SELECT_PUCT:
-        learned = False
-        if GAME_HAS_MOVE_FEATURES:          # pruned before typing, like ROLLOUT
-            if model_has_policy(model):
-                policy_priors(stats, state, start, n, moves, values, model, move_rows,
-                              prm.policy_temperature)
-                learned = True
-        if not learned:
-            set_priors(stats, state, start, n, moves, values, prm.prior_temperature)
+        move_priors(stats, state, start, n, moves, values, prm, model, move_rows)
     publish(nodes, node, start, n, n)
     return True
+
+
+@kernel(inline="always")
+def move_priors(stats, state, start, n, moves, values, prm, model, move_rows):
+    """PUCT's priors of ``moves[:n]`` into ``stats[start:start + n, PRIOR]``: the policy of
+    ``model`` when it has one (``move_rows``: room for the moves' features), else the move
+    heuristic's (``values``: room for the logits or the heuristics)."""
+    if GAME_HAS_MOVE_FEATURES:          # pruned before typing, like ROLLOUT
+        if model_has_policy(model):
+            policy_priors(stats, state, start, n, moves, values, model, move_rows,
+                          prm.policy_temperature)
+            return
+    set_priors(stats, state, start, n, moves, values, prm.prior_temperature)
 
 
 @kernel(inline="always")
