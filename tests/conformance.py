@@ -3,10 +3,10 @@
 A game's test module subclasses ``GameConformance`` and names its configurations
 and invariants; the checks themselves are written once here: random games keep
 the invariants, every generated move applies, chance is a distribution, the same
-seed gives the same game, notation and moves round-trip, hashes are stable, perft
-agrees with itself, a game that finds its best move by the heuristic without the list
-finds the list's, and a game with value features gives every player's at once as it
-gives each one's.
+seed gives the same game, a player's moves are those of every determinization of its
+view, notation and moves round-trip, hashes are stable, perft agrees with itself, a
+game that finds its best move by the heuristic without the list finds the list's, and a
+game with value features gives every player's at once as it gives each one's.
 """
 import random
 
@@ -137,6 +137,31 @@ class GameConformance:
         total = playout.playouts(start, 9, 16, serial)
         playout.playouts_parallel(start, 9, 16, parallel, made)
         assert np.array_equal(serial, parallel) and made.sum() == total
+
+    # ---- views ------------------------------------------------------------------------
+
+    def test_a_players_moves_are_the_same_in_every_determinization_of_its_view(self):
+        """What a player may play it knows: the moves of its view are the moves of every
+        complete state ``determinize`` makes of it (IS-MCTS lists its root's moves once)."""
+        moves = np.empty(games.MAX_MOVES, np.int64)
+        compared = []
+
+        def compare(state, legal):
+            who = games.to_move(state)
+            if who in (games.CHANCE, games.TERMINAL):
+                return
+            view = self.game.view(state, who)
+            expected = sorted(moves[:games.legal_moves(view, moves)].tolist())
+            assert expected == sorted(legal.tolist())
+            complete = np.empty_like(view)
+            for seed in range(3):
+                games.determinize(view, who, make_rng(seed), complete)
+                assert sorted(moves[:games.legal_moves(complete, moves)].tolist()) == expected
+            compared.append(who)
+
+        for i, options in enumerate(self.configurations):
+            random_game(self.game, options, 300 + i, compare)
+        assert len(compared) > 20 * len(self.configurations)
 
     # ---- notation ---------------------------------------------------------------------
 

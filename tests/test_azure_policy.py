@@ -20,7 +20,7 @@ from tessera.kernels.search.clock import FOREVER
 from tessera.learning import dataset, fit
 from tessera.learning.model import ValueModel, load_model
 from tessera.search.mcts import PRIOR_TEMPERATURE, MctsOptions
-from tessera.search.value_model import NO_MODEL, model_weights
+from tessera.search.value_model import NO_MODEL, builtin_model_file, model_weights
 from tests.cli_process import tessera as run_tessera
 from tests.random_games import VARIANTS, random_game
 
@@ -139,6 +139,25 @@ def test_is_mcts_priors_are_the_softmax_of_the_policys_logits(tmp_path):
     # Unlike the heuristic's priors.
     plain_nodes, plain_stats = searched_tree(view, NO_MODEL, iterations=1)
     assert not np.allclose(plain_stats[children, ismcts_layout.PRIOR], expected)
+
+
+@pytest.mark.parametrize("budget", [{"visits": 1}, {"visits": 1, "time": 60.0}])
+def test_azures_default_search_softens_the_built_in_policy_at_every_budget(budget):
+    """The root's priors of a default search are the softmax of the built-in policy's
+    logits at Azure's policy temperature, 1.5, on a short budget and a long one alike,
+    and the search's settings name the temperature."""
+    view = azure_view()
+    report = tessera.best(AZURE.format_position(view), seed=3, threads=1, **budget)
+    assert report["settings"]["policy_temperature"] == AZURE.spec.search.policy_temperature == 1.5
+    policy = load_model(builtin_model_file("azure", 2), "azure").policy_weights
+    moves = np.array([move["code"] for move in report["moves"]], np.int64)
+    rows = np.zeros((len(moves), N_POLICY_FEATURES))
+    move_features(view, moves, np.int64(len(moves)), rows)    # the view: no hidden card is read
+    logits = (rows @ policy) / 1.5
+    expected = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+    assert [move["prior"] for move in report["moves"]] == pytest.approx(expected, rel=1e-9)
+    without = tessera.best(AZURE.format_position(view), seed=3, threads=1, model="none", **budget)
+    assert "policy_temperature" not in without["settings"]
 
 
 # ---- tessera train ----------------------------------------------------------------------

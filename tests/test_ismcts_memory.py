@@ -2,6 +2,7 @@
 nodes freed, the rest packed, sibling lists kept whole) and keeps growing, as MCTS's does
 (docs/search.md, "Memory bound")."""
 import numpy as np
+import pytest
 
 from tessera.kernels import bind
 from tessera.kernels.rng import make_rng
@@ -25,9 +26,9 @@ def azure_view():
     return AZURE.view(state, int(AZURE.kernels().to_move(state)))
 
 
-def grown(iterations, max_nodes, seed=1):
+def grown(iterations, max_nodes, seed=1, prm=PRM):
     nodes, stats, size = kernel.new_tree(max_nodes)
-    SEARCH.run_tree(nodes[0], stats[0], size[0], azure_view(), iterations, FOREVER, PRM, make_rng(seed),
+    SEARCH.run_tree(nodes[0], stats[0], size[0], azure_view(), iterations, FOREVER, prm, make_rng(seed),
                     NO_MODEL)
     return nodes[0], stats[0], size[0]
 
@@ -75,15 +76,19 @@ def test_compaction_keeps_the_root_and_the_visited_part_of_the_tree_whole():
     assert max(after[p][0][kernel.VISITS] for p in cut) < min(after[p][0][kernel.VISITS] for p in still)
 
 
-def test_a_tree_at_its_bound_keeps_growing():
+@pytest.mark.parametrize("select", ["puct", "uct"])
+def test_a_tree_at_its_bound_keeps_growing(select):
     """With room for 5,000 nodes, 10,000 simulations compact the tree several times and
     make many more nodes than fit at once; the tree is consistent after them, and every
-    simulation went through the root's children."""
-    nodes, stats, size = grown(10_000, 5_000)
+    simulation went through the root's children (UCT adds them one a visit, so compaction
+    moves them)."""
+    prm = MctsOptions(iterations=1, select=select).kernel_params("azure")
+    nodes, stats, size = grown(10_000, 5_000, prm=prm)
     assert size[kernel.COMPACTIONS] >= 2
     assert size[kernel.FREED] + size[kernel.USED] > 2 * 5_000
-    by_path(nodes, stats, int(size[kernel.USED]))
+    found, _ = by_path(nodes, stats, int(size[kernel.USED]))
     assert nodes[0, kernel.VISITS] == 10_000
+    assert sum(row[kernel.VISITS] for path, (row, _) in found.items() if len(path) == 1) == 10_000
 
 
 def test_a_bounded_search_ranks_the_moves_as_an_unbounded_one():

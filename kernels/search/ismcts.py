@@ -177,12 +177,26 @@ def count_available(nodes, slot, n):
             nodes[slot[i], AVAIL] += 1
 
 
+@kernel
+def has_every_child(slot, n):
+    """True when each of the ``n`` moves ``choose`` matched has its child."""
+    for i in range(n):
+        if slot[i] == NO_NODE:
+            return False
+    return True
+
+
 @kernel(inline="always")    # into run_tree: not compiled (optimised, emitted) a second time on its own
 def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, values, slot, prior_rows, path,
-             payoff, margin, score, model, features, move_rows, kept):
+             payoff, margin, score, model, features, move_rows, kept, root_slot, root_moves):
     """One iteration: determinize, select, expand, roll out, back up (``model``, ``features``,
     ``kept``: the round and mixed rollouts' scoring, as in ``tessera.kernels.search.mcts``;
-    ``model`` and ``move_rows``: ``choose``'s priors)."""
+    ``model`` and ``move_rows``: ``choose``'s priors).
+
+    The observer's moves at the root are the same in every determinization (what it may
+    play, it knows): once each of the ``root_moves`` has its child, ``root_slot`` holds
+    them in ``choose``'s order, and the root's selection takes them from there instead of
+    listing and matching the moves again (``root_slot[0]`` is NO_NODE until then)."""
     games.determinize(root, observer, rng, state)
     depth = 0
     path[0] = 0
@@ -194,8 +208,14 @@ def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, values,
         if who == CHANCE:
             games.resolve_chance(state, rng)                 # open loop: not in the tree
             continue
-        child = choose(nodes, stats, size, node, state, who, prm, rng, moves, values, slot, prior_rows,
-                       model, move_rows)
+        if node == 0 and root_slot[0] != NO_NODE:
+            count_available(nodes, root_slot, root_moves)
+            child = best_available(nodes, stats, 0, root_slot, root_moves, who, prm)
+        else:
+            child = choose(nodes, stats, size, node, state, who, prm, rng, moves, values, slot,
+                           prior_rows, model, move_rows)
+            if node == 0 and child != NO_NODE and has_every_child(slot, root_moves):
+                root_slot[:root_moves] = slot[:root_moves]
         if child == NO_NODE:
             break                                            # tree full
         games.apply_move(state, nodes[child, MOVE])
@@ -245,6 +265,8 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, model):
     features = feature_rows()
     move_rows = np.empty((games.MAX_MOVES, POLICY_ROOM), np.float64)
     kept = np.zeros(2 * MAX_PLAYERS, np.float64)
+    root_slot = np.full(games.MAX_MOVES, NO_NODE, np.int64)     # simulate's root children, once known
+    root_moves = games.legal_moves(root, moves)
     # A simulation adds children mostly at one node (one move's worth under UCT, a
     # determinization's missing moves under PUCT): with this much room it seldom finds the
     # arrays full; below that the tree is compacted to half its arrays and keeps growing.
@@ -256,8 +278,10 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, model):
     while done < iterations:
         if local_size[USED] + room > nodes.shape[0]:
             compact(nodes, stats, local_size, nodes.shape[0] // 2)
+            root_slot[0] = NO_NODE          # listed again: compaction renumbers nodes
         simulate(nodes, stats, local_size, root, observer, prm, local_rng, state, moves, values, slot,
-                 prior_rows, path, payoff, margin, score, model, features, move_rows, kept)
+                 prior_rows, path, payoff, margin, score, model, features, move_rows, kept,
+                 root_slot, root_moves)
         done += 1
         if timed and done >= check:
             t = now()

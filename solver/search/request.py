@@ -71,7 +71,8 @@ def for_position(settings, algo, state):
     """``settings`` of a search of ``state`` with what depends on its game and position:
     MCTS's rollout, value model, exploration and value where they were left to the game and its
     player count, and the model's path (or ``builtin``) and hash (a built-in model is the
-    game's for its player count; no model: neither); or alpha-beta's mode (round or game)."""
+    game's for its player count; no model: neither), with its policy's temperature when it
+    has a policy; or alpha-beta's mode (round or game)."""
     if algo == MCTS:
         from tessera.search.mcts import position_settings
         rollout, model, exploration, value = position_settings(
@@ -81,8 +82,16 @@ def for_position(settings, algo, state):
         del settings["model"]
         if model == MODEL_NONE:
             return settings
-        from tessera.search.value_model import model_for_position
-        return {**settings, "model": model, "model_hash": model_for_position(model, state)[1]}
+        from tessera.kernels import bind, games
+        from tessera.search.mcts import default_policy_temperature
+        from tessera.search.value_model import has_policy, model_for_position
+        weights, digest = model_for_position(model, state)
+        settings = {**settings, "model": model, "model_hash": digest}
+        if has_policy(weights):
+            settings["policy_temperature"] = default_policy_temperature(
+                bind.game_name(state[0]), games.players(state), settings["time"],
+                settings["iterations"])
+        return settings
     from tessera.search.alphabeta import search_mode
     return {**settings, "mode": search_mode(state)}
 
