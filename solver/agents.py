@@ -5,8 +5,8 @@ Specs (docs/search.md, "Agents"):
 - ``random``: a uniformly random legal move;
 - ``greedy``: the best move by a one-ply look at the game's evaluation;
 - ``mcts:iters=N`` or ``mcts:time=S``, with optional ``threads``, ``c``, ``select``,
-  ``rollout``, ``value``, ``width``, ``memory`` (in MB), ``fpu`` (the keys of the search
-  options in ``tessera.search.options``);
+  ``rollout``, ``value``, ``width``, ``memory`` (in MB), ``fpu``, ``model``,
+  ``policy_temperature`` (the keys of the search options in ``tessera.search.options``);
 - ``alphabeta:depth=D`` and/or ``alphabeta:time=S``.
 
 - ``python:module=M,function=F`` (or ``file=PATH.py`` for ``module``): an external

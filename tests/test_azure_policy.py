@@ -2,10 +2,15 @@
 move heuristic apart, a policy's priors in IS-MCTS (a policy equal to the heuristic
 searches exactly as the heuristic does; another gives the softmax of its logits), and a
 policy fitted by `tessera train` to recorded IS-MCTS searches."""
+import re
+
 import numpy as np
 import pytest
 
 import tessera
+from tessera.agents import parse_agent
+from tessera.analysis.client import AnalysisProcess
+from tessera.errors import OptionError
 from tessera.games import get_game
 from tessera.kernels import bind
 from tessera.kernels.azure.features import FEATURE_NAMES, N_VALUE_FEATURES
@@ -141,23 +146,47 @@ def test_is_mcts_priors_are_the_softmax_of_the_policys_logits(tmp_path):
     assert not np.allclose(plain_stats[children, ismcts_layout.PRIOR], expected)
 
 
-@pytest.mark.parametrize("budget", [{"visits": 1}, {"visits": 1, "time": 60.0}])
-def test_azures_default_search_softens_the_built_in_policy_at_every_budget(budget):
-    """The root's priors of a default search are the softmax of the built-in policy's
-    logits at Azure's policy temperature, 1.5, on a short budget and a long one alike,
-    and the search's settings name the temperature."""
+@pytest.mark.parametrize("options, temperature", [
+    ({"visits": 1}, 1.5), ({"visits": 1, "time": 60.0}, 1.5),      # Azure's own, at every budget
+    ({"visits": 1, "policy_temperature": 1.0}, 1.0),               # as fitted
+    ({"visits": 1, "policy_temperature": 3.0}, 3.0),
+])
+def test_the_root_priors_are_the_built_in_policy_at_the_searchs_temperature(options, temperature):
+    """The root's priors of a search are the softmax of the built-in policy's logits at
+    the search's policy temperature, Azure's own 1.5 on a short budget and a long one
+    alike unless the search names one, and its settings name the temperature."""
     view = azure_view()
-    report = tessera.best(AZURE.format_position(view), seed=3, threads=1, **budget)
-    assert report["settings"]["policy_temperature"] == AZURE.spec.search.policy_temperature == 1.5
+    report = tessera.best(AZURE.format_position(view), seed=3, threads=1, **options)
+    assert report["settings"]["policy_temperature"] == temperature
     policy = load_model(builtin_model_file("azure", 2), "azure").policy_weights
     moves = np.array([move["code"] for move in report["moves"]], np.int64)
     rows = np.zeros((len(moves), N_POLICY_FEATURES))
     move_features(view, moves, np.int64(len(moves)), rows)    # the view: no hidden card is read
-    logits = (rows @ policy) / 1.5
+    logits = (rows @ policy) / temperature
     expected = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
     assert [move["prior"] for move in report["moves"]] == pytest.approx(expected, rel=1e-9)
-    without = tessera.best(AZURE.format_position(view), seed=3, threads=1, model="none", **budget)
+
+
+def test_a_policy_temperature_needs_a_policy_to_act_on():
+    """Without a policy (no model, or a model with none) a temperature would change
+    nothing: one line, on every surface; without one named, the settings name none."""
+    position = AZURE.format_position(azure_view())
+    without = tessera.best(position, visits=1, seed=3, threads=1, model="none")
     assert "policy_temperature" not in without["settings"]
+    message = "policy temperature 2: the search's model (none) has no policy"
+    done = run_tessera("best", position, "-n", 1, "--model", "none", "--policy-temperature", 2)
+    assert done.returncode != 0 and done.stdout == "" and done.stderr.splitlines() == [f"error: {message}"]
+    agent = parse_agent("mcts:iters=1,model=none,policy_temperature=2")
+    assert agent.request.policy_temperature == 2.0
+    with pytest.raises(OptionError, match=re.escape(message)):
+        agent.decide(azure_view())
+    with AnalysisProcess(threads=1) as engine:
+        engine.send({"id": "t", "position": position, "maxVisits": 1, "model": "none",
+                     "policyTemperature": 2})
+        answer = engine.answer_to("t", timeout=300)
+        assert answer == {"id": "t", "error": message, "field": "policyTemperature"}
+        engine.send({"id": "zero", "position": position, "maxVisits": 1, "policyTemperature": 0})
+        assert engine.answer_to("zero", timeout=60)["field"] == "policyTemperature"
 
 
 # ---- tessera train ----------------------------------------------------------------------

@@ -25,7 +25,7 @@ START = AZUL.format_position(AZUL.new(3))
 # A value of each option, not its default, within every surface's range.
 SAMPLES = {"visits": 7, "time": 2.5, "algo": "alphabeta", "depth": 3, "threads": 2, "seed": 11,
            "value": "win", "select": "uct", "rollout": "round", "exploration": 0.3,
-           "memory": 64.0, "fpu": -0.2, "width": 3, "model": "value.npz"}
+           "memory": 64.0, "fpu": -0.2, "width": 3, "model": "value.npz", "policy_temperature": 1.75}
 SCHEMA_TYPES = {int: "integer", float: "number", str: "string"}
 
 
@@ -59,6 +59,7 @@ def test_the_agents_keys_are_the_tables(tmp_path, monkeypatch):
                            seed=11).mcts_options()
     assert agent.mcts.options == wanted
     assert (wanted.fpu, wanted.chance_width, wanted.memory) == (-0.2, 3, 64 << 20)
+    assert wanted.policy_temperature == 1.75
 
 
 def test_every_analyze_field_is_in_the_schema_with_the_tables_range():
@@ -82,7 +83,8 @@ def test_position_best_takes_every_api_keyword():
     named = set(inspect.signature(Position.best).parameters) - {"self", "mcts"}
     assert named | MCTS_EXTRAS == set(aliases("api")) and not named & MCTS_EXTRAS
     with pytest.raises(OptionError, match="known: algo, visits, time, depth, threads, seed, "
-                                          "exploration, fpu, memory, model, rollout, select, value, width"):
+                                          "exploration, fpu, memory, model, policy_temperature, rollout, "
+                                          "select, value, width"):
         Position.parse(START).best(visits=10, chance_width=4)
 
 

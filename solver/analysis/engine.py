@@ -303,7 +303,7 @@ def _tree_shape(job):
     options = job.mcts
     return (options.threads, options.value, options.select, options.rollout,
             options.exploration, options.fpu, options.chance_width, options.memory,
-            options.max_nodes, options.model)
+            options.max_nodes, options.model, options.policy_temperature)
 
 
 def _send(process, message):

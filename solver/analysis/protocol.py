@@ -37,7 +37,8 @@ SOURCE_FIELDS = ("position", "game", "options", "startSeed", "moves")
 MAX_MEMORY_MB = QUERY_SCHEMA["properties"]["memory"]["maximum"]
 # Which query field an error of ``MctsOptions.check`` is about, by its first word (its
 # name of the option: ``MctsOptions`` says iterations for visits, chance for the width).
-OPTION_FIELDS = {{"visits": "iterations", "width": "chance"}.get(option.name, option.name):
+OPTION_FIELDS = {{"visits": "iterations", "width": "chance",
+                  "policy_temperature": "policy"}.get(option.name, option.name):
                  option.analyze for option in OPTIONS if option.analyze and not option.choices}
 ACTION_FIELDS = {"terminate": ("id", "action", "terminateId"),
                  "query_version": ("id", "action"), "clear_cache": ("id", "action")}

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Optional
 
 from tessera.analysis.positions import QueryError, prepare
+from tessera.errors import OptionError
 from tessera.search.batches import kept_back
 from tessera.search.mcts import MctsOptions
 from tessera.search.report import search_report
@@ -78,13 +79,16 @@ def run_job(job, trees, stopped, send):
 
 
 def _check_model(options, state):
-    """QueryError (field ``model``) for a value model the game of ``state`` cannot take:
-    another game's, or ``builtin`` for a game without one."""
+    """QueryError for a value model the game of ``state`` cannot take (field ``model``):
+    another game's, or ``builtin`` for a game without one; or for a policy temperature
+    without a policy to act on (field ``policyTemperature``)."""
     from tessera.learning.model import ModelError
     try:
         options.kernel_model(state)
     except ModelError as err:
         raise QueryError(str(err), "model") from None
+    except OptionError as err:
+        raise QueryError(str(err), "policyTemperature") from None
 
 
 def _kept_searcher(job, trees, line):

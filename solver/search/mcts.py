@@ -157,7 +157,7 @@ class MctsOptions:
     def kernel_model(self, state):
         """The value model the kernels take for a search of ``state`` (its game and player
         count pick a built-in model, and the model left to the game): ``NO_MODEL`` without
-        one; ModelError for a model of another game."""
+        one; the errors of ``for_position``."""
         model = self.for_position(state).model
         if model == MODEL_NONE:
             return NO_MODEL
@@ -165,12 +165,19 @@ class MctsOptions:
 
     def for_position(self, state):
         """These options with what they leave to the game of ``state`` and its player count
-        filled in (``position_settings``, ``for_game``)."""
+        filled in (``position_settings``, ``for_game``): the policy temperature only when
+        the model has a policy. ModelError for a model of another game; OptionError for a
+        policy temperature given to a search whose model has no policy (it would change
+        nothing)."""
         rollout, model, exploration, value = position_settings(
             state, self.rollout, self.model, self.exploration, self.value, self.time_limit,
             self.iterations)
         temperature = self.policy_temperature
-        if temperature is None:
+        if model == MODEL_NONE or not has_policy(model_for_position(model, state)[0]):
+            if temperature is not None:
+                raise OptionError(f"policy temperature {temperature:g}: the search's model "
+                                  f"({model}) has no policy")
+        elif temperature is None:
             from tessera.kernels import games
             temperature = default_policy_temperature(bind.game_name(state[0]), games.players(state),
                                                      self.time_limit, self.iterations)

@@ -31,6 +31,7 @@ class SearchRequest:
     width: int = default("width")       # the chance width
     memory: float = default("memory")   # MB for the trees of all threads together
     model: Optional[str] = None         # a value model file, "builtin" or "none"; None: the game's own
+    policy_temperature: Optional[float] = None  # of a model's policy priors; None: the game's own
 
     def __post_init__(self):
         if self.model is not None and str(self.model).lower() in (MODEL_NONE, MODEL_BUILTIN):
@@ -52,7 +53,8 @@ class SearchRequest:
                            threads=self.threads, seed=self.seed, value=self.value,
                            select=self.select, rollout=self.rollout,
                            exploration=self.exploration, fpu=self.fpu, chance_width=self.width,
-                           memory=int(self.memory * MB), model=self.model)
+                           memory=int(self.memory * MB), model=self.model,
+                           policy_temperature=self.policy_temperature)
 
     def settings(self):
         """The ``settings`` of the search's document (docs/best.schema.json), without what
@@ -61,7 +63,8 @@ class SearchRequest:
             return {"iterations": self.visit_budget, "time": self.time, "threads": self.threads,
                     "seed": self.seed, "value": self.value, "select": self.select,
                     "rollout": self.rollout, "exploration": self.exploration,
-                    "memory": float(self.memory), "model": self.model}
+                    "memory": float(self.memory), "model": self.model,
+                    "policy_temperature": self.policy_temperature}
         if self.algo == SOLVE:
             return {"time": self.time}
         return {"depth": self.depth, "time": self.time}
@@ -71,14 +74,15 @@ def for_position(settings, algo, state):
     """``settings`` of a search of ``state`` with what depends on its game and position:
     MCTS's rollout, value model, exploration and value where they were left to the game and its
     player count, and the model's path (or ``builtin``) and hash (a built-in model is the
-    game's for its player count; no model: neither), with its policy's temperature when it
-    has a policy; or alpha-beta's mode (round or game)."""
+    game's for its player count; no model: neither), with the temperature of its policy's
+    priors when it has a policy (none: no temperature); or alpha-beta's mode (round or game)."""
     if algo == MCTS:
         from tessera.search.mcts import position_settings
         rollout, model, exploration, value = position_settings(
             state, settings["rollout"], settings["model"], settings["exploration"],
             settings["value"], settings["time"], settings["iterations"])
         settings = {**settings, "rollout": rollout, "exploration": exploration, "value": value}
+        temperature = settings.pop("policy_temperature")
         del settings["model"]
         if model == MODEL_NONE:
             return settings
@@ -88,9 +92,11 @@ def for_position(settings, algo, state):
         weights, digest = model_for_position(model, state)
         settings = {**settings, "model": model, "model_hash": digest}
         if has_policy(weights):
-            settings["policy_temperature"] = default_policy_temperature(
-                bind.game_name(state[0]), games.players(state), settings["time"],
-                settings["iterations"])
+            if temperature is None:
+                temperature = default_policy_temperature(
+                    bind.game_name(state[0]), games.players(state), settings["time"],
+                    settings["iterations"])
+            settings["policy_temperature"] = temperature
         return settings
     from tessera.search.alphabeta import search_mode
     return {**settings, "mode": search_mode(state)}
