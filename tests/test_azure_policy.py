@@ -147,14 +147,15 @@ def test_is_mcts_priors_are_the_softmax_of_the_policys_logits(tmp_path):
 
 
 @pytest.mark.parametrize("options, temperature", [
-    ({"visits": 1}, 1.5), ({"visits": 1, "time": 60.0}, 1.5),      # Azure's own, at every budget
-    ({"visits": 1, "policy_temperature": 1.0}, 1.0),               # as fitted
-    ({"visits": 1, "policy_temperature": 3.0}, 3.0),
+    ({"visits": 1}, 1.0), ({"visits": 1, "time": 60.0}, 1.0),      # as fitted, at every budget
+    ({"visits": 1, "policy_temperature": 1.5}, 1.5),
+    ({"visits": 1, "policy_temperature": 0.5}, 0.5),
 ])
 def test_the_root_priors_are_the_built_in_policy_at_the_searchs_temperature(options, temperature):
     """The root's priors of a search are the softmax of the built-in policy's logits at
-    the search's policy temperature, Azure's own 1.5 on a short budget and a long one
-    alike unless the search names one, and its settings name the temperature."""
+    the search's policy temperature, Azure's own 1 (the policy as fitted) on a short
+    budget and a long one alike unless the search names one, and its settings name the
+    temperature."""
     view = azure_view()
     report = tessera.best(AZURE.format_position(view), seed=3, threads=1, **options)
     assert report["settings"]["policy_temperature"] == temperature

@@ -36,10 +36,8 @@ SPEC = GameSpec(
     # value, whose win chances the search maximises: matches chose so (results/strength,
     # "Azure's learned value"). With Cosmos that search lost to the full greedy one, so
     # Cosmos games keep the greedy rollouts ("The learned default with Azure's modules").
-    # The policy's priors, fitted to long searches, are softened at every budget ("Azure's
-    # priors softened").
     search=SearchDefaults(exploration=0.7, learned_players=(2,), learned_value="win",
-                          unlearned_options=("cosmos",), policy_temperature=1.5),
+                          unlearned_options=("cosmos",)),
     max_moves=128,
     chance_outcomes=4,
     seeded_setup=SeededSetup(option="layout", parameter="realm_seed"),

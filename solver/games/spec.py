@@ -75,13 +75,10 @@ class SearchDefaults:
     # speed of stopping at the cut, and "mixed" keeps the finished rollout beside it.
     long_rollout: str = None
     long_budget: LongBudget = None      # where a budget becomes long (``LongBudget``)
-    # The softmax temperature of a learned policy's priors (1: the policy as fitted); a
-    # higher one keeps the priors' order and gives the unlikely moves more.
-    policy_temperature: float = 1.0
-    # The temperature from a long budget on, at the player counts of
-    # ``soft_policy_players`` (elsewhere ``policy_temperature``). A long search can look
-    # past its priors, and priors fitted to whole games may all but rule out a move it
-    # then never finds; softer ones let it.
+    # The softmax temperature of a learned policy's priors from a long budget on, at the
+    # player counts of ``soft_policy_players`` (elsewhere 1: the policy as fitted). A long
+    # search can look past its priors, and priors fitted to whole games may all but rule
+    # out a move it then never finds; softer ones let it.
     long_policy_temperature: float = 1.0
     soft_policy_players: tuple = ()
 

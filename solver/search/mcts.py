@@ -294,12 +294,12 @@ def value_rollout(game, time_limit, iterations):
 def default_policy_temperature(game, players, time_limit, iterations):
     """The softmax temperature of a learned policy's priors in a search of ``game`` (a name)
     with ``players`` players and this budget: the game's ``long_policy_temperature`` when
-    the budget is long at its ``soft_policy_players``, else its ``policy_temperature``."""
+    the budget is long at its ``soft_policy_players``, else ``AS_FITTED``."""
     search = SEARCH_DEFAULTS.get(game, GENERAL_SEARCH)      # a test's toy game has no spec
     if (players in search.soft_policy_players
             and is_long_budget(search.long_budget, time_limit, iterations)):
         return search.long_policy_temperature
-    return search.policy_temperature
+    return AS_FITTED
 
 
 def is_long_budget(long_budget, time_limit, iterations):

@@ -89,8 +89,8 @@ OPTIONS = (
                  " below 0, the parent's value plus it [default: {default}]", default=0.5,
                  minimum=-1, maximum=1, cli=("--fpu",), agent="fpu", analyze="fpu", api="fpu"),
     SearchOption("policy_temperature", float, "MCTS: the softmax temperature of a model's policy"
-                 " priors; above 1 gives the less likely moves more [default: Azure 1.5, 2-player"
-                 " Azul 1.5 on a long budget, else 1: the policy as fitted]", default=GAMES_OWN,
+                 " priors; above 1 gives the less likely moves more [default: 1.5 for 2-player Azul"
+                 " on a long budget, else 1: the policy as fitted]", default=GAMES_OWN,
                  above=0, maximum=100, cli=("--policy-temperature",), metavar="T",
                  agent="policy_temperature", analyze="policyTemperature", api="policy_temperature"),
     SearchOption("width", int, "MCTS: the outcomes a chance node keeps [default: {default}]", default=8,
