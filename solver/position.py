@@ -199,7 +199,8 @@ class Position:
         ``"alphabeta"`` (``depth`` plies and/or ``time``) or ``"solve"``; ``mcts``:
         ``value``, ``select``, ``rollout``, ``exploration``, ``memory`` (MB), ``fpu``,
         ``width`` (the chance width), ``model`` (a model file, ``"builtin"`` or ``"none"``),
-        ``policy_temperature`` (of the model's policy priors) as in docs/search.md; what is left out, the game and its player count decide.
+        ``policy_temperature`` (of the model's policy priors) as in docs/search.md; what is
+        left out, the game and its player count decide.
         """
         unknown = sorted(set(mcts) - MCTS_EXTRAS)
         if unknown:

@@ -172,15 +172,8 @@ class MctsOptions:
         rollout, model, exploration, value = position_settings(
             state, self.rollout, self.model, self.exploration, self.value, self.time_limit,
             self.iterations)
-        temperature = self.policy_temperature
-        if model == MODEL_NONE or not has_policy(model_for_position(model, state)[0]):
-            if temperature is not None:
-                raise OptionError(f"policy temperature {temperature:g}: the search's model "
-                                  f"({model}) has no policy")
-        elif temperature is None:
-            from tessera.kernels import games
-            temperature = default_policy_temperature(bind.game_name(state[0]), games.players(state),
-                                                     self.time_limit, self.iterations)
+        temperature = policy_temperature(state, model, self.policy_temperature, self.time_limit,
+                                         self.iterations)
         return replace(self.for_game(state[0]), rollout=rollout, model=model,
                        exploration=exploration, value=value, policy_temperature=temperature)
 
@@ -289,6 +282,23 @@ def value_rollout(game, time_limit, iterations):
     long = search.long_rollout is not None and is_long_budget(search.long_budget, time_limit,
                                                                iterations)
     return search.long_rollout if long else "round"
+
+
+def policy_temperature(state, model, temperature, time_limit, iterations):
+    """The softmax temperature of the policy priors of a search of ``state`` with ``model``
+    (as ``position_settings`` resolves it) and this budget: ``temperature``, or the game's
+    own when None (``default_policy_temperature``); None when the model has no policy, and
+    then OptionError for a ``temperature`` given, which would change nothing."""
+    if model == MODEL_NONE or not has_policy(model_for_position(model, state)[0]):
+        if temperature is not None:
+            raise OptionError(f"policy temperature {temperature:g}: the search's model "
+                              f"({model}) has no policy")
+        return None
+    if temperature is None:
+        from tessera.kernels import games
+        temperature = default_policy_temperature(bind.game_name(state[0]), games.players(state),
+                                                 time_limit, iterations)
+    return temperature
 
 
 def default_policy_temperature(game, players, time_limit, iterations):

@@ -75,27 +75,21 @@ def for_position(settings, algo, state):
     MCTS's rollout, value model, exploration and value where they were left to the game and its
     player count, and the model's path (or ``builtin``) and hash (a built-in model is the
     game's for its player count; no model: neither), with the temperature of its policy's
-    priors when it has a policy (none: no temperature); or alpha-beta's mode (round or game)."""
+    priors when it has a policy; or alpha-beta's mode (round or game)."""
     if algo == MCTS:
-        from tessera.search.mcts import position_settings
+        from tessera.search.mcts import policy_temperature, position_settings
         rollout, model, exploration, value = position_settings(
             state, settings["rollout"], settings["model"], settings["exploration"],
             settings["value"], settings["time"], settings["iterations"])
         settings = {**settings, "rollout": rollout, "exploration": exploration, "value": value}
-        temperature = settings.pop("policy_temperature")
+        temperature = policy_temperature(state, model, settings.pop("policy_temperature"),
+                                         settings["time"], settings["iterations"])
         del settings["model"]
         if model == MODEL_NONE:
             return settings
-        from tessera.kernels import bind, games
-        from tessera.search.mcts import default_policy_temperature
-        from tessera.search.value_model import has_policy, model_for_position
-        weights, digest = model_for_position(model, state)
-        settings = {**settings, "model": model, "model_hash": digest}
-        if has_policy(weights):
-            if temperature is None:
-                temperature = default_policy_temperature(
-                    bind.game_name(state[0]), games.players(state), settings["time"],
-                    settings["iterations"])
+        from tessera.search.value_model import model_for_position
+        settings = {**settings, "model": model, "model_hash": model_for_position(model, state)[1]}
+        if temperature is not None:
             settings["policy_temperature"] = temperature
         return settings
     from tessera.search.alphabeta import search_mode
