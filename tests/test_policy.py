@@ -435,3 +435,10 @@ def test_train_value_from_keeps_a_models_value_and_fits_the_policy(searched_run,
                           "--out", tmp_path / "bad.npz", *split)
     assert missing.returncode == 2 and "no such file" in missing.stderr
     assert len(missing.stderr.splitlines()) == 1
+    greedy = tmp_path / "greedy"                # runs that recorded no searches
+    assert run_tessera("selfplay", "azul", "--games", 2, "--agents", "greedy,greedy", "--seed", 3,
+                       "--workers", 1, "--out", greedy, "--no-plots", "--no-progress").returncode == 0
+    unsearched = run_tessera("train", "azul", greedy, "--value-from", tmp_path / "value.npz",
+                             "--out", tmp_path / "bad.npz", *split)
+    assert unsearched.returncode == 2 and unsearched.stderr.splitlines() == [
+        "error: --value-from needs runs that recorded their searches (tessera selfplay --record-search)"]

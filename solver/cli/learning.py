@@ -82,11 +82,9 @@ def train(game_name, run_dirs, out, seed, validation, ridge, hidden, policy, pol
     option = "--policy-runs" if policy_dirs else "--policy"
     if policy and game_features.policy is None:
         raise TesseraError(f"{option}: {game_name} has no move features yet")
-    if policy and not dataset.runs_have_searches(policy_runs):
-        raise TesseraError(f"{option} needs runs that recorded their searches "
-                           "(tessera selfplay --record-search)")
-    total = sum(len(records["seed"]) for _, records in runs) \
-        + (sum(len(records["seed"]) for _, records in policy_runs) if policy else 0)
+    if policy:
+        require_searches(policy_runs, option)
+    total = games_in(runs) + (games_in(policy_runs) if policy else 0)
     data, moves = replay_with_progress(progress, total, lambda on_game: (
         dataset.replay_runs(game_name, runs, on_game),
         dataset.replay_policy_runs(game_name, policy_runs, on_game) if policy else None))
@@ -151,11 +149,8 @@ def train_policy(game_name, run_dirs, value_from, out, seed, validation, ridge, 
         raise TesseraError(f"--value-from: {game_name} has no move features yet")
     value = load_model(value_from, game_name)
     runs = dataset.read_runs(game_name, run_dirs)
-    if not dataset.runs_have_searches(runs):
-        raise TesseraError("--value-from fits a policy: it needs runs that recorded their "
-                           "searches (tessera selfplay --record-search)")
-    total = sum(len(records["seed"]) for _, records in runs)
-    moves = replay_with_progress(progress, total, lambda on_game: dataset.replay_policy_runs(
+    require_searches(runs, "--value-from")
+    moves = replay_with_progress(progress, games_in(runs), lambda on_game: dataset.replay_policy_runs(
         game_name, runs, on_game))
     weights, names, meta = fit_policy(moves, game_features.policy_kernel(), validation, seed, ridge)
     command = ["tessera", "train", game_name, *run_dirs, "--value-from", str(value_from),
@@ -172,6 +167,20 @@ def train_policy(game_name, run_dirs, value_from, out, seed, validation, ridge, 
     click.echo(f"value: kept as it is from {value_from} (sha256 {value.hash})")
     echo_policy(meta)
     click.echo(f"model: {out} (sha256 {model.hash})")
+
+
+def games_in(runs):
+    """The games of ``runs`` (``dataset.read_runs``'s)."""
+    return sum(len(records["seed"]) for _, records in runs)
+
+
+def require_searches(runs, option):
+    """TesseraError, naming ``option``, unless ``runs`` recorded their searches (the
+    policy's data)."""
+    from tessera.learning import dataset
+    if not dataset.runs_have_searches(runs):
+        raise TesseraError(f"{option} needs runs that recorded their searches "
+                           "(tessera selfplay --record-search)")
 
 
 def replay_with_progress(progress, total, replay):
