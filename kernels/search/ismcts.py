@@ -278,7 +278,9 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, model):
     while done < iterations:
         if local_size[USED] + room > nodes.shape[0]:
             compact(nodes, stats, local_size, nodes.shape[0] // 2)
-            root_slot[0] = NO_NODE          # listed again: compaction renumbers nodes
+            # Listed again: compaction renumbers nodes (the root's children, made first,
+            # keep their places, but nothing here relies on that).
+            root_slot[0] = NO_NODE
         simulate(nodes, stats, local_size, root, observer, prm, local_rng, state, moves, values, slot,
                  prior_rows, path, payoff, margin, score, model, features, move_rows, kept,
                  root_slot, root_moves)
