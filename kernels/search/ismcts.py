@@ -103,7 +103,7 @@ def match_children(nodes, node, moves, n, slot):
 
 @kernel
 def nth_missing(slot, n, k):
-    """The index of the ``k``-th move without a child."""
+    """The index of the ``k``-th move without a child; -1 when fewer than ``k + 1`` lack one."""
     for i in range(n):
         if slot[i] == NO_NODE:
             if k == 0:
@@ -177,15 +177,6 @@ def count_available(nodes, slot, n):
             nodes[slot[i], AVAIL] += 1
 
 
-@kernel
-def has_every_child(slot, n):
-    """True when each of the ``n`` moves ``choose`` matched has its child."""
-    for i in range(n):
-        if slot[i] == NO_NODE:
-            return False
-    return True
-
-
 @kernel(inline="always")    # into run_tree: not compiled (optimised, emitted) a second time on its own
 def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, values, slot, prior_rows, path,
              payoff, margin, score, model, features, move_rows, kept, root_slot, root_moves):
@@ -214,8 +205,8 @@ def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, values,
         else:
             child = choose(nodes, stats, size, node, state, who, prm, rng, moves, values, slot,
                            prior_rows, model, move_rows)
-            if node == 0 and child != NO_NODE and has_every_child(slot, root_moves):
-                root_slot[:root_moves] = slot[:root_moves]
+            if node == 0 and child != NO_NODE and nth_missing(slot, root_moves, 0) < 0:
+                root_slot[:root_moves] = slot[:root_moves]          # no root move lacks a child
         if child == NO_NODE:
             break                                            # tree full
         games.apply_move(state, nodes[child, MOVE])
