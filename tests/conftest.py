@@ -1,12 +1,15 @@
 """The test tiers (tests/README.md): ``python -m pytest --quick`` leaves out the tests
-carrying a marker of ``QUICK_LEAVES_OUT``, as the default run leaves out ``slow``. And the
-browser tests' fixtures: one chromium a module, a page on the module's ``server``."""
+carrying a marker of ``QUICK_LEAVES_OUT``, as the default run leaves out ``slow``, and a
+slow test has an hour before it counts as hung. And the browser tests' fixtures: one
+chromium a module, a page on the module's ``server``."""
 import pytest
 
 from tests.browser_page import chromium, error_free, open_board
 
 # Markers (pyproject.toml lists them) of the tests the quick tier does not run.
 QUICK_LEAVES_OUT = ("browser", "packaging", "cold", "long")
+# Seconds before a slow test counts as hung (the others: `timeout` in pyproject.toml).
+SLOW_TIMEOUT = 3600
 
 
 def pytest_addoption(parser):
@@ -16,6 +19,9 @@ def pytest_addoption(parser):
 
 
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
     if not config.getoption("--quick"):
         return
     kept, left_out = [], []

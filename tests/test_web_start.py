@@ -73,7 +73,6 @@ CLICK_EVERYTHING = """() => {
 
 
 @pytest.mark.slow           # minutes: every game's kernels compile
-@pytest.mark.timeout(2 * COLD_MS // 1000)      # the compile's wait, then the page's own
 @pytest.mark.cold
 @pytest.mark.browser
 @pytest.mark.skipif(not Path(CHROMIUM).exists(),
