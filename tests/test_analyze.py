@@ -26,6 +26,9 @@ ANSWER_SCHEMA = json.loads((DOCS / "analyze.schema.json").read_text())
 REGISTRY = Registry().with_resources(
     (schema["$id"], Resource.from_contents(schema)) for schema in (BEST_SCHEMA, ANSWER_SCHEMA))
 VALIDATOR = jsonschema.Draft202012Validator(ANSWER_SCHEMA, registry=REGISTRY)
+# Seconds to the first answer of an engine that compiles on an empty cache (every game,
+# with --warm all) on a slow, busy machine; a hung engine is caught by the tests' timeout.
+COLD_START_SECONDS = 600
 AZUL, AZURE = get_game("azul"), get_game("azure")
 
 
@@ -62,7 +65,7 @@ def replayed(record, count):
 def engine():
     with AnalysisProcess(threads=2, options=["--warm", "all"]) as process:
         process.send({"id": "warm", "game": "azul", "maxVisits": 1})
-        process.answer_to("warm", timeout=120)
+        process.answer_to("warm", timeout=COLD_START_SECONDS)
         yield process
 
 
@@ -328,10 +331,11 @@ def test_end_of_input_finishes_every_query_then_exits():
 def test_sigterm_stops_running_searches_cleanly():
     with AnalysisProcess(threads=1) as process:
         process.send({"id": "warm", "game": "azul", "maxVisits": 1})
-        process.answer_to("warm", timeout=120)
-        process.send({"id": "run", "game": "azul", "maxTime": 60})
+        process.answer_to("warm", timeout=COLD_START_SECONDS)
+        process.send({"id": "run", "game": "azul", "maxTime": 60, "reportDuringSearchEvery": 0.5})
         process.send({"id": "queued", "game": "azul", "maxTime": 60})
-        time.sleep(1.0)
+        # Its first partial answer: the search runs (a long budget's kernels are loaded).
+        assert checked(process.next(timeout=COLD_START_SECONDS))["isDuringSearch"]
         started = time.monotonic()
         process.process.send_signal(signal.SIGTERM)
         lines = []
@@ -344,11 +348,34 @@ def test_sigterm_stops_running_searches_cleanly():
     assert "stopped" in by_id["queued"]["error"]
 
 
+@pytest.mark.cold
+def test_sigterm_answers_a_search_still_loading_its_kernels(tmp_path):
+    """A search sees a stop only between slices of its simulations. One still compiling on
+    an empty cache when SIGTERM comes answers as interrupted if it starts searching within
+    the engine's 10 s, else with an error: either way once, and the engine exits with 0."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    with AnalysisProcess(threads=1, env=env) as process:
+        process.send({"id": "up", "action": "query_version"})
+        assert process.next(timeout=COLD_START_SECONDS)["id"] == "up"    # SIGTERM is handled
+        process.send({"id": "run", "game": "azul", "maxTime": 60})
+        time.sleep(0.5)
+        process.process.send_signal(signal.SIGTERM)
+        lines = []
+        while (line := process.next(timeout=60)) is not None:
+            lines.append(checked(line))
+        assert process.process.wait(30) == 0
+    final = [line for line in lines if not line.get("isDuringSearch")]
+    assert [line["id"] for line in final] == ["run"]
+    assert final[0].get("interrupted") is True or final[0] == {
+        "id": "run", "turn": 0, "error": "the engine stopped and this search did not answer within 10 s",
+        "field": None}
+
+
 def test_a_search_process_that_dies_is_answered_for_and_replaced():
     import psutil
     with AnalysisProcess(threads=1) as process:
         process.send({"id": "warm", "game": "azul", "maxVisits": 1})
-        process.answer_to("warm", timeout=120)
+        process.answer_to("warm", timeout=COLD_START_SECONDS)
         process.send({"id": "doomed", "game": "azul", "maxTime": 60})
         time.sleep(0.5)
         server = next(child for child in psutil.Process(process.process.pid).children()

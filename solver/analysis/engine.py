@@ -282,11 +282,21 @@ class Engine:
         self._close()
 
     def stop(self):
-        """SIGTERM: running searches answer with what they have; queued ones with an error."""
+        """SIGTERM: running searches answer with what they have; queued ones with an error.
+        A search that has not answered within ``STOP_TIMEOUT`` (one still loading its
+        kernels sees no stop until they are loaded) is answered with an error, then killed."""
         with self.lock:
             self.stopping = True
             self._stop_jobs(lambda job: True, "the engine stopped before this search started")
             self.changed.wait_for(self._idle, timeout=STOP_TIMEOUT)
+            for process in self.pool.processes:
+                job, process.job = process.job, None        # a late answer is dropped
+                if job is not None:
+                    if job.query_serial not in self.failed_queries:
+                        self.emit(error_answer(job.query_id, f"the engine stopped and this search"
+                                               f" did not answer within {STOP_TIMEOUT:g} s",
+                                               turn=job.turn))
+                    self._done(job)
         self._close()
 
     def _close(self):
