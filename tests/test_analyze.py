@@ -328,6 +328,17 @@ def test_end_of_input_finishes_every_query_then_exits():
     assert all(not line["interrupted"] and line["root"]["visits"] == 50 for line in lines)
 
 
+def lines_after_sigterm(process, timeout):
+    """SIGTERM to the engine ``process``: the lines it writes until it ends (each waited
+    for up to ``timeout`` seconds), once it has exited with status 0."""
+    process.process.send_signal(signal.SIGTERM)
+    lines = []
+    while (line := process.next(timeout=timeout)) is not None:
+        lines.append(checked(line))
+    assert process.process.wait(30) == 0
+    return lines
+
+
 def test_sigterm_stops_running_searches_cleanly():
     with AnalysisProcess(threads=1) as process:
         process.send({"id": "warm", "game": "azul", "maxVisits": 1})
@@ -337,11 +348,7 @@ def test_sigterm_stops_running_searches_cleanly():
         # Its first partial answer: the search runs (a long budget's kernels are loaded).
         assert checked(process.next(timeout=COLD_START_SECONDS))["isDuringSearch"]
         started = time.monotonic()
-        process.process.send_signal(signal.SIGTERM)
-        lines = []
-        while (line := process.next(timeout=30)) is not None:
-            lines.append(checked(line))
-        assert process.process.wait(30) == 0
+        lines = lines_after_sigterm(process, timeout=30)
         assert time.monotonic() - started < 10
     by_id = {line["id"]: line for line in lines}
     assert by_id["run"]["interrupted"] is True
@@ -359,11 +366,7 @@ def test_sigterm_answers_a_search_still_loading_its_kernels(tmp_path):
         assert process.next(timeout=COLD_START_SECONDS)["id"] == "up"    # SIGTERM is handled
         process.send({"id": "run", "game": "azul", "maxTime": 60})
         time.sleep(0.5)
-        process.process.send_signal(signal.SIGTERM)
-        lines = []
-        while (line := process.next(timeout=60)) is not None:
-            lines.append(checked(line))
-        assert process.process.wait(30) == 0
+        lines = lines_after_sigterm(process, timeout=60)
     final = [line for line in lines if not line.get("isDuringSearch")]
     assert [line["id"] for line in final] == ["run"]
     assert final[0].get("interrupted") is True or final[0] == {

@@ -120,8 +120,7 @@ class Engine:
         with self.lock:
             for job in [job for job in self.pending if matches(job)]:
                 self.pending.remove(job)
-                self.emit(error_answer(job.query_id, unstarted_reason, turn=job.turn))
-                self._done(job)
+                self._answer_error(job, unstarted_reason)
             for process in self.pool.processes:
                 if process.job is None or not matches(process.job):
                     continue
@@ -244,12 +243,9 @@ class Engine:
     def _lost(self, process):
         """A search process ended (killed to stop its search, or crashed): answer and replace."""
         with self.lock:
-            job = process.job
-            if job is not None:
-                reason = process.kill_reason or "the search process ended unexpectedly"
-                if job.query_serial not in self.failed_queries:
-                    self.emit(error_answer(job.query_id, reason, turn=job.turn))
-                self._done(job)
+            if process.job is not None:
+                self._answer_error(process.job,
+                                   process.kill_reason or "the search process ended unexpectedly")
             for key in list(process.trees):
                 self._forget(key)
             process.kill()
@@ -260,6 +256,14 @@ class Engine:
                 self.pool.processes[process.index] = SearchProcess(self.pool.context, process.index)
                 self._dispatch()
             self.changed.notify_all()
+
+    def _answer_error(self, job, reason):
+        """``job`` answered with the error ``reason``, unless an earlier turn of its query
+        failed (that error stands for the query), and one turn less to wait for (call with
+        the lock held)."""
+        if job.query_serial not in self.failed_queries:
+            self.emit(error_answer(job.query_id, reason, turn=job.turn))
+        self._done(job)
 
     def emit(self, document):
         self.write(json.dumps(document))
@@ -292,11 +296,8 @@ class Engine:
             for process in self.pool.processes:
                 job, process.job = process.job, None        # a late answer is dropped
                 if job is not None:
-                    if job.query_serial not in self.failed_queries:
-                        self.emit(error_answer(job.query_id, f"the engine stopped and this search"
-                                               f" did not answer within {STOP_TIMEOUT:g} s",
-                                               turn=job.turn))
-                    self._done(job)
+                    self._answer_error(job, f"the engine stopped and this search did not answer"
+                                            f" within {STOP_TIMEOUT:g} s")
         self._close()
 
     def _close(self):
