@@ -12,7 +12,8 @@ The public API, in the games' own notation::
 - ``best(position, ...)`` and ``solve(position, ...)``: the same searches for a position
   or its text.
 - ``parse_agent``, ``ExternalAgent``, ``play_game``, ``get_game``: players and games.
-- ``TesseraError`` and its kinds: every error a user's input can cause.
+- ``TesseraError`` and its kinds: every error a user's input can cause, and
+  ``MissingExtra``: an optional library not installed (the extra to install is named).
 
 The names load on first use, so ``import tessera`` costs nothing until they are used
 (the command line and the kernels' worker processes import this package first).
@@ -39,13 +40,14 @@ _EXPORTS = {
     "PositionError": "tessera.errors",
     "MoveError": "tessera.errors",
     "OptionError": "tessera.errors",
+    "MissingExtra": "tessera.errors",
 }
 
 __all__ = ["__version__", "best", "solve", *_EXPORTS]
 
 if TYPE_CHECKING:
     from tessera.agents import Agent, Decision, GameRecord, MoveEvent, parse_agent, play_game
-    from tessera.errors import MoveError, OptionError, PositionError, TesseraError
+    from tessera.errors import MissingExtra, MoveError, OptionError, PositionError, TesseraError
     from tessera.external import AgentError, ExternalAgent
     from tessera.games import Game, get_game
     from tessera.position import ChanceDraws, Position

@@ -1,8 +1,9 @@
 """The built wheel stands alone: installed into a fresh virtual environment, it plays
 every game from an empty folder, with nothing of the repository beside it.
 
-The wheel is built from this checkout, installed with its dependencies (pip's cache
-makes that quick after the first time), and the real ``tessera`` script is run. The
+The wheel is built from this checkout, installed with its core dependencies alone, no
+extra (pip's cache makes that quick after the first time), and the real ``tessera``
+script is run: the core commands work, and one of an extra names it. The
 environment already holds two unrelated distributions whose top-level packages are named
 ``kernels`` and ``solver`` (the names of the repository's folders): Tessera installs only
 the ``tessera`` namespace, so both keep working beside it.
@@ -93,6 +94,28 @@ def test_the_wheel_holds_the_web_boards_page(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     page = {f"tessera/web/static/{path.name}" for path in (REPO / "solver/web/static").iterdir()}
     assert {"tessera/web/static/index.html", "tessera/web/static/app.js"} <= page <= names
+
+
+# The libraries of the extras (pyproject.toml), none of which the core install brings.
+OPTIONAL = ("pyarrow", "matplotlib", "dask", "distributed", "starlette", "uvicorn", "psutil",
+            "gymnasium", "pettingzoo", "pyspiel")
+
+
+def test_the_core_install_brings_no_library_of_an_extra(installed):
+    found = installed("python -c 'import importlib.util as u; print([m for m in "
+                      f"{json.dumps(OPTIONAL)} if u.find_spec(m)])'")
+    assert found.strip() == "[]"
+
+
+def test_a_command_of_an_extra_names_it_in_the_core_install(installed):
+    done = installed("tessera stats run 2>&1; echo status $?")
+    assert done.splitlines() == ['error: tessera stats needs the \'selfplay\' extra: '
+                                 'pip install "tessera-games[selfplay]"', "status 2"]
+
+
+def test_perft_runs_from_an_empty_folder(installed):
+    out = installed("tessera new azul --seed 1 | tessera perft - --depth 2")
+    assert out.splitlines()[0].startswith("nodes ")
 
 
 def test_the_installed_package_is_the_wheels(installed):

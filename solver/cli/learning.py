@@ -7,7 +7,7 @@ import shlex
 import click
 
 from tessera.cli.progress import progress_bar, progress_wanted
-from tessera.errors import TesseraError
+from tessera.errors import TesseraError, require_extra
 
 FIGURES = (("margin_mse", "margin MSE"), ("margin_mae", "margin MAE"),
            ("win_log_loss", "win log-loss"), ("win_brier", "win Brier"))
@@ -54,6 +54,7 @@ def train(game_name, run_dirs, out, seed, validation, ridge, hidden, policy, pol
     visit shares, with its figures beside the heuristic's priors. --policy-runs fits the
     policy to other runs than the value, e.g. of a search that ran many more simulations
     a move: its visits then say more than its priors did."""
+    require_extra("pyarrow", "train", "tessera train")      # the runs' records are Parquet
     from tessera.learning import dataset, fit
     from tessera.learning.features import features_of
     from tessera.learning.model import ValueModel

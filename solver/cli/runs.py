@@ -6,7 +6,7 @@ import secrets
 import click
 
 from tessera.cli.progress import games_bar, progress_wanted
-from tessera.errors import TesseraError
+from tessera.errors import TesseraError, require_extra
 from tessera.games import get_game
 
 FLAG_VALUES = {"yes": True, "true": True, "on": True, "1": True,
@@ -80,6 +80,9 @@ def selfplay(game_name, count, agent_list, players, variant, game_options, seed,
     (exit code 130); --resume completes the batch. At the end the statistics of
     `tessera stats` are printed. docs/selfplay.md describes records and numbers.
     """
+    _require_selfplay("tessera selfplay", plots)
+    if cluster is not None:
+        require_extra("distributed", "cluster", "tessera selfplay --cluster")
     from tessera.selfplay.chunk import all_batched
     from tessera.selfplay.plan import make_plan, split_agents
     from tessera.selfplay.rundir import stored_plan
@@ -147,9 +150,18 @@ def stats(out_dir, as_json, plots):
     Wins, draws and losses per agent with Wilson 95% intervals, Bradley–Terry Elo
     ± 95%, score margins, seat advantage and game lengths; plots go to DIR.
     """
+    _require_selfplay("tessera stats", plots)
     from tessera.selfplay.rundir import checked_outcomes, load_plan
     plan = load_plan(out_dir)
     _print_selfplay_stats(out_dir, plan, checked_outcomes(out_dir, plan), as_json, plots)
+
+
+def _require_selfplay(command, plots):
+    """``MissingExtra`` before anything is done when the ``selfplay`` extra is not installed:
+    pyarrow for the records, and matplotlib unless --no-plots."""
+    require_extra("pyarrow", "selfplay", command)
+    if plots:
+        require_extra("matplotlib", "selfplay", command)
 
 
 def _print_selfplay_stats(out_dir, plan, outcomes, as_json, plots):

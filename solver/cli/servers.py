@@ -4,7 +4,7 @@ import sys
 
 import click
 
-from tessera.errors import TesseraError
+from tessera.errors import TesseraError, require_extra
 from tessera.games import get_game, registered_games
 
 
@@ -50,5 +50,7 @@ def analyze(threads, warm_names, max_line_bytes):
               help="drop the searches' kept trees after this long without a search  [default: 60]")
 def serve(port, host, open_page, searches, runs, token, memory_mb, idle):
     """A local web page to set up, play and analyse positions of every game (docs/web.md)."""
+    for library in ("starlette", "uvicorn", "psutil"):     # the 'web' extra, named here first
+        require_extra(library, "web", "tessera serve")
     from tessera.web.serve import serve as run_server
     run_server(host, port, open_page, searches, runs, token, memory_mb, idle)

@@ -25,17 +25,20 @@ past ``max_cycles`` before the median agent gets there (docs/rl.md).
 """
 import random
 
-import gymnasium
 import numpy as np
-from pettingzoo import AECEnv, ParallelEnv
 
-from tessera.errors import MoveError, OptionError
+from tessera.errors import MoveError, OptionError, require_extra
 from tessera.rl.table import Table
+
+# The 'rl' extra's libraries: the environments below are PettingZoo's classes.
+WHAT = "tessera.rl.aec (the PettingZoo environments)"
+gymnasium = require_extra("gymnasium", "rl", WHAT)
+pettingzoo = require_extra("pettingzoo", "rl", WHAT)
 
 ILLEGAL_ACTIONS = ("terminate", "raise", "fold")
 
 
-class TesseraAEC(AECEnv):
+class TesseraAEC(pettingzoo.AECEnv):
     metadata = {"render_modes": ["ansi", "human"], "name": "tessera_v0", "is_parallelizable": False}
 
     def __init__(self, game="azul", render_mode=None, max_cycles=None, illegal_action="terminate",
@@ -138,7 +141,7 @@ class TesseraAEC(AECEnv):
         pass
 
 
-class TesseraParallel(ParallelEnv):
+class TesseraParallel(pettingzoo.ParallelEnv):
     """The AEC game for PettingZoo's parallel API: each step is one cycle, in which the agents
     move in turn, each whose turn it is playing the action it was given (``"fold"`` makes
     an action chosen before the others moved legal; an agent whose turn comes twice in a

@@ -18,12 +18,15 @@ azure --seed``), not a chance event.
 from functools import lru_cache
 
 import numpy as np
-import pyspiel
 
+from tessera.errors import require_extra
 from tessera.games import GAMES
 from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import make_rng
 from tessera.rl.table import Rules
+
+# The 'rl' extra's OpenSpiel (the open_spiel distribution): the games are its classes.
+pyspiel = require_extra("pyspiel", "rl", "tessera.rl.spiel (the OpenSpiel games)")
 
 
 def parameters(spec):

@@ -9,14 +9,15 @@ observation).
 import threading
 import weakref
 
-import gymnasium
 import numpy as np
-from gymnasium.vector import AutoresetMode
 
-from tessera.errors import OptionError
+from tessera.errors import OptionError, require_extra
 from tessera.games import get_game
 from tessera.games.base import check_seed
 from tessera.rl.encoding import Encoding
+
+# The 'rl' extra's Gymnasium: the environment is its VectorEnv.
+gymnasium = require_extra("gymnasium", "rl", "tessera.rl.vector (the batched environment)")
 
 SETUPS_DEALT = 64        # set-ups dealt for a batch (Azure's realms) when no option names one
 # Reads of the chunks' ``finished`` marks between looks for a failed chunk server.
@@ -38,7 +39,7 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
     Pavilion; Azure's K starts are realms dealt from the env's seed (or the ``layout`` option).
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+    metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
 
     def __init__(self, game, num_envs, seed=0, threads=1, copy=True, **options):
         from tessera.kernels import bind

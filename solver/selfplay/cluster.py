@@ -20,7 +20,7 @@ import uuid
 import warnings
 
 from tessera.cores import available_cores
-from tessera.errors import TesseraError
+from tessera.errors import TesseraError, require_extra
 from tessera.selfplay.chunk import STOP, play_chunk_file, warm_up
 from tessera.selfplay.workers import set_numba_threads, sigint_ignored, worker_context
 
@@ -71,6 +71,7 @@ class DaskCluster:
         self.futures = []
 
     def __enter__(self):
+        require_extra("distributed", "cluster", "self-play on a Dask cluster")  # dask with it
         config = dict(QUIET_LOCAL_CLUSTER)
         if self.address == LOCAL and self.processes:
             # First, so that the fork server's imports overlap this process's own.

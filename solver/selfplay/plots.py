@@ -4,6 +4,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tessera.errors import require_extra
 from tessera.selfplay.files import write_atomically
 
 PLOTS = {"scores": "scores.png", "seats": "seats.png", "lengths": "lengths.png"}
@@ -13,8 +14,9 @@ MAX_BINS = 80
 
 def write_plots(out_dir, outcomes, labels, stats):
     """Write the three plots into ``out_dir``, each whole or not at all; returns their paths.
-    Raises ``files.WriteError`` at the first that cannot be written."""
-    import matplotlib
+    Raises ``files.WriteError`` at the first that cannot be written; ``MissingExtra`` without
+    matplotlib (the ``selfplay`` extra's)."""
+    matplotlib = require_extra("matplotlib", "selfplay", "writing the self-play plots")
     matplotlib.use("Agg")                  # files only: no display needed
     from matplotlib import pyplot
     paths = []

@@ -20,32 +20,58 @@ temporary files, which the next start removes. Its SHA-256 goes to the run's
 manifest (``checksums``) first; reading a chunk checks it against that, and its
 Parquet structure, so a chunk damaged afterwards is named (``DamagedChunk``)
 instead of read.
+
+pyarrow is the ``selfplay`` extra's: it is imported where a table is built or read
+(``arrow``), not with this module, which the chunks' player imports and `tessera warmup`
+with it (that warms the kernels and writes no records). ``SCHEMA``, ``SEARCH_SCHEMA``
+and ``RECORD_SCHEMAS`` are built on first use.
 """
+from collections import namedtuple
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Optional
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 
-from tessera.errors import TesseraError
+from tessera.errors import TesseraError, require_extra
 from tessera.selfplay import checksums, searchstats
 from tessera.selfplay.files import PARTIAL, write_atomically
 from tessera.selfplay.stats import Outcomes
 
 CHUNKS = "chunks"
-SCHEMA = pa.schema([
-    ("game", pa.int64()), ("seed", pa.int64()),
-    ("agents", pa.list_(pa.string())), ("seats", pa.list_(pa.int8())),
-    ("agent_seeds", pa.list_(pa.int64())),
-    ("moves", pa.list_(pa.int64())), ("movers", pa.list_(pa.int8())),
-    ("scores", pa.list_(pa.int64())), ("payoffs", pa.list_(pa.float64())),
-    ("winner", pa.int8()), ("length", pa.int32()),
-])
-SEARCH_SCHEMA = pa.schema([*SCHEMA, *(pa.field(*spec) for spec in searchstats.FIELDS)])
-RECORD_SCHEMAS = (SCHEMA, SEARCH_SCHEMA)
 OUTCOME_COLUMNS = ["seats", "scores", "payoffs", "length"]
+Schemas = namedtuple("Schemas", ["SCHEMA", "SEARCH_SCHEMA", "RECORD_SCHEMAS"])
+
+
+def arrow():
+    """(pyarrow, pyarrow.parquet), or ``MissingExtra`` naming the ``selfplay`` extra."""
+    what = "reading or writing self-play records"
+    return (require_extra("pyarrow", "selfplay", what),
+            require_extra("pyarrow.parquet", "selfplay", what))
+
+
+@cache
+def schemas():
+    """The records' ``Schemas``: without, and with, the search statistics; both."""
+    pa, _ = arrow()
+    schema = pa.schema([
+        ("game", pa.int64()), ("seed", pa.int64()),
+        ("agents", pa.list_(pa.string())), ("seats", pa.list_(pa.int8())),
+        ("agent_seeds", pa.list_(pa.int64())),
+        ("moves", pa.list_(pa.int64())), ("movers", pa.list_(pa.int8())),
+        ("scores", pa.list_(pa.int64())), ("payoffs", pa.list_(pa.float64())),
+        ("winner", pa.int8()), ("length", pa.int32()),
+    ])
+    search = pa.schema([*schema, *(pa.field(*spec) for spec in searchstats.fields())])
+    return Schemas(schema, search, (schema, search))
+
+
+def __getattr__(name):
+    """``SCHEMA``, ``SEARCH_SCHEMA``, ``RECORD_SCHEMAS``: ``schemas()``'s, as constants."""
+    if name in Schemas._fields:
+        return getattr(schemas(), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -77,6 +103,7 @@ def chunk_table(games, specs):
     """The records of ``games`` (a ``ChunkGames``), ``specs`` the run's agent specs; built
     column by column from the arrays, with no Python loop over the games. With search
     statistics (``games.search``) the table has ``SEARCH_SCHEMA``, else ``SCHEMA``."""
+    pa, _ = arrow()
     count, seats = games.lineups.shape
     sole = (np.abs(games.payoffs - 1) < 1e-9)
     winner = np.where(sole.any(axis=1), sole.argmax(axis=1), -1)
@@ -99,21 +126,25 @@ def chunk_table(games, specs):
         "length": pa.array(games.lengths.astype(np.int32)),
     }
     if games.search is None:
-        return pa.table(columns, schema=SCHEMA)
-    return pa.table({**columns, **games.search.columns(offsets)}, schema=SEARCH_SCHEMA)
+        return pa.table(columns, schema=schemas().SCHEMA)
+    return pa.table({**columns, **games.search.columns(offsets)},
+                    schema=schemas().SEARCH_SCHEMA)
 
 
 def _fixed_lists(values, games, seats):
+    pa, _ = arrow()
     offsets = pa.array(np.arange(0, games * seats + 1, seats, dtype=np.int32))
     return pa.ListArray.from_arrays(offsets, values)
 
 
 def _ragged_lists(offsets, values):
+    pa, _ = arrow()
     return pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)), values)
 
 
 def encode(table):
     """``table`` as the bytes of a Parquet file (what ``write_chunk`` writes)."""
+    pa, pq = arrow()
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink)
     return sink.getvalue().to_pybytes()
@@ -169,6 +200,7 @@ def chunk_files(out_dir):
 
 def finished_chunks(out_dir):
     """{chunk number: rows} of the chunk files present (read from their footers only)."""
+    _, pq = arrow()
     return {chunk: pq.read_metadata(path).num_rows for chunk, path in chunk_files(out_dir).items()}
 
 
@@ -177,6 +209,7 @@ def load_chunk(path, expected=None, columns=None):
     (the checksum recorded when it was written; None: none was) and its Parquet structure
     and columns. Without a checksum the file is read whole, whatever ``columns`` asks.
     Raises ``DamagedChunk``."""
+    pa, pq = arrow()
     try:
         data = Path(path).read_bytes()
     except OSError as err:
@@ -202,12 +235,13 @@ def _record_columns(schema, columns):
     """True when ``schema`` is that of records (``RECORD_SCHEMAS``), or, ``columns`` given,
     of those columns of them."""
     if columns is None:
-        return any(schema.equals(kind) for kind in RECORD_SCHEMAS)
+        return any(schema.equals(kind) for kind in schemas().RECORD_SCHEMAS)
     return schema.equals(_schema_of(columns))
 
 
 def _schema_of(columns):
-    return pa.schema([SEARCH_SCHEMA.field(name) for name in columns])
+    pa, _ = arrow()
+    return pa.schema([schemas().SEARCH_SCHEMA.field(name) for name in columns])
 
 
 def check_chunks(out_dir):
@@ -238,9 +272,10 @@ def read_records(out_dir, columns=None):
     (``load_chunk``: ``DamagedChunk``), and of the columns of the first (a run's chunks
     all have the search statistics or none have). ``columns`` may name search columns
     only for a run that records them (its plan's ``record_search``)."""
+    pa, _ = arrow()
     files = chunk_files(out_dir)
     if not files:
-        return SCHEMA.empty_table() if columns is None else _schema_of(columns).empty_table()
+        return (schemas().SCHEMA if columns is None else _schema_of(columns)).empty_table()
     recorded = checksums.read(out_dir) or {}
     tables = []
     for chunk, path in files.items():

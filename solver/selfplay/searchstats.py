@@ -29,18 +29,26 @@ The last three are null for a move that was not searched.
 from dataclasses import dataclass
 
 import numpy as np
-import pyarrow as pa
+
+from tessera.errors import require_extra
 
 DEFAULT_TOP = 16                    # root moves recorded per searched move
 RECORDED_ALGOS = ("mcts", "ismcts")
-FIELDS = [
-    ("search_moves", pa.list_(pa.list_(pa.int64()))),
-    ("search_visits", pa.list_(pa.list_(pa.int64()))),
-    ("search_root_visits", pa.list_(pa.int64())),
-    ("search_win_rate", pa.list_(pa.float64())),
-    ("search_margin", pa.list_(pa.float64())),
-]
-COLUMNS = [name for name, _ in FIELDS]
+COLUMNS = ["search_moves", "search_visits", "search_root_visits", "search_win_rate",
+           "search_margin"]
+
+
+def _pyarrow():
+    """pyarrow, the ``selfplay`` extra's (the records' columns are its arrays)."""
+    return require_extra("pyarrow", "selfplay", "recording search statistics")
+
+
+def fields():
+    """The columns' (name, pyarrow type), in ``COLUMNS``' order."""
+    pa = _pyarrow()
+    types = [pa.list_(pa.list_(pa.int64())), pa.list_(pa.list_(pa.int64())),
+             pa.list_(pa.int64()), pa.list_(pa.float64()), pa.list_(pa.float64())]
+    return list(zip(COLUMNS, types))
 
 
 @dataclass
@@ -96,6 +104,7 @@ class SearchStats:
     def columns(self, game_offsets):
         """{column: pyarrow array} of these entries, cut into games at ``game_offsets``
         ([games + 1] ply offsets)."""
+        pa = _pyarrow()
         ply_offsets = np.zeros(len(self.counts) + 1, np.int64)
         np.cumsum(self.counts, out=ply_offsets[1:])
         games = pa.array(np.asarray(game_offsets).astype(np.int32))

@@ -19,7 +19,7 @@ import secrets
 import threading
 import time
 
-from tessera.errors import TesseraError
+from tessera.errors import TesseraError, require_extra
 from tessera.web.inputs import seconds as seconds_field
 from tessera.web.inputs import shown
 
@@ -163,7 +163,7 @@ class AnalysisHub:
         engine = self.engine
         held, kept = 0, 0
         if engine is not None:
-            import psutil
+            psutil = require_extra("psutil", "web", "the board's memory status")
             with engine.lock:
                 pids = [process.process.pid for process in engine.pool.processes if process.alive]
                 kept = len(engine.kept)

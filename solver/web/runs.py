@@ -3,14 +3,16 @@ page to step through: a game's start from its seed, then each player move and th
 position after it, chance drawn as the run drew it (``tessera.agents.GameRecord``).
 
 Only folders under the directories the server was given (``tessera serve --runs``) are
-read, after links and ``..`` are resolved: a page cannot make the server read elsewhere."""
+read, after links and ``..`` are resolved: a page cannot make the server read elsewhere.
+
+The records are Parquet, read with pyarrow, which is the ``selfplay`` extra's and not the
+``web`` extra's: without it the board works and opening a run answers with the one line
+that names the extra to install."""
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.compute as pc
 from starlette.routing import Route
 
-from tessera.errors import TesseraError
+from tessera.errors import TesseraError, require_extra
 from tessera.position import ChanceDraws, Position
 from tessera.selfplay import checksums
 from tessera.selfplay.records import CHUNKS, chunk_files, read_records
@@ -21,6 +23,7 @@ from tessera.web.inputs import shown, whole
 
 LISTED = 1000                       # games of a run listed at most
 MAX_INDEX = 2 ** 53                 # a game's number in a run, at most
+OPENING = "opening a self-play run on the board"    # what needs the selfplay extra
 
 
 class RunFolders:
@@ -74,6 +77,7 @@ def run_games(folder):
 def replay(folder, index):
     """The start and every player move of game ``index``, each with the position after it
     as text and the chance generator's state (to go on playing from any of them)."""
+    pc = require_extra("pyarrow.compute", "selfplay", OPENING)
     plan = load_plan(folder)
     table = read_records(folder, ["game", "seed", "moves"])
     rows = table.filter(pc.equal(table["game"], index)).to_pylist()
@@ -92,7 +96,9 @@ def replay(folder, index):
 
 
 def _reading(folder, read):
-    """``read()``, a file system or record error answered as the run's (HTTP 400)."""
+    """``read()``, a file system or record error answered as the run's (HTTP 400), as is
+    a server without pyarrow (``MissingExtra``)."""
+    pa = require_extra("pyarrow", "selfplay", OPENING)
     try:
         return read()
     except OSError as err:

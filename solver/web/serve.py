@@ -11,20 +11,16 @@ import threading
 import webbrowser
 from pathlib import Path
 
-from tessera.errors import TesseraError
+from tessera.errors import TesseraError, require_extra
 
 SHUTDOWN_SECONDS = 5
 
 
 def serve(host, port, open_page, searches, runs=(), token=None, memory_mb=None, idle=None):
-    try:
-        import uvicorn
-        from tessera.web.app import create_app
-        from tessera.web.analysis import DEFAULT_IDLE_SECONDS, DEFAULT_MEMORY_MB, search_memory_mb
-        from tessera.web.guard import is_loopback, url_host
-    except ImportError as err:
-        raise TesseraError(f"tessera serve needs the web extra (pip install 'tessera-games[web]'): "
-                           f"{err}") from None
+    uvicorn = require_extra("uvicorn", "web", "tessera serve")
+    from tessera.web.app import create_app
+    from tessera.web.analysis import DEFAULT_IDLE_SECONDS, DEFAULT_MEMORY_MB, search_memory_mb
+    from tessera.web.guard import is_loopback, url_host
     for root in runs:
         if not Path(root).is_dir():
             raise TesseraError(f"--runs {root}: no such directory")
