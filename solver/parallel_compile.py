@@ -43,6 +43,8 @@ except ImportError:                      # no POSIX file locks (Windows): no hel
     fcntl = None
 
 OFF_SWITCH = "TESSERA_COMPILE_HELPER"
+# A killed process is gone at once; a wait past this would be a stuck kernel, not a slow exit.
+KILLED_SECONDS = 30
 
 
 def helper_wanted():
@@ -153,7 +155,7 @@ class _HelperStarter(event.Listener):
         if self.helper is not None:
             # Whatever it still compiles, the command has compiled itself by now.
             self.helper.kill()
-            self.helper.wait()
+            self.helper.wait(KILLED_SECONDS)
 
 
 def run_helper(folder, plan, args):

@@ -19,6 +19,7 @@ from tessera.analysis.client import AnalysisProcess
 from tessera.games import get_game
 from tessera.position import Position
 from tessera.search.batches import kept_back
+from tests.limits import COLD_START_SECONDS, EXIT_SECONDS
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 BEST_SCHEMA = json.loads((DOCS / "best.schema.json").read_text())
@@ -26,9 +27,6 @@ ANSWER_SCHEMA = json.loads((DOCS / "analyze.schema.json").read_text())
 REGISTRY = Registry().with_resources(
     (schema["$id"], Resource.from_contents(schema)) for schema in (BEST_SCHEMA, ANSWER_SCHEMA))
 VALIDATOR = jsonschema.Draft202012Validator(ANSWER_SCHEMA, registry=REGISTRY)
-# Seconds to the first answer of an engine that compiles on an empty cache (every game,
-# with --warm all) on a slow, busy machine; a hung engine is caught by the tests' timeout.
-COLD_START_SECONDS = 600
 AZUL, AZURE = get_game("azul"), get_game("azure")
 
 
@@ -335,7 +333,7 @@ def lines_after_sigterm(process, timeout):
     lines = []
     while (line := process.next(timeout=timeout)) is not None:
         lines.append(checked(line))
-    assert process.process.wait(30) == 0
+    assert process.process.wait(timeout=EXIT_SECONDS) == 0
     return lines
 
 
@@ -360,7 +358,7 @@ def test_sigterm_answers_a_search_still_loading_its_kernels(tmp_path):
     """A search sees a stop only between slices of its simulations. One still compiling on
     an empty cache when SIGTERM comes answers as interrupted if it starts searching within
     the engine's 10 s, else with an error: either way once, and the engine exits with 0."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), TESSERA_PREBUILT="0")
     with AnalysisProcess(threads=1, env=env) as process:
         process.send({"id": "up", "action": "query_version"})
         assert process.next(timeout=COLD_START_SECONDS)["id"] == "up"    # SIGTERM is handled
@@ -440,7 +438,7 @@ def test_bytes_that_are_not_utf8_are_a_line_that_is_not_json(engine):
 def test_only_the_warmed_games_and_the_queried_ones_are_compiled(tmp_path):
     """Before: every search process's fork server compiled all three games (minutes on a
     fresh cache) before the first answer."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), TESSERA_PREBUILT="0")
     with AnalysisProcess(env=env, options=["--warm", "pavilion"]) as process:
         process.send({"id": "a", "game": "azul", "maxVisits": 20})
         assert "moves" in checked(process.answer_to("a", timeout=300))

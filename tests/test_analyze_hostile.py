@@ -24,6 +24,7 @@ from referencing import Registry, Resource
 
 from tessera.analysis.protocol import QUERY_SCHEMA
 from tessera.analysis.searching import MAX_ERROR_CHARS
+from tests.limits import EXIT_SECONDS, kill
 
 pytestmark = pytest.mark.repo           # answers are checked against docs/analyze.schema.json
 
@@ -92,7 +93,7 @@ class Engine:
         rest = []
         while (line := self.lines.get(timeout=120)) is not None:
             rest.append(line)
-        assert self.process.wait(60) == 0
+        assert self.process.wait(timeout=EXIT_SECONDS) == 0
         return rest
 
 
@@ -122,9 +123,7 @@ def engine():
         assert process.close() == []
         assert not any("Traceback" in line for line in process.errors), "".join(process.errors)
     finally:
-        if process.process.poll() is None:
-            process.process.kill()
-            process.process.wait()
+        kill(process.process)
 
 
 # ---- the cases one by one ----------------------------------------------------------
@@ -250,9 +249,7 @@ def test_the_line_limit_is_an_option():
         assert answer["id"] == "p" and "1,001 bytes" in answer["error"]
         assert process.close() == []
     finally:
-        if process.process.poll() is None:
-            process.process.kill()
-            process.process.wait()
+        kill(process.process)
 
 
 # ---- the fuzzer ----------------------------------------------------------------------

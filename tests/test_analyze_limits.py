@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tessera.analysis.protocol import QUERY_SCHEMA, LineError, parse_query
+from tests.limits import COLD_START_SECONDS, KILL_SECONDS, kill, line_queue
 
 
 def text(query):
@@ -125,9 +126,10 @@ def test_a_killed_engine_takes_its_fork_server_and_searches_with_it():
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     family = []
     try:
+        lines = line_queue(process.stdout)
         process.stdin.write(text({"id": "w", "game": "azul", "maxVisits": 1}) + b"\n")
         process.stdin.flush()
-        assert json.loads(process.stdout.readline())["id"] == "w"
+        assert json.loads(lines.get(timeout=COLD_START_SECONDS))["id"] == "w"
         # A 4-player solve without a time limit runs for far longer than this test.
         process.stdin.write(text({"id": "long", "game": "azul", "options": {"players": 4},
                                   "algo": "solve"}) + b"\n")
@@ -137,14 +139,12 @@ def test_a_killed_engine_takes_its_fork_server_and_searches_with_it():
         family += descendants(process.pid)
         assert len(family) >= 3                 # the fork server and two search processes
         process.send_signal(signal.SIGKILL)
-        process.wait()
+        process.wait(timeout=KILL_SECONDS)
         deadline = time.monotonic() + 30
         while running(family) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert running(family) == []
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        kill(process)
         for pid in running(family):         # what this test started, should it fail
             os.kill(pid, signal.SIGKILL)

@@ -14,6 +14,7 @@ from tessera.errors import MoveError, OptionError, PositionError, TesseraError
 from tessera.external import AgentError, ExternalAgent
 from tessera.games import get_game
 from tessera.position import Position
+from tests.limits import COLD_START_SECONDS
 from tests.test_agents import LATE_POSITION
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -178,7 +179,7 @@ def test_an_external_player_in_tessera_selfplay(tmp_path):
         return subprocess.run(
             [sys.executable, "-m", "tessera", "selfplay", "azul", "--games", "4", "--seed", "2",
              "--agents", f"greedy,{spec}", "--out", out, "--workers", "2", "--no-plots"],
-            cwd=tmp_path, capture_output=True, text=True, timeout=300)
+            cwd=tmp_path, capture_output=True, text=True, timeout=COLD_START_SECONDS)
     done = selfplay("python:file=bot.py,function=last", "runs")
     assert done.returncode == 0, done.stderr
     assert "4 of 4" in done.stderr and "python:file=bot.py,function=last" in done.stdout

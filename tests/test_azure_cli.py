@@ -21,6 +21,7 @@ from tessera.cli import main
 from tessera.errors import OptionError
 from tessera.games import game_of_position, get_game
 from tests.best_schema import best_report
+from tests.limits import CHILD_SECONDS
 
 try:  # pytest puts tests/ on sys.path (rootdir-relative "prepend" import mode)
     from test_azure_notation import (BIRD_DRAW, EXAMPLE, NO_PLACE, NO_PLACE_ERROR, OVER,
@@ -164,12 +165,12 @@ def test_show_names_the_users_cosmos_board_file(tmp_path):
     path.write_text(json.dumps(boards))
     env = dict(os.environ, TESSERA_AZURE_COSMOS=str(path), PYTHONPATH=str(ROOT), COLUMNS="400")
     result = subprocess.run([sys.executable, "-m", "tessera", "show", TAKE], env=env, cwd=ROOT,
-                            capture_output=True, text=True, timeout=120)
+                            capture_output=True, text=True, timeout=CHILD_SECONDS)
     assert result.returncode == 0, result.stderr
     assert f"Cosmos boards: {path}" in result.stdout and "STAND-IN" not in result.stdout
     env["TESSERA_AZURE_COSMOS"] = str(tmp_path / "missing.json")
     result = subprocess.run([sys.executable, "-m", "tessera", "show", TAKE], env=env, cwd=ROOT,
-                            capture_output=True, text=True, timeout=120)
+                            capture_output=True, text=True, timeout=CHILD_SECONDS)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.splitlines() == [result.stderr.strip()]
     assert "Azure Cosmos board data not found" in result.stderr

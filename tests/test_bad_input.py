@@ -9,6 +9,7 @@ import pytest
 from tessera.errors import MoveError, PositionError
 from tessera.games import game_of_position, get_game
 from tests.cli_process import tessera
+from tests.limits import COLD_START_SECONDS
 
 GAMES = ("azul", "pavilion", "azure")
 BYTE_ORDER_MARK = "\ufeff"
@@ -30,7 +31,7 @@ def start_text(game, seed=1):
 
 def test_stdin_that_is_not_utf8_is_named():
     result = subprocess.run([sys.executable, "-m", "tessera", "show", "-"], input=b"\xff\xfe azul",
-                            capture_output=True, timeout=600)
+                            capture_output=True, timeout=COLD_START_SECONDS)
     result.stdout, result.stderr = result.stdout.decode(), result.stderr.decode()
     assert_one_line_error(result, "cannot read stdin: not UTF-8 text")
 

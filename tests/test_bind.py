@@ -14,6 +14,7 @@ import pytest
 from tessera.kernels import bind, games
 from tessera.kernels.games import FUNCTIONS
 from tessera.games import get_game
+from tests.limits import COLD_START_SECONDS
 
 GAMES = ("azul", "pavilion", "azure", "toy")
 ROOT = Path(__file__).parents[1]
@@ -24,8 +25,9 @@ def python(code, cache_dir=None, **env):
     environ = dict(os.environ, **env)
     if cache_dir is not None:
         environ["NUMBA_CACHE_DIR"] = str(cache_dir)
+        environ["TESSERA_PREBUILT"] = "0"       # compiles into it, not loading the shipped kernels
     done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
-                          text=True, env=environ, cwd=ROOT)
+                          text=True, env=environ, cwd=ROOT, timeout=COLD_START_SECONDS)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tessera.kernels.boarddata import BoardDataError, board_json
+from tests.limits import COLD_START_SECONDS
 
 PACKAGES = Path(__file__).resolve().parents[1]
 DATA_FILES = ("summer-pavilion-board.json", "azure-domains.json", "azure-cosmos-standin.json")
@@ -50,7 +51,7 @@ def _tessera(root, *args, stdin=None):
     env = dict(os.environ, PYTHONPATH=str(root), NUMBA_CACHE_DIR=str(root / "numba-cache"))
     env.pop("TESSERA_AZURE_COSMOS", None)
     return subprocess.run([sys.executable, "-m", "tessera", *args], input=stdin, env=env,
-                          cwd=root, capture_output=True, text=True, timeout=600)
+                          cwd=root, capture_output=True, text=True, timeout=COLD_START_SECONDS)
 
 
 def _one_error_line(result, *words):

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tessera.kernels import patches
+from tests.limits import COLD_START_SECONDS
 
 pytestmark = pytest.mark.skipif(not patches.numba_patches(), reason="numba's patches are off")
 
@@ -49,7 +50,7 @@ PROBE = textwrap.dedent("""
 
 def probe():
     done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, cwd=ROOT,
-                          env=dict(os.environ, TESSERA_COMPILE_HELPER="0"))
+                          env=dict(os.environ, TESSERA_COMPILE_HELPER="0"), timeout=COLD_START_SECONDS)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 

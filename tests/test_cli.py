@@ -13,6 +13,7 @@ from tessera.kernels.rng import below, make_rng
 from tessera.bench import BENCH_POSITIONS, bench_states
 from tessera.cli import main
 from tessera.games import game_of_position, get_game
+from tests.limits import COLD_START_SECONDS
 
 AZUL = get_game("azul")
 
@@ -346,7 +347,7 @@ def test_a_position_piped_from_another_command():
     """stdin is read once numba has started: the whole of it arrives."""
     command = (f'"{sys.executable}" -m tessera new azul --seed 1 | "{sys.executable}" -m tessera moves -')
     piped = subprocess.run(["bash", "-c", "set -o pipefail; " + command], capture_output=True, text=True,
-                           timeout=600)
+                           timeout=COLD_START_SECONDS)
     assert piped.returncode == 0, piped.stderr
     direct = run("moves", text(get_game("azul").new(1)))
     assert piped.stdout == direct.stdout
@@ -354,7 +355,7 @@ def test_a_position_piped_from_another_command():
 
 def test_a_closed_stdin_is_a_one_line_error():
     closed = subprocess.run(["bash", "-c", 'exec 0<&-; exec "$0" -m tessera show -', sys.executable],
-                            capture_output=True, text=True, timeout=600)
+                            capture_output=True, text=True, timeout=COLD_START_SECONDS)
     assert closed.returncode == 2
     assert closed.stderr == "error: stdin is closed (expected a position)\n"
 

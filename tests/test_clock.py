@@ -6,6 +6,7 @@ import sys
 import time
 
 from tessera.kernels.search.clock import CLOCK_ID, CLOCK_NAMES, now
+from tests.limits import COLD_START_SECONDS
 
 
 def test_the_clock_id_names_the_clock_behind_perf_counter():
@@ -39,7 +40,8 @@ def test_importing_the_kernels_on_windows_refuses_with_the_reason():
     code = ("import sys; sys.platform = 'win32'\n"
             "try:\n    import tessera.kernels\n"
             "except ImportError as refusal:\n    print(type(refusal).__name__, refusal)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=COLD_START_SECONDS)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
         "UnsupportedPlatformError Tessera runs on Linux and macOS; Windows is not supported "

@@ -11,6 +11,7 @@ import textwrap
 import pytest
 
 from tests.cli_process import tessera
+from tests.limits import COLD_START_SECONDS
 
 # `run()` in a child process after an exit handler and a thread of its own: both are
 # what a library the command uses may leave behind.
@@ -50,7 +51,7 @@ SWITCHES = pytest.mark.parametrize("switch", ["1", "0"])
 
 def run_with(code, *args, switch):
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                          timeout=600, env=dict(os.environ, TESSERA_NUMBA_PATCHES=switch))
+                          timeout=COLD_START_SECONDS, env=dict(os.environ, TESSERA_NUMBA_PATCHES=switch))
 
 
 def run_with_leftovers(*args, switch):
@@ -64,7 +65,7 @@ def test_a_long_output_reaches_a_file_whole(tmp_path):
     with open(out, "w") as sink:
         result = subprocess.run([sys.executable, "-m", "tessera", "moves", str(position),
                                  "--json"], stdout=sink, stderr=subprocess.PIPE, text=True,
-                                timeout=600)
+                                timeout=COLD_START_SECONDS)
     assert result.returncode == 0, result.stderr
     listed = tessera("moves", position).stdout.splitlines()
     assert listed[0] == f"player 1 to move: {len(listed) - 1} moves"
@@ -106,7 +107,8 @@ def test_on_windows_the_command_refuses_in_one_line():
     # The system as the kernels' import sees it (click, imported first, keeps the real one).
     code = ("import sys, click; sys.platform = 'win32'; sys.argv = ['tessera', 'new', 'azul']; "
             "from tessera.console import run; run()")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=COLD_START_SECONDS)
     assert result.returncode == 1 and result.stdout == ""
     assert result.stderr.splitlines() == [
         "error: Tessera runs on Linux and macOS; Windows is not supported (its search clock "

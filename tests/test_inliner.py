@@ -12,6 +12,7 @@ from numba.core.compiler import run_frontend
 
 from tessera.kernels import inliner, patches
 from tessera.kernels.jit import njit
+from tests.limits import COLD_START_SECONDS
 
 pytestmark = pytest.mark.skipif(not patches.numba_patches(), reason="numba's patches are off")
 
@@ -81,5 +82,5 @@ from numba.core.inline_closurecall import InlineWorker
 print(getattr(InlineWorker.inline_ir, 'one_memo_per_scope', False))
 """
     lines = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                           check=True).stdout.split()
+                           check=True, timeout=COLD_START_SECONDS).stdout.split()
     assert lines == ["False", "True"]

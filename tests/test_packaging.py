@@ -12,7 +12,9 @@ import tomllib
 import pytest
 
 import tessera
+from tessera.errors import DISTRIBUTION, MissingExtra
 from tests.import_graph import imported_modules, repo_files
+from tests.limits import CHILD_SECONDS, COLD_START_SECONDS
 from tests.repo import REPO
 
 pytestmark = pytest.mark.repo
@@ -44,13 +46,29 @@ def test_pyproject_lists_every_package_and_maps_the_two_folders():
 
 
 def test_the_distribution_name_is_not_the_taken_one_and_hints_name_it():
-    """``tessera`` on the public index is another project: every install hint names ours."""
+    """``tessera`` on the public index is another project: every install hint names ours.
+    The one hint in the code is ``MissingExtra``'s, which every missing extra gives."""
     name = pyproject()["project"]["name"]
-    assert name == "tessera-games"
+    assert name == "tessera-games" == DISTRIBUTION
     hints = []
     for path in [*REPO.joinpath("solver").rglob("*.py"), *REPO.joinpath("kernels").rglob("*.py")]:
-        hints += re.findall(r"pip install '?([\w.-]+)\[", path.read_text(encoding="utf-8"))
-    assert hints and set(hints) == {name}
+        hints += re.findall(r"pip install ['\"]?([\w.{}-]+)\[", path.read_text(encoding="utf-8"))
+    assert hints and set(hints) <= {name, "{DISTRIBUTION}"}
+    assert str(MissingExtra("tessera serve", "web")).endswith(f'pip install "{name}[web]"')
+
+
+def test_the_extras_named_in_the_code_are_pyprojects_and_all_holds_them():
+    """Each extra a ``require_extra`` names is in pyproject.toml; ``all`` holds every
+    extra for users, and ``test`` all of them."""
+    extras = pyproject()["project"]["optional-dependencies"]
+    named = set()
+    for path in [*REPO.joinpath("solver").rglob("*.py"), *REPO.joinpath("kernels").rglob("*.py")]:
+        named |= set(re.findall(r"require_extra\([^,()]+, \"(\w+)\"", path.read_text(encoding="utf-8")))
+    assert named and named <= set(extras)
+    (everything,) = extras["all"]
+    assert set(re.fullmatch(r"tessera-games\[(.*)\]", everything).group(1).split(",")) \
+        == set(extras) - {"all", "test"}
+    assert "tessera-games[all]" in extras["test"]
 
 
 @pytest.mark.parametrize("folder", ["solver", "kernels", "tests", "bench"])
@@ -76,14 +94,40 @@ def test_an_unknown_name_is_an_attribute_error():
         tessera.nothing_here  # noqa: B018
 
 
+# The libraries of the extras (pyproject.toml): the core commands import none of them.
+OPTIONAL = ("pyarrow", "matplotlib", "dask", "distributed", "starlette", "uvicorn", "psutil",
+            "gymnasium", "pettingzoo", "pyspiel")
+LOADED = f"print(sorted({{m.split('.')[0] for m in sys.modules}} & {{'numba', *{OPTIONAL!r}}}))"
+
+
 @pytest.mark.parametrize("module", ["tessera", "tessera.cli"])
 def test_importing_the_package_or_the_command_line_loads_no_numba(module):
     """The console script and the kernels' worker processes import ``tessera`` first: the
     public names load on first use, so the import costs nothing; and ``tessera --help`` or an
-    option error answers without numba's start-up, which a command pays only when it runs."""
-    out = subprocess.run([sys.executable, "-c", f"import sys, {module}; print('numba' in sys.modules)"],
-                         capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    option error answers without numba's start-up, which a command pays only when it runs.
+    Nor does either import a library of an extra."""
+    out = subprocess.run([sys.executable, "-c", f"import sys, {module}; {LOADED}"],
+                         capture_output=True, text=True, check=True, timeout=CHILD_SECONDS)
+    assert out.stdout.strip() == "[]"
+
+
+CORE_COMMANDS = """
+import sys
+import tessera
+from tessera.cli import main
+text = tessera.Position.new("azul", seed=1).text()
+for args in (["best", text, "--iterations", "200", "--threads", "1"], ["moves", text],
+             ["perft", text, "--depth", "1"], ["show", text]):
+    main(args, standalone_mode=False)
+""" + LOADED
+
+
+def test_the_core_commands_import_no_library_of_an_extra():
+    """Where every extra is installed (as here), a core command still imports none of them:
+    what makes the core install enough for it (tests/test_extras.py runs them without)."""
+    out = subprocess.run([sys.executable, "-c", CORE_COMMANDS], capture_output=True, text=True,
+                         check=True, timeout=COLD_START_SECONDS)
+    assert out.stdout.splitlines()[-1] == "['numba']"
 
 
 def test_best_and_solve_take_a_position_or_its_text():
@@ -103,7 +147,8 @@ def test_best_and_solve_take_a_position_or_its_text():
 
 
 def test_the_command_line_reports_the_version():
-    out = subprocess.run(["tessera", "--version"], capture_output=True, text=True, check=True)
+    out = subprocess.run(["tessera", "--version"], capture_output=True, text=True, check=True,
+                         timeout=CHILD_SECONDS)
     assert out.stdout.strip() == f"tessera {tessera.__version__}"
 
 

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.limits import COLD_START_SECONDS
+
 ROOT = Path(__file__).parents[1]
 # A toy position where a player acts (its kernels compile in seconds; the plans are the
 # templates', the same for every game).
@@ -24,11 +26,11 @@ TOY = """
 
 def python(code, cache, helper=True, **env):
     """Run ``TOY`` and then ``code`` in a fresh interpreter with numba's cache in ``cache``; its stdout."""
-    environ = dict(os.environ, NUMBA_CACHE_DIR=str(cache), **env)
+    environ = dict(os.environ, NUMBA_CACHE_DIR=str(cache), TESSERA_PREBUILT="0", **env)
     if not helper:
         environ["TESSERA_COMPILE_HELPER"] = "0"
     done = subprocess.run([sys.executable, "-c", textwrap.dedent(TOY) + textwrap.dedent(code)],
-                          capture_output=True, text=True, env=environ, cwd=ROOT)
+                          capture_output=True, text=True, env=environ, cwd=ROOT, timeout=COLD_START_SECONDS)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

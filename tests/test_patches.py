@@ -14,6 +14,7 @@ from packaging.requirements import Requirement
 
 from tessera.kernels import patches
 from tests.cli_process import tessera
+from tests.limits import COLD_START_SECONDS
 from tests.repo import repo_text
 
 AMBIENT_PATCHES = patches.numba_patches()     # this run's own setting (CI runs both)
@@ -82,8 +83,8 @@ PROBE = textwrap.dedent("""
 
 def probe(switch, cache):
     done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
-                          timeout=600, env=dict(os.environ, TESSERA_NUMBA_PATCHES=switch,
-                                                NUMBA_CACHE_DIR=str(cache)))
+                          timeout=COLD_START_SECONDS,
+                          env=dict(os.environ, TESSERA_NUMBA_PATCHES=switch, NUMBA_CACHE_DIR=str(cache)))
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 

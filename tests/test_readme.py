@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from tests.limits import COLD_START_SECONDS
 from tests.repo import REPO, repo_text
 
 pytestmark = pytest.mark.repo
@@ -31,7 +32,7 @@ def test_a_readme_python_example_runs(index):
     if needs_rl_extra(code) and importlib.util.find_spec("pettingzoo") is None:
         pytest.skip("the rl extra (pettingzoo) is not installed")
     run = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
-                         text=True, timeout=600)
+                         text=True, timeout=COLD_START_SECONDS)
     assert run.returncode == 0, run.stderr
     if "import tessera\n" in code:         # the API tour prints what it found
         assert re.search(r"^best \S+ .* win \d+% margin [+-]\d", run.stdout, re.M), run.stdout

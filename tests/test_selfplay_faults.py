@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 from tessera.cli import main
 from tessera.selfplay import checksums, records
+from tests.limits import CHILD_SECONDS, kill
 
 ROOT = Path(__file__).parents[1]
 PLAYING_TIMEOUT = 120       # seconds for a run to start playing (numba's cache may be cold)
@@ -97,7 +98,7 @@ def test_the_manifest_is_sha256sum_s(finished):
     assert lines == [f"{checksums.digest(records.chunk_path(out, k).read_bytes())}  "
                      f"chunks/chunk-00000{k}.parquet" for k in range(3)]
     check = subprocess.run(["sha256sum", "-c", checksums.MANIFEST], cwd=out, text=True,
-                           capture_output=True)
+                           capture_output=True, timeout=CHILD_SECONDS)
     assert check.returncode == 0 and check.stdout.count(": OK") == 3
 
 
@@ -155,15 +156,16 @@ def test_workers_exit_when_the_run_is_killed(tmp_path):
                 "--players", "4", "--seed", "9", "--chunk-size", "200", "--workers", "2",
                 "--out", out, "--no-plots"),
         cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    run = psutil.Process(process.pid)
-    deadline = time.monotonic() + PLAYING_TIMEOUT
-    while not list((out / "chunks").glob("*.parquet")) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    left = run.children(recursive=True)
-    workers = [child for child in left if child.ppid() != process.pid]
-    assert len(workers) == 2, left          # forked by the fork server, a child of the run
-    process.kill()
-    process.wait()
+    try:
+        run = psutil.Process(process.pid)
+        deadline = time.monotonic() + PLAYING_TIMEOUT
+        while not list((out / "chunks").glob("*.parquet")) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = run.children(recursive=True)
+        workers = [child for child in left if child.ppid() != process.pid]
+        assert len(workers) == 2, left      # forked by the fork server, a child of the run
+    finally:
+        kill(process)                       # the run alone: its workers are to notice on their own
     deadline = time.monotonic() + EXIT_TIMEOUT
     try:
         while not all(_gone(child) for child in left) and time.monotonic() < deadline:

@@ -15,6 +15,7 @@ from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import chance_rng
 from tessera.selfplay import records
 from tessera.selfplay.searchstats import COLUMNS, DEFAULT_TOP
+from tests.limits import CHILD_SECONDS, COLD_START_SECONDS
 
 SEARCHER = "mcts:iters=50"
 
@@ -24,7 +25,7 @@ def selfplay(out_dir, *args, game="azul", agents=f"{SEARCHER},greedy", seed=7, c
     done = subprocess.run([sys.executable, "-m", "tessera", "selfplay", game, "--games", "2",
                            "--agents", agents, "--seed", str(seed), "--workers", "1",
                            "--out", str(out_dir), "--no-plots", "--no-progress", *args],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=COLD_START_SECONDS)
     if check:
         assert done.returncode == 0, done.stderr
     return done.returncode, done.stderr
@@ -98,7 +99,7 @@ def test_mcts_moves_have_their_root_statistics(tmp_path):
     assert records.read_records(tmp_path, ["game", "seed", "moves"]).to_pylist() == \
         table.select(["game", "seed", "moves"]).to_pylist()
     done = subprocess.run([sys.executable, "-m", "tessera", "stats", str(tmp_path), "--json",
-                           "--no-plots"], capture_output=True, text=True, timeout=120)
+                           "--no-plots"], capture_output=True, text=True, timeout=CHILD_SECONDS)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["games"] == 2
 

@@ -23,6 +23,7 @@ from tessera.selfplay.chunk import play_chunk, play_chunk_file
 from tessera.selfplay.plan import make_plan
 from tessera.selfplay.runner import choose_executor, run_selfplay
 from tessera.selfplay.workers import InProcess, ProcessPool
+from tests.limits import EXIT_SECONDS, communicate_or_kill
 
 AZUL = get_game("azul")
 ROOT = Path(__file__).parents[1]
@@ -217,7 +218,7 @@ def test_ctrl_c_keeps_the_finished_chunks(tmp_path, where):
     while not list((out / "chunks").glob("*.parquet")) and time.monotonic() < deadline:
         time.sleep(0.05)
     os.killpg(process.pid, signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=60)
+    stdout, stderr = communicate_or_kill(process, EXIT_SECONDS, group=True)
     assert process.returncode == 130, stderr
     assert "Traceback" not in stderr
     assert "interrupted: every finished chunk is kept; add --resume to finish" in stderr

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tessera.kernels import shared
+from tests.limits import COLD_START_SECONDS
 
 ROOT = Path(__file__).parents[1]
 
@@ -28,7 +29,8 @@ def test_an_azul_search_calls_every_shared_kernel_with_its_signature(tmp_path):
                   sorted(map(str, kernel.overloads)))
     """)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                          env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), TESSERA_COMPILE_HELPER="0"))
+                          env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), TESSERA_COMPILE_HELPER="0",
+                                    TESSERA_PREBUILT="0"), timeout=COLD_START_SECONDS)
     assert done.returncode == 0, done.stderr
     unused = [line for line in done.stdout.splitlines() if line.split()[1] != "True"]
     assert not unused, unused
@@ -44,6 +46,7 @@ def test_preparing_stops_once_the_input_has_come():
         print(sum(signature in kernel.overloads for kernel, signature in shared.SIGNATURES),
               len(questions))
     """)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                          timeout=COLD_START_SECONDS)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["2", "3"]

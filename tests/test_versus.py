@@ -9,6 +9,7 @@ import pytest
 
 from tessera.strength import Baseline, VersusError, match
 from tessera.strength.baseline import export_commit
+from tests.limits import CHILD_SECONDS
 
 pytestmark = pytest.mark.repo         # the checkout's source tree serves as the baseline; bench/versus.py
 
@@ -98,7 +99,7 @@ def test_an_illegal_baseline_move_is_an_error_naming_it(tmp_path, layout):
 def test_the_command_line_says_what_is_wrong_in_one_line(tmp_path):
     run = subprocess.run([sys.executable, str(REPO / "bench" / "versus.py"), "pavilion", "greedy",
                           "greedy@base", "--baseline", "no-such-commit"],
-                         capture_output=True, text=True, cwd=REPO)
+                         capture_output=True, text=True, cwd=REPO, timeout=CHILD_SECONDS)
     assert run.returncode == 2
     assert run.stderr.strip().splitlines() == [f"error: no commit 'no-such-commit' in {REPO}"]
 

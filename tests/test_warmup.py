@@ -10,6 +10,7 @@ import pytest
 
 from tessera.games import get_game
 from tessera.warmup import steps
+from tests.limits import COLD_START_SECONDS
 
 ROOT = Path(__file__).parents[1]
 
@@ -18,8 +19,9 @@ def tessera(*args, stdin=None, cache=None):
     env = dict(os.environ)
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = str(cache)
+        env["TESSERA_PREBUILT"] = "0"        # compiles into it, as without kernels shipped compiled
     return subprocess.run([sys.executable, "-m", "tessera", *map(str, args)], input=stdin, text=True,
-                          capture_output=True, cwd=ROOT, env=env)
+                          capture_output=True, cwd=ROOT, env=env, timeout=COLD_START_SECONDS)
 
 
 def test_steps_cover_every_search_and_views_only_where_something_is_hidden():

@@ -18,6 +18,7 @@ from tessera.position import Position
 from tessera.web.serve import SHUTDOWN_SECONDS
 from tests.browser_page import BROWSER_MARKS
 from tests.cli_process import tessera
+from tests.limits import EXIT_SECONDS
 from tests.web_server import running_server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -447,4 +448,4 @@ def test_ctrl_c_stops_the_server_with_a_page_open():
                 pass
             # ... ended by the server, not cut by uvicorn's last resort after SHUTDOWN_SECONDS
             assert time.monotonic() - started < SHUTDOWN_SECONDS
-            process.wait(30)
+            process.wait(timeout=EXIT_SECONDS)

@@ -81,7 +81,7 @@ def test_a_first_start_on_an_empty_cache_speaks_and_every_control_clicked_at_onc
     playwright_api = pytest.importorskip("playwright.sync_api")
     cache = tmp_path / "numba-cache"
     cache.mkdir()
-    with running_server("--searches", "1", env={"NUMBA_CACHE_DIR": str(cache)}) as (url, process), \
+    with running_server("--searches", "1", env={"NUMBA_CACHE_DIR": str(cache), "TESSERA_PREBUILT": "0"}) as (url, process), \
             playwright_api.sync_playwright() as playwright:
         browser = launch_chromium(playwright, tmp_path / "profile")
         page = browser.new_page()

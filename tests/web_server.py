@@ -9,6 +9,8 @@ import sys
 import threading
 from contextlib import contextmanager
 
+from tests.limits import EXIT_SECONDS, wait_or_kill
+
 START_TIMEOUT = 60
 CHROMIUM = "/usr/bin/chromium"          # Debian's; Playwright's own browsers are not used
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -58,9 +60,7 @@ def running_server(*args, env=None):
         if process.poll() is None:
             process.send_signal(signal.SIGINT)
             try:
-                process.wait(30)
+                wait_or_kill(process, EXIT_SECONDS)
             except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-                raise AssertionError(f"tessera serve did not stop on Ctrl-C: {''.join(output)}")
+                raise AssertionError(f"tessera serve did not stop on Ctrl-C: {''.join(output)}") from None
     assert process.returncode == 0, "".join(output)

@@ -13,6 +13,9 @@ import subprocess
 import sys
 import threading
 
+# A killed engine is gone at once; a wait past this would be a stuck process, not a slow exit.
+KILLED_SECONDS = 30
+
 
 class AnalysisProcess:
     def __init__(self, threads=1, env=None, cwd=None, options=()):
@@ -78,5 +81,5 @@ class AnalysisProcess:
     def __exit__(self, *exc_info):
         if self.process.poll() is None:
             self.process.kill()
-            self.process.wait()
+            self.process.wait(KILLED_SECONDS)
         return False
