@@ -1,9 +1,16 @@
 """Start times: the first commands a new user runs, cold (empty numba cache) and warm.
 
-    python bench/start_speed.py [--runs 3] [--before TREE] [--out results/start.json]
+    python bench/start_speed.py [--runs 3] [--before TREE] [--no-clone] [--out results/start.json]
 
-The positions are written once first (with a cache of their own); every run times, in order, the
-README's main command with a fresh ``NUMBA_CACHE_DIR`` (cold), ``tessera moves`` on an
+The positions are written once first (with a cache of their own). Every run first does what
+the README's set-up command does on a new machine (``readme_fresh_clone``): a clone of the
+repository's HEAD, a new virtual environment, ``pip install -e`` of the clone (its seconds:
+``install_s``; pip's own cache of downloaded packages is kept, as on a machine that has
+installed them before) and the README's command with an empty ``NUMBA_CACHE_DIR``, through
+the clone's ``tessera`` script, every module's bytecode compiled afresh. Then it times, in order,
+the README's main command with a fresh ``NUMBA_CACHE_DIR`` (cold: the kernels shipped
+compiled load, ``tessera.kernels.prebuilt``), the same without them (``readme_compiling``,
+``TESSERA_PREBUILT=0``: what a machine they do not serve sees), ``tessera moves`` on an
 Azul position (cold, another fresh cache), then in the first command's cache (Azul
 warm) the first ``best`` on a Summer Pavilion position and on an Azure view, and
 finally every command again warm. A ``best`` figure has its search's own seconds
@@ -41,6 +48,7 @@ AZURE = "tessera best {dir}/view.txt --iterations 20000"
 # The figures, in the order one run measures them: (key, command, cache).
 STEPS = (
     ("readme_cold", README, "fresh"),
+    ("readme_compiling", README, "compiling"),
     ("moves_cold", MOVES, "fresh"),
     ("pavilion_best_after_azul", PAVILION, "azul"),
     ("azure_view_best_after_azul", AZURE, "azul"),
@@ -62,9 +70,26 @@ with open(sys.argv[2], "w") as out:
 """
 PROFILED = (("readme_cold", "azul.txt"), ("pavilion_best_after_azul", "pav.txt"),
             ("azure_view_best_after_azul", "view.txt"))
-TARGETS = {"readme_cold": 15.0, "moves_cold": 5.0, "pavilion_best_after_azul": 8.0,
-           "azure_view_best_after_azul": 8.0, "readme_warm": 1.0, "moves_warm": 1.0,
-           "pavilion_best_warm": 1.0, "azure_view_best_warm": 1.0}
+TARGETS = {"readme_fresh_clone": 5.0, "readme_cold": 5.0, "readme_compiling": None, "moves_cold": 5.0,
+           "pavilion_best_after_azul": 5.0, "azure_view_best_after_azul": 5.0, "readme_warm": 1.0,
+           "moves_warm": 1.0, "pavilion_best_warm": 1.0, "azure_view_best_warm": 1.0}
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def fresh_clone_run(positions):
+    """(wall, CPU, search) seconds of the README's command in a new clone of HEAD installed
+    into a new virtual environment, and the install's wall seconds."""
+    with tempfile.TemporaryDirectory() as workdir:
+        clone, venv = os.path.join(workdir, "tessera"), os.path.join(workdir, "venv")
+        subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", REPOSITORY, clone], check=True, timeout=300)
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True, timeout=300)
+        started = time.perf_counter()
+        subprocess.run([os.path.join(venv, "bin", "pip"), "install", "--quiet", "-e", clone], check=True,
+                       timeout=1800)
+        install = time.perf_counter() - started
+        prelude = f'export PATH="{os.path.join(venv, "bin")}:$PATH"\n'
+        seconds = run_shell(README, os.path.join(workdir, "cache"), positions, None, prelude=prelude)
+    return seconds, install
 
 
 def children_cpu():
@@ -72,11 +97,12 @@ def children_cpu():
     return usage.ru_utime + usage.ru_stime
 
 
-def run_shell(command, cache, positions, tree):
+def run_shell(command, cache, positions, tree, prelude=SHELL_PRELUDE, **env):
     """(wall, CPU, search) seconds of ``command`` (bash, ``tessera`` being ``python -m tessera``)
     with ``cache``, on the sources of ``tree`` (None: the installed ones); search: what the
-    rate line of a ``best`` says ("20000 visits in 0.61 s"), else None."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    rate line of a ``best`` says ("20000 visits in 0.61 s"), else None. ``env``: more
+    environment variables."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache, **env)
     # As a user runs it: Python caches the modules' bytecode (without it every command
     # compiles the project's sources again, about 0.05 s).
     env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -84,26 +110,32 @@ def run_shell(command, cache, positions, tree):
         env["PYTHONPATH"] = tree
     start, cpu = time.perf_counter(), children_cpu()
     # From the positions' folder: ``python -m`` puts the working directory before PYTHONPATH.
-    done = subprocess.run(["bash", "-c", SHELL_PRELUDE + "set -o pipefail\n" + command.format(dir=positions)],
+    done = subprocess.run(["bash", "-c", prelude + "set -o pipefail\n" + command.format(dir=positions)],
                           check=True, env=env, stdout=subprocess.PIPE, text=True, cwd=positions)
     wall, cpu = time.perf_counter() - start, children_cpu() - cpu
     rate = re.search(r"visits in ([0-9.]+) s", done.stdout)
     return wall, cpu, float(rate.group(1)) if rate else None
 
 
-def one_run(positions, tree=None):
-    """One set of figures, each cache made fresh for this run; ``positions``: their folder."""
+def one_run(positions, tree=None, clone=False):
+    """One set of figures, each cache made fresh for this run; ``positions``: their folder;
+    ``clone``: a fresh clone's figure first (with its install's seconds)."""
     seconds = {}
+    if clone:
+        seconds["readme_fresh_clone"], seconds["install"] = fresh_clone_run(positions)
+        print(f"  readme_fresh_clone: {seconds['readme_fresh_clone'][0]:.2f} s"
+              f" (installed in {seconds['install']:.1f} s)", file=sys.stderr)
     with tempfile.TemporaryDirectory() as workdir:
         azul_cache = os.path.join(workdir, "azul-cache")
         for key, command, cache in STEPS:
-            if cache == "fresh":
+            if cache in ("fresh", "compiling"):
                 cache_dir = tempfile.mkdtemp(dir=workdir)
                 if key == "readme_cold":
                     azul_cache = cache_dir          # the later steps run after Azul is warm
             else:
                 cache_dir = azul_cache
-            seconds[key] = run_shell(command, cache_dir, positions, tree)
+            env = {"TESSERA_PREBUILT": "0"} if cache == "compiling" else {}
+            seconds[key] = run_shell(command, cache_dir, positions, tree, **env)
             print(f"  {key}: {seconds[key][0]:.2f} s, CPU {seconds[key][1]:.2f} s", file=sys.stderr)
     return seconds
 
@@ -117,7 +149,8 @@ def compile_profile(positions):
     profiles = {}
     with tempfile.TemporaryDirectory() as workdir:
         figures = os.path.join(workdir, "profile.json")
-        env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(workdir, "cache"), TESSERA_COMPILE_HELPER="0")
+        env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(workdir, "cache"), TESSERA_COMPILE_HELPER="0",
+                   TESSERA_PREBUILT="0")
         for key, position in PROFILED:
             subprocess.run([sys.executable, "-c", PROFILE, os.path.join(positions, position), figures],
                            check=True, env=env, stdout=subprocess.DEVNULL, cwd=positions)
@@ -145,6 +178,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--before", default=None, help="a source tree to measure too, first")
+    parser.add_argument("--no-clone", action="store_true", help="leave out the fresh clone's figure")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     runs, before = [], []
@@ -155,12 +189,22 @@ def main():
                 print(f"run {i + 1} of {args.runs}, before ({args.before})", file=sys.stderr)
                 before.append(one_run(positions, os.path.abspath(args.before)))
             print(f"run {i + 1} of {args.runs}", file=sys.stderr)
-            runs.append(one_run(positions))
+            runs.append(one_run(positions, clone=not args.no_clone))
         print("compile profiles", file=sys.stderr)
         profiles = compile_profile(positions)
     commands = {key: command.format(dir="$DIR") for key, command, _ in STEPS}
+    commands["readme_compiling"] = "TESSERA_PREBUILT=0 " + commands["readme_compiling"]
+    keys = [key for key, _, _ in STEPS]
+    if not args.no_clone:
+        keys.insert(0, "readme_fresh_clone")
+        commands["readme_fresh_clone"] = (f"git clone REPO tessera && python -m venv venv && venv/bin/pip install -e"
+                                          f" tessera && {README}")
     figures = {key: {**summary([run[key] for run in runs]), "target_s": TARGETS[key],
-                     "command": commands[key]} for key, _, _ in STEPS}
+                     "command": commands[key]} for key in keys}
+    if not args.no_clone:
+        installs = [run["install"] for run in runs]
+        figures["readme_fresh_clone"]["install_median_s"] = round(statistics.median(installs), 1)
+        figures["readme_fresh_clone"]["install_range_s"] = [round(min(installs), 1), round(max(installs), 1)]
     report = {
         "command": "python bench/start_speed.py " + " ".join(sys.argv[1:]),
         "positions": POSITIONS.format(dir="$DIR"),
@@ -175,9 +219,10 @@ def main():
     for key, figure in figures.items():
         low, high = figure["range_s"]
         search = f"  search {figure['search_median_s']:.2f} s" if "search_median_s" in figure else ""
+        target = f"  target <= {figure['target_s']} s" if figure["target_s"] is not None else ""
         print(f"{key:28} {figure['median_s']:7.2f} s  ({low}-{high})  CPU {figure['cpu_median_s']:6.2f} s"
-              f"  target <= {figure['target_s']} s{search}")
-        if before:
+              f"{target}{search}")
+        if before and key in report["before"]:
             was = report["before"][key]
             print(f"{'  before':28} {was['median_s']:7.2f} s  ({was['range_s'][0]}-{was['range_s'][1]})"
                   f"  CPU {was['cpu_median_s']:6.2f} s")

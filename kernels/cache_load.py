@@ -30,7 +30,7 @@ a load-only process answers alike without it.
 """
 import sys
 
-from tessera.kernels import inliner, patches
+from tessera.kernels import inliner, patches, prebuilt
 
 _installed = False
 
@@ -51,11 +51,14 @@ def install():
 
 def _load_overload(self, sig, target_context):
     """``numba.core.caching.Cache.load_overload`` with the runtime set up instead of the
-    contexts refreshed, and the inliner installed before a miss's compile."""
+    contexts refreshed; a miss looks in the kernels shipped compiled
+    (``tessera.kernels.prebuilt``), and installs the inliner before its compile."""
     from numba.core.runtime import nrt
     nrt.rtsys.initialize(target_context)
     with self._guard_against_spurious_io_errors():
         loaded = self._load_overload(sig, target_context)
+    if loaded is None and self._enabled:
+        loaded = prebuilt.load(self, sig, target_context)
     if loaded is None:
         inliner.install()
     return loaded

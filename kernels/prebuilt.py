@@ -1,0 +1,381 @@
+"""Kernels compiled ahead of time and shipped inside the package.
+
+numba compiles a kernel on its first use and caches it (``cache=True``), so a first
+search on a new machine compiled for 10 to 25 s before it searched. The package ships
+numba's cache entries for every kernel ``tessera warmup`` compiles, built for a portable
+CPU, as one archive per platform, Python and CPU (``prebuilt/<tag>.tar.xz``, ``TAG``)
+with a manifest saying what they were built from (``prebuilt/<tag>.json``). A cache
+miss (``tessera.kernels.cache_load``) looks there before it compiles, so a first command
+loads its kernels as a warm one does.
+
+The entries share most of their code (each carries the kernels it calls), so the archive
+is packed as a whole: about 4 MB where the entries are 28. The first process that needs
+it unpacks it (a third of a second) into a folder of its own beside numba's cache
+(``$NUMBA_CACHE_DIR/tessera-prebuilt/``, else ``~/.cache/tessera/prebuilt/``), named by
+the digest of the sources, so every later process reads the entries from there; where
+that folder cannot be written, the process unpacks it in memory.
+
+The entries are used only where they compute exactly what a compile would, which the
+manifest lets a process check before its first load:
+
+- the kernels' sources and board data are those they were built from (``source_digest``:
+  every file below ``tessera.kernels`` but this one and the entries themselves);
+- Python, numba and llvmlite are the versions they were built with, on the same
+  operating system and machine;
+- the CPU has every feature the build's CPU model has (``x86-64-v3``: AVX2, BMI2, FMA,
+  the features of x86-64 machines since about 2015);
+- no board file of the user's own is named (``$TESSERA_AZURE_DOMAINS``,
+  ``$TESSERA_AZURE_COSMOS``);
+- ``TESSERA_PREBUILT=0`` is not set (tests of compiling set it).
+
+Otherwise, or for a kernel or a signature the build did not compile, numba compiles as
+before. The prebuilt kernels change how long a first command takes, never its answer
+(``tests/test_prebuilt.py``). They load through the patched cache load, so
+``TESSERA_NUMBA_PATCHES=0`` turns them off with the other patches.
+
+After editing a kernel, rebuild them (a few minutes on two cores)::
+
+    python -m tessera.kernels.prebuilt
+
+A test fails while the shipped entries were built from other sources.
+"""
+import functools
+import hashlib
+import inspect
+import io
+import json
+import os
+import pickle
+import platform
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+from tessera.kernels.constants import GAME_NAMES
+
+SWITCH = "TESSERA_PREBUILT"
+# Board files of the user's own, named by these, are compiled into the kernels.
+BOARD_OVERRIDES = ("TESSERA_AZURE_DOMAINS", "TESSERA_AZURE_COSMOS")
+
+KERNELS = Path(__file__).resolve().parent
+FOLDER = KERNELS / "prebuilt"
+# The folder of the kernels directly in ``tessera.kernels`` (the others are named after their
+# subpackage: ``search``, ``azul``, ...).
+ROOT_FOLDER = "_"
+
+# The CPU models a build may target, with the host features each needs (LLVM's names).
+# x86-64-v3 is the psABI's level 3: what every x86-64 CPU since Haswell (2013) and Zen
+# (2017) has, and what the kernels use of a newer one (their work is integer bit-twiddling:
+# POPCNT, LZCNT, BMI).
+CPU_MODELS = {
+    "x86-64-v3": ("cmov", "cx8", "fxsr", "mmx", "sse", "sse2",
+                  "cx16", "sahf", "popcnt", "sse3", "sse4.1", "sse4.2", "ssse3",
+                  "avx", "avx2", "bmi", "bmi2", "f16c", "fma", "lzcnt", "movbe", "xsave"),
+}
+BUILD_CPU = {"x86_64": "x86-64-v3"}
+# Games of the kernels that no command plays (``tessera warmup`` knows only the others).
+TEST_GAMES = ("toy",)
+
+
+def switched_on(environ=os.environ):
+    return environ.get(SWITCH, "").strip() != "0"
+
+
+def platform_tag(cpu):
+    """The folder name of a build for ``cpu`` on this platform and Python:
+    ``linux-x86_64-py311-x86-64-v3``."""
+    return f"{sys.platform}-{platform.machine()}-py{sys.version_info[0]}{sys.version_info[1]}-{cpu}"
+
+
+def source_digest(root=KERNELS):
+    """A digest of what the compiled kernels are made from: every source and data file
+    below ``root`` (the package ``tessera.kernels``) but this module and the prebuilt
+    entries, by relative path and content."""
+    digest = hashlib.sha256()
+    for path in sorted(_source_files(root)):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _source_files(root):
+    for folder, subfolders, files in os.walk(root):
+        subfolders[:] = [name for name in subfolders if name not in ("prebuilt", "__pycache__")]
+        for name in files:
+            path = Path(folder) / name
+            if (name.endswith(".py") or path.parent.name == "data") and path != Path(__file__).resolve():
+                yield path
+
+
+def _versions():
+    import llvmlite
+    import numba
+    return {"python": platform.python_version(), "numba": numba.__version__,
+            "llvmlite": llvmlite.__version__}
+
+
+def _host_features():
+    from llvmlite import binding
+    return {name for name, present in binding.get_host_cpu_features().items() if present}
+
+
+def refusal(manifest, *, digest, versions, host_features, environ=os.environ):
+    """Why the build ``manifest`` describes may not be loaded here (a sentence), or None
+    when it may."""
+    if not switched_on(environ):
+        return f"{SWITCH}=0"
+    named = [name for name in BOARD_OVERRIDES if environ.get(name)]
+    if named:
+        return f"${named[0]} names a board file of the user's own, compiled into the kernels"
+    if manifest.get("platform") != [sys.platform, platform.machine()]:
+        return f"built for {manifest.get('platform')}, not {[sys.platform, platform.machine()]}"
+    for program, version in versions.items():
+        if manifest.get("versions", {}).get(program) != version:
+            return f"built with {program} {manifest.get('versions', {}).get(program)}, not {version}"
+    missing = sorted(set(CPU_MODELS.get(manifest.get("cpu"), ("an unknown CPU model",))) - set(host_features))
+    if missing:
+        return f"built for {manifest.get('cpu')}, which this CPU is not (it lacks {', '.join(missing)})"
+    if manifest.get("source_digest") != digest:
+        return "built from other kernel sources (python -m tessera.kernels.prebuilt rebuilds them)"
+    return None
+
+
+class Build:
+    """Prebuilt entries that may be loaded here: numba's index and data files, by the folder
+    of the kernel's source, read through ``read(relative path)`` (bytes, or None)."""
+
+    def __init__(self, read, manifest):
+        self.read = read
+        self.magic = tuple(manifest["magic"])
+        self._indexes = {}
+
+    @staticmethod
+    def entry_folder(source_file):
+        """The folder of the entries of kernels defined in ``source_file``, or None for a
+        file outside ``tessera.kernels``."""
+        try:
+            relative = Path(source_file).resolve().parent.relative_to(KERNELS)
+        except ValueError:
+            return None
+        return relative.as_posix() if relative.parts else ROOT_FOLDER
+
+    def index(self, path):
+        """``{(signature, code hashes): data file name}`` of one numba index file ({} if none)."""
+        if path not in self._indexes:
+            self._indexes[path] = self._read_index(path)
+        return self._indexes[path]
+
+    def _read_index(self, path):
+        data = self.read(path)
+        if data is None:
+            return {}
+        stream = io.BytesIO(data)
+        pickle.load(stream)                   # numba's version: the manifest's
+        _, overloads = pickle.loads(stream.read())
+        return {(signature, hashes): name for (signature, magic, hashes), name in overloads.items()
+                if tuple(magic) == self.magic}
+
+    def load(self, cache, sig, target_context):
+        """The compile result of ``cache``'s function for ``sig``, rebuilt from a prebuilt
+        entry, or None."""
+        folder = self.entry_folder(inspect.getfile(cache._py_func))
+        if folder is None:
+            return None
+        signature, _, hashes = cache._index_key(sig, target_context.codegen())
+        name = self.index(f"{folder}/{cache._impl.filename_base}.nbi").get((signature, hashes))
+        data = None if name is None else self.read(f"{folder}/{name}")
+        if data is None:
+            return None
+        return cache._impl.rebuild(target_context, pickle.loads(data))
+
+
+def archive_paths(cpu):
+    """The archive and manifest of a build for ``cpu`` on this platform."""
+    tag = platform_tag(cpu)
+    return FOLDER / f"{tag}.tar.xz", FOLDER / f"{tag}.json"
+
+
+def unpacked_root(environ=os.environ):
+    """Where archives are unpacked: beside numba's cache when ``NUMBA_CACHE_DIR`` names it,
+    else in the user's cache folder."""
+    if environ.get("NUMBA_CACHE_DIR"):
+        return Path(environ["NUMBA_CACHE_DIR"]) / "tessera-prebuilt"
+    return Path(environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tessera" / "prebuilt"
+
+
+def unpacked(archive, digest, root):
+    """A reader of the archive's entries: from its folder below ``root`` (``<tag>-<digest>``),
+    unpacked there first if no process has yet; from memory where ``root`` cannot be written."""
+    folder = root / f"{archive.name.removesuffix('.tar.xz')}-{digest[:16]}"
+    if not folder.is_dir():
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+            partial = Path(tempfile.mkdtemp(prefix=".unpacking-", dir=root))
+            with tarfile.open(archive, "r:xz") as members:
+                members.extractall(partial, **_data_only())
+            try:
+                partial.rename(folder)       # whole or not at all; another process may have won
+            except OSError:
+                shutil.rmtree(partial, ignore_errors=True)
+        except OSError:
+            return _in_memory(archive)
+    return lambda path: _read_file(folder / path)
+
+
+def _in_memory(archive):
+    with tarfile.open(archive, "r:xz") as members:
+        files = {member.name: members.extractfile(member).read() for member in members if member.isfile()}
+    return files.get
+
+
+def _read_file(path):
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def _data_only():
+    """tarfile's safe extraction filter, where this Python has it."""
+    return {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+
+
+@functools.cache
+def usable_build():
+    """This process's prebuilt ``Build``, or None when none may be loaded (decided once)."""
+    if not switched_on():
+        return None
+    cpu = BUILD_CPU.get(platform.machine())
+    if cpu is None:
+        return None
+    archive, manifest_path = archive_paths(cpu)
+    if not (archive.is_file() and manifest_path.is_file()):
+        return None
+    manifest = json.loads(manifest_path.read_text())
+    digest = source_digest()
+    if refusal(manifest, digest=digest, versions=_versions(), host_features=_host_features()):
+        return None
+    return Build(unpacked(archive, digest, unpacked_root()), manifest)
+
+
+def load(cache, sig, target_context):
+    """``cache``'s function compiled for ``sig`` from the prebuilt entries, or None (then
+    numba compiles)."""
+    build = usable_build()
+    return None if build is None else build.load(cache, sig, target_context)
+
+
+# ---- building ------------------------------------------------------------------------------
+
+def build(games=(), out=FOLDER, progress=print):
+    """Compile every kernel ``tessera warmup`` compiles for ``games`` (all when empty) for the
+    portable CPU model of this machine into a fresh numba cache, and pack its entries into
+    ``out/<tag>.tar.xz`` with a manifest ``out/<tag>.json``; the archive's path."""
+    cpu = BUILD_CPU.get(platform.machine())
+    if cpu is None:
+        raise SystemExit(f"no portable CPU model is known for {platform.machine()}")
+    missing = sorted(set(CPU_MODELS[cpu]) - _host_features())
+    if missing:
+        raise SystemExit(f"this CPU cannot run {cpu} code (it lacks {', '.join(missing)})")
+    tag = platform_tag(cpu)
+    with tempfile.TemporaryDirectory(prefix="tessera-prebuilt-") as workdir:
+        cache, entries = Path(workdir) / "cache", Path(workdir) / "entries"
+        environ = dict(os.environ, NUMBA_CACHE_DIR=str(cache), NUMBA_CPU_NAME=cpu, NUMBA_CPU_FEATURES="",
+                       **{SWITCH: "0"})
+        for name in BOARD_OVERRIDES:
+            environ.pop(name, None)
+        _warm_up(games, environ, progress)
+        magic = _magic(environ)
+        count = _copy_entries(cache, entries)
+        Path(out).mkdir(parents=True, exist_ok=True)
+        _pack(entries, Path(out) / f"{tag}.tar.xz")
+    manifest = {
+        "what": "numba cache entries of tessera.kernels, compiled ahead of time (tessera/kernels/prebuilt.py)",
+        "command": "python -m tessera.kernels.prebuilt" + "".join(f" {game}" for game in games),
+        "platform": [sys.platform, platform.machine()],
+        "cpu": cpu,
+        "magic": magic,
+        "versions": _versions(),
+        "source_digest": source_digest(),
+        "entries": count,
+    }
+    (Path(out) / f"{tag}.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    progress(f"{count} entries in {Path(out) / tag}.tar.xz")
+    return Path(out) / f"{tag}.tar.xz"
+
+
+def _warm_up(games, environ, progress):
+    """``tessera warmup`` into the cache ``environ`` names: the games split between two
+    processes where there are two cores, then once more in one, which loads what they
+    compiled and compiles whatever a race between their index files lost."""
+    names = list(games) or sorted(name for name in GAME_NAMES.values() if name not in TEST_GAMES)
+    groups = [names[0::2], names[1::2]] if (os.cpu_count() or 1) > 1 and len(names) > 1 else [names]
+    progress(f"compiling {', '.join(names)} for {environ['NUMBA_CPU_NAME']} in {len(groups)} process(es)")
+    warming = [subprocess.Popen([sys.executable, "-m", "tessera", "warmup", *group], env=environ)
+               for group in groups]
+    if any(process.wait() != 0 for process in warming):
+        raise SystemExit("tessera warmup failed")
+    if len(groups) > 1:
+        subprocess.run([sys.executable, "-m", "tessera", "warmup", *names], env=environ, check=True)
+
+
+def _magic(environ):
+    """numba's description of the code a process with ``environ`` compiles (its index key's
+    ``codegen.magic_tuple()``)."""
+    code = ("import json; from numba.core.registry import cpu_target; "
+            "print(json.dumps(cpu_target.target_context.codegen().magic_tuple()))")
+    answer = subprocess.run([sys.executable, "-c", code], env=environ, check=True,
+                            capture_output=True, text=True)
+    return json.loads(answer.stdout)
+
+
+def _copy_entries(cache, target):
+    """Copy the entries of the kernels below ``KERNELS`` from the numba cache folder ``cache``
+    into ``target``, a folder per source folder; how many data files were copied."""
+    from numba.core.caching import UserProvidedCacheLocator
+    folders = {}
+    for folder, subfolders, _ in os.walk(KERNELS):
+        subfolders[:] = [name for name in subfolders if name not in ("prebuilt", "__pycache__")]
+        relative = Path(folder).relative_to(KERNELS)
+        subpath = UserProvidedCacheLocator.get_suitable_cache_subpath(str(Path(folder) / "any.py"))
+        folders[subpath] = relative.as_posix() if relative.parts else ROOT_FOLDER
+    count = 0
+    for entry in sorted(cache.iterdir()):
+        if entry.name not in folders:
+            continue                         # kernels outside tessera.kernels
+        destination = target / folders[entry.name]
+        destination.mkdir(parents=True, exist_ok=True)
+        for file in sorted(entry.iterdir()):
+            if file.suffix in (".nbi", ".nbc"):
+                shutil.copyfile(file, destination / file.name)
+                count += file.suffix == ".nbc"
+    return count
+
+
+def _pack(entries, archive):
+    """``entries`` (a folder) as an xz-packed tar at ``archive``, its members in order and
+    stamped alike, so that the same entries make the same archive."""
+    def plain(member):
+        member.mtime, member.uid, member.gid, member.uname, member.gname = 0, 0, 0, "", ""
+        return member
+    with tarfile.open(archive, "w:xz", preset=6) as packed:
+        for path in sorted(entries.rglob("*")):
+            if path.is_file():
+                packed.add(path, arcname=path.relative_to(entries).as_posix(), filter=plain)
+
+
+def main(argv=None):
+    import argparse
+    parser = argparse.ArgumentParser(prog="python -m tessera.kernels.prebuilt", description=(
+        "Compile the kernels for a portable CPU and ship them in the package (tessera/kernels/prebuilt/)."))
+    parser.add_argument("games", nargs="*", help="the games to build (default: all)")
+    parser.add_argument("--out", default=str(FOLDER), help="the folder to write into [default: the package's]")
+    arguments = parser.parse_args(argv)
+    build(arguments.games, Path(arguments.out))
+
+
+if __name__ == "__main__":
+    main()
