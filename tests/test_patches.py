@@ -18,6 +18,7 @@ from tests.limits import COLD_START_SECONDS
 from tests.repo import repo_text
 
 AMBIENT_PATCHES = patches.numba_patches()     # this run's own setting (CI runs both)
+UNPATCHED_CACHE = "TESSERA_TEST_UNPATCHED_CACHE"
 
 
 @pytest.mark.parametrize("value, on", [(None, True), ("1", True), ("", True), ("0", False),
@@ -118,10 +119,14 @@ def moves_and_visits(switch, cache):
 def test_a_search_without_the_patches_compiles_loads_and_answers_alike(tmp_path):
     # Each setting uses this run's cache where it is the run's own (CI runs the suite with
     # the patches on, then part of it with them off), else a cache of its own, so a
-    # process without the patches compiles and loads its kernels itself.
+    # process without the patches compiles and loads its kernels itself. .ci/run names the
+    # cache of its run without the patches (UNPATCHED_CACHE) to the run with them, so what
+    # this compiles there is loaded, not compiled again, in that run. With the patches a
+    # search loads the kernels shipped compiled (tessera.kernels.prebuilt), without them it
+    # compiles its own: the answers are the same.
     ambient = os.environ.get("NUMBA_CACHE_DIR")
     on_cache = ambient if AMBIENT_PATCHES and ambient else tmp_path / "on"
-    off_cache = ambient if not AMBIENT_PATCHES and ambient else tmp_path / "off"
+    off_cache = ambient if not AMBIENT_PATCHES and ambient else os.environ.get(UNPATCHED_CACHE) or tmp_path / "off"
     patched, _ = moves_and_visits("1", on_cache)
     plain, _ = moves_and_visits("0", off_cache)
     plain_again, compiled = moves_and_visits("0", off_cache)

@@ -1,0 +1,92 @@
+"""How long the README's test command takes on a clean clone, as CI runs it.
+
+    python bench/ci_time.py [--out results/ci.json]
+
+Clones the repository's HEAD into a temporary folder and runs ``bash .ci/run`` there with
+``CI=true`` (a fresh virtual environment, the pip installs, the default test run, then the
+run without the numba patches), timing the whole in wall seconds and each part by the
+lines pytest prints. An apt install of chromium, where .ci/run makes one, is timed apart
+and left out of the total (on CI's machine it is there already). Records the passed,
+failed and skipped counts of each pytest run and the slowest tests of the default run
+(``--durations`` in .ci/run), which tests/README.md lists.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tessera.bench import load_average, machine
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+SUMMARY = re.compile(r"^=*\s*(?P<counts>(\d+ \w+(, )?)+) in (?P<seconds>[0-9.]+)s")
+DURATION = re.compile(r"^(?P<seconds>[0-9.]+)s (?P<phase>call|setup|teardown)\s+(?P<test>\S+)")
+
+
+def counts(text):
+    """``{"passed": 2112, "skipped": 2, ...}`` of a pytest summary's counts."""
+    return {word: int(number) for number, word in re.findall(r"(\d+) (\w+)", text)}
+
+
+def read_output(lines):
+    """The pytest runs' summaries and the slowest tests, from .ci/run's output."""
+    runs, slowest = [], []
+    for line in lines:
+        summary = SUMMARY.match(line.strip())
+        if summary:
+            runs.append({"counts": counts(summary["counts"]), "seconds": float(summary["seconds"])})
+        duration = DURATION.match(line.strip())
+        if duration and not runs:                # the default run prints its durations first
+            slowest.append({"test": duration["test"], "phase": duration["phase"],
+                            "seconds": float(duration["seconds"])})
+    return runs, slowest
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args()
+    apt = 0.0
+    if subprocess.run(["bash", "-c", "command -v chromium"], capture_output=True, timeout=60).returncode:
+        started = time.perf_counter()
+        subprocess.run(["bash", "-c", "apt-get update -qq && apt-get install -y -qq chromium"], check=True,
+                       timeout=1800, stdout=subprocess.DEVNULL)
+        apt = time.perf_counter() - started
+    with tempfile.TemporaryDirectory() as workdir:
+        clone = Path(workdir) / "tessera"
+        subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(REPOSITORY), str(clone)], check=True,
+                       timeout=600)
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=clone, capture_output=True, text=True,
+                                check=True, timeout=60).stdout.strip()
+        started = time.perf_counter()
+        done = subprocess.run(["bash", ".ci/run"], cwd=clone, env=dict(os.environ, CI="true"),
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True, timeout=5400)
+        wall = time.perf_counter() - started
+    sys.stdout.write(done.stdout)
+    runs, slowest = read_output(done.stdout.splitlines())
+    report = {
+        "command": "python bench/ci_time.py " + " ".join(sys.argv[1:]),
+        "commit": commit,
+        "machine": machine(),
+        "load_average": load_average(),
+        "exit_status": done.returncode,
+        "wall_s": round(wall, 1),
+        "target_s": 480,
+        "apt_chromium_s": round(apt, 1),
+        "pytest_runs": runs,
+        "slowest": slowest,
+    }
+    print(f"bash .ci/run: {wall:.0f} s wall (exit {done.returncode}); pytest runs: "
+          + "; ".join(f"{run['counts']} in {run['seconds']:.0f} s" for run in runs))
+    if args.out:
+        Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
+    return done.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""The board's first start on an empty numba cache: how soon it draws, and how soon it analyses.
+
+    python bench/web_start.py [--runs 3] [--out results/web-start.json]
+
+Each run starts `tessera serve` with a fresh ``NUMBA_CACHE_DIR`` (the kernels shipped
+compiled load from the package, ``tessera.kernels.prebuilt``) and, once the server says
+where it listens, opens the page in headless chromium (Debian's, as the browser tests
+drive it, in a fresh profile) and times, from the page's opening:
+
+- ``board_s``: the first position drawn with its moves (what a player can click);
+- ``analysis_s``: Start clicked as soon as the board is drawn, to the first analysis line;
+
+and from the server's start, ``analysis_from_start_s``, to set beside the CLI's first
+answer on an empty cache (``cli_first_answer_s``: the README's command, timed in the same
+run). Figures are medians with their ranges, wall seconds.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tessera.bench import load_average, machine  # noqa: E402
+from tests.web_server import launch_chromium, running_server  # noqa: E402
+
+README = "tessera new azul --seed 1 | tessera best - --iterations 20000"
+TIMEOUT_MS = 600_000
+
+
+def one_start(playwright, workdir):
+    cache = tempfile.mkdtemp(dir=workdir)
+    started = time.perf_counter()
+    with running_server("--searches", "1", env={"NUMBA_CACHE_DIR": cache}) as (url, _):
+        browser = launch_chromium(playwright, tempfile.mkdtemp(dir=workdir))
+        page = browser.new_page()
+        opened = time.perf_counter()
+        page.goto(url)
+        page.wait_for_selector("#board [data-pick]", timeout=TIMEOUT_MS)
+        page.wait_for_selector("#moves button", timeout=TIMEOUT_MS)
+        drawn = time.perf_counter()
+        page.click("#analyse")
+        page.wait_for_selector("#analysis tbody tr", timeout=TIMEOUT_MS)
+        analysed = time.perf_counter()
+        browser.close()
+    return {"board_s": drawn - opened, "analysis_s": analysed - drawn,
+            "analysis_from_start_s": analysed - started}
+
+
+def cli_first_answer(workdir):
+    env = dict(os.environ, NUMBA_CACHE_DIR=tempfile.mkdtemp(dir=workdir))
+    started = time.perf_counter()
+    subprocess.run(["bash", "-c", f'tessera() {{ "{sys.executable}" -m tessera "$@"; }}\nset -o pipefail\n{README}'],
+                   check=True, env=env, stdout=subprocess.DEVNULL, timeout=900)
+    return time.perf_counter() - started
+
+
+def summary(values):
+    return {"median_s": round(statistics.median(values), 2), "range_s": [round(min(values), 2), round(max(values), 2)]}
+
+
+def main():
+    from playwright.sync_api import sync_playwright
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args()
+    load_before = load_average()
+    runs = []
+    with tempfile.TemporaryDirectory() as workdir, sync_playwright() as playwright:
+        for i in range(args.runs):
+            run = one_start(playwright, workdir)
+            run["cli_first_answer_s"] = cli_first_answer(workdir)
+            print(f"run {i + 1}: " + ", ".join(f"{key} {value:.2f}" for key, value in run.items()), file=sys.stderr)
+            runs.append(run)
+    figures = {key: summary([run[key] for run in runs]) for key in runs[0]}
+    figures["board_s"]["target_s"] = 3.0
+    figures["analysis_from_start_s"]["target_s"] = "at most 2 s after cli_first_answer_s"
+    report = {"command": "python bench/web_start.py " + " ".join(sys.argv[1:]),
+              "cli_command": README, "machine": machine(load_before), "runs": args.runs, "figures": figures}
+    for key, figure in figures.items():
+        print(f"{key:24} {figure['median_s']:6.2f} s  ({figure['range_s'][0]}-{figure['range_s'][1]})")
+    if args.out:
+        Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
