@@ -8,7 +8,8 @@ run without the numba patches), timing the whole in wall seconds and each part b
 lines pytest prints. An apt install of chromium, where .ci/run makes one, is timed apart
 and left out of the total (on CI's machine it is there already). Records the passed,
 failed and skipped counts of each pytest run and the slowest tests of the default run
-(``--durations`` in .ci/run), which tests/README.md lists.
+(``--durations`` in .ci/run), which tests/README.md lists. Then times the quick tier
+(``python -m pytest --quick``) in the clone's environment on an empty numba cache.
 """
 import argparse
 import json
@@ -46,6 +47,20 @@ def read_output(lines):
     return runs, slowest
 
 
+def time_quick_tier(clone):
+    """``python -m pytest --quick`` in the clone's environment after .ci/run, on an empty numba
+    cache: its wall seconds and counts."""
+    with tempfile.TemporaryDirectory() as cache:
+        started = time.perf_counter()
+        done = subprocess.run([str(clone / ".venv" / "bin" / "python"), "-m", "pytest", "--quick", "-q",
+                               "-p", "no:cacheprovider"], cwd=clone, env=dict(os.environ, NUMBA_CACHE_DIR=cache),
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=1800)
+        wall = time.perf_counter() - started
+    runs, _ = read_output(done.stdout.splitlines())
+    return {"command": "python -m pytest --quick", "exit_status": done.returncode, "wall_s": round(wall, 1),
+            "target_s": 90, "counts": runs[-1]["counts"] if runs else {}}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=None)
@@ -67,6 +82,7 @@ def main():
                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True, timeout=5400)
         wall = time.perf_counter() - started
+        quick = time_quick_tier(clone)
     sys.stdout.write(done.stdout)
     runs, slowest = read_output(done.stdout.splitlines())
     report = {
@@ -79,10 +95,12 @@ def main():
         "target_s": 480,
         "apt_chromium_s": round(apt, 1),
         "pytest_runs": runs,
+        "quick": quick,
         "slowest": slowest,
     }
     print(f"bash .ci/run: {wall:.0f} s wall (exit {done.returncode}); pytest runs: "
-          + "; ".join(f"{run['counts']} in {run['seconds']:.0f} s" for run in runs))
+          + "; ".join(f"{run['counts']} in {run['seconds']:.0f} s" for run in runs)
+          + f"; then pytest --quick: {quick['wall_s']:.0f} s (exit {quick['exit_status']})")
     if args.out:
         Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
     return done.returncode
