@@ -2,6 +2,7 @@
 exits 0 (the API tour printing what it found), its set-up commands stay the two the
 project documents, its links lead to files, and its index names every document."""
 import importlib.util
+import json
 import re
 import subprocess
 import sys
@@ -60,3 +61,30 @@ def test_every_link_of_the_readme_leads_to_a_file():
     assert links
     missing = sorted(link for link in links if not (REPO / link).exists())
     assert not missing, missing
+
+
+def result(name):
+    return json.loads(repo_text(f"results/{name}"))
+
+
+def set_up_section():
+    return README.split("## Set up", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_set_up_figures_are_those_of_results():
+    """The first answer, the warm one, the compile without the shipped kernels, the core
+    install's size and the test command's time, as the README's set-up section gives them, are
+    the figures of the files in results/ (each written by the command it records)."""
+    text = " ".join(set_up_section().split())
+    start = result("start.json")["figures"]
+    installed_in = re.search(r"the set-up command above installs in ([0-9]+) s", text).group(1)
+    assert installed_in == f"{start['readme_fresh_clone']['install_median_s']:.0f}"
+    first, warm = re.search(r"answers in ([0-9.]+) s the first time and ([0-9.]+) s after", text).groups()
+    assert first == f"{start['readme_fresh_clone']['median_s']:.1f}"
+    assert warm == f"{start['readme_warm']['median_s']:.1f}"
+    compiling = re.search(r"compiles the kernels it needs and caches them \(([0-9]+) s for this one\)", text)
+    assert compiling.group(1) == f"{start['readme_compiling']['median_s']:.0f}"
+    installed = re.search(r"([0-9]+) MB added to a fresh virtual environment", text).group(1)
+    assert installed == f"{result('install.json')['installs']['core']['install_mb']:.0f}"
+    minutes = re.search(r"`bash \.ci/run` takes ([0-9.]+) minutes on a clean clone", text).group(1)
+    assert minutes == f"{result('ci.json')['wall_s'] / 60:.1f}"

@@ -162,3 +162,20 @@ def test_tessera_analyze_runs_from_an_empty_folder(installed):
     out = installed("""echo '{"id": "a", "game": "pavilion", "maxVisits": 50}' | tessera analyze""")
     answer = json.loads(out)
     assert answer["id"] == "a" and answer["root"]["visits"] == 50
+
+
+def test_the_installed_wheel_loads_its_kernels_shipped_compiled(installed):
+    """Installed from the wheel, the sources the shipped kernels were built from are all there
+    (their digest is the manifest's), so a first search on an empty cache compiles nothing."""
+    from tessera.kernels import prebuilt
+    if prebuilt.BUILD_CPU.get(os.uname().machine) is None or not prebuilt.archive_paths(
+            prebuilt.BUILD_CPU[os.uname().machine])[0].is_file():
+        pytest.skip("no kernels shipped compiled for this platform")
+    refusal = installed("python -c 'from tessera.kernels import prebuilt as p; import json, platform; "
+                        "cpu = p.BUILD_CPU[platform.machine()]; "
+                        "manifest = json.loads(p.archive_paths(cpu)[1].read_text()); "
+                        "print(p.refusal(manifest, digest=p.source_digest(), versions=p._versions(), "
+                        "host_features=p._host_features()))'")
+    assert refusal.strip() == "None"
+    out = installed("tessera new azul --seed 1 | tessera best - --iterations 500 --threads 1 --json")
+    assert json.loads(out)["root"]["compile_seconds"] == 0

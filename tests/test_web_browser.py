@@ -449,3 +449,36 @@ def test_ctrl_c_stops_the_server_with_a_page_open():
             # ... ended by the server, not cut by uvicorn's last resort after SHUTDOWN_SECONDS
             assert time.monotonic() - started < SHUTDOWN_SECONDS
             process.wait(timeout=EXIT_SECONDS)
+
+
+def warmup_report(moves, search, compiled_ahead):
+    """A /api/warmup answer with Azul's stages as given (each ``(state, seconds)``) and the
+    other games ready."""
+    def stage(state, seconds):
+        return {"state": state, **({} if seconds is None else {"seconds": seconds})}
+    games = [{"game": "azul", "stages": {"moves": stage(*moves), "search": stage(*search)}}]
+    games += [{"game": game, "stages": {"moves": stage("ready", 0.4), "search": stage("ready", 0.9)}}
+              for game in ("pavilion", "azure")]
+    done = sum(s["state"] in ("ready", "failed") for g in games for s in g["stages"].values())
+    return {"games": games, "done": done, "total": 6, "ready": done == 6, "seconds": 5.0,
+            "compiled_ahead": compiled_ahead}
+
+
+def test_the_board_says_what_loads_for_how_long_and_what_works_already(page):
+    """Above the board, for the game chosen (Azul here), as the reports of a first start come:
+    the page's own drawing of /api/warmup answers."""
+    def line(moves, search, compiled_ahead):
+        page.evaluate("(report) => warmup.show(report)", warmup_report(moves, search, compiled_ahead))
+        shown = page.locator("#board-loading")
+        return shown.inner_text() if shown.is_visible() else None
+
+    assert line(("compiling", 3.4), ("waiting", None), False) == (
+        "Azul: compiling its rules… 3.4 s. The board appears once they are ready.")
+    assert line(("ready", 4.0), ("compiling", 12.0), False) == (
+        "Azul: moves ready, play on the board; compiling the search… 12.0 s, "
+        "and an analysis starts once it is ready.")
+    assert line(("ready", 0.4), ("compiling", 1.2), True) == (
+        "Azul: moves ready, play on the board; loading the search… 1.2 s, "
+        "and an analysis starts once it is ready.")
+    assert "loading" in page.inner_text("#warmup") and "compiles them" not in page.inner_text("#warmup")
+    assert line(("ready", 0.4), ("ready", 1.5), True) is None           # all ready: the line goes

@@ -13,6 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from tessera.games import registered_games
+from tessera.kernels import prebuilt
 from tessera.web.app import create_app
 from tests.web_server import CHROMIUM, launch_chromium, running_server
 
@@ -35,7 +36,7 @@ def wait_report(client, ready, timeout=300.0):
 def test_a_server_that_loads_nothing_ahead_reports_ready():
     with TestClient(create_app(analysis=False), base_url=LOCAL) as client:
         assert client.get("/api/warmup").json() == {"games": [], "done": 0, "total": 0,
-                                                    "ready": True, "seconds": 0.0}
+                                                    "ready": True, "seconds": 0.0, "compiled_ahead": None}
 
 
 def test_without_analysis_each_games_moves_load_and_are_reported():
@@ -44,6 +45,7 @@ def test_without_analysis_each_games_moves_load_and_are_reported():
         assert sorted(entry["game"] for entry in report["games"]) == GAMES
         assert report["total"] == len(GAMES) and report["done"] == len(GAMES)
         assert report["ready"] is True
+        assert report["compiled_ahead"] is (prebuilt.usable_build() is not None)
         for entry in report["games"]:
             assert list(entry["stages"]) == ["moves"]       # no search without analysis
             moves = entry["stages"]["moves"]

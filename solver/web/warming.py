@@ -48,14 +48,21 @@ class Warming:
                        if stage != "search" or hub is not None}
         self.lock = threading.Lock()
         self.started = None
+        # Whether the kernels load from those the package ships compiled (a second or two)
+        # or compile (minutes): known once the moves' thread has looked, None before.
+        self.compiled_ahead = None
 
     def start(self):
         self.started = time.monotonic()
-        threading.Thread(target=self._run_each, args=("moves", load_moves),
-                         name="warm-moves", daemon=True).start()
+        threading.Thread(target=self._load_moves, name="warm-moves", daemon=True).start()
         if self.hub is not None:
             threading.Thread(target=self._run_each, args=("search", self.hub.load_search),
                              name="warm-search", daemon=True).start()
+
+    def _load_moves(self):
+        from tessera.kernels import prebuilt
+        self.compiled_ahead = prebuilt.usable_build() is not None
+        self._run_each("moves", load_moves)
 
     def _run_each(self, stage_name, load):
         for game in self.games:
@@ -73,7 +80,9 @@ class Warming:
     def report(self):
         """Each game's stages (``state`` waiting, compiling, ready or failed; ``seconds``
         since the stage began, or that it took; ``error`` of a failed one), how many
-        stages have ended of how many, and whether all are ready."""
+        stages have ended of how many, whether all are ready, and whether the kernels
+        load from those shipped compiled (``compiled_ahead``: a stage "compiling" then only
+        loads; None until known)."""
         now = time.monotonic()
         with self.lock:
             games = [{"game": game, "stages": {name: stage.report(now)
@@ -83,7 +92,8 @@ class Warming:
             states = [stage.state for stage in self.stages.values()]
         return {"games": games, "done": sum(state in (READY, FAILED) for state in states),
                 "total": len(states), "ready": all(state == READY for state in states),
-                "seconds": round(now - self.started, 1) if self.started is not None else 0.0}
+                "seconds": round(now - self.started, 1) if self.started is not None else 0.0,
+                "compiled_ahead": self.compiled_ahead}
 
 
 def load_moves(name):
@@ -98,4 +108,4 @@ def load_moves(name):
 
 def not_warming():
     """The report of a server that loads nothing ahead (the board's tests)."""
-    return {"games": [], "done": 0, "total": 0, "ready": True, "seconds": 0.0}
+    return {"games": [], "done": 0, "total": 0, "ready": True, "seconds": 0.0, "compiled_ahead": None}

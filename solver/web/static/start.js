@@ -1,8 +1,10 @@
 // The first start: how far the server has loaded each game's kernels (GET /api/warmup),
-// a small bar a game while anything loads, hidden once everything is ready. On an empty
-// numba cache the stages compile, which takes minutes; moves are ready well before the
-// search. ``warmup.searchReady(game)`` resolves once that game's search has loaded (or
-// failed to: the search then meets its own error).
+// a small bar a game while anything loads, hidden once everything is ready, and above the
+// board a line for the game chosen: what loads or compiles, for how long so far, and what
+// already works. From the kernels the package ships compiled this takes a second or two;
+// where the stages compile it takes minutes, and moves are ready well before the search.
+// ``warmup.searchReady(game)`` resolves once that game's search has loaded (or failed to:
+// the search then meets its own error).
 "use strict";
 const warmup = (() => {
   const POLL_MS = 500;
@@ -31,14 +33,44 @@ const warmup = (() => {
     waiters = waiting;
   }
 
+  // The server's "compiling" only loads where the kernels ship compiled.
+  const working = () => (report.compiled_ahead ? "loading" : "compiling");
+
   function stageText(name, stage) {
     if (stage.state === "ready") return `${STAGE_NAMES[name]} ready`;
     if (stage.state === "failed") return `${STAGE_NAMES[name]} failed: ${stage.error}`;
-    if (stage.state === "compiling") return `${STAGE_NAMES[name]} compiling… ${Math.round(stage.seconds)} s`;
+    if (stage.state === "compiling") return `${STAGE_NAMES[name]} ${working()}… ${Math.round(stage.seconds)} s`;
     return `${STAGE_NAMES[name]} waiting`;
   }
 
+  // The board's own line: the chosen game's stages, and what the player can do meanwhile.
+  function boardText(entry) {
+    const {moves, search} = entry.stages;
+    const game = GAME_NAMES[entry.game] || entry.game;
+    const seconds = (stage) => `${stage.seconds === undefined ? 0 : stage.seconds.toFixed(1)} s`;
+    if (moves.state === "failed") return `${game} failed to load: ${moves.error}`;
+    if (moves.state !== "ready") {
+      const doing = moves.state === "compiling" ? `${working()} its rules… ${seconds(moves)}` : "waiting to load its rules";
+      return `${game}: ${doing}. The board appears once they are ready.`;
+    }
+    if (!search || search.state === "ready") return "";
+    if (search.state === "failed") return `${game}: the search failed to load: ${search.error}`;
+    const doing = search.state === "compiling" ? `${working()} the search… ${seconds(search)}` : "the search waits its turn to load";
+    return `${game}: moves ready, play on the board; ${doing}, and an analysis starts once it is ready.`;
+  }
+
+  function drawBoardLine() {
+    const line = document.getElementById("board-loading");
+    const chosen = document.getElementById("game").value;
+    const entry = report.games.find((g) => g.game === chosen);
+    const text = entry ? boardText(entry) : "";
+    line.hidden = text === "";
+    line.textContent = text;
+    line.classList.toggle("failed", text.includes("failed"));
+  }
+
   function draw() {
+    drawBoardLine();
     const panel = document.getElementById("warmup");
     const failed = report.games.some((g) => Object.values(g.stages).some((s) => s.state === "failed"));
     panel.hidden = finished() && !failed;
@@ -46,7 +78,9 @@ const warmup = (() => {
     const rows = [];
     const title = document.createElement("div");
     title.className = "warmup-title";
-    title.textContent = `Loading the games (a first start compiles them): ${report.done} of ${report.total} stages`;
+    title.textContent = report.compiled_ahead
+      ? `Loading the games: ${report.done} of ${report.total} stages`
+      : `Loading the games (a first start compiles them): ${report.done} of ${report.total} stages`;
     rows.push(title);
     for (const entry of report.games) {
       const stages = Object.entries(entry.stages);
@@ -74,17 +108,20 @@ const warmup = (() => {
   async function poll() {
     try {
       const response = await fetch("/api/warmup");
-      if (response.ok) {
-        report = await response.json();
-        draw();
-        settle();
-      }
+      if (response.ok) show(await response.json());
     } catch (err) {
       // The server is away for a moment: asked again below.
     }
     if (!finished()) setTimeout(poll, POLL_MS);
   }
 
+  // Shows ``given`` as the latest report (what a poll does with the server's answer).
+  function show(given) {
+    report = given;
+    draw();
+    settle();
+  }
+
   poll();
-  return {searchReady, searchEnded, report: () => report};
+  return {searchReady, searchEnded, show, report: () => report};
 })();
