@@ -108,6 +108,13 @@ def _selfplay(game):
     warm_up(make_plan(game, {}, ["random", "greedy"], 1, 0))
 
 
+def compiled_ahead():
+    """Whether the kernels load from those the package ships compiled here
+    (``tessera.kernels.prebuilt``: a second or two), rather than compile (minutes)."""
+    from tessera.kernels import prebuilt
+    return prebuilt.usable_build() is not None
+
+
 @contextmanager
 def scipy_hidden():
     """Keep numba from importing scipy while a command runs.

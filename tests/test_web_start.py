@@ -13,7 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from tessera.games import registered_games
-from tessera.kernels import prebuilt
+from tessera.warmup import compiled_ahead
 from tessera.web.app import create_app
 from tests.web_server import CHROMIUM, launch_chromium, running_server
 
@@ -45,7 +45,7 @@ def test_without_analysis_each_games_moves_load_and_are_reported():
         assert sorted(entry["game"] for entry in report["games"]) == GAMES
         assert report["total"] == len(GAMES) and report["done"] == len(GAMES)
         assert report["ready"] is True
-        assert report["compiled_ahead"] is (prebuilt.usable_build() is not None)
+        assert report["compiled_ahead"] is compiled_ahead()
         for entry in report["games"]:
             assert list(entry["stages"]) == ["moves"]       # no search without analysis
             moves = entry["stages"]["moves"]

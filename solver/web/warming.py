@@ -60,8 +60,8 @@ class Warming:
                              name="warm-search", daemon=True).start()
 
     def _load_moves(self):
-        from tessera.kernels import prebuilt
-        self.compiled_ahead = prebuilt.usable_build() is not None
+        from tessera.warmup import compiled_ahead
+        self.compiled_ahead = compiled_ahead()
         self._run_each("moves", load_moves)
 
     def _run_each(self, stage_name, load):
