@@ -44,6 +44,7 @@ import hashlib
 import inspect
 import io
 import json
+import lzma
 import os
 import pickle
 import platform
@@ -143,6 +144,10 @@ def refusal(manifest, *, digest, versions, host_features, environ=os.environ):
     return None
 
 
+# What reading a damaged entry raises.
+DAMAGED = (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError)
+
+
 class Build:
     """Prebuilt entries that may be loaded here: numba's index and data files, by the folder
     of the kernel's source, read through ``read(relative path)`` (bytes, or None)."""
@@ -173,8 +178,11 @@ class Build:
         if data is None:
             return {}
         stream = io.BytesIO(data)
-        pickle.load(stream)                   # numba's version: the manifest's
-        _, overloads = pickle.loads(stream.read())
+        try:
+            pickle.load(stream)               # numba's version: the manifest's
+            _, overloads = pickle.loads(stream.read())
+        except DAMAGED:
+            return {}
         return {(signature, hashes): name for (signature, magic, hashes), name in overloads.items()
                 if tuple(magic) == self.magic}
 
@@ -189,7 +197,11 @@ class Build:
         data = None if name is None else self.read(f"{folder}/{name}")
         if data is None:
             return None
-        return cache._impl.rebuild(target_context, pickle.loads(data))
+        try:
+            payload = pickle.loads(data)
+        except DAMAGED:
+            return None                       # a damaged entry: numba compiles the kernel
+        return cache._impl.rebuild(target_context, payload)
 
 
 def archive_paths(cpu):
@@ -214,14 +226,17 @@ def unpacked(archive, digest, root):
         try:
             root.mkdir(parents=True, exist_ok=True)
             partial = Path(tempfile.mkdtemp(prefix=".unpacking-", dir=root))
-            with tarfile.open(archive, "r:xz") as members:
-                members.extractall(partial, **_data_only())
-            try:
-                partial.rename(folder)       # whole or not at all; another process may have won
-            except OSError:
-                shutil.rmtree(partial, ignore_errors=True)
         except OSError:
             return _in_memory(archive)
+        try:
+            with tarfile.open(archive, "r:xz") as members:
+                members.extractall(partial, **_data_only())
+            partial.rename(folder)           # whole or not at all
+        except OSError:
+            if not folder.is_dir():          # not another process's win: this one cannot write
+                return _in_memory(archive)
+        finally:
+            shutil.rmtree(partial, ignore_errors=True)
     return lambda path: _read_file(folder / path)
 
 
@@ -246,19 +261,23 @@ def _data_only():
 @functools.cache
 def usable_build():
     """This process's prebuilt ``Build``, or None when none may be loaded (decided once)."""
-    if not switched_on():
-        return None
     cpu = BUILD_CPU.get(platform.machine())
-    if cpu is None:
+    if not switched_on() or cpu is None:
         return None
-    archive, manifest_path = archive_paths(cpu)
-    if not (archive.is_file() and manifest_path.is_file()):
+    return open_build(*archive_paths(cpu), unpacked_root())
+
+
+def open_build(archive, manifest_path, root):
+    """The ``Build`` of ``archive`` and its manifest, unpacked below ``root``, or None where it
+    may not be loaded here or cannot be read (a damaged file: then everything compiles)."""
+    try:
+        manifest = json.loads(manifest_path.read_text())
+        digest = source_digest()
+        if refusal(manifest, digest=digest, versions=_versions(), host_features=_host_features()):
+            return None
+        return Build(unpacked(archive, digest, root), manifest)
+    except (OSError, ValueError, EOFError, tarfile.TarError, lzma.LZMAError):
         return None
-    manifest = json.loads(manifest_path.read_text())
-    digest = source_digest()
-    if refusal(manifest, digest=digest, versions=_versions(), host_features=_host_features()):
-        return None
-    return Build(unpacked(archive, digest, unpacked_root()), manifest)
 
 
 def load(cache, sig, target_context):

@@ -116,3 +116,16 @@ def test_the_archive_is_unpacked_once_whole_and_read_from_memory_where_it_cannot
     blocked.write_text("")                                       # a root that cannot be made
     in_memory = prebuilt.unpacked(ARCHIVE, digest, blocked / "prebuilt")
     assert in_memory(names[0]) == read(names[0])
+
+
+@needs_build
+def test_a_damaged_archive_or_manifest_is_passed_over_and_leaves_nothing_behind(tmp_path):
+    damaged = tmp_path / ARCHIVE.name
+    damaged.write_bytes(ARCHIVE.read_bytes()[: ARCHIVE.stat().st_size // 2])
+    root = tmp_path / "unpacked"
+    assert prebuilt.open_build(damaged, MANIFEST, root) is None
+    assert not root.exists() or list(root.iterdir()) == []        # no half-unpacked folder
+    broken_manifest = tmp_path / MANIFEST.name
+    broken_manifest.write_text("{")
+    assert prebuilt.open_build(ARCHIVE, broken_manifest, root) is None
+    assert prebuilt.open_build(ARCHIVE, MANIFEST, root) is not None
