@@ -12,7 +12,6 @@ failed and skipped counts of each pytest run and the slowest tests of the defaul
 (``python -m pytest --quick``) in the clone's environment on an empty numba cache.
 """
 import argparse
-import json
 import os
 import re
 import subprocess
@@ -21,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tessera.bench import load_average, machine
+from tessera.bench import machine, write_report
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 SUMMARY = re.compile(r"^=*\s*(?P<counts>(\d+ \w+(, )?)+) in (?P<seconds>[0-9.]+)s")
@@ -89,7 +88,6 @@ def main():
         "command": "python bench/ci_time.py " + " ".join(sys.argv[1:]),
         "commit": commit,
         "machine": machine(),
-        "load_average": load_average(),
         "exit_status": done.returncode,
         "wall_s": round(wall, 1),
         "target_s": 480,
@@ -101,8 +99,7 @@ def main():
     print(f"bash .ci/run: {wall:.0f} s wall (exit {done.returncode}); pytest runs: "
           + "; ".join(f"{run['counts']} in {run['seconds']:.0f} s" for run in runs)
           + f"; then pytest --quick: {quick['wall_s']:.0f} s (exit {quick['exit_status']})")
-    if args.out:
-        Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
+    write_report(args.out, report)
     return done.returncode
 
 

@@ -15,20 +15,17 @@ set beside the CLI's first answer on an empty cache (``cli_first_answer_s``: the
 command, timed in the same run). Figures are medians with their ranges, wall seconds.
 """
 import argparse
-import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tessera.bench import load_average, machine  # noqa: E402
+from bench.start_speed import README, run_shell  # noqa: E402
+from tessera.bench import load_average, machine, write_report  # noqa: E402
 from tests.web_server import launch_chromium, running_server  # noqa: E402
 
-README = "tessera new azul --seed 1 | tessera best - --iterations 20000"
 TIMEOUT_MS = 600_000
 
 
@@ -52,11 +49,8 @@ def one_start(playwright, workdir):
 
 
 def cli_first_answer(workdir):
-    env = dict(os.environ, NUMBA_CACHE_DIR=tempfile.mkdtemp(dir=workdir))
-    started = time.perf_counter()
-    subprocess.run(["bash", "-c", f'tessera() {{ "{sys.executable}" -m tessera "$@"; }}\nset -o pipefail\n{README}'],
-                   check=True, env=env, stdout=subprocess.DEVNULL, timeout=900)
-    return time.perf_counter() - started
+    wall, _, _ = run_shell(README, tempfile.mkdtemp(dir=workdir), workdir, None)
+    return wall
 
 
 def summary(values):
@@ -84,8 +78,7 @@ def main():
               "cli_command": README, "machine": machine(load_before), "runs": args.runs, "figures": figures}
     for key, figure in figures.items():
         print(f"{key:24} {figure['median_s']:6.2f} s  ({figure['range_s'][0]}-{figure['range_s'][1]})")
-    if args.out:
-        Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
+    write_report(args.out, report)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Kernels compiled ahead of time and shipped inside the package.
 
 numba compiles a kernel on its first use and caches it (``cache=True``), so a first
-search on a new machine compiled for 10 to 25 s before it searched. The package ships
+search on a new machine compiled for many seconds before it searched. The package ships
 numba's cache entries for every kernel ``tessera warmup`` compiles, built for a portable
 CPU, as one archive per platform, Python and CPU (``prebuilt/<tag>.tar.xz``, ``TAG``)
 with a manifest saying what they were built from (``prebuilt/<tag>.json``). A cache
@@ -9,8 +9,8 @@ miss (``tessera.kernels.cache_load``) looks there before it compiles, so a first
 loads its kernels as a warm one does.
 
 The entries share most of their code (each carries the kernels it calls), so the archive
-is packed as a whole: about 4 MB where the entries are 28. The first process that needs
-it unpacks it (a third of a second) into a folder of its own beside numba's cache
+is packed as a whole, a fraction of the entries' size. The first process that needs it
+unpacks it into a folder of its own beside numba's cache
 (``$NUMBA_CACHE_DIR/tessera-prebuilt/``, else ``~/.cache/tessera/prebuilt/``), named by
 the digest of the sources, so every later process reads the entries from there; where
 that folder cannot be written, the process unpacks it in memory.
@@ -23,7 +23,7 @@ manifest lets a process check before its first load:
 - Python, numba and llvmlite are the versions they were built with, on the same
   operating system and machine;
 - the CPU has every feature the build's CPU model has (``x86-64-v3``: AVX2, BMI2, FMA,
-  the features of x86-64 machines since about 2015);
+  the features current x86-64 machines share);
 - no board file of the user's own is named (``$TESSERA_AZURE_DOMAINS``,
   ``$TESSERA_AZURE_COSMOS``);
 - ``TESSERA_PREBUILT=0`` is not set (tests of compiling set it).
@@ -68,9 +68,8 @@ FOLDER = KERNELS / "prebuilt"
 ROOT_FOLDER = "_"
 
 # The CPU models a build may target, with the host features each needs (LLVM's names).
-# x86-64-v3 is the psABI's level 3: what every x86-64 CPU since Haswell (2013) and Zen
-# (2017) has, and what the kernels use of a newer one (their work is integer bit-twiddling:
-# POPCNT, LZCNT, BMI).
+# x86-64-v3 is the psABI's level 3 (AVX2, BMI, LZCNT, POPCNT): what current x86-64 CPUs
+# share, and what the kernels use of any newer one (their work is integer bit-twiddling).
 CPU_MODELS = {
     "x86-64-v3": ("cmov", "cx8", "fxsr", "mmx", "sse", "sse2",
                   "cx16", "sahf", "popcnt", "sse3", "sse4.1", "sse4.2", "ssse3",
@@ -103,12 +102,26 @@ def source_digest(root=KERNELS):
 
 
 def _source_files(root):
+    for folder, files in _kernel_folders(root):
+        for name in files:
+            path = folder / name
+            if (name.endswith(".py") or folder.name == "data") and path != Path(__file__).resolve():
+                yield path
+
+
+def _kernel_folders(root=KERNELS):
+    """``(folder, file names)`` of every folder of sources below ``root``: not the prebuilt
+    entries, nor Python's bytecode."""
     for folder, subfolders, files in os.walk(root):
         subfolders[:] = [name for name in subfolders if name not in ("prebuilt", "__pycache__")]
-        for name in files:
-            path = Path(folder) / name
-            if (name.endswith(".py") or path.parent.name == "data") and path != Path(__file__).resolve():
-                yield path
+        yield Path(folder), files
+
+
+def _entry_folder_name(folder):
+    """The folder of the entries of the kernels in the source folder ``folder`` (below
+    ``KERNELS``): its relative path, ``ROOT_FOLDER`` for ``KERNELS`` itself."""
+    relative = folder.relative_to(KERNELS)
+    return relative.as_posix() if relative.parts else ROOT_FOLDER
 
 
 def _versions():
@@ -162,10 +175,9 @@ class Build:
         """The folder of the entries of kernels defined in ``source_file``, or None for a
         file outside ``tessera.kernels``."""
         try:
-            relative = Path(source_file).resolve().parent.relative_to(KERNELS)
+            return _entry_folder_name(Path(source_file).resolve().parent)
         except ValueError:
             return None
-        return relative.as_posix() if relative.parts else ROOT_FOLDER
 
     def index(self, path):
         """``{(signature, code hashes): data file name}`` of one numba index file ({} if none)."""
@@ -355,12 +367,8 @@ def _copy_entries(cache, target):
     """Copy the entries of the kernels below ``KERNELS`` from the numba cache folder ``cache``
     into ``target``, a folder per source folder; how many data files were copied."""
     from numba.core.caching import UserProvidedCacheLocator
-    folders = {}
-    for folder, subfolders, _ in os.walk(KERNELS):
-        subfolders[:] = [name for name in subfolders if name not in ("prebuilt", "__pycache__")]
-        relative = Path(folder).relative_to(KERNELS)
-        subpath = UserProvidedCacheLocator.get_suitable_cache_subpath(str(Path(folder) / "any.py"))
-        folders[subpath] = relative.as_posix() if relative.parts else ROOT_FOLDER
+    folders = {UserProvidedCacheLocator.get_suitable_cache_subpath(str(folder / "any.py")):
+               _entry_folder_name(folder) for folder, _ in _kernel_folders()}
     count = 0
     for entry in sorted(cache.iterdir()):
         if entry.name not in folders:

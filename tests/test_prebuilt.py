@@ -58,14 +58,11 @@ def test_this_machine_may_load_them():
     (None, {"TESSERA_PREBUILT": "0"}, "TESSERA_PREBUILT=0"),
     (None, {"TESSERA_AZURE_COSMOS": "/boards/cosmos.json"}, "$TESSERA_AZURE_COSMOS names a board file"),
     ({"platform": ["darwin", "arm64"]}, None, "built for ['darwin', 'arm64']"),
-    ({"versions": {"python": platform.python_version(), "numba": "0.67.0", "llvmlite": "0.50.0"}}, None,
-     "built with numba 0.67.0"),
+    ({"versions": {**prebuilt._versions(), "numba": "0.67.0"}}, None, "built with numba 0.67.0"),
     ({"source_digest": "0" * 64}, None, "built from other kernel sources"),
     ({"cpu": "a CPU no build knows"}, None, "which this CPU is not"),
 ])
 def test_a_build_that_would_not_compute_what_a_compile_does_is_refused(changed, environ, reason):
-    if changed and "versions" in changed:
-        changed["versions"]["llvmlite"] = prebuilt._versions()["llvmlite"]
     assert reason in refusal(changed, environ)
 
 
