@@ -17,11 +17,18 @@ import time
 import numba
 import numpy as np
 
-from tessera.kernels import bind
 from tessera.bench import (
-    bar_line, machine, perft_rate, playout_bar, playout_line, playout_rates, timed, write_report,
+    bar_line,
+    machine,
+    perft_rate,
+    playout_bar,
+    playout_line,
+    playout_rates,
+    timed,
+    write_report,
 )
 from tessera.games import get_game
+from tessera.kernels import bind
 
 ISSUE_BAR_GAMES_PER_S = 40_000
 

@@ -17,12 +17,22 @@ import time
 
 import numpy as np
 
-from tessera.kernels import azure
 from tessera.bench import (
-    bar_line, interleaved, load_average, machine, median_rate, perft_line, perft_rates, playout_bar,
-    playout_line, playout_rates, timed, write_report,
+    bar_line,
+    interleaved,
+    load_average,
+    machine,
+    median_rate,
+    perft_line,
+    perft_rates,
+    playout_bar,
+    playout_line,
+    playout_rates,
+    timed,
+    write_report,
 )
 from tessera.games import get_game
+from tessera.kernels import azure
 from tessera.search.ismcts import Ismcts
 from tessera.search.mcts import MctsOptions
 

@@ -10,8 +10,17 @@ import argparse
 import sys
 
 from tessera.bench import (
-    BENCH_POSITIONS, bar_line, build, load_average, machine, perft_line, perft_rates, playout_bar,
-    playout_line, playout_rates, write_report,
+    BENCH_POSITIONS,
+    bar_line,
+    build,
+    load_average,
+    machine,
+    perft_line,
+    perft_rates,
+    playout_bar,
+    playout_line,
+    playout_rates,
+    write_report,
 )
 from tessera.games import get_game
 

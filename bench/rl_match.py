@@ -18,9 +18,7 @@ import time
 
 import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import mcts
-
-from open_spiel.python.algorithms import ismcts
+from open_spiel.python.algorithms import ismcts, mcts
 
 import tessera.rl.spiel  # noqa: F401  (registers the games)
 from tessera.agents import parse_agent

@@ -48,10 +48,14 @@ def measure(kind, state, threads, repeats):
     rollout = options.for_position(state).rollout       # outside the timed lookup
     if kind == "mcts":
         searcher = Mcts(options)
-        lookup = (lambda: mcts.load_kernels.__wrapped__(state, rollout, False))
+
+        def lookup():
+            return mcts.load_kernels.__wrapped__(state, rollout, False)
     else:
         searcher = ismcts.Ismcts(options)
-        lookup = (lambda: ismcts.load_kernels.__wrapped__(state, rollout))
+
+        def lookup():
+            return ismcts.load_kernels.__wrapped__(state, rollout)
     return {"one_simulation": milliseconds(lambda: searcher.search(state), repeats),
             "lookup_again": milliseconds(lookup, repeats)}
 

@@ -56,10 +56,10 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from tessera.games import get_game
 from tessera.kernels import bind
 from tessera.kernels import selfplay_layout as kernel
 from tessera.kernels.rng import CHANCE_SALT
-from tessera.games import get_game
 from tessera.selfplay.chunk import warm_up
 from tessera.selfplay.cluster import DaskCluster
 from tessera.selfplay.plan import make_plan

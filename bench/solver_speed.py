@@ -23,7 +23,13 @@ import sys
 import time
 
 from tessera.bench import (
-    FINAL_ROUND_TABLES, final_round, load_average, machine, random_decisions, timed, write_report,
+    FINAL_ROUND_TABLES,
+    final_round,
+    load_average,
+    machine,
+    random_decisions,
+    timed,
+    write_report,
 )
 from tessera.games import get_game
 from tessera.search.alphabeta import solve

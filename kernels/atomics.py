@@ -13,7 +13,6 @@ an integer or a tuple of them (``(node, VISITS)``); the element is an int64 or a
   before, a store no earlier store moves after, so a block written before a release
   store is whole for a thread whose acquire load sees that store.
 """
-from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic

@@ -41,8 +41,8 @@ def install():
     global _installed
     if _installed or not patches.numba_patches():
         return
-    from numba.core import caching, environment
     import numba.cpython.hashing  # noqa: F401  (registers hash()'s secret symbols)
+    from numba.core import caching, environment
     caching.Cache.load_overload = _load_overload
     caching.NullCache.load_overload = _no_cache_load      # a kernel without cache=True
     environment._rebuild_env = _environment_rebuilder(environment)

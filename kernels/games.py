@@ -67,9 +67,8 @@ play), using only ``rng``. Information-set MCTS
 (``tessera.kernels.search.ismcts``) is built on it; see docs/hidden-information.md.
 """
 
-from tessera.kernels.constants import GAME_NAMES
+from tessera.kernels.constants import AZUL, AZURE, CHANCE, GAME_NAMES, PAVILION, TERMINAL, TOY  # noqa: F401  (re-exported)
 from tessera.kernels.interfaces import interface
-from tessera.kernels.constants import AZUL, AZURE, CHANCE, PAVILION, TERMINAL, TOY  # noqa: F401  (re-exported)
 
 FUNCTIONS = (
     "to_move", "legal_moves", "chance_outcomes", "sample_chance", "resolve_chance", "random_move",

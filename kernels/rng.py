@@ -4,6 +4,7 @@ Kernels carry their own generator instead of numba's global one so that every
 game has its own stream: results depend only on the seed, never on threads.
 """
 import numpy as np
+
 from tessera.kernels.jit import njit
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)

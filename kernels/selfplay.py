@@ -28,7 +28,7 @@ from tessera.kernels.arrays import copy_into
 from tessera.kernels.bind import kernel, template_games
 from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import SAMPLE_SALT, below, make_rng
-from tessera.kernels.selfplay_layout import GREEDY, OVERFLOW, RANDOM
+from tessera.kernels.selfplay_layout import GREEDY, OVERFLOW
 
 games = template_games(__name__)
 view_of = games.view      # numba takes ``games.view(...)`` for ndarray.view

@@ -46,11 +46,24 @@ _EXPORTS = {
 __all__ = ["__version__", "best", "solve", *_EXPORTS]
 
 if TYPE_CHECKING:
-    from tessera.agents import Agent, Decision, GameRecord, MoveEvent, parse_agent, play_game
-    from tessera.errors import MissingExtra, MoveError, OptionError, PositionError, TesseraError
-    from tessera.external import AgentError, ExternalAgent
-    from tessera.games import Game, get_game
-    from tessera.position import ChanceDraws, Position
+    # The lazy exports above, named for type checkers ("X as X" marks a re-export).
+    from tessera.agents import Agent as Agent
+    from tessera.agents import Decision as Decision
+    from tessera.agents import GameRecord as GameRecord
+    from tessera.agents import MoveEvent as MoveEvent
+    from tessera.agents import parse_agent as parse_agent
+    from tessera.agents import play_game as play_game
+    from tessera.errors import MissingExtra as MissingExtra
+    from tessera.errors import MoveError as MoveError
+    from tessera.errors import OptionError as OptionError
+    from tessera.errors import PositionError as PositionError
+    from tessera.errors import TesseraError as TesseraError
+    from tessera.external import AgentError as AgentError
+    from tessera.external import ExternalAgent as ExternalAgent
+    from tessera.games import Game as Game
+    from tessera.games import get_game as get_game
+    from tessera.position import ChanceDraws as ChanceDraws
+    from tessera.position import Position as Position
 
 
 def __getattr__(name: str) -> Any:

@@ -22,19 +22,20 @@ and alpha-beta decide on one determinization of the view drawn with their seed
 (alpha-beta on a sample is "perfect-information Monte Carlo" with one sample: it
 plays as if the sampled cards were the true ones).
 """
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tessera.errors import OptionError
 from tessera.kernels import bind
 from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import SAMPLE_SALT, below, chance_rng, make_rng
-from tessera.errors import OptionError
+from tessera.players import Agent, Decision  # noqa: F401  (given out here too)
 from tessera.search.mcts import Mcts
 from tessera.search.options import ALPHABETA, MCTS, OPTIONS, aliases
 from tessera.search.request import SearchRequest, for_position, searcher_class
-from tessera.players import Agent, Decision  # noqa: F401  (given out here too)
 
 if TYPE_CHECKING:
     from tessera.games import Game

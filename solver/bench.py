@@ -71,10 +71,11 @@ BENCH_POSITIONS = (
 def build(position):
     """The state of a bench position."""
     import numpy as np
+
+    from tessera.games import get_game
     from tessera.kernels import bind
     from tessera.kernels.constants import TERMINAL
     from tessera.kernels.rng import below, make_rng
-    from tessera.games import get_game
 
     state = get_game(position.game).new(position.seed, **position.options)
     rules = bind.interface(state[0])
@@ -141,10 +142,10 @@ def random_decisions(name, seed, **options):
 
     import numpy as np
 
+    from tessera.games import get_game
     from tessera.kernels import bind
     from tessera.kernels.constants import CHANCE, TERMINAL
     from tessera.kernels.rng import make_rng
-    from tessera.games import get_game
     state = get_game(name).new(seed, **options)
     rules = bind.interface(state[0])
     pick, chance = random.Random(seed), make_rng(seed)
@@ -213,6 +214,7 @@ def playout_rates(states, n_games, clock=time.process_time, rounds=3):
     """Random games from each of ``states``, ``n_games`` a run: the median of ``rounds``
     interleaved runs and the range, per state."""
     import numpy as np
+
     from tessera.kernels import bind
     scores = np.zeros((n_games, 4), np.int64)
 

@@ -8,12 +8,13 @@ instead of ``module``) seats it; each worker process imports it there.
 """
 import importlib
 import importlib.util
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
-from tessera.players import Agent
 from tessera.errors import MoveError, OptionError, TesseraError
+from tessera.players import Agent
 
 if TYPE_CHECKING:
     from tessera.position import Position
@@ -80,7 +81,7 @@ def external_agent(spec, settings):
     return ExternalAgent(function, spec)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load_file(name):
     """The module of the file ``name``, loaded once per process (self-play builds the
     agents of every game from their specs)."""

@@ -34,8 +34,8 @@ import tempfile
 
 from numba.core import event, sigutils
 
-from tessera.kernels import bind, jit, patches
 from tessera.cores import available_cores
+from tessera.kernels import bind, jit, patches
 
 try:
     import fcntl

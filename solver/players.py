@@ -4,7 +4,6 @@ time it took. The players themselves: ``tessera.agents`` (built from specs) and
 ``tessera.external`` (a function of your own)."""
 import time
 from dataclasses import dataclass
-from typing import Optional
 
 from tessera.search.result import SearchResult
 
@@ -14,7 +13,7 @@ class Decision:
     """A move, the search result that chose it (None for an agent that does not search)
     and the seconds the choice took."""
     move: int
-    result: Optional[SearchResult] = None
+    result: SearchResult | None = None
     seconds: float = 0.0
 
 

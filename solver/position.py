@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from tessera.kernels import games
 from tessera.errors import MoveError, OptionError, TesseraError
 from tessera.games import Game, game_of_position, game_with_id, get_game
+from tessera.kernels import games
 from tessera.search.options import aliases
 from tessera.search.request import SearchRequest
 

@@ -17,7 +17,6 @@ import numpy as np
 from tessera.games import get_game, registered_games
 
 
-
 @dataclass
 class Warmed:
     game: str
@@ -49,7 +48,7 @@ def warm(names, progress=None):
     """
     import time
 
-    from tessera.compiletime import compile_clock       # imports numba
+    from tessera.compiletime import compile_clock  # imports numba
     games = [get_game(name) for name in names] or [registered_games()[name]
                                                    for name in sorted(registered_games())]
     plans = [(game, steps(game)) for game in games]

@@ -15,10 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tessera.games import get_game
 from tessera.kernels import bind, games
 from tessera.kernels.interfaces import interface
 from tessera.kernels.rng import make_rng
-from tessera.games import get_game
 from tessera.learning.features import LEARNABLE
 
 

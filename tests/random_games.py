@@ -2,9 +2,9 @@
 driver of the tests that read back what the engine reaches."""
 import numpy as np
 
+from tessera.games import get_game
 from tessera.kernels import games
 from tessera.kernels.rng import make_rng
-from tessera.games import get_game
 
 # (game, options) of every game and variant the engine plays.
 VARIANTS = (

@@ -2,12 +2,17 @@
 import numpy as np
 import pytest
 
-from tessera.kernels import games
 from tessera.agents import (
-    AlphaBetaAgent, GreedyAgent, MctsAgent, RandomAgent, parse_agent, play_game,
+    AlphaBetaAgent,
+    GreedyAgent,
+    MctsAgent,
+    RandomAgent,
+    parse_agent,
+    play_game,
 )
 from tessera.errors import OptionError
 from tessera.games import get_game
+from tessera.kernels import games
 from tessera.strength import head_to_head
 
 AZUL = get_game("azul")
@@ -167,8 +172,7 @@ def test_play_game_is_reproducible():
 
 
 def test_play_game_replays_from_its_record():
-    from tessera.kernels.rng import make_rng
-    from tessera.kernels.rng import CHANCE_SALT
+    from tessera.kernels.rng import CHANCE_SALT, make_rng
     agents = [parse_agent("random", seed=s) for s in (1, 2, 3)]
     record = play_game(AZUL, {"players": 3}, agents, seed=4)
     state = AZUL.new(4, players=3)

@@ -12,14 +12,14 @@ import time
 import numpy as np
 import pytest
 
+from tessera.errors import TesseraError
+from tessera.games import get_game
 from tessera.kernels import bind, games
 from tessera.kernels.azul.layout import W_CENTRE, W_FACTORY, W_PLAYERS, W_ROUND
 from tessera.kernels.azul.tiles import total
 from tessera.kernels.rng import make_rng
 from tessera.kernels.search import alphabeta_layout as kernel
 from tessera.kernels.search import ttable
-from tessera.errors import TesseraError
-from tessera.games import get_game
 from tessera.search.alphabeta import search_alphabeta, solve
 
 AZUL = get_game("azul")

@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 from referencing import Registry, Resource
 
-from tessera.kernels import games
-from tessera.kernels.rng import CHANCE_SALT, make_rng
 from tessera.agents import parse_agent, play_game
 from tessera.analysis.client import AnalysisProcess
 from tessera.games import get_game
+from tessera.kernels import games
+from tessera.kernels.rng import CHANCE_SALT, make_rng
 from tessera.position import Position
 from tessera.search.batches import kept_back
 from tests.limits import COLD_START_SECONDS, EXIT_SECONDS
@@ -76,6 +76,7 @@ def test_the_schemas_are_valid():
 def test_best_json_on_a_view_follows_the_schema():
     """The search of a view is "ismcts", which best.schema.json did not list."""
     from click.testing import CliRunner
+
     from tessera.cli import main
     view = AZURE.format_position(AZURE.view(AZURE.new(5), 0))
     result = CliRunner().invoke(main, ["best", view, "-n", "50", "--seed", "1", "--json"])
@@ -418,6 +419,7 @@ def test_a_bad_move_fails_a_query_of_many_turns_once(engine):
 
 def test_threads_below_one_is_a_one_line_error():
     from click.testing import CliRunner
+
     from tessera.cli import main
     result = CliRunner().invoke(main, ["analyze", "--threads", "0"])
     assert result.exit_code == 2
@@ -450,6 +452,7 @@ def test_only_the_warmed_games_and_the_queried_ones_are_compiled(tmp_path):
 
 def test_an_unknown_game_to_warm_is_a_one_line_error():
     from click.testing import CliRunner
+
     from tessera.cli import main
     result = CliRunner().invoke(main, ["analyze", "--warm", "chess"])
     assert result.exit_code == 2

@@ -8,11 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tessera.kernels import games
 from tessera.agents import parse_agent, play_game
 from tessera.errors import MoveError, OptionError, PositionError, TesseraError
 from tessera.external import AgentError, ExternalAgent
 from tessera.games import get_game
+from tessera.kernels import games
 from tessera.position import Position
 from tests.limits import COLD_START_SECONDS
 from tests.test_agents import LATE_POSITION

@@ -1,7 +1,20 @@
 """Azul through the shared conformance harness, with Azul's own invariants."""
 from tessera.kernels.azul.layout import (
-    MARKER_BIT, P_FLOOR, P_LINES, P_SCORE, P_WALL, PHASE_DRAFT, PHASE_REFILL, W_BAG, W_CENTRE, W_FACTORY,
-    W_LID, W_PHASE, W_PLAYERS, factories_for, player_word,
+    MARKER_BIT,
+    P_FLOOR,
+    P_LINES,
+    P_SCORE,
+    P_WALL,
+    PHASE_DRAFT,
+    PHASE_REFILL,
+    W_BAG,
+    W_CENTRE,
+    W_FACTORY,
+    W_LID,
+    W_PHASE,
+    W_PLAYERS,
+    factories_for,
+    player_word,
 )
 from tests.conformance import GameConformance
 

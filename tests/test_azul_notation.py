@@ -5,18 +5,35 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tessera.kernels.azul as azul
+from tessera.errors import MoveError, PositionError
 from tessera.kernels.azul.layout import (
-    MARKER_BIT, MAX_MOVES, P_LINES, P_SCORE, P_WALL, VARIANT_COLOUR, VARIANT_GRAY, W_BAG,
-    W_CENTRE, W_FACTORY, W_GAME, draft_move, player_word,
+    MARKER_BIT,
+    MAX_MOVES,
+    P_LINES,
+    P_SCORE,
+    P_WALL,
+    VARIANT_COLOUR,
+    VARIANT_GRAY,
+    W_BAG,
+    W_CENTRE,
+    W_FACTORY,
+    W_GAME,
+    draft_move,
+    player_word,
 )
 from tessera.kernels.constants import CHANCE, TERMINAL
-from tessera.errors import MoveError, PositionError
 from tessera.notation.azul import (
-    format_move, format_position, parse_move, parse_position, position_from_json,
-    position_to_json, validate,
+    format_move,
+    format_position,
+    parse_move,
+    parse_position,
+    position_from_json,
+    position_to_json,
+    validate,
 )
 from tests.repo import repo_text
 

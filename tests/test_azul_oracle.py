@@ -190,7 +190,7 @@ def play_lockstep(state, o, rng, floor_bias=0.0, script=(), label="", max_steps=
             K.apply_move(state, move)
             o = O.apply(o, move, check=False)
             history.append(move)
-            compare(state, o, lambda: f"{where()}: after {move_name(move)} ({move})")
+            compare(state, o, lambda move=move: f"{where()}: after {move_name(move)} ({move})")
         except Mismatch as err:
             raise Mismatch(f"{err}\n  move history: {history}\n"
                            f"  kernel state before the last step: {before.tolist()}") from None

@@ -4,8 +4,22 @@ import pytest
 
 from tessera.kernels import azul, games
 from tessera.kernels.azul.layout import (
-    P_LINES, P_SCORE, P_WALL, PHASE_DRAFT, PHASE_OVER, PHASE_TILING, W_BAG, W_CENTRE,
-    W_FACTORY, W_LID, W_PHASE, W_ROUND, W_STALLED, W_STARTER, W_TO_MOVE, player_word,
+    P_LINES,
+    P_SCORE,
+    P_WALL,
+    PHASE_DRAFT,
+    PHASE_OVER,
+    PHASE_TILING,
+    W_BAG,
+    W_CENTRE,
+    W_FACTORY,
+    W_LID,
+    W_PHASE,
+    W_ROUND,
+    W_STALLED,
+    W_STARTER,
+    W_TO_MOVE,
+    player_word,
 )
 from tessera.kernels.azul.tiles import count_of, total
 from tessera.kernels.azul.wall import COLUMN_MASK, ROW_MASK, end_bonus, floor_penalty, placement_points

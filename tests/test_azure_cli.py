@@ -10,25 +10,29 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from tessera.cli import main
+from tessera.errors import OptionError
+from tessera.games import game_of_position, get_game
 from tessera.kernels import bind, games
 from tessera.kernels.azure.layout import (
-    GIFTED_BASE, P_HAND_SIZE, PHASE_PLACE, S_COSMOS, S_GIFTED, W_PHASE, player_word,
+    GIFTED_BASE,
+    P_HAND_SIZE,
+    PHASE_PLACE,
+    S_COSMOS,
+    S_GIFTED,
+    W_PHASE,
+    player_word,
 )
 from tessera.kernels.azure.realm import BASE_LAYOUTS, COSMOS_FILE, base_layout, deal_layout, layout_of
 from tessera.kernels.boarddata import board_json
 from tessera.kernels.rng import below, make_rng
-from tessera.cli import main
-from tessera.errors import OptionError
-from tessera.games import game_of_position, get_game
 from tests.best_schema import best_report
 from tests.limits import CHILD_SECONDS
 
 try:  # pytest puts tests/ on sys.path (rootdir-relative "prepend" import mode)
-    from test_azure_notation import (BIRD_DRAW, EXAMPLE, NO_PLACE, NO_PLACE_ERROR, OVER,
-                                     PHASE_TEXTS, SETUP, TAKE)
+    from test_azure_notation import BIRD_DRAW, EXAMPLE, NO_PLACE, NO_PLACE_ERROR, OVER, PHASE_TEXTS, SETUP, TAKE
 except ImportError:  # pragma: no cover - when tests/ is a package
-    from tests.test_azure_notation import (BIRD_DRAW, EXAMPLE, NO_PLACE, NO_PLACE_ERROR, OVER,
-                                           PHASE_TEXTS, SETUP, TAKE)
+    from tests.test_azure_notation import BIRD_DRAW, EXAMPLE, NO_PLACE, NO_PLACE_ERROR, OVER, PHASE_TEXTS, SETUP, TAKE
 
 AZURE = get_game("azure")
 ROOT = Path(__file__).resolve().parents[1]

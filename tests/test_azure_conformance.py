@@ -7,20 +7,63 @@ registered in ``tessera.games``; until then that one check is skipped.
 import numpy as np
 import pytest
 
+from tessera.errors import OptionError
 from tessera.kernels import games
 from tessera.kernels.azure.bits import count
 from tessera.kernels.azure.layout import (
-    AZURE, BLACK, CARDS_PER_COLOUR, COSMOS_STONES, FAVORED, FIRST_GUARDS, GIFTED_NAMES, GIFTED_NONE,
-    NCOLOURS, NOBODY, P_GIFTED, P_HAND, P_HAND_SIZE, P_KNOWN, P_SCORE, P_STONES, P_SUPPLY,
-    PHASE_BOON, PHASE_DRAW, PHASE_OVER, PHASE_PLACE, PHASE_RETURN, PHASE_RETURN_PAIR, PHASE_TAKE,
-    PLAYERS, S_COSMOS, S_DOMAIN, S_GIFTED, S_MOUNTAIN, S_MOUNTAINS,
-    S_SERPENTS, S_SIGHT, S_SPACES, S_TRACK_END, STONES, VERMILLION, W_BLACK_STONE, W_DECK,
-    W_DECK_SIZE, W_DRAGON, W_DRAWS, W_FACEUP, W_HOLDER, W_PHASE, W_TURN, W_VIEW, W_WINNER, WHITE, WIN_SCORE,
+    AZURE,
+    BLACK,
+    CARDS_PER_COLOUR,
+    COSMOS_STONES,
+    FAVORED,
+    FIRST_GUARDS,
+    GIFTED_NAMES,
+    GIFTED_NONE,
+    NCOLOURS,
+    NOBODY,
+    P_GIFTED,
+    P_HAND,
+    P_HAND_SIZE,
+    P_KNOWN,
+    P_SCORE,
+    P_STONES,
+    P_SUPPLY,
+    PHASE_BOON,
+    PHASE_DRAW,
+    PHASE_OVER,
+    PHASE_PLACE,
+    PHASE_RETURN,
+    PHASE_RETURN_PAIR,
+    PHASE_TAKE,
+    PLAYERS,
+    S_COSMOS,
+    S_DOMAIN,
+    S_GIFTED,
+    S_MOUNTAIN,
+    S_MOUNTAINS,
+    S_SERPENTS,
+    S_SIGHT,
+    S_SPACES,
+    S_TRACK_END,
+    STONES,
+    VERMILLION,
+    W_BLACK_STONE,
+    W_DECK,
+    W_DECK_SIZE,
+    W_DRAGON,
+    W_DRAWS,
+    W_FACEUP,
+    W_HOLDER,
+    W_PHASE,
+    W_TURN,
+    W_VIEW,
+    W_WINNER,
+    WHITE,
+    WIN_SCORE,
     player_word,
 )
 from tessera.kernels.azure.setup import deal_new_game
 from tessera.kernels.rng import make_rng
-from tessera.errors import OptionError
 from tests.conformance import GameConformance, random_game
 
 

@@ -9,13 +9,25 @@ import pytest
 import tessera
 from tessera.games import get_game
 from tessera.kernels import bind
+from tessera.kernels.azul.features import FEATURE_NAMES as AZUL_FEATURES
 from tessera.kernels.azure.bits import count
 from tessera.kernels.azure.features import (
-    FEATURE_NAMES, N_VALUE_FEATURES, ROUND_TURNS, starts_turn, value_features,
+    FEATURE_NAMES,
+    N_VALUE_FEATURES,
+    ROUND_TURNS,
+    starts_turn,
+    value_features,
 )
 from tessera.kernels.azure.heuristic import BEAST_WORTH
 from tessera.kernels.azure.layout import (
-    BOON_BASE, GIFTED_BASE, NCOLOURS, P_STONES, PHASE_PLACE, S_SPACES, W_PHASE, W_TURN,
+    BOON_BASE,
+    GIFTED_BASE,
+    NCOLOURS,
+    P_STONES,
+    PHASE_PLACE,
+    S_SPACES,
+    W_PHASE,
+    W_TURN,
 )
 from tessera.kernels.azure.state import player_base
 from tessera.kernels.constants import CHANCE, TERMINAL
@@ -24,7 +36,6 @@ from tessera.learning import dataset
 from tessera.learning.model import ValueModel
 from tessera.search.value_model import model_weights
 from tests.cli_process import tessera as run_tessera
-from tessera.kernels.azul.features import FEATURE_NAMES as AZUL_FEATURES
 from tests.oracle import azure_oracle as oracle
 from tests.random_games import random_game
 from tests.value_models import save_model

@@ -7,22 +7,68 @@ import re
 import numpy as np
 import pytest
 
+from tessera.errors import MoveError, PositionError
+from tessera.games import game_of_position, get_game
 from tessera.kernels import games
 from tessera.kernels.azure import view as kernel_view
 from tessera.kernels.azure.layout import (
-    AZURE, BLACK, BOON_BASE, DRAW_BASE, DYNAMIC_SIZE, GIFTED_BASE, HIDDEN, NCOLOURS, NOBODY, P_GIFTED, P_HAND, P_HAND_SIZE,
-    P_KNOWN, P_SCORE, P_STONES, PAIR_BASE, PHASE_DRAW, PHASE_OVER, PHASE_PLACE, S_CELL,
-    S_ARRANGEMENT, S_COSMOS, S_GIFTED, S_MOUNTAIN, S_PLACE, STATE_SIZE, STEP_BOON, STEP_SETUP, W_BIRD_LOSER,
-    W_BLACK_STONE, W_DECK, W_DECK_SIZE, W_DRAW_FOR, W_DRAWS, W_FACEUP, W_GAME, W_HOLDER, W_PHASE,
-    W_PLACED, W_STEP, W_TURN, W_VIEW, W_WINNER, player_word,
+    AZURE,
+    BLACK,
+    BOON_BASE,
+    DRAW_BASE,
+    DYNAMIC_SIZE,
+    GIFTED_BASE,
+    HIDDEN,
+    NCOLOURS,
+    NOBODY,
+    P_GIFTED,
+    P_HAND,
+    P_HAND_SIZE,
+    P_KNOWN,
+    P_SCORE,
+    P_STONES,
+    PAIR_BASE,
+    PHASE_DRAW,
+    PHASE_OVER,
+    PHASE_PLACE,
+    S_ARRANGEMENT,
+    S_CELL,
+    S_COSMOS,
+    S_GIFTED,
+    S_MOUNTAIN,
+    S_PLACE,
+    STATE_SIZE,
+    STEP_BOON,
+    STEP_SETUP,
+    W_BIRD_LOSER,
+    W_BLACK_STONE,
+    W_DECK,
+    W_DECK_SIZE,
+    W_DRAW_FOR,
+    W_DRAWS,
+    W_FACEUP,
+    W_GAME,
+    W_HOLDER,
+    W_PHASE,
+    W_PLACED,
+    W_STEP,
+    W_TURN,
+    W_VIEW,
+    W_WINNER,
+    player_word,
 )
 from tessera.kernels.azure.realm import base_layout
 from tessera.kernels.azure.setup import new_game
-from tessera.errors import MoveError, PositionError
-from tessera.games import game_of_position, get_game
 from tessera.notation.azure import (
-    cell_name, cell_of_name, format_move, format_position, parse_move, parse_position,
-    position_from_json, position_to_json, validate,
+    cell_name,
+    cell_of_name,
+    format_move,
+    format_position,
+    parse_move,
+    parse_position,
+    position_from_json,
+    position_to_json,
+    validate,
 )
 from tests.conformance import random_game
 from tests.repo import repo_text

@@ -15,7 +15,12 @@ from tessera.games import get_game
 from tessera.kernels import bind
 from tessera.kernels.azure.features import FEATURE_NAMES, N_VALUE_FEATURES
 from tessera.kernels.azure.heuristic import (
-    CARD_VALUE, DEFEND, DRAGON_STEP_VALUE, PROGRESS, TORTOISE_VALUE, WIN_BONUS,
+    CARD_VALUE,
+    DEFEND,
+    DRAGON_STEP_VALUE,
+    PROGRESS,
+    TORTOISE_VALUE,
+    WIN_BONUS,
 )
 from tessera.kernels.azure.layout import BOON_BASE, GIFTED_BASE
 from tessera.kernels.azure.policy import N_POLICY_FEATURES, POLICY_FEATURE_NAMES, move_features

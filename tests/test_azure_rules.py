@@ -49,10 +49,10 @@ try:  # pytest puts tests/ on sys.path (rootdir-relative "prepend" import mode)
 except ImportError:  # pragma: no cover - when tests/ is a package
     import tests.azure_positions as P
 
+from tessera.errors import PositionError
 from tessera.kernels.azure import layout as L
 from tessera.kernels.azure import realm as R
 from tessera.kernels.azure.setup import new_game
-from tessera.errors import PositionError
 from tessera.notation.azure import validate
 
 cell, hand, holder, known, phase = P.cell, P.hand, P.holder, P.known, P.phase

@@ -16,9 +16,27 @@ from hypothesis import strategies as st
 
 from tessera.kernels import azure, games
 from tessera.kernels.azure.layout import (
-    CARDS_PER_COLOUR, CELL_DOMAIN, CELL_QI, CELL_QI_COLOUR, DRAW_BASE, FAVORED, GIFTED_BASE, HIDDEN,
-    NCOLOURS, NOBODY, P_HAND, P_HAND_SIZE, P_KNOWN, PLAYERS, S_CELL, W_DECK, W_DECK_SIZE, W_DRAW_FOR,
-    W_FACEUP, W_VIEW, player_word,
+    CARDS_PER_COLOUR,
+    CELL_DOMAIN,
+    CELL_QI,
+    CELL_QI_COLOUR,
+    DRAW_BASE,
+    FAVORED,
+    GIFTED_BASE,
+    HIDDEN,
+    NCOLOURS,
+    NOBODY,
+    P_HAND,
+    P_HAND_SIZE,
+    P_KNOWN,
+    PLAYERS,
+    S_CELL,
+    W_DECK,
+    W_DECK_SIZE,
+    W_DRAW_FOR,
+    W_FACEUP,
+    W_VIEW,
+    player_word,
 )
 from tessera.kernels.azure.setup import deal_new_game
 from tessera.kernels.rng import make_rng

@@ -103,7 +103,11 @@ def test_format_move_of_no_move_code(game, code):
 
 def test_pavilion_take_and_keep_codes_stop_at_what_the_rules_allow():
     from tessera.kernels.pavilion.layout import (
-        COLOUR_LETTERS, KEEP_AT_MOST, KEEP_BASE, MAX_REWARD, TAKE_BASE,
+        COLOUR_LETTERS,
+        KEEP_AT_MOST,
+        KEEP_BASE,
+        MAX_REWARD,
+        TAKE_BASE,
     )
     pavilion = get_game("pavilion")
     state = pavilion.new(1)

@@ -8,12 +8,11 @@ import pytest
 from click.testing import CliRunner
 
 import tessera.cli.search as cli_module
-from tessera.games import registered_games
-from tessera.search.options import DEFAULT_VISITS
+from tessera.cli import main
+from tessera.games import get_game, registered_games
 from tessera.kernels import games
 from tessera.kernels.rng import make_rng
-from tessera.cli import main
-from tessera.games import get_game
+from tessera.search.options import DEFAULT_VISITS
 from tests.best_schema import SCHEMA, best_report
 from tests.cli_process import tessera
 from tests.test_agents import LATE_POSITION
@@ -313,9 +312,17 @@ def test_positions_without_a_move_give_one_line(command, phase):
 
 def test_the_help_gives_the_mcts_defaults_the_search_uses():
     """Before: the help said win, uct and random, the defaults before PUCT became one."""
-    from tessera.search.mcts import (DEFAULT_EXPLORATION, DEFAULT_VALUE, EXPLORATION, LEARNED_EXPLORATION,
-                                    LEARNED_VALUE, VALUE, MctsOptions, default_exploration,
-                                    default_value)
+    from tessera.search.mcts import (
+        DEFAULT_EXPLORATION,
+        DEFAULT_VALUE,
+        EXPLORATION,
+        LEARNED_EXPLORATION,
+        LEARNED_VALUE,
+        VALUE,
+        MctsOptions,
+        default_exploration,
+        default_value,
+    )
     helps = {param.name: param.help for param in cli_module.best.params}
     assert helps["select"].endswith(f"[default: {MctsOptions().select}]")
     long_rollouts = {game.name: (game.spec.search.long_rollout, game.spec.search.long_budget)
@@ -325,7 +332,7 @@ def test_the_help_gives_the_mcts_defaults_the_search_uses():
     assert helps["rollout"].endswith(
         f"[default: round with a model (Azul: {rollout} when each limit is at least"
         f" {budget.seconds:g} s or {budget.simulations} simulations), else greedy]")
-    from tessera.analysis.protocol import QUERY_SCHEMA                         # the analyze query's words
+    from tessera.analysis.protocol import QUERY_SCHEMA  # the analyze query's words
     assert QUERY_SCHEMA["properties"]["rollout"]["description"].endswith(
         f"(Azul: {rollout} when each limit of the query is at least {budget.seconds:g} s or"
         f" {budget.simulations} visits), else greedy]")

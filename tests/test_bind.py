@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tessera.games import get_game
 from tessera.kernels import bind, games
 from tessera.kernels.games import FUNCTIONS
-from tessera.games import get_game
 from tests.limits import COLD_START_SECONDS
 
 GAMES = ("azul", "pavilion", "azure", "toy")

@@ -8,11 +8,11 @@ import pytest
 from click.testing import CliRunner
 
 import tessera.kernels.azul as azul
-from tessera.kernels import bind, games
-from tessera.kernels.rng import below, make_rng
 from tessera.bench import BENCH_POSITIONS, bench_states
 from tessera.cli import main
 from tessera.games import game_of_position, get_game
+from tessera.kernels import bind, games
+from tessera.kernels.rng import below, make_rng
 from tests.limits import COLD_START_SECONDS
 
 AZUL = get_game("azul")

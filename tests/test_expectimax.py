@@ -20,14 +20,14 @@ import random
 import numpy as np
 import pytest
 
+from tessera.bench import random_decisions
+from tessera.errors import OptionError
+from tessera.games import get_game
 from tessera.kernels import bind, games
 from tessera.kernels.azul.layout import W_BAG, W_LID
 from tessera.kernels.azul.tiles import one_of
 from tessera.kernels.search import alphabeta_layout as kernel
 from tessera.kernels.search import ttable
-from tessera.bench import random_decisions
-from tessera.errors import OptionError
-from tessera.games import get_game
 from tessera.search.alphabeta import WIN_RATE, search_alphabeta, solve
 
 AZUL = get_game("azul")

@@ -20,11 +20,11 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from tessera.kernels import games
-from tessera.kernels.rng import make_rng
 from tessera.cli import main
 from tessera.errors import MoveError, TesseraError
 from tessera.games import game_of_position, get_game
+from tessera.kernels import games
+from tessera.kernels.rng import make_rng
 from tessera.search.alphabeta import search_alphabeta
 from tessera.search.ismcts import Ismcts
 from tessera.search.mcts import Mcts, MctsOptions

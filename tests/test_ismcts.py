@@ -9,18 +9,26 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tessera.errors import TesseraError
 from tessera.kernels import bind, games, toy
 from tessera.kernels.arrays import sort_prefix
 from tessera.kernels.rng import make_rng
 from tessera.kernels.search import ismcts_layout as kernel
 from tessera.kernels.toy.layout import (
-    BET, CALL, DEAL_BASE, HIDDEN, MAX_CARDS, PASS, RAISE, W_CARDS, W_HAND,
+    BET,
+    CALL,
+    DEAL_BASE,
+    HIDDEN,
+    MAX_CARDS,
+    PASS,
+    RAISE,
+    W_CARDS,
+    W_HAND,
 )
-from tessera.errors import TesseraError
 from tessera.notation.azul import parse_move, parse_position
 from tessera.search.ismcts import Ismcts
-from tessera.search.value_model import NO_MODEL
 from tessera.search.mcts import Mcts, MctsOptions
+from tessera.search.value_model import NO_MODEL
 
 N = 7
 

@@ -4,11 +4,11 @@ nodes freed, the rest packed, sibling lists kept whole) and keeps growing, as MC
 import numpy as np
 import pytest
 
+from tessera.games import get_game
 from tessera.kernels import bind
 from tessera.kernels.rng import make_rng
 from tessera.kernels.search import ismcts_layout as kernel
 from tessera.kernels.search.clock import FOREVER
-from tessera.games import get_game
 from tessera.search.ismcts import Ismcts
 from tessera.search.mcts import MIN_NODES, MctsOptions
 from tessera.search.value_model import NO_MODEL

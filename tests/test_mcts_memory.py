@@ -3,13 +3,13 @@ nodes freed, the rest packed) and keeps growing (docs/search.md, "Memory bound")
 import numpy as np
 import pytest
 
+from tessera.errors import OptionError
+from tessera.games import get_game
 from tessera.kernels import bind, games
 from tessera.kernels.rng import make_rng
 from tessera.kernels.search import mcts_layout as kernel
 from tessera.kernels.search import tree
 from tessera.kernels.search.clock import FOREVER
-from tessera.errors import OptionError
-from tessera.games import get_game
 from tessera.search.mcts import MIN_NODES, Mcts, MctsOptions
 from tessera.search.value_model import NO_MODEL
 from tests.test_agents import LATE_POSITION, position

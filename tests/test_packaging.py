@@ -7,9 +7,9 @@ files, so they carry the ``repo`` marker; tests/test_standalone.py checks the bu
 import re
 import subprocess
 import sys
-import tomllib
 
 import pytest
+import tomllib
 
 import tessera
 from tessera.errors import DISTRIBUTION, MissingExtra

@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from tessera.kernels import bind, games, pavilion
-from tessera.kernels.rng import below, make_rng
 from tessera.bench import BENCH_POSITIONS, bench_states
 from tessera.cli import main
 from tessera.games import game_of_position, get_game
+from tessera.kernels import bind, games, pavilion
+from tessera.kernels.rng import below, make_rng
 from tests.best_schema import best_report
 
 PAVILION = get_game("pavilion")

@@ -1,8 +1,25 @@
 """Summer Pavilion through the shared conformance harness, with its own invariants."""
 from tessera.kernels.pavilion.layout import (
-    CENTRE_STAR, KEEP_AT_MOST, NCOLOURS, P_CENTRE_COLOURS, P_HAND, P_KEPT, P_SCORE, P_SPACES,
-    STAR_MASK, STAR_SPACES, SUPPLY_SIZE, TILES_PER_COLOUR, W_BAG, W_CENTRE, W_FACTORY,
-    W_PLAYERS, W_SUPPLY, W_TOWER, factories_for, player_word,
+    CENTRE_STAR,
+    KEEP_AT_MOST,
+    NCOLOURS,
+    P_CENTRE_COLOURS,
+    P_HAND,
+    P_KEPT,
+    P_SCORE,
+    P_SPACES,
+    STAR_MASK,
+    STAR_SPACES,
+    SUPPLY_SIZE,
+    TILES_PER_COLOUR,
+    W_BAG,
+    W_CENTRE,
+    W_FACTORY,
+    W_PLAYERS,
+    W_SUPPLY,
+    W_TOWER,
+    factories_for,
+    player_word,
 )
 from tessera.notation.pavilion import validate
 from tests.conformance import GameConformance

@@ -5,18 +5,36 @@ import hashlib
 import numpy as np
 import pytest
 
+from tessera.games import get_game
 from tessera.kernels import games
 from tessera.kernels.pavilion.evaluate import (
-    FADE, KEPT, NUMBER, REGION, STAR, TILE, TOKEN, WEIGHTS as W, WILD,
+    FADE,
+    KEPT,
+    NUMBER,
+    REGION,
+    STAR,
+    TILE,
+    TOKEN,
+    WILD,
+)
+from tessera.kernels.pavilion.evaluate import (
+    WEIGHTS as W,
 )
 from tessera.kernels.pavilion.heuristic import PRIOR_SCALE
 from tessera.kernels.pavilion.layout import (
-    P_SPACES, PASS_MOVE, PHASE_BONUS, PLACE_BASE, W_PHASE, W_ROUND, W_TO_MOVE, player_word,
-    space_bit, split_place_move,
+    P_SPACES,
+    PASS_MOVE,
+    PHASE_BONUS,
+    PLACE_BASE,
+    W_PHASE,
+    W_ROUND,
+    W_TO_MOVE,
+    player_word,
+    space_bit,
+    split_place_move,
 )
 from tessera.kernels.pavilion.stars import completed_reward
 from tessera.kernels.rng import make_rng
-from tessera.games import get_game
 from tessera.notation.pavilion import parse_move
 from tests.test_pavilion_rules import build, play, player
 

@@ -10,7 +10,12 @@ import pytest
 import tessera
 from tessera.kernels import bind
 from tessera.kernels.pavilion.features import (
-    FEATURE_NAMES, N_VALUE_FEATURES, PLAYER_FEATURE_NAMES, is_round_boundary, value_features, value_of,
+    FEATURE_NAMES,
+    N_VALUE_FEATURES,
+    PLAYER_FEATURE_NAMES,
+    is_round_boundary,
+    value_features,
+    value_of,
 )
 from tessera.kernels.pavilion.layout import PHASE_REFILL, ROUNDS, W_PHASE, W_ROUND
 from tessera.learning import dataset

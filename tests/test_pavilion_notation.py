@@ -8,16 +8,28 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tessera.kernels import games
-from tessera.kernels.pavilion.layout import (
-    P_CENTRE_COLOURS, P_SCORE, P_SPACES, PASS_MOVE, W_PASSED, W_PHASE, W_REWARD, W_TOKEN,
-    player_word,
-)
 from tessera.errors import MoveError, PositionError
 from tessera.games import game_of_position, get_game
+from tessera.kernels import games
+from tessera.kernels.pavilion.layout import (
+    P_CENTRE_COLOURS,
+    P_SCORE,
+    P_SPACES,
+    PASS_MOVE,
+    W_PASSED,
+    W_PHASE,
+    W_REWARD,
+    W_TOKEN,
+    player_word,
+)
 from tessera.notation.pavilion import (
-    format_move, format_position, parse_move, parse_position, position_from_json,
-    position_to_json, validate,
+    format_move,
+    format_position,
+    parse_move,
+    parse_position,
+    position_from_json,
+    position_to_json,
+    validate,
 )
 from tests.conformance import random_game
 from tests.repo import repo_text

@@ -6,16 +6,29 @@ elsewhere) and moves are played in notation, so each test reads like the rules.
 import numpy as np
 import pytest
 
+from tessera.games import get_game
 from tessera.kernels import games, pavilion
 from tessera.kernels.boarddata import board_json
 from tessera.kernels.pavilion import board as board_data
 from tessera.kernels.pavilion.layout import (
-    COLOUR_LETTERS, COLOUR_NAMES, REGION_MASKS, REGION_REWARDS, STAR_SPACES, TILES_PER_COLOUR,
-    W_BAG, W_ROUND, W_STARTER, W_SUPPLY, W_TOWER, player_word, P_HAND, P_KEPT, P_SCORE,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    P_HAND,
+    P_KEPT,
+    P_SCORE,
+    REGION_MASKS,
+    REGION_REWARDS,
+    STAR_SPACES,
+    TILES_PER_COLOUR,
+    W_BAG,
+    W_ROUND,
+    W_STARTER,
+    W_SUPPLY,
+    W_TOWER,
+    player_word,
 )
 from tessera.kernels.pavilion.stars import placement_points
 from tessera.kernels.rng import make_rng
-from tessera.games import get_game
 from tessera.notation.pavilion import format_move, parse_move, position_from_json, position_to_json
 
 PAVILION = get_game("pavilion")

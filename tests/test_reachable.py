@@ -6,11 +6,11 @@ import json
 import numpy as np
 import pytest
 
+from tessera.errors import PositionError
+from tessera.games import get_game
 from tessera.kernels import bind, games
 from tessera.kernels.azul.layout import PHASE_OVER, STALL_LIMIT, W_PHASE, W_ROUND, W_STALLED
 from tessera.kernels.rng import make_rng
-from tessera.errors import PositionError
-from tessera.games import get_game
 from tests.cli_process import tessera
 from tests.random_games import VARIANTS, random_game, variant_id
 

@@ -12,8 +12,17 @@ from tessera.position import Position
 from tessera.web import documents
 from tessera.web.analysis import AnalysisHub
 from tessera.web.documents import BadRequest
-from tessera.web.review import (MIN_VISITS, THRESHOLDS, Review, final_values, judge, mark,
-                                plan_review, value_for, winners_of)
+from tessera.web.review import (
+    MIN_VISITS,
+    THRESHOLDS,
+    Review,
+    final_values,
+    judge,
+    mark,
+    plan_review,
+    value_for,
+    winners_of,
+)
 
 EVENT_TIMEOUT = 180
 

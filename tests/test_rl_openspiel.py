@@ -29,8 +29,8 @@ def test_game_types():
     assert azure.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
     start = azure.new_initial_state()          # the realm of seed 4, the hands still to draw
     assert start.is_chance_node()
-    from tessera.kernels.rng import make_rng
     from tessera.games import get_game
+    from tessera.kernels.rng import make_rng
     dealt = start.array.copy()
     get_game("azure").kernels().resolve_chance(dealt, make_rng(4))
     assert np.array_equal(dealt, Position.new("azure", seed=4, gifted="favored").state)

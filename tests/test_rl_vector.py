@@ -31,7 +31,7 @@ def test_masks_lists_and_observations_agree_with_the_python_api(game, options):
     encoding = Encoding(game, **options)
     obs, info = env.reset()
     checked = 0
-    for step, (obs, reward, terminated, truncated, info) in enumerate(random_steps(env, 120)):
+    for step, (obs, _reward, _terminated, _truncated, info) in enumerate(random_steps(env, 120)):
         if step % 10:
             continue
         for i, (state, position) in enumerate(zip(env.states, env.positions())):
@@ -82,7 +82,7 @@ def test_finished_games_restart_from_their_seeded_deals(game, options):
     _, info = env.reset()
     seeds, previous_to_move = info["game_seed"], info["to_move"]
     restarts = 0
-    for obs, reward, terminated, truncated, info in random_steps(env, 400 if game != "azure" else 120):
+    for _obs, reward, terminated, truncated, info in random_steps(env, 400 if game != "azure" else 120):
         rewards = info["rewards"]
         assert not truncated.any()
         for i in np.flatnonzero(terminated):

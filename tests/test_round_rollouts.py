@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from tessera.kernels import azul, bind
 from tessera.agents import parse_agent
 from tessera.errors import OptionError
 from tessera.games import get_game
+from tessera.kernels import azul, bind
 from tessera.search.ismcts import Ismcts
 from tessera.search.mcts import Mcts, MctsOptions
 from tests.azul_positions import BOARD, azul_position

@@ -9,11 +9,11 @@ import time
 import numpy as np
 import pytest
 
+from tessera.games import get_game
 from tessera.kernels import bind, toy
 from tessera.kernels.rng import make_rng
 from tessera.kernels.search import mcts_layout as kernel
 from tessera.kernels.search.clock import FOREVER, now
-from tessera.games import get_game
 from tessera.search.batches import run_batches, run_threads, shares
 from tessera.search.ismcts import Ismcts
 from tessera.search.mcts import Mcts, MctsOptions

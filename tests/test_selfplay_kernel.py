@@ -3,11 +3,11 @@ import numba
 import numpy as np
 import pytest
 
+from tessera.agents import parse_agent, play_game
+from tessera.games import get_game, registered_games
 from tessera.kernels import bind, games
 from tessera.kernels import selfplay_layout as kernel
 from tessera.kernels.rng import CHANCE_SALT
-from tessera.agents import parse_agent, play_game
-from tessera.games import get_game, registered_games
 from tessera.selfplay import chunk
 
 AZUL = get_game("azul")

@@ -5,9 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pyarrow.parquet as pq
-
 import numpy as np
+import pyarrow.parquet as pq
 
 from tessera.games import get_game
 from tessera.kernels import bind

@@ -6,7 +6,7 @@ import pytest
 
 from tessera.selfplay import stats
 from tessera.selfplay.report import format_report
-from tessera.selfplay.stats import Outcomes, Z95
+from tessera.selfplay.stats import Z95, Outcomes
 
 ELO = 400 / math.log(10)
 

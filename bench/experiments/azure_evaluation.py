@@ -30,20 +30,31 @@ import json
 
 import numpy as np
 
+from tessera.agents import parse_agent
+from tessera.bench import machine, write_report
+from tessera.games import get_game
 from tessera.kernels import bind, games
 from tessera.kernels.azure.beasts import guard_mask
 from tessera.kernels.azure.bits import count
 from tessera.kernels.azure.heuristic import BEAST_WORTH
 from tessera.kernels.azure.layout import (
-    CELLS, NCOLOURS, P_HAND_SIZE, P_SCORE, P_STONES, P_SUPPLY, PHASE_PLACE, S_COSMOS, S_GIFTED, W_DRAGON,
-    W_PHASE, W_TURN, W_WINNER,
+    CELLS,
+    NCOLOURS,
+    P_HAND_SIZE,
+    P_SCORE,
+    P_STONES,
+    P_SUPPLY,
+    PHASE_PLACE,
+    S_COSMOS,
+    S_GIFTED,
+    W_DRAGON,
+    W_PHASE,
+    W_TURN,
+    W_WINNER,
 )
 from tessera.kernels.azure.moves import bonds, empty_spaces
 from tessera.kernels.azure.state import player_base
 from tessera.kernels.rng import chance_rng
-from tessera.agents import parse_agent
-from tessera.bench import machine, write_report
-from tessera.games import get_game
 
 FEATURES = ("score", "cards", "dragon", "beasts", "bonds", "stones", "to_move")
 STAGES = ("first third", "second third", "last third")

@@ -4,7 +4,6 @@ positions (the winner's prediction from player 1's side).
     python -m pytest -n 0 bench/experiments
 """
 import numpy as np
-
 from azure_evaluation import FEATURES, fit_logistic, report, scores, self_play_positions
 
 
@@ -21,7 +20,7 @@ def test_the_fit_recovers_the_weights_of_a_logistic_model():
 def test_positions_are_described_from_player_1s_side_and_split_by_seed():
     rows = self_play_positions(4, "greedy", seed=10)
     assert {r[4] for r in rows} == {10, 11, 12, 13}
-    for features, evaluation, stage, won, _ in rows:
+    for features, _evaluation, stage, won, _ in rows:
         assert len(features) == len(FEATURES) and stage in (0, 1, 2) and won in (0.0, 1.0)
         assert features[FEATURES.index("to_move")] in (1, -1)
     out = report(rows)

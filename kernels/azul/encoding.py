@@ -12,9 +12,29 @@ from one player's side (the observer first, then the others in seat order after 
 counts as plain numbers, walls and flags as 0/1.
 """
 from tessera.kernels.azul.layout import (
-    MARKER_BIT, NCOLOURS, P_FLOOR, P_LINES, P_SCORE, P_WALL, PHASE_DRAFT, PHASE_TILING,
-    PLAYER_BASE, PLAYER_WORDS, TILE_MOVE_BASE, VARIANT_GRAY, W_BAG, W_CENTRE, W_FACTORY, W_LID,
-    W_PHASE, W_PLAYERS, W_ROUND, W_STALLED, W_TO_MOVE, W_VARIANT, factories_for,
+    MARKER_BIT,
+    NCOLOURS,
+    P_FLOOR,
+    P_LINES,
+    P_SCORE,
+    P_WALL,
+    PHASE_DRAFT,
+    PHASE_TILING,
+    PLAYER_BASE,
+    PLAYER_WORDS,
+    TILE_MOVE_BASE,
+    VARIANT_GRAY,
+    W_BAG,
+    W_CENTRE,
+    W_FACTORY,
+    W_LID,
+    W_PHASE,
+    W_PLAYERS,
+    W_ROUND,
+    W_STALLED,
+    W_TO_MOVE,
+    W_VARIANT,
+    factories_for,
 )
 from tessera.kernels.azul.tiles import total
 from tessera.kernels.bits import popcount

@@ -10,13 +10,28 @@ the search's cut-off positions (docs/search.md).
 end of the round and score that (docs/search.md, "Rollouts").
 """
 from tessera.kernels.azul.layout import (
-    COLOUR_BONUS, COLUMN_BONUS, NCOLOURS, P_FLOOR, P_LINES, P_SCORE, P_WALL, ROW_BONUS, VARIANT_GRAY,
-    W_PLAYERS, W_VARIANT,
+    COLOUR_BONUS,
+    COLUMN_BONUS,
+    NCOLOURS,
+    P_FLOOR,
+    P_LINES,
+    P_SCORE,
+    P_WALL,
+    ROW_BONUS,
+    VARIANT_GRAY,
+    W_PLAYERS,
+    W_VARIANT,
 )
 from tessera.kernels.azul.moves import player_base
 from tessera.kernels.azul.tiles import has_marker, total
 from tessera.kernels.azul.wall import (
-    COLUMN_MASK, ROW_MASK, best_open_cell, colour_column, floor_penalty, occupancy, placement_points,
+    COLUMN_MASK,
+    ROW_MASK,
+    best_open_cell,
+    colour_column,
+    floor_penalty,
+    occupancy,
+    placement_points,
 )
 from tessera.kernels.bits import popcount
 from tessera.kernels.jit import njit

@@ -21,8 +21,22 @@ Every quantity reuses the rules' own helpers (``evaluate``, ``wall``); nothing a
 """
 from tessera.kernels.azul.evaluate import prospects, round_end_score
 from tessera.kernels.azul.layout import (
-    COLOUR_BONUS, COLUMN_BONUS, MARKER_BIT, NCOLOURS, P_FLOOR, P_LINES, P_SCORE, P_WALL,
-    PHASE_REFILL, ROW_BONUS, VARIANT_GRAY, W_PHASE, W_PLAYERS, W_ROUND, W_STARTER, W_VARIANT,
+    COLOUR_BONUS,
+    COLUMN_BONUS,
+    MARKER_BIT,
+    NCOLOURS,
+    P_FLOOR,
+    P_LINES,
+    P_SCORE,
+    P_WALL,
+    PHASE_REFILL,
+    ROW_BONUS,
+    VARIANT_GRAY,
+    W_PHASE,
+    W_PLAYERS,
+    W_ROUND,
+    W_STARTER,
+    W_VARIANT,
 )
 from tessera.kernels.azul.moves import player_base
 from tessera.kernels.azul.tiles import has_marker, total

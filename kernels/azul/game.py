@@ -1,8 +1,21 @@
 """Azul's kernels under the names of the game interface (``tessera.kernels.games`` lists them),
 for the per-game instances of the generic kernels (``tessera.kernels.bind``)."""
 from tessera.kernels.azul import (  # noqa: F401  (the interface)
-    MAX_MOVES, apply_move, best_heuristic_move, chance_outcomes, estimate, evaluate, legal_moves, move_heuristic,
-    move_heuristics, payoffs, players, random_move, sample_chance, scores, to_move,
+    MAX_MOVES,
+    apply_move,
+    best_heuristic_move,
+    chance_outcomes,
+    estimate,
+    evaluate,
+    legal_moves,
+    move_heuristic,
+    move_heuristics,
+    payoffs,
+    players,
+    random_move,
+    sample_chance,
+    scores,
+    to_move,
 )
 from tessera.kernels.azul import random_refill as resolve_chance  # noqa: F401
 from tessera.kernels.azul.features import N_VALUE_FEATURES, players_value_features  # noqa: F401  (optional)

@@ -11,12 +11,35 @@ points.
 import numpy as np
 
 from tessera.kernels.azul.layout import (
-    COLOUR_BONUS, COLUMN_BONUS, DEST_FLOOR, FLOOR_SLOTS, NCOLOURS, NDESTS, P_FLOOR, P_LINES, P_WALL,
-    PHASE_DRAFT, ROW_BONUS, SOURCE_CENTRE, TILE_MOVE_BASE, VARIANT_GRAY, W_CENTRE, W_FACTORY, W_PHASE,
-    W_PLAYERS, W_TO_MOVE, W_VARIANT,
+    COLOUR_BONUS,
+    COLUMN_BONUS,
+    DEST_FLOOR,
+    FLOOR_SLOTS,
+    NCOLOURS,
+    NDESTS,
+    P_FLOOR,
+    P_LINES,
+    P_WALL,
+    PHASE_DRAFT,
+    ROW_BONUS,
+    SOURCE_CENTRE,
+    TILE_MOVE_BASE,
+    VARIANT_GRAY,
+    W_CENTRE,
+    W_FACTORY,
+    W_PHASE,
+    W_PLAYERS,
+    W_TO_MOVE,
+    W_VARIANT,
 )
 from tessera.kernels.azul.moves import (
-    destination_masks, group_source, held_colours, lowest_bit_index, pending_line, player_base, tiling_columns,
+    destination_masks,
+    group_source,
+    held_colours,
+    lowest_bit_index,
+    pending_line,
+    player_base,
+    tiling_columns,
 )
 from tessera.kernels.azul.tiles import count_of, has_marker, total
 from tessera.kernels.azul.wall import best_open_cell, colour_column, floor_penalty, occupancy, placement_points

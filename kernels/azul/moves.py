@@ -1,8 +1,27 @@
 """Legal moves and chance outcomes of an Azul position."""
 from tessera.kernels.azul.layout import (
-    CHANCE_MOVE_BASE, DEST_FLOOR, LANES_ALL, LANES_ONE, NCOLOURS, NDESTS, P_LINES, P_WALL, PHASE_DRAFT, PHASE_REFILL,
-    PHASE_TILING, PLAYER_BASE, PLAYER_WORDS, SOURCE_CENTRE, TILE_MOVE_BASE, W_BAG, W_CENTRE,
-    W_FACTORY, W_LID, W_PHASE, W_PLAYERS, W_TO_MOVE,
+    CHANCE_MOVE_BASE,
+    DEST_FLOOR,
+    LANES_ALL,
+    LANES_ONE,
+    NCOLOURS,
+    NDESTS,
+    P_LINES,
+    P_WALL,
+    PHASE_DRAFT,
+    PHASE_REFILL,
+    PHASE_TILING,
+    PLAYER_BASE,
+    PLAYER_WORDS,
+    SOURCE_CENTRE,
+    TILE_MOVE_BASE,
+    W_BAG,
+    W_CENTRE,
+    W_FACTORY,
+    W_LID,
+    W_PHASE,
+    W_PLAYERS,
+    W_TO_MOVE,
 )
 from tessera.kernels.azul.tiles import count_of, total
 from tessera.kernels.azul.wall import COLUMN_MASK, free_columns, occupancy

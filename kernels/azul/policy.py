@@ -15,16 +15,38 @@ feature; a gray-wall tiling move (the column of a full line's tile) sets ``heuri
 ``placement_points``, ``bonus_tiles`` and ``tile_move``, the others 0.
 """
 from tessera.kernels.azul.heuristic import (
-    PARTIAL, floor_slots_used, move_value, tile_worth, tiles_taken,
+    PARTIAL,
+    floor_slots_used,
+    move_value,
+    tile_worth,
+    tiles_taken,
 )
 from tessera.kernels.azul.layout import (
-    DEST_FLOOR, FLOOR_SLOTS, NCOLOURS, NDESTS, P_LINES, P_WALL, SOURCE_CENTRE, TILE_MOVE_BASE,
-    VARIANT_GRAY, W_CENTRE, W_FACTORY, W_PLAYERS, W_TO_MOVE, W_VARIANT,
+    DEST_FLOOR,
+    FLOOR_SLOTS,
+    NCOLOURS,
+    NDESTS,
+    P_LINES,
+    P_WALL,
+    SOURCE_CENTRE,
+    TILE_MOVE_BASE,
+    VARIANT_GRAY,
+    W_CENTRE,
+    W_FACTORY,
+    W_PLAYERS,
+    W_TO_MOVE,
+    W_VARIANT,
 )
 from tessera.kernels.azul.moves import pending_line, player_base
 from tessera.kernels.azul.tiles import count_of, total
 from tessera.kernels.azul.wall import (
-    COLUMN_MASK, ROW_MASK, best_open_cell, colour_column, floor_penalty, occupancy, placement_points,
+    COLUMN_MASK,
+    ROW_MASK,
+    best_open_cell,
+    colour_column,
+    floor_penalty,
+    occupancy,
+    placement_points,
 )
 from tessera.kernels.bits import popcount
 from tessera.kernels.jit import njit

@@ -2,9 +2,23 @@
 import numpy as np
 
 from tessera.kernels.azul.layout import (
-    GAME_ID, MARKER_BIT, NCOLOURS, P_SCORE, PHASE_OVER, PHASE_REFILL, STATE_SIZE,
-    TILES_PER_COLOUR, W_BAG, W_CENTRE, W_GAME, W_PHASE, W_PLAYERS, W_ROUND, W_STARTER,
-    W_TO_MOVE, W_VARIANT,
+    GAME_ID,
+    MARKER_BIT,
+    NCOLOURS,
+    P_SCORE,
+    PHASE_OVER,
+    PHASE_REFILL,
+    STATE_SIZE,
+    TILES_PER_COLOUR,
+    W_BAG,
+    W_CENTRE,
+    W_GAME,
+    W_PHASE,
+    W_PLAYERS,
+    W_ROUND,
+    W_STARTER,
+    W_TO_MOVE,
+    W_VARIANT,
 )
 from tessera.kernels.azul.moves import player_base
 from tessera.kernels.azul.tiles import one_of

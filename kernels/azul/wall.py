@@ -2,7 +2,13 @@
 import numpy as np
 
 from tessera.kernels.azul.layout import (
-    COLOUR_BONUS, COLUMN_BONUS, FLOOR_PENALTY, FLOOR_SLOTS, NCOLOURS, P_WALL, ROW_BONUS,
+    COLOUR_BONUS,
+    COLUMN_BONUS,
+    FLOOR_PENALTY,
+    FLOOR_SLOTS,
+    NCOLOURS,
+    P_WALL,
+    ROW_BONUS,
 )
 from tessera.kernels.bits import popcount
 from tessera.kernels.jit import njit

@@ -7,9 +7,29 @@ serpent spaces, the Vermillion mountain the stones in the Vermillion domain.
 """
 from tessera.kernels.azure.bits import bit, count
 from tessera.kernels.azure.layout import (
-    AZURE, BIRD_CARDS, BLACK, DRAGON_POINTS, FAVORED, FIRST_GUARDS, NOBODY, P_GIFTED, P_STONES,
-    P_SUPPLY, S_DOMAIN, S_GIFTED, S_MOUNTAIN, S_SERPENTS, S_SIGHT, TIGER_POINTS, VERMILLION, WHITE,
-    W_BIRD_LOSER, W_BLACK_STONE, W_DRAW_FOR, W_DRAWS, W_HOLDER,
+    AZURE,
+    BIRD_CARDS,
+    BLACK,
+    DRAGON_POINTS,
+    FAVORED,
+    FIRST_GUARDS,
+    NOBODY,
+    P_GIFTED,
+    P_STONES,
+    P_SUPPLY,
+    S_DOMAIN,
+    S_GIFTED,
+    S_MOUNTAIN,
+    S_SERPENTS,
+    S_SIGHT,
+    TIGER_POINTS,
+    VERMILLION,
+    W_BIRD_LOSER,
+    W_BLACK_STONE,
+    W_DRAW_FOR,
+    W_DRAWS,
+    W_HOLDER,
+    WHITE,
 )
 from tessera.kernels.azure.state import gain_points, lose_points, player_base
 from tessera.kernels.jit import njit

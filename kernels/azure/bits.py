@@ -1,5 +1,6 @@
 """Counting the cells of a 64-bit realm mask (bit 63 included)."""
 import numpy as np
+
 from tessera.kernels.jit import njit
 
 _M1 = np.uint64(0x5555555555555555)

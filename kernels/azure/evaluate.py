@@ -9,7 +9,14 @@ cut-off positions in search and of greedy agents' choices; it reads both hands, 
 it is for complete states (a determinization).
 """
 from tessera.kernels.azure.layout import (
-    NOBODY, P_HAND_SIZE, P_SCORE, PLAYERS, S_COSMOS, W_DRAGON, W_WINNER, WIN_SCORE,
+    NOBODY,
+    P_HAND_SIZE,
+    P_SCORE,
+    PLAYERS,
+    S_COSMOS,
+    W_DRAGON,
+    W_WINNER,
+    WIN_SCORE,
 )
 from tessera.kernels.azure.state import player_base
 from tessera.kernels.jit import njit

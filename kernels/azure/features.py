@@ -31,8 +31,23 @@ from tessera.kernels.azure.beasts import guard_mask
 from tessera.kernels.azure.bits import count
 from tessera.kernels.azure.heuristic import BEAST_WORTH
 from tessera.kernels.azure.layout import (
-    CELL_COST, CELL_DOMAIN, CELL_WISDOM, NCOLOURS, P_HAND, P_HAND_SIZE, P_SCORE, P_STONES,
-    P_SUPPLY, PHASE_PLACE, S_CELL, S_COSMOS, S_GIFTED, S_SPACES, W_DRAGON, W_PHASE, W_TURN,
+    CELL_COST,
+    CELL_DOMAIN,
+    CELL_WISDOM,
+    NCOLOURS,
+    P_HAND,
+    P_HAND_SIZE,
+    P_SCORE,
+    P_STONES,
+    P_SUPPLY,
+    PHASE_PLACE,
+    S_CELL,
+    S_COSMOS,
+    S_GIFTED,
+    S_SPACES,
+    W_DRAGON,
+    W_PHASE,
+    W_TURN,
     WIN_SCORE,
 )
 from tessera.kernels.azure.moves import GIFTED_EXTRA, bonds, empty_spaces, field, stones_left

@@ -14,12 +14,30 @@ sets the placement features, a choice (a boon, a Cosmos card taken or given back
 Bird's pair) its kind's and ``hand_colour``; chance moves set none.
 """
 from tessera.kernels.azure.heuristic import (
-    WIN_BONUS, beast_terms, choice_value, gains_value, mountain_guards, placement_gains,
+    WIN_BONUS,
+    beast_terms,
+    choice_value,
+    gains_value,
+    mountain_guards,
+    placement_gains,
     with_beasts,
 )
 from tessera.kernels.azure.layout import (
-    BOON_BASE, BOON_QI, BOON_WISDOM, DRAW_BASE, GIFTED_BASE, NCOLOURS, P_HAND, P_SCORE, PAIR_BASE,
-    RETURN_BASE, S_GIFTED, TAKE_BASE, W_BIRD_LOSER, W_TURN, WIN_SCORE,
+    BOON_BASE,
+    BOON_QI,
+    BOON_WISDOM,
+    DRAW_BASE,
+    GIFTED_BASE,
+    NCOLOURS,
+    P_HAND,
+    P_SCORE,
+    PAIR_BASE,
+    RETURN_BASE,
+    S_GIFTED,
+    TAKE_BASE,
+    W_BIRD_LOSER,
+    W_TURN,
+    WIN_SCORE,
 )
 from tessera.kernels.azure.moves import bonds
 from tessera.kernels.azure.state import player_base

@@ -17,19 +17,48 @@ quarter turns; with Cosmos, two places diagonally opposite hold the large domain
 per-cell symbols and the line-of-sight masks the kernels count bonds and guards with.
 """
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 
-from tessera.kernels.boarddata import BoardDataError, board_json
 from tessera.kernels.azure.layout import (
-    CELL_COSMOS, CELL_COST, CELL_DOMAIN, CELL_KIND, CELL_QI, CELL_QI_COLOUR, CELL_SERPENT,
-    CELL_WISDOM, CELLS, COLOUR_NAMES, DECK_PER_COLOUR, CARDS_PER_COLOUR, FIELD_MASK, GRID,
-    KIND_MOUNTAIN, KIND_NONE, KIND_SPACE, NCOLOURS, PLACES, S_ARRANGEMENT, S_COSMOS, S_DIAGONAL,
-    S_DOMAIN, S_GIFTED, S_MOUNTAIN, S_MOUNTAINS, S_PLACE, S_SERPENTS, S_SIGHT, S_SPACES,
-    S_THRESHOLDS, S_TRACK_END, S_CELL, place_code,
+    CARDS_PER_COLOUR,
+    CELL_COSMOS,
+    CELL_COST,
+    CELL_DOMAIN,
+    CELL_KIND,
+    CELL_QI,
+    CELL_QI_COLOUR,
+    CELL_SERPENT,
+    CELL_WISDOM,
+    CELLS,
+    COLOUR_NAMES,
+    DECK_PER_COLOUR,
+    FIELD_MASK,
+    GRID,
+    KIND_MOUNTAIN,
+    KIND_NONE,
+    KIND_SPACE,
+    NCOLOURS,
+    PLACES,
+    S_ARRANGEMENT,
+    S_CELL,
+    S_COSMOS,
+    S_DIAGONAL,
+    S_DOMAIN,
+    S_GIFTED,
+    S_MOUNTAIN,
+    S_MOUNTAINS,
+    S_PLACE,
+    S_SERPENTS,
+    S_SIGHT,
+    S_SPACES,
+    S_THRESHOLDS,
+    S_TRACK_END,
+    place_code,
 )
+from tessera.kernels.boarddata import BoardDataError, board_json
 
 DOMAINS_ENV = "TESSERA_AZURE_DOMAINS"
 COSMOS_ENV = "TESSERA_AZURE_COSMOS"
@@ -134,7 +163,7 @@ def _side(colour, rows, size, where):
     return Side(colour, cells)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_domains():
     """The regular sides: ``{colour: (side 1, side 2)}``."""
     data, source = board_json(DOMAINS_FILE, "Azure board data", DOMAINS_ENV)
@@ -155,7 +184,7 @@ def load_domains():
     return sides
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_cosmos():
     """The Cosmos boards: ``$TESSERA_AZURE_COSMOS``, else the packaged stand-in."""
     data, source = board_json(COSMOS_FILE, "Azure Cosmos board data", COSMOS_ENV)

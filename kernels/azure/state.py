@@ -8,10 +8,31 @@ a card taken face up is known, a card drawn from the hidden deck is not, and a c
 paid or returned is a known one of its colour while the hand has any.
 """
 from tessera.kernels.azure.layout import (
-    DECK_PER_COLOUR, NCOLOURS, NOBODY, P_HAND, P_HAND_SIZE, P_KNOWN, P_SCORE,
-    PHASE_BOON, PHASE_DRAW, PHASE_OVER, PHASE_PLACE, PHASE_RETURN, PHASE_RETURN_PAIR, PHASE_TAKE,
-    PLAYER_BASE, PLAYER_WORDS, PLAYERS, W_BIRD_LOSER, W_DECK, W_DECK_SIZE, W_FACEUP, W_PHASE,
-    W_TURN, W_WINNER, WIN_SCORE,
+    DECK_PER_COLOUR,
+    NCOLOURS,
+    NOBODY,
+    P_HAND,
+    P_HAND_SIZE,
+    P_KNOWN,
+    P_SCORE,
+    PHASE_BOON,
+    PHASE_DRAW,
+    PHASE_OVER,
+    PHASE_PLACE,
+    PHASE_RETURN,
+    PHASE_RETURN_PAIR,
+    PHASE_TAKE,
+    PLAYER_BASE,
+    PLAYER_WORDS,
+    PLAYERS,
+    W_BIRD_LOSER,
+    W_DECK,
+    W_DECK_SIZE,
+    W_FACEUP,
+    W_PHASE,
+    W_TURN,
+    W_WINNER,
+    WIN_SCORE,
 )
 from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.jit import njit

@@ -5,11 +5,19 @@ words holding only the cards the observer can name (``P_KNOWN``) and the hidden
 deck's colour words ``HIDDEN``; hand and deck sizes stay exact. Everything else is
 public: the realm, the stones, the face-up decks, the beasts, the scores.
 """
+from tessera.kernels.arrays import copy_into
 from tessera.kernels.azure.layout import (
-    CARDS_PER_COLOUR, HIDDEN, NCOLOURS, NOBODY, P_HAND, P_HAND_SIZE, P_KNOWN, W_DECK, W_FACEUP,
+    CARDS_PER_COLOUR,
+    HIDDEN,
+    NCOLOURS,
+    NOBODY,
+    P_HAND,
+    P_HAND_SIZE,
+    P_KNOWN,
+    W_DECK,
+    W_FACEUP,
     W_VIEW,
 )
-from tessera.kernels.arrays import copy_into
 from tessera.kernels.azure.state import player_base
 from tessera.kernels.jit import njit
 from tessera.kernels.rng import below

@@ -31,9 +31,29 @@ from tessera.kernels.bits import popcount
 from tessera.kernels.jit import njit
 from tessera.kernels.pavilion.board import NUMBER_BONUS, REGION_MASKS, REGION_REWARDS, STAR_BONUS
 from tessera.kernels.pavilion.layout import (
-    CENTRE_STAR, KEEP_AT_MOST, LANE_BITS, NCOLOURS, NSTARS, P_CENTRE_COLOURS, P_HAND, P_KEPT, P_SCORE,
-    P_SPACES, PHASE_BONUS, PHASE_KEEP, PHASE_OVER, ROUNDS, STAR_MASK, STAR_SPACES, W_PHASE,
-    W_PLAYERS, W_REWARD, W_ROUND, W_TO_MOVE, W_TOKEN, WILD_BY_ROUND,
+    CENTRE_STAR,
+    KEEP_AT_MOST,
+    LANE_BITS,
+    NCOLOURS,
+    NSTARS,
+    P_CENTRE_COLOURS,
+    P_HAND,
+    P_KEPT,
+    P_SCORE,
+    P_SPACES,
+    PHASE_BONUS,
+    PHASE_KEEP,
+    PHASE_OVER,
+    ROUNDS,
+    STAR_MASK,
+    STAR_SPACES,
+    W_PHASE,
+    W_PLAYERS,
+    W_REWARD,
+    W_ROUND,
+    W_TO_MOVE,
+    W_TOKEN,
+    WILD_BY_ROUND,
 )
 from tessera.kernels.pavilion.moves import player_base
 from tessera.kernels.pavilion.stars import NUMBER_MASKS

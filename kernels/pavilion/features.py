@@ -27,11 +27,31 @@ from tessera.kernels.common import own_less_best_other
 from tessera.kernels.jit import njit
 from tessera.kernels.pavilion.board import NUMBER_BONUS, REGION_MASKS, REGION_REWARDS, STAR_BONUS
 from tessera.kernels.pavilion.evaluate import (
-    FULL_NUMBER, NUMBERS_WITH_BONUS, WEIGHTS, demands, player_value, star_mask, usable,
+    FULL_NUMBER,
+    NUMBERS_WITH_BONUS,
+    WEIGHTS,
+    demands,
+    player_value,
+    star_mask,
+    usable,
 )
 from tessera.kernels.pavilion.layout import (
-    NSTARS, P_CENTRE_COLOURS, P_HAND, P_KEPT, P_SCORE, P_SPACES, PHASE_OVER, PHASE_REFILL,
-    ROUNDS, STAR_SPACES, TOKEN_IN_CENTRE, W_PHASE, W_PLAYERS, W_ROUND, W_STARTER, W_TOKEN,
+    NSTARS,
+    P_CENTRE_COLOURS,
+    P_HAND,
+    P_KEPT,
+    P_SCORE,
+    P_SPACES,
+    PHASE_OVER,
+    PHASE_REFILL,
+    ROUNDS,
+    STAR_SPACES,
+    TOKEN_IN_CENTRE,
+    W_PHASE,
+    W_PLAYERS,
+    W_ROUND,
+    W_STARTER,
+    W_TOKEN,
 )
 from tessera.kernels.pavilion.moves import player_base, wild_colour
 from tessera.kernels.pavilion.stars import NUMBER_MASKS, end_bonus

@@ -29,19 +29,53 @@ from tessera.kernels.bits import popcount
 from tessera.kernels.jit import njit
 from tessera.kernels.pavilion.board import REGION_MASKS, REGION_REWARDS
 from tessera.kernels.pavilion.evaluate import (
-    LARGEST_EMPTY, MAX_REGIONS_PER_SPACE, NUMBERS_WITH_BONUS, SPACE_REGIONS, TILE, TOKEN, WEIGHTS, WILD, colour_value,
-    demands, fade, hand_gain, hand_value, keeping_value, kept_value, number_credit, region_credit, star_credit,
+    LARGEST_EMPTY,
+    MAX_REGIONS_PER_SPACE,
+    NUMBERS_WITH_BONUS,
+    SPACE_REGIONS,
+    TILE,
+    TOKEN,
+    WEIGHTS,
+    WILD,
+    colour_value,
+    demands,
+    fade,
+    hand_gain,
+    hand_value,
+    keeping_value,
+    kept_value,
+    number_credit,
+    region_credit,
+    star_credit,
     star_mask,
 )
 from tessera.kernels.pavilion.layout import (
-    CENTRE_STAR, CHANCE_BASE, DRAFT_COLOURS, KEEP_BASE, LONE_WILD, NCOLOURS, P_CENTRE_COLOURS,
-    P_HAND, P_SCORE, P_SPACES, PASS_MOVE, PLACE_BASE, SOURCE_CENTRE, STAR_SPACES, TAKE_BASE,
-    TOKEN_IN_CENTRE, W_CENTRE, WILD_BY_ROUND, W_FACTORY, W_REWARD, W_ROUND, W_TO_MOVE, W_TOKEN,
+    CENTRE_STAR,
+    DRAFT_COLOURS,
+    KEEP_BASE,
+    LONE_WILD,
+    NCOLOURS,
+    P_CENTRE_COLOURS,
+    P_HAND,
+    P_SCORE,
+    P_SPACES,
+    PASS_MOVE,
+    PLACE_BASE,
+    SOURCE_CENTRE,
+    STAR_SPACES,
+    TAKE_BASE,
+    TOKEN_IN_CENTRE,
+    W_CENTRE,
+    W_FACTORY,
+    W_REWARD,
+    W_ROUND,
+    W_TO_MOVE,
+    W_TOKEN,
+    WILD_BY_ROUND,
 )
 from tessera.kernels.pavilion.moves import player_base
 from tessera.kernels.pavilion.stars import NUMBER_MASKS, placement_points
 from tessera.kernels.pavilion.tiles import count_of, drafted, one_of, tiles_of_choice, total
-
 
 # MCTS's PUCT priors are a softmax of the heuristic at the search's temperature of 2,
 # which all games share; in plain points a move better by a point would get only e^0.5

@@ -16,9 +16,22 @@ The start-player token is ``W_TOKEN``: the player holding it, or ``TOKEN_IN_CENT
 from tessera.kernels.common import LANE_BITS, LANE_MASK  # noqa: F401  (re-exported)
 from tessera.kernels.constants import PAVILION as GAME_ID  # noqa: F401  (re-exported)
 from tessera.kernels.pavilion.board import (  # noqa: F401  (re-exported)
-    CENTRE_STAR, COLOUR_LETTERS, COLOUR_NAMES, FACTORIES_BY_PLAYERS, KEEP_AT_MOST, NCOLOURS,
-    NSTARS, PLAYER_COUNTS, REGION_MASKS, REGION_REWARDS, ROUNDS, SCORE_START, STAR_SPACES,
-    SUPPLY_SIZE, TILES_PER_COLOUR, WILD_BY_ROUND,
+    CENTRE_STAR,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    FACTORIES_BY_PLAYERS,
+    KEEP_AT_MOST,
+    NCOLOURS,
+    NSTARS,
+    PLAYER_COUNTS,
+    REGION_MASKS,
+    REGION_REWARDS,
+    ROUNDS,
+    SCORE_START,
+    STAR_SPACES,
+    SUPPLY_SIZE,
+    TILES_PER_COLOUR,
+    WILD_BY_ROUND,
 )
 
 FACTORY_SIZE = 4

@@ -5,9 +5,23 @@ from tessera.kernels.common import share_win
 from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.jit import njit
 from tessera.kernels.pavilion.layout import (
-    GAME_ID, NCOLOURS, P_SCORE, PHASE_OVER, PHASE_REFILL, SCORE_START, STATE_SIZE,
-    TILES_PER_COLOUR, TOKEN_IN_CENTRE, W_BAG, W_GAME, W_PHASE, W_PLAYERS, W_ROUND, W_STARTER,
-    W_TO_MOVE, W_TOKEN,
+    GAME_ID,
+    NCOLOURS,
+    P_SCORE,
+    PHASE_OVER,
+    PHASE_REFILL,
+    SCORE_START,
+    STATE_SIZE,
+    TILES_PER_COLOUR,
+    TOKEN_IN_CENTRE,
+    W_BAG,
+    W_GAME,
+    W_PHASE,
+    W_PLAYERS,
+    W_ROUND,
+    W_STARTER,
+    W_TO_MOVE,
+    W_TOKEN,
 )
 from tessera.kernels.pavilion.moves import is_chance_phase, player_base
 from tessera.kernels.pavilion.tiles import one_of

@@ -2,7 +2,14 @@
 from tessera.kernels.common import count_of, one_of  # noqa: F401  (re-exported)
 from tessera.kernels.jit import njit
 from tessera.kernels.pavilion.layout import (
-    CHOICE_BITS, CHOICE_MASK, LANE_BITS, LANE_MASK, LANES_ALL, LANES_ONE, LONE_WILD, NCOLOURS,
+    CHOICE_BITS,
+    CHOICE_MASK,
+    LANE_BITS,
+    LANE_MASK,
+    LANES_ALL,
+    LANES_ONE,
+    LONE_WILD,
+    NCOLOURS,
     TOTAL_SHIFT,
 )
 

@@ -44,8 +44,18 @@ from tessera.kernels.bind import kernel, template_games
 from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.search import ttable
 from tessera.kernels.search.alphabeta_layout import (
-    ABORTED, DEADLINE, DEEPEST, LOGISTIC_POINTS, MODE, MODE_GAME, MODE_ROUND, NEXT_CLOCK, NODE_LIMIT, NODES,
-    SCALE, TOLERANCE, UNPROVEN,
+    ABORTED,
+    DEADLINE,
+    DEEPEST,
+    LOGISTIC_POINTS,
+    MODE,
+    MODE_GAME,
+    NEXT_CLOCK,
+    NODE_LIMIT,
+    NODES,
+    SCALE,
+    TOLERANCE,
+    UNPROVEN,
 )
 
 games = template_games(__name__)

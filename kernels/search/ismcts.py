@@ -51,8 +51,19 @@ from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import below
 from tessera.kernels.search.clock import FOREVER, now, simulations_until_check
 from tessera.kernels.search.ismcts_layout import (
-    AVAIL, COMPACTIONS, FIRST, FREED, MARGIN, MOVE, NEXT, NO_NODE, PRIOR, STAT_COLUMNS, USED,
-    VISITS, WIN,
+    AVAIL,
+    COMPACTIONS,
+    FIRST,
+    FREED,
+    MARGIN,
+    MOVE,
+    NEXT,
+    NO_NODE,
+    PRIOR,
+    STAT_COLUMNS,
+    USED,
+    VISITS,
+    WIN,
 )
 from tessera.kernels.search.mcts_layout import MAX_PLAYERS, SELECT_PUCT
 from tessera.kernels.search.tree import VISIT_CLASSES, keep_threshold, number_kept, visit_class

@@ -57,10 +57,34 @@ from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import below, make_rng, next_u64, reseed
 from tessera.kernels.search.clock import FOREVER, now, simulations_until_check
 from tessera.kernels.search.mcts_layout import (
-    CAPACITY, CHOSEN_VALUE, COUNT, CUT_ROLLOUTS, EXPANDING, FIRST, HIDDEN_INPUT, HIDDEN_MARGIN,
-    HIDDEN_WIN, MARGIN, MAX_PLAYERS, MODEL_HIDDEN, MODEL_MARGIN, MODEL_POLICY, MODEL_SHAPE, MODEL_WIN,
-    MOVE, PRIOR, SELECT_PUCT, SHAPE_HIDDEN, SHAPE_POLICY, STAT_COLUMNS, UNEXPANDED, USED,
-    VALUE_MARGIN, VALUE_WIN, VISITS, WIN,
+    CAPACITY,
+    CHOSEN_VALUE,
+    COUNT,
+    CUT_ROLLOUTS,
+    EXPANDING,
+    FIRST,
+    HIDDEN_INPUT,
+    HIDDEN_MARGIN,
+    HIDDEN_WIN,
+    MARGIN,
+    MAX_PLAYERS,
+    MODEL_HIDDEN,
+    MODEL_MARGIN,
+    MODEL_POLICY,
+    MODEL_SHAPE,
+    MODEL_WIN,
+    MOVE,
+    PRIOR,
+    SELECT_PUCT,
+    SHAPE_HIDDEN,
+    SHAPE_POLICY,
+    STAT_COLUMNS,
+    UNEXPANDED,
+    USED,
+    VALUE_MARGIN,
+    VALUE_WIN,
+    VISITS,
+    WIN,
 )
 
 games = template_games(__name__)

@@ -10,8 +10,17 @@ import numpy as np
 
 from tessera.kernels.arrays import copy_into
 from tessera.kernels.jit import njit
-from tessera.kernels.search.mcts_layout import (CAPACITY, COMPACTIONS, COUNT, FIRST, FREED, MOVE, UNEXPANDED,
-                                                USED, VISITS)
+from tessera.kernels.search.mcts_layout import (
+    CAPACITY,
+    COMPACTIONS,
+    COUNT,
+    FIRST,
+    FREED,
+    MOVE,
+    UNEXPANDED,
+    USED,
+    VISITS,
+)
 
 
 @njit(cache=True)

@@ -14,6 +14,7 @@ lower bound (the search failed high) or an upper bound (it failed low); an
 ``EMPTY`` slot holds nothing. ``stats`` counts probes and hits (key found).
 """
 import numpy as np
+
 from tessera.kernels.jit import njit
 
 EMPTY = 0

@@ -13,8 +13,19 @@ and ``determinize``.
 """
 from tessera.kernels.toy.layout import MAX_MOVES, STATE_SIZE
 from tessera.kernels.toy.rules import (
-    apply_move, chance_outcomes, evaluate, legal_moves, move_heuristic, new_game, payoffs, players,
-    random_move, resolve_chance, sample_chance, scores, to_move,
+    apply_move,
+    chance_outcomes,
+    evaluate,
+    legal_moves,
+    move_heuristic,
+    new_game,
+    payoffs,
+    players,
+    random_move,
+    resolve_chance,
+    sample_chance,
+    scores,
+    to_move,
 )
 from tessera.kernels.toy.views import determinize, is_complete, view
 

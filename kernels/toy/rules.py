@@ -9,8 +9,26 @@ from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.jit import njit
 from tessera.kernels.rng import below
 from tessera.kernels.toy.layout import (
-    BET, CALL, DEAL_BASE, GAME_ID, NO_CARD, PASS, PHASE_BET, PHASE_DEAL, PHASE_OVER, PHASE_REPLY,
-    PLAYERS, RAISE, STATE_SIZE, W_CARDS, W_GAME, W_HAND, W_PHASE, W_REPLY, W_SCORE, W_STAKE,
+    BET,
+    CALL,
+    DEAL_BASE,
+    GAME_ID,
+    NO_CARD,
+    PASS,
+    PHASE_BET,
+    PHASE_DEAL,
+    PHASE_OVER,
+    PHASE_REPLY,
+    PLAYERS,
+    RAISE,
+    STATE_SIZE,
+    W_CARDS,
+    W_GAME,
+    W_HAND,
+    W_PHASE,
+    W_REPLY,
+    W_SCORE,
+    W_STAKE,
 )
 
 

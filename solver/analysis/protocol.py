@@ -17,7 +17,6 @@ import json
 import os
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Optional
 
 import jsonschema
 
@@ -48,7 +47,7 @@ ACTION_FIELDS = {"terminate": ("id", "action", "terminateId"),
 class Control:
     id: str
     action: str
-    terminate_id: Optional[str] = None
+    terminate_id: str | None = None
     warnings: list = field(default_factory=list)
 
 
@@ -60,9 +59,9 @@ class SearchQuery:
     algo: str
     turns: list                         # turn numbers, in the order asked
     settings: dict                      # the answer's settings (docs/best.schema.json)
-    mcts: Optional[MctsOptions]         # algo mcts
-    report_every: Optional[float]
-    top_moves: Optional[int]
+    mcts: MctsOptions | None         # algo mcts
+    report_every: float | None
+    top_moves: int | None
     warnings: list = field(default_factory=list)        # (field, message)
 
     @property

@@ -10,7 +10,6 @@ engine stops them by replacing their process (``pool``).
 """
 import re
 from dataclasses import dataclass, replace
-from typing import Optional
 
 from tessera.analysis.positions import QueryError, prepare
 from tessera.errors import OptionError
@@ -34,13 +33,13 @@ class Job:
     source: dict                    # the query's position or game, options, startSeed, moves
     algo: str
     settings: dict
-    mcts: Optional[MctsOptions]
-    report_every: Optional[float]
-    top_moves: Optional[int]
-    reuse_key: Optional[int] = None     # a kept tree to continue, after the last
+    mcts: MctsOptions | None
+    report_every: float | None
+    top_moves: int | None
+    reuse_key: int | None = None     # a kept tree to continue, after the last
     reuse_moves: int = 0                # reuse_moves moves of the turn
-    keep_key: Optional[int] = None      # keep this search's tree under this key
-    keep_root: Optional[tuple] = None   # (the engine's side) how the kept tree is indexed
+    keep_key: int | None = None      # keep this search's tree under this key
+    keep_root: tuple | None = None   # (the engine's side) how the kept tree is indexed
 
 
 def run_job(job, trees, stopped, send):

@@ -25,8 +25,8 @@ from tessera.cli.runs import selfplay, stats
 from tessera.cli.search import best, solve
 from tessera.cli.servers import analyze, serve
 from tessera.cli.startup import warmup
-from tessera.warmup import scipy_hidden
 from tessera.errors import BoardDataError, TesseraError
+from tessera.warmup import scipy_hidden
 
 USER_ERROR = 2
 

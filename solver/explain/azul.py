@@ -11,7 +11,13 @@ A tiling choice (``col N``): the tile's points and bonus progress in that column
 from tessera.explain import signed, term
 from tessera.games import get_game
 from tessera.kernels.azul.layout import (
-    COLOUR_BONUS, COLOUR_LETTERS, COLOUR_NAMES, COLUMN_BONUS, FLOOR_PENALTY, FLOOR_SLOTS, ROW_BONUS,
+    COLOUR_BONUS,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    COLUMN_BONUS,
+    FLOOR_PENALTY,
+    FLOOR_SLOTS,
+    ROW_BONUS,
 )
 
 SIZE = 5                                # rows and columns of the wall

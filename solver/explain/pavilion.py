@@ -12,7 +12,13 @@ points the discarded tiles cost.
 from tessera.explain import signed, term
 from tessera.games import get_game
 from tessera.kernels.pavilion.board import (
-    COLOUR_LETTERS, COLOUR_NAMES, NUMBER_BONUS, REGION_KIND, REGION_MASKS, REGION_REWARDS, STAR_BONUS,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    NUMBER_BONUS,
+    REGION_KIND,
+    REGION_MASKS,
+    REGION_REWARDS,
+    STAR_BONUS,
     STAR_SPACES,
 )
 

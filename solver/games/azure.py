@@ -147,8 +147,8 @@ class AzureGame(Game):
 
 def parse_layout_option(text, cosmos):
     """The ``Layout`` of ``--layout``: a base layout number, or four domain tokens."""
-    from tessera.kernels.azure.realm import BASE_LAYOUTS, base_layout
     from tessera.errors import PositionError
+    from tessera.kernels.azure.realm import BASE_LAYOUTS, base_layout
     if not isinstance(text, str):       # Python callers and the web page pass JSON values
         raise OptionError(f"layout must be text: a number 0..{BASE_LAYOUTS - 1} or four domains,"
                           f" not {text!r}")

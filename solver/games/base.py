@@ -12,7 +12,6 @@ import numpy as np
 
 from tessera.errors import OptionError
 
-
 MAX_SEED = 2**63 - 1            # the kernels' generator takes a non-negative int64
 
 

@@ -9,9 +9,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tessera.errors import MoveError, PositionError
 from tessera.kernels.common import LANE_BITS, LANE_MASK
 from tessera.kernels.constants import CHANCE, TERMINAL
-from tessera.errors import MoveError, PositionError
 
 MAX_NUMBER = 2**31 - 1            # keeps every word far inside int64
 WHOLE_NUMBER = f"a whole number from 0 to {MAX_NUMBER}"

@@ -8,7 +8,11 @@ from rich.console import Group
 from rich.text import Text
 
 from tessera.kernels.azul.layout import (
-    COLOUR_LETTERS, FACTORY_SIZE, FLOOR_PENALTY, FLOOR_SLOTS, wall_column,
+    COLOUR_LETTERS,
+    FACTORY_SIZE,
+    FLOOR_PENALTY,
+    FLOOR_SLOTS,
+    wall_column,
 )
 from tessera.notation.azul import NO_TILES, position_to_json
 from tessera.render.common import Palette, board_panel, factories, result, tabletop

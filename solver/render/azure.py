@@ -21,10 +21,34 @@ from rich.table import Table
 from rich.text import Text
 
 from tessera.kernels.azure.layout import (
-    BEAST_NAMES, BLACK, CELL_COSMOS, CELL_COST, CELL_DOMAIN, CELL_KIND, CELL_QI, CELL_QI_COLOUR,
-    CELL_SERPENT, CELL_WISDOM, COLOUR_LETTERS, COLOUR_NAMES, GIFTED_COST, GRID, KIND_MOUNTAIN,
-    KIND_NONE, P_GIFTED, P_STONES, PLAYERS, S_CELL, S_COSMOS, S_GIFTED, S_THRESHOLDS,
-    S_TRACK_END, W_BLACK_STONE, W_HOLDER, cell_field, player_word,
+    BEAST_NAMES,
+    BLACK,
+    CELL_COSMOS,
+    CELL_COST,
+    CELL_DOMAIN,
+    CELL_KIND,
+    CELL_QI,
+    CELL_QI_COLOUR,
+    CELL_SERPENT,
+    CELL_WISDOM,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    GIFTED_COST,
+    GRID,
+    KIND_MOUNTAIN,
+    KIND_NONE,
+    P_GIFTED,
+    P_STONES,
+    PLAYERS,
+    S_CELL,
+    S_COSMOS,
+    S_GIFTED,
+    S_THRESHOLDS,
+    S_TRACK_END,
+    W_BLACK_STONE,
+    W_HOLDER,
+    cell_field,
+    player_word,
 )
 from tessera.notation.azure import COLUMNS, NONE, UNKNOWN, position_to_json
 from tessera.render.common import Palette

@@ -1,10 +1,31 @@
 """An Azure realm's cells for the web board to draw, read from the position's realm words
 (which the engine fills from the board data for the layout) as ``tessera show`` reads them."""
 from tessera.kernels.azure.layout import (
-    BEAST_NAMES, BLACK, CELL_COSMOS, CELL_COST, CELL_DOMAIN, CELL_KIND, CELL_QI, CELL_QI_COLOUR,
-    CELL_SERPENT, CELL_WISDOM, COLOUR_LETTERS, GRID, KIND_MOUNTAIN, KIND_NONE, P_GIFTED,
-    P_STONES, PLAYERS, S_CELL, S_COSMOS, S_THRESHOLDS, S_TRACK_END, W_BLACK_STONE, W_HOLDER,
-    cell_field, player_word,
+    BEAST_NAMES,
+    BLACK,
+    CELL_COSMOS,
+    CELL_COST,
+    CELL_DOMAIN,
+    CELL_KIND,
+    CELL_QI,
+    CELL_QI_COLOUR,
+    CELL_SERPENT,
+    CELL_WISDOM,
+    COLOUR_LETTERS,
+    GRID,
+    KIND_MOUNTAIN,
+    KIND_NONE,
+    P_GIFTED,
+    P_STONES,
+    PLAYERS,
+    S_CELL,
+    S_COSMOS,
+    S_THRESHOLDS,
+    S_TRACK_END,
+    W_BLACK_STONE,
+    W_HOLDER,
+    cell_field,
+    player_word,
 )
 from tessera.notation.azure import cell_name
 

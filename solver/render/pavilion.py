@@ -10,7 +10,12 @@ from rich.console import Group
 from rich.text import Text
 
 from tessera.kernels.pavilion.layout import (
-    COLOUR_LETTERS, COLOUR_NAMES, FACTORY_SIZE, KEEP_AT_MOST, ROUNDS, SUPPLY_SIZE,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    FACTORY_SIZE,
+    KEEP_AT_MOST,
+    ROUNDS,
+    SUPPLY_SIZE,
 )
 from tessera.notation.pavilion import NO_TILES, position_to_json
 from tessera.render.common import Palette, board_panel, factories, result, tabletop

@@ -15,7 +15,7 @@ strings have perfect recall: the history, with the colours of the cards the play
 not see hidden. Azure's realm is a parameter (``realm_seed`` deals it as ``tessera new
 azure --seed``), not a chance event.
 """
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -55,7 +55,7 @@ def game_type(spec):
         parameter_specification=parameters(spec))
 
 
-@lru_cache(maxsize=None)
+@cache
 def rules_for(name, options):
     """``Rules`` of a game and option set (a sorted tuple of items), made once."""
     return Rules(name, **dict(options))

@@ -8,10 +8,10 @@ seed. The rules are the game's kernels (``tessera.kernels.games``' interface, on
 """
 import numpy as np
 
-from tessera.kernels.constants import CHANCE, TERMINAL
-from tessera.kernels.rng import chance_rng
 from tessera.errors import MoveError
 from tessera.games import get_game
+from tessera.kernels.constants import CHANCE, TERMINAL
+from tessera.kernels.rng import chance_rng
 from tessera.position import Position
 from tessera.rl.encoding import Encoding
 

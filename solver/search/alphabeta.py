@@ -15,12 +15,12 @@ import time
 
 import numpy as np
 
-from tessera.kernels import bind
-from tessera.kernels.constants import AZURE, CHANCE, TERMINAL
-from tessera.kernels.search import alphabeta_layout as kernel   # the layout and limits; the kernels per game: bind
-from tessera.kernels.search import ttable
 from tessera.compiletime import compile_clock
 from tessera.errors import OptionError, TesseraError
+from tessera.kernels import bind
+from tessera.kernels.constants import AZURE, CHANCE, TERMINAL
+from tessera.kernels.search import alphabeta_layout as kernel  # the layout and limits; the kernels per game: bind
+from tessera.kernels.search import ttable
 from tessera.search.loading import kernel_loader
 from tessera.search.result import ExactValue, MoveLine, SearchResult
 

@@ -15,13 +15,13 @@ import numpy as np
 
 from tessera.kernels import bind
 from tessera.kernels.rng import make_rng
-from tessera.kernels.search import ismcts_layout as kernel   # the layout; the kernels per game: bind
+from tessera.kernels.search import ismcts_layout as kernel  # the layout; the kernels per game: bind
 from tessera.kernels.search.clock import FOREVER
 from tessera.search.loading import kernel_loader
 from tessera.search.mcts import MctsOptions, heuristic_kernel  # noqa: F401  (MctsOptions: of both searches)
-from tessera.search.value_model import NO_MODEL
 from tessera.search.result import SearchResult
 from tessera.search.searcher import TreeSearch, move_line, ranked
+from tessera.search.value_model import NO_MODEL
 
 PV_LENGTH = 256
 ROLLOUTS = bind.VARIANTS["ismcts"]

@@ -9,14 +9,14 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from tessera.kernels import bind
-from tessera.kernels.rng import make_rng
-from tessera.kernels.search import mcts_layout as kernel   # the layout and parameters; the kernels per game: bind
-from tessera.kernels.search import tree as tree_kernels   # one compile for every game
-from tessera.kernels.search.clock import FOREVER
 from tessera.errors import OptionError, TesseraError
 from tessera.games import GAMES, get_game
 from tessera.games.spec import GENERAL_SEARCH
+from tessera.kernels import bind
+from tessera.kernels.rng import make_rng
+from tessera.kernels.search import mcts_layout as kernel  # the layout and parameters; the kernels per game: bind
+from tessera.kernels.search import tree as tree_kernels  # one compile for every game
+from tessera.kernels.search.clock import FOREVER
 from tessera.search.loading import kernel_loader
 from tessera.search.options import MODEL_BUILTIN, MODEL_NONE, default
 from tessera.search.result import SearchResult

@@ -11,7 +11,6 @@ A range is the one the analyze schema bounds the option to; the command line and
 agents check only the lower bounds (``MctsOptions.check``).
 """
 from dataclasses import dataclass
-from typing import Optional
 
 DEFAULT_VISITS = 10_000         # MCTS simulations when neither visits nor time is given
 GAMES_OWN = "the game's own"    # a default each game's spec decides (``GameSpec.search``)
@@ -30,14 +29,14 @@ class SearchOption:
     default: object = None          # None: unset; GAMES_OWN: the game's spec decides
     unit: str = ""
     choices: tuple = ()             # the names a str option takes
-    minimum: Optional[float] = None
-    maximum: Optional[float] = None
-    above: Optional[float] = None   # an exclusive minimum
+    minimum: float | None = None
+    maximum: float | None = None
+    above: float | None = None   # an exclusive minimum
     cli: tuple = ()                 # the flags of ``tessera best``
-    metavar: Optional[str] = None
-    agent: Optional[str] = None     # the key of an agent spec
-    analyze: Optional[str] = None   # the field of an analyze query
-    api: Optional[str] = None       # the keyword of ``Position.best`` and ``tessera.best``
+    metavar: str | None = None
+    agent: str | None = None     # the key of an agent spec
+    analyze: str | None = None   # the field of an analyze query
+    api: str | None = None       # the keyword of ``Position.best`` and ``tessera.best``
 
     @property
     def help_text(self):

@@ -8,30 +8,28 @@ for one search, ``searcher_for`` for the front ends that keep a tree between sea
 MCTS (by whether the position is complete) and fills in the default budget.
 """
 from dataclasses import dataclass
-from typing import Optional
 
 from tessera.errors import OptionError
-from tessera.search.options import (ALGOS, DEFAULT_VISITS, MCTS, MODEL_BUILTIN, MODEL_NONE, SOLVE,
-                                    default)
+from tessera.search.options import ALGOS, DEFAULT_VISITS, MCTS, MODEL_BUILTIN, MODEL_NONE, SOLVE, default
 
 
 @dataclass
 class SearchRequest:
     algo: str = default("algo")
-    visits: Optional[int] = None        # MCTS simulations, all threads together
-    time: Optional[float] = None        # seconds
-    depth: Optional[int] = None         # alpha-beta plies
+    visits: int | None = None        # MCTS simulations, all threads together
+    time: float | None = None        # seconds
+    depth: int | None = None         # alpha-beta plies
     threads: int = default("threads")
     seed: int = default("seed")
-    value: Optional[str] = None         # None: the game's own
+    value: str | None = None         # None: the game's own
     select: str = default("select")
     rollout: str = default("rollout")
-    exploration: Optional[float] = None     # None: the game's own
+    exploration: float | None = None     # None: the game's own
     fpu: float = default("fpu")
     width: int = default("width")       # the chance width
     memory: float = default("memory")   # MB for the trees of all threads together
-    model: Optional[str] = None         # a value model file, "builtin" or "none"; None: the game's own
-    policy_temperature: Optional[float] = None  # of a model's policy priors; None: the game's own
+    model: str | None = None         # a value model file, "builtin" or "none"; None: the game's own
+    policy_temperature: float | None = None  # of a model's policy priors; None: the game's own
 
     def __post_init__(self):
         if self.model is not None and str(self.model).lower() in (MODEL_NONE, MODEL_BUILTIN):

@@ -5,7 +5,6 @@ the agents and the JSON output treat them alike. Values are from the point of
 view of the player to move at the root.
 """
 from dataclasses import dataclass, field
-from typing import Optional
 
 
 @dataclass
@@ -26,20 +25,20 @@ class ExactValue:
     """
     margin: float
     horizon: str
-    result: Optional[str] = None
-    win_rate: Optional[float] = None
+    result: str | None = None
+    win_rate: float | None = None
 
 
 @dataclass
 class MoveLine:
     move: int                    # engine move code
     visits: int                  # simulations through it (MCTS) or nodes below it (alpha-beta)
-    win_rate: Optional[float]    # mean payoff for the root player, 0..1 (None: not estimated)
+    win_rate: float | None    # mean payoff for the root player, 0..1 (None: not estimated)
     margin: float                # mean (MCTS) or searched (alpha-beta) score margin
-    lcb: Optional[float]         # lower 95% confidence bound of win_rate
-    prior: Optional[float]       # the move heuristic's prior (None when unused)
+    lcb: float | None         # lower 95% confidence bound of win_rate
+    prior: float | None       # the move heuristic's prior (None when unused)
     pv: list = field(default_factory=list)      # principal variation, starting with ``move``
-    exact: Optional[ExactValue] = None
+    exact: ExactValue | None = None
 
 
 @dataclass
@@ -49,19 +48,19 @@ class SearchResult:
     position_hash: int
     visits: int                  # total simulations (MCTS) or nodes (alpha-beta)
     seconds: float
-    value: Optional[float]       # root win rate estimate, 0..1
+    value: float | None       # root win rate estimate, 0..1
     margin: float                # root score margin estimate
     moves: list                  # MoveLine, best first
-    exact: Optional[ExactValue] = None
-    depth: Optional[int] = None  # alpha-beta: the deepest completed iteration
-    tt_hit_rate: Optional[float] = None
-    tree_nodes: Optional[int] = None     # MCTS: nodes in the tree(s)
-    tree_bytes: Optional[int] = None     # MCTS: the memory those nodes take
-    compactions: Optional[int] = None    # MCTS: times a full tree was compacted (in all threads)
+    exact: ExactValue | None = None
+    depth: int | None = None  # alpha-beta: the deepest completed iteration
+    tt_hit_rate: float | None = None
+    tree_nodes: int | None = None     # MCTS: nodes in the tree(s)
+    tree_bytes: int | None = None     # MCTS: the memory those nodes take
+    compactions: int | None = None    # MCTS: times a full tree was compacted (in all threads)
     threads: int = 1
     reused_visits: int = 0               # MCTS: root visits kept from the previous search
     interrupted: bool = False            # stopped early by Ctrl-C (the figures so far)
-    mode: Optional[str] = None           # alpha-beta: "round" (score margins) or "game" (win rates)
+    mode: str | None = None           # alpha-beta: "round" (score margins) or "game" (win rates)
     compile_seconds: float = 0.0         # numba compiling the kernels before the search's clock
 
     @property

@@ -13,7 +13,6 @@ from tessera.search.batches import lower_bound, run_batches, run_threads
 from tessera.search.result import MoveLine
 
 
-
 def thread_rngs(seed, threads):
     """One generator for each thread of a search seeded ``seed``: thread t draws stream t
     (``STREAM_STRIDE``)."""

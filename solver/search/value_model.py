@@ -16,8 +16,16 @@ from importlib import resources
 import numpy as np
 
 from tessera.kernels.search.mcts_layout import (
-    HIDDEN_INPUT, HIDDEN_MARGIN, HIDDEN_WIN, MODEL_HIDDEN, MODEL_MARGIN, MODEL_POLICY, MODEL_SHAPE,
-    MODEL_WIN, SHAPE_HIDDEN, SHAPE_POLICY,
+    HIDDEN_INPUT,
+    HIDDEN_MARGIN,
+    HIDDEN_WIN,
+    MODEL_HIDDEN,
+    MODEL_MARGIN,
+    MODEL_POLICY,
+    MODEL_SHAPE,
+    MODEL_WIN,
+    SHAPE_HIDDEN,
+    SHAPE_POLICY,
 )
 from tessera.search.options import MODEL_BUILTIN
 

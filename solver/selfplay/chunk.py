@@ -21,11 +21,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tessera.kernels import bind
-from tessera.kernels import selfplay_layout as kernel   # the agent kinds; the kernels per game: bind
-from tessera.kernels.rng import CHANCE_SALT
 from tessera.agents import GreedyAgent, RandomAgent, parse_agent, play_game
 from tessera.games import get_game
+from tessera.kernels import bind
+from tessera.kernels import selfplay_layout as kernel  # the agent kinds; the kernels per game: bind
+from tessera.kernels.rng import CHANCE_SALT
 from tessera.selfplay import records
 from tessera.selfplay.searchstats import SearchStats
 from tessera.selfplay.starts import one_thread, start_positions
@@ -152,7 +152,7 @@ def _play_mixed(plan, seeds, lineups, seat_seeds, kinds, batched):
                   for s, a in enumerate(lineups[g])]
         results = []
         record = play_game(game, plan.options, agents, int(seeds[g]),
-                           on_move=(lambda event: results.append(event.decision.result))
+                           on_move=(lambda event, results=results: results.append(event.decision.result))
                            if plan.record_search else None)
         searches[g] = SearchStats.of_results(results, plan.record_search)
         moves[g] = np.array([move for _, move in record.moves], np.int64)

@@ -30,7 +30,6 @@ from collections import namedtuple
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Optional
 
 import numpy as np
 
@@ -90,7 +89,7 @@ class ChunkGames:
     movers: np.ndarray
     scores: np.ndarray
     payoffs: np.ndarray
-    search: Optional[searchstats.SearchStats] = None
+    search: searchstats.SearchStats | None = None
 
     def outcomes(self):
         """The ``stats.Outcomes`` of these games (what ``outcomes_of`` reads from their table)."""

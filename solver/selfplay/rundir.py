@@ -82,7 +82,7 @@ def prepare(out_dir, plan, resume, notice=warn):
         if chunk >= plan.chunks or rows != len(plan.chunk_games(chunk)):
             raise TesseraError(f"{records.chunk_path(out_dir, chunk)} does not belong to this "
                                "run: remove it to play that chunk again")
-    for chunk, damage in check.damaged.items():
+    for damage in check.damaged.values():
         notice(f"{damage}: playing it again")
         try:
             damage.path.unlink()

@@ -15,7 +15,7 @@ With ``k`` agents and ``p`` seats (``lineup`` gives the agent index of each seat
 ``period`` is the number of games after which the seating repeats: a batch whose
 size is a multiple of it is exactly balanced.
 """
-from functools import lru_cache
+from functools import cache
 from itertools import permutations
 
 import numpy as np
@@ -39,6 +39,6 @@ def period(agents, seats):
     return agents if agents <= seats else len(_round_robin(agents, seats))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _round_robin(agents, seats):
     return tuple(permutations(range(agents), seats))

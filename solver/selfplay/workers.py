@@ -22,11 +22,10 @@ import multiprocessing
 import os
 import signal
 import threading
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, as_completed, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from itertools import islice
-from concurrent.futures import (FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor,
-                                as_completed, wait)
-from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import forkserver, get_all_start_methods, get_context
 
 from tessera.cores import available_cores

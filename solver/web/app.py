@@ -15,8 +15,7 @@ from starlette.responses import FileResponse, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from tessera.errors import BoardDataError
-from tessera.errors import TesseraError
+from tessera.errors import BoardDataError, TesseraError
 from tessera.games import get_game, registered_games
 from tessera.web import documents, inputs
 from tessera.web.analysis import DEFAULT_IDLE_SECONDS, DEFAULT_MEMORY_MB, MAX_SECONDS, AnalysisHub
@@ -26,8 +25,8 @@ from tessera.web.guard import Guard
 from tessera.web.http import Json, json_body, json_route
 from tessera.web.review import routes as review_routes
 from tessera.web.runs import routes as run_routes
-from tessera.web.why import routes as why_routes
 from tessera.web.warming import Warming, not_warming
+from tessera.web.why import routes as why_routes
 
 STATIC = ("tessera.web", "static")
 KEEPALIVE_SECONDS = 15.0            # an event-stream comment this often keeps proxies open

@@ -18,8 +18,8 @@ SHUTDOWN_SECONDS = 5
 
 def serve(host, port, open_page, searches, runs=(), token=None, memory_mb=None, idle=None):
     uvicorn = require_extra("uvicorn", "web", "tessera serve")
-    from tessera.web.app import create_app
     from tessera.web.analysis import DEFAULT_IDLE_SECONDS, DEFAULT_MEMORY_MB, search_memory_mb
+    from tessera.web.app import create_app
     from tessera.web.guard import is_loopback, url_host
     for root in runs:
         if not Path(root).is_dir():

@@ -25,9 +25,8 @@ only places where the oracle follows a convention rather than a rule.
 from __future__ import annotations
 
 import itertools
-
 from dataclasses import dataclass
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 import numpy as np
 
@@ -93,10 +92,10 @@ class Board:
     score: int = 0
 
     @staticmethod
-    def empty() -> "Board":
+    def empty() -> Board:
         return Board([[None] * NCOL for _ in range(5)], [(None, 0)] * 5, [], 0)
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         return Board([row[:] for row in self.wall], list(self.lines), list(self.floor), self.score)
 
     def complete_rows(self) -> int:
@@ -132,7 +131,7 @@ class State:
     lid: list
     boards: list
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         return State(self.players, self.variant, self.phase, self.actor, self.round, self.starter,
                      self.stalled, [f[:] for f in self.factories], self.centre[:], self.centre_marker,
                      self.bag[:], self.lid[:], [b.copy() for b in self.boards])
@@ -200,7 +199,7 @@ def legal_columns(s: State, board: Board, row: int, colour: int) -> list:
             and all(board.wall[r][col] != colour for r in range(5))]
 
 
-def pending_line(s: State) -> Optional[int]:
+def pending_line(s: State) -> int | None:
     """In the tiling phase: the actor's topmost full line (the one the column is for)."""
     board = s.boards[s.actor]
     for row in range(5):
@@ -604,7 +603,7 @@ def from_array(state) -> State:
                  factories, centre, centre_marker, bag, lid, boards)
 
 
-def to_array(s: State, to_move_word: Optional[int] = None) -> np.ndarray:
+def to_array(s: State, to_move_word: int | None = None) -> np.ndarray:
     """Encode an oracle state as a kernel array (for building test positions)."""
     a = np.zeros(L.STATE_SIZE, dtype=np.int64)
 

@@ -27,7 +27,6 @@ listed in ``OPEN_POINTS``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 import numpy as np
 
@@ -178,7 +177,7 @@ class Realm:
 @dataclass
 class Player:
     stones: set = field(default_factory=set)
-    gifted: Optional[int] = None
+    gifted: int | None = None
     supply: int = STONES
     score: int = 0
     hand: list = field(default_factory=lambda: [0] * NCOL)
@@ -692,7 +691,7 @@ def from_state(state):
         raise DecodeError("the Cosmos track words do not match the board data")
     players = []
     for p in range(L.PLAYERS):
-        def pw(offset):
+        def pw(offset, p=p):
             return w[L.player_word(p, offset)]
         gifted = None if pw(L.P_GIFTED) == NOBODY else pw(L.P_GIFTED)
         hand = [pw(L.P_HAND + c) for c in range(NCOL)]

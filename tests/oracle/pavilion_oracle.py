@@ -24,8 +24,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tessera.kernels.pavilion import layout as L
 from tessera.kernels.boarddata import board_json
+from tessera.kernels.pavilion import layout as L
 from tessera.kernels.pavilion.board import BOARD_FILE
 
 DATA, _ = board_json(BOARD_FILE, "Summer Pavilion board data")

@@ -4,17 +4,45 @@ import numpy as np
 
 from tessera.errors import PositionError
 from tessera.kernels.azul.layout import (
-    GAME_ID, MAX_PLAYERS, NCOLOURS, P_FLOOR, P_LINES, P_SCORE, P_WALL, STATE_SIZE, W_BAG,
-    W_CENTRE, W_FACTORY, W_GAME, W_LID, W_PHASE, W_PLAYERS, W_ROUND, W_STALLED, W_STARTER,
-    W_TO_MOVE, W_VARIANT, factories_for, player_word,
+    GAME_ID,
+    MAX_PLAYERS,
+    NCOLOURS,
+    P_FLOOR,
+    P_LINES,
+    P_SCORE,
+    P_WALL,
+    STATE_SIZE,
+    W_BAG,
+    W_CENTRE,
+    W_FACTORY,
+    W_GAME,
+    W_LID,
+    W_PHASE,
+    W_PLAYERS,
+    W_ROUND,
+    W_STALLED,
+    W_STARTER,
+    W_TO_MOVE,
+    W_VARIANT,
+    factories_for,
+    player_word,
 )
 from tessera.notation.azul.validation import validate
 from tessera.notation.azul.words import (
-    GAME, PHASES, TILES, VARIANTS, WALL_SIZE, line_text, lines_word, read_board,
-    tile_set_text, tile_set_word, wall_masks, wall_rows,
+    GAME,
+    PHASES,
+    TILES,
+    VARIANTS,
+    WALL_SIZE,
+    line_text,
+    lines_word,
+    read_board,
+    tile_set_text,
+    tile_set_word,
+    wall_masks,
+    wall_rows,
 )
-from tessera.notation.fields import check_game, check_keys, list_of, player_boards, shown, \
-    whole_number
+from tessera.notation.fields import check_game, check_keys, list_of, player_boards, shown, whole_number
 
 JSON_KEYS = ("game", "players", "wall", "round", "phase", "turn", "starter", "stalled",
              "factories", "centre", "bag", "lid", "boards")

@@ -2,13 +2,25 @@
 import tessera.kernels.azul as azul_kernels
 from tessera.errors import MoveError
 from tessera.kernels.azul.layout import (
-    CHANCE_MOVE_BASE, COLOUR_NAMES, DEST_FLOOR, MAX_FACTORIES, MAX_MOVES, NCOLOURS, NDESTS,
-    PHASE_OVER, PHASE_REFILL, PHASE_TILING, SOURCE_CENTRE, TILE_MOVE_BASE, W_PHASE, W_TO_MOVE,
-    draft_move, split_draft_move,
+    CHANCE_MOVE_BASE,
+    COLOUR_NAMES,
+    DEST_FLOOR,
+    MAX_FACTORIES,
+    MAX_MOVES,
+    NCOLOURS,
+    NDESTS,
+    PHASE_OVER,
+    PHASE_REFILL,
+    PHASE_TILING,
+    SOURCE_CENTRE,
+    TILE_MOVE_BASE,
+    W_PHASE,
+    W_TO_MOVE,
+    draft_move,
+    split_draft_move,
 )
 from tessera.notation.azul.words import PHASES, TILES, WALL_SIZE
-from tessera.notation.fields import legal_move, move_code, move_number, move_source, \
-    move_words
+from tessera.notation.fields import legal_move, move_code, move_number, move_source, move_words
 
 MOVE_FORMS = "'F3 blue 4', 'C red floor', 'col 2' or 'draw red'"
 

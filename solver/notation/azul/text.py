@@ -1,6 +1,5 @@
 """Azul positions in text form, read through the JSON form (``document``)."""
-from tessera.notation.azul.document import BOARD_KEYS, JSON_KEYS, OPTIONAL_KEYS, \
-    position_from_json, position_to_json
+from tessera.notation.azul.document import BOARD_KEYS, JSON_KEYS, OPTIONAL_KEYS, position_from_json, position_to_json
 from tessera.notation.azul.words import GAME, TILES
 from tessera.notation.fields import TextForm, slash_list, text_number
 

@@ -4,17 +4,52 @@ docs/azul-notation.md ("Validation")."""
 import tessera.kernels.azul.layout as azul_layout
 from tessera.errors import PositionError
 from tessera.kernels.azul.layout import (
-    COLOUR_BONUS, COLOUR_NAMES, COLUMN_BONUS, FACTORY_SIZE, FLOOR_SLOTS, GAME_ID, LANES_ALL,
-    MARKER_BIT, MAX_PLAYERS, NCOLOURS, PHASE_DRAFT, PHASE_OVER, PHASE_REFILL, PHASE_TILING,
-    ROW_BONUS, STALL_LIMIT, STATE_SIZE, TILES_PER_COLOUR, VARIANT_COLOUR, VARIANT_GRAY, W_BAG,
-    W_CENTRE, W_LID, W_PHASE, W_PLAYERS, W_ROUND, W_STALLED, W_STARTER, W_TO_MOVE, W_VARIANT,
+    COLOUR_BONUS,
+    COLOUR_NAMES,
+    COLUMN_BONUS,
+    FACTORY_SIZE,
+    FLOOR_SLOTS,
+    GAME_ID,
+    LANES_ALL,
+    MARKER_BIT,
+    MAX_PLAYERS,
+    NCOLOURS,
+    PHASE_DRAFT,
+    PHASE_OVER,
+    PHASE_REFILL,
+    PHASE_TILING,
+    ROW_BONUS,
+    STALL_LIMIT,
+    STATE_SIZE,
+    TILES_PER_COLOUR,
+    VARIANT_COLOUR,
+    VARIANT_GRAY,
+    W_BAG,
+    W_CENTRE,
+    W_LID,
+    W_PHASE,
+    W_PLAYERS,
+    W_ROUND,
+    W_STALLED,
+    W_STARTER,
+    W_TO_MOVE,
+    W_VARIANT,
 )
 from tessera.notation.azul.words import (
-    COLUMN_CELLS, LINE_BITS, PHASES, PRINTED_CELLS, ROW_CELLS, TILES, WALL_CELLS, WALL_SIZE,
-    factory_words, has_marker, occupancy, read_board,
+    COLUMN_CELLS,
+    LINE_BITS,
+    PHASES,
+    PRINTED_CELLS,
+    ROW_CELLS,
+    TILES,
+    WALL_CELLS,
+    WALL_SIZE,
+    factory_words,
+    has_marker,
+    occupancy,
+    read_board,
 )
-from tessera.notation.fields import check_array, check_unused_words, filling_factory, \
-    part_filled_factory
+from tessera.notation.fields import check_array, check_unused_words, filling_factory, part_filled_factory
 
 MAX_PLACEMENT_POINTS = 10         # a new tile links at most 5 in its row and 5 in its column
 

@@ -4,9 +4,25 @@ from typing import NamedTuple
 
 from tessera.errors import PositionError
 from tessera.kernels.azul.layout import (
-    COLOUR_LETTERS, COLOUR_NAMES, LANE_BITS, LANE_MASK, LINE_COLOUR_SHIFT, LINE_COUNT_MASK,
-    MARKER_BIT, NCOLOURS, P_FLOOR, P_LINES, P_SCORE, P_WALL, TILES_PER_COLOUR, VARIANT_COLOUR,
-    W_FACTORY, W_PLAYERS, factories_for, player_word, wall_column,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    LANE_BITS,
+    LANE_MASK,
+    LINE_COLOUR_SHIFT,
+    LINE_COUNT_MASK,
+    MARKER_BIT,
+    NCOLOURS,
+    P_FLOOR,
+    P_LINES,
+    P_SCORE,
+    P_WALL,
+    TILES_PER_COLOUR,
+    VARIANT_COLOUR,
+    W_FACTORY,
+    W_PLAYERS,
+    factories_for,
+    player_word,
+    wall_column,
 )
 from tessera.notation.fields import TileLanes, list_of, shown, text_value
 

@@ -2,12 +2,22 @@
 import tessera.kernels.azure as azure_kernels
 from tessera.errors import MoveError
 from tessera.kernels.azure.layout import (
-    BOON_BASE, BOON_NAMES, CELLS, COLOUR_NAMES, DRAW_BASE, GIFTED_BASE, GRID, NCOLOURS,
-    PAIR_BASE, RETURN_BASE, TAKE_BASE, W_BIRD_LOSER, W_TURN,
+    BOON_BASE,
+    BOON_NAMES,
+    CELLS,
+    COLOUR_NAMES,
+    DRAW_BASE,
+    GIFTED_BASE,
+    GRID,
+    NCOLOURS,
+    PAIR_BASE,
+    RETURN_BASE,
+    TAKE_BASE,
+    W_BIRD_LOSER,
+    W_TURN,
 )
 from tessera.notation.azure.words import CELL_NAME, COLOURS, COLUMNS, cell_name, phase_name
 from tessera.notation.fields import legal_move, move_code, move_words
-
 
 MOVE_FORMS = ("'place c4', 'gifted c4', 'boon wisdom', 'take azure', 'return white',"
               " 'return azure+black' or 'draw vermillion'")

@@ -6,8 +6,7 @@ from functools import lru_cache
 import numpy as np
 
 from tessera.errors import PositionError
-from tessera.kernels.azure.layout import COLOUR_LETTERS, COLOUR_NAMES, PLACE_NAMES, ROTATIONS, \
-    S_SPACES, STATE_SIZE
+from tessera.kernels.azure.layout import COLOUR_LETTERS, COLOUR_NAMES, PLACE_NAMES, ROTATIONS, S_SPACES, STATE_SIZE
 from tessera.kernels.azure.realm import BoardDataError, Layout, check_layout, write_realm
 from tessera.notation.azure.words import COLOURS, LARGE_MARK
 from tessera.notation.fields import check_keys, shown

@@ -1,13 +1,10 @@
 """Azure positions in text form, read through the JSON form (``document``)."""
 from tessera.errors import PositionError
-from tessera.kernels.azure.layout import COLOUR_LETTERS, COLOUR_NAMES, PLACE_NAMES, PLACES, \
-    PLAYERS
-from tessera.notation.azure.document import PLAYER_KEYS, TURN_DEFAULTS, position_from_json, \
-    position_to_json
+from tessera.kernels.azure.layout import COLOUR_LETTERS, COLOUR_NAMES, PLACE_NAMES, PLACES, PLAYERS
+from tessera.notation.azure.document import PLAYER_KEYS, TURN_DEFAULTS, position_from_json, position_to_json
 from tessera.notation.azure.realm import layout_json_of_text, layout_text
 from tessera.notation.azure.words import GAME, NONE, player_text, text_player
-from tessera.notation.fields import counts_text, position_tokens, section_json, text_counts, \
-    text_number
+from tessera.notation.fields import counts_text, position_tokens, section_json, text_counts, text_number
 
 TEXT_HEADER_KEYS = ("gifted", "cosmos", "track", "view", "layout", "phase", "turn", "winner",
                     "step", "draws", "placed", "takes", "returns", "bird_loser", "faceup", "deck")

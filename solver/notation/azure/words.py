@@ -3,13 +3,35 @@ import re
 
 from tessera.errors import PositionError
 from tessera.kernels.azure.layout import (
-    BEAST_NAMES, CARDS_PER_COLOUR, CELLS, COLOUR_LETTERS, COLOUR_NAMES, GRID, NCOLOURS, NOBODY,
-    PHASE_BOON, PHASE_DRAW, PHASE_OVER, PHASE_PLACE, PHASE_RETURN, PHASE_RETURN_PAIR,
-    PHASE_TAKE, PLAYERS, STEP_BEASTS, STEP_BIRD_DRAW, STEP_BIRD_RETURN, STEP_BOON, STEP_END,
-    STEP_RETURN, STEP_SETUP, STEP_TAKE, W_PHASE, W_STEP, player_word,
+    BEAST_NAMES,
+    CARDS_PER_COLOUR,
+    CELLS,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    GRID,
+    NCOLOURS,
+    NOBODY,
+    PHASE_BOON,
+    PHASE_DRAW,
+    PHASE_OVER,
+    PHASE_PLACE,
+    PHASE_RETURN,
+    PHASE_RETURN_PAIR,
+    PHASE_TAKE,
+    PLAYERS,
+    STEP_BEASTS,
+    STEP_BIRD_DRAW,
+    STEP_BIRD_RETURN,
+    STEP_BOON,
+    STEP_END,
+    STEP_RETURN,
+    STEP_SETUP,
+    STEP_TAKE,
+    W_PHASE,
+    W_STEP,
+    player_word,
 )
-from tessera.notation.fields import Colours, letter_counts, letters_text, shown, text_number, \
-    text_value
+from tessera.notation.fields import Colours, letter_counts, letters_text, shown, text_number, text_value
 
 GAME = "azure"
 NONE = "-"                  # no value: no player, no cell, no cards

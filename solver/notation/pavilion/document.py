@@ -4,16 +4,38 @@ import numpy as np
 
 from tessera.errors import PositionError
 from tessera.kernels.pavilion.layout import (
-    COLOUR_NAMES, GAME_ID, P_CENTRE_COLOURS, P_HAND, P_KEPT, P_SCORE, P_SPACES, PLAYER_COUNTS,
-    ROUNDS, STATE_SIZE, TOKEN_IN_CENTRE, W_BAG, W_CENTRE, W_FACTORY, W_GAME, W_PASSED, W_PHASE,
-    W_PLAYERS, W_REWARD, W_ROUND, W_STARTER, W_SUPPLY, W_TO_MOVE, W_TOKEN, W_TOWER,
-    factories_for, player_word, wild_of_round,
+    COLOUR_NAMES,
+    GAME_ID,
+    P_CENTRE_COLOURS,
+    P_HAND,
+    P_KEPT,
+    P_SCORE,
+    P_SPACES,
+    PLAYER_COUNTS,
+    ROUNDS,
+    STATE_SIZE,
+    TOKEN_IN_CENTRE,
+    W_BAG,
+    W_CENTRE,
+    W_FACTORY,
+    W_GAME,
+    W_PASSED,
+    W_PHASE,
+    W_PLAYERS,
+    W_REWARD,
+    W_ROUND,
+    W_STARTER,
+    W_SUPPLY,
+    W_TO_MOVE,
+    W_TOKEN,
+    W_TOWER,
+    factories_for,
+    player_word,
+    wild_of_round,
 )
-from tessera.notation.fields import check_game, check_keys, choice, list_of, player_boards, \
-    shown, whole_number
+from tessera.notation.fields import check_game, check_keys, choice, list_of, player_boards, shown, whole_number
 from tessera.notation.pavilion.validation import validate
-from tessera.notation.pavilion.words import GAME, PHASES, TILES, stars_text, stars_words, \
-    tile_set_text, tile_set_word
+from tessera.notation.pavilion.words import GAME, PHASES, TILES, stars_text, stars_words, tile_set_text, tile_set_word
 
 JSON_KEYS = ("game", "players", "round", "wild", "phase", "turn", "starter", "token", "passed",
              "reward", "factories", "centre", "supply", "bag", "tower", "boards")

@@ -2,14 +2,40 @@
 import tessera.kernels.pavilion as pavilion_kernels
 from tessera.errors import MoveError
 from tessera.kernels.pavilion.layout import (
-    CENTRE_STAR, CHANCE_BASE, CHOICE_MASK, COLOUR_LETTERS, COLOUR_NAMES, KEEP_AT_MOST,
-    KEEP_BASE, LONE_WILD, MAX_FACTORIES, MAX_REWARD, NCOLOURS, PASS_MOVE, PHASE_BONUS,
-    PHASE_DRAFT, PHASE_KEEP, PHASE_OVER, PHASE_PLACE, PHASE_REFILL, PHASE_RESUPPLY, PLACE_BASE,
-    SOURCE_CENTRE, STAR_SPACES, TAKE_BASE, W_PHASE, W_REWARD, W_TO_MOVE, choice_code,
-    choice_counts, draft_move, place_move, split_draft_move, split_place_move,
+    CENTRE_STAR,
+    CHANCE_BASE,
+    CHOICE_MASK,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    KEEP_AT_MOST,
+    KEEP_BASE,
+    LONE_WILD,
+    MAX_FACTORIES,
+    MAX_REWARD,
+    NCOLOURS,
+    PASS_MOVE,
+    PHASE_BONUS,
+    PHASE_DRAFT,
+    PHASE_KEEP,
+    PHASE_OVER,
+    PHASE_PLACE,
+    PHASE_REFILL,
+    PHASE_RESUPPLY,
+    PLACE_BASE,
+    SOURCE_CENTRE,
+    STAR_SPACES,
+    TAKE_BASE,
+    W_PHASE,
+    W_REWARD,
+    W_TO_MOVE,
+    choice_code,
+    choice_counts,
+    draft_move,
+    place_move,
+    split_draft_move,
+    split_place_move,
 )
-from tessera.notation.fields import legal_move, letters_text, move_code, move_number, \
-    move_source, move_words
+from tessera.notation.fields import legal_move, letters_text, move_code, move_number, move_source, move_words
 from tessera.notation.pavilion.words import NO_TILES, PHASES, TILES, star_name
 
 CENTRE_WORD = "centre"

@@ -1,7 +1,6 @@
 """Summer Pavilion positions in text form, read through the JSON form (``document``)."""
 from tessera.notation.fields import TextForm, slash_list, text_number
-from tessera.notation.pavilion.document import BOARD_KEYS, JSON_KEYS, position_from_json, \
-    position_to_json
+from tessera.notation.pavilion.document import BOARD_KEYS, JSON_KEYS, position_from_json, position_to_json
 from tessera.notation.pavilion.words import GAME, NO_TILES, TILES
 
 NUMBER_KEYS = ("players", "round", "turn", "starter", "reward")

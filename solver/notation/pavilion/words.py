@@ -2,7 +2,13 @@
 seven stars."""
 from tessera.errors import PositionError
 from tessera.kernels.pavilion.layout import (
-    CENTRE_STAR, COLOUR_LETTERS, COLOUR_NAMES, NCOLOURS, NSTARS, STAR_MASK, STAR_SPACES,
+    CENTRE_STAR,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    NCOLOURS,
+    NSTARS,
+    STAR_MASK,
+    STAR_SPACES,
     TILES_PER_COLOUR,
 )
 from tessera.notation.fields import TileLanes, list_of, shown, text_value
