@@ -7,6 +7,7 @@ S + i and the two agents are seeded from it too, so a run is reproducible.
 The pairings are ``tessera.strength.head_to_head``'s; tests/test_agents.py asserts that
 the first two win by clear margins.
 """
+
 import argparse
 import sys
 
@@ -29,12 +30,13 @@ def main():
         "command": "python bench/agent_strength.py " + " ".join(sys.argv[1:]),
         "machine": machine(),
         "game": GAME,
-        "pairings": [head_to_head(spec, opponent, args.games, args.seed, GAME)
-                     for spec, opponent in PAIRINGS],
+        "pairings": [head_to_head(spec, opponent, args.games, args.seed, GAME) for spec, opponent in PAIRINGS],
     }
     for row in report["pairings"]:
-        print(f"{row['agent']} vs {row['opponent']}: {row['wins']:g}/{row['games']} wins, "
-              f"mean margin {row['mean_margin']:+}, {row['seconds']} s")
+        print(
+            f"{row['agent']} vs {row['opponent']}: {row['wins']:g}/{row['games']} wins, "
+            f"mean margin {row['mean_margin']:+}, {row['seconds']} s"
+        )
     write_report(args.out, report)
 
 

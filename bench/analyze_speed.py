@@ -15,6 +15,7 @@ times the query count is the extrapolated time of all of them (running them all 
 take an hour). Latency: a 1-visit query to a warm engine that has nothing else to do,
 from writing the line to reading the answer.
 """
+
 import argparse
 import random
 import statistics
@@ -27,8 +28,7 @@ from tessera.bench import load_average, machine, random_decisions, write_report
 from tessera.games import get_game
 
 GAMES = ("azul", "pavilion", "azure")
-TARGETS = {"throughput_vs_separate_runs": 5.0, "two_threads_vs_one": 1.8,
-           "first_answer_ms": 50.0}
+TARGETS = {"throughput_vs_separate_runs": 5.0, "two_threads_vs_one": 1.8, "first_answer_ms": 50.0}
 
 
 def positions(count):
@@ -49,7 +49,7 @@ def throughput(texts, visits, threads):
     the fork server, idle), and this process (which writes the queries and reads the
     answers)."""
     with AnalysisProcess(threads=threads) as engine:
-        for i, name in enumerate(GAMES * threads):                      # warm every process
+        for i, name in enumerate(GAMES * threads):  # warm every process
             engine.send({"id": f"warm{i}", "game": name, "maxVisits": visits})
         engine.answers_to([f"warm{i}" for i in range(len(GAMES) * threads)], timeout=300)
         before = cpu_seconds(engine.process.pid)
@@ -63,21 +63,24 @@ def throughput(texts, visits, threads):
     failed = [a for a in answers.values() if "error" in a]
     if failed:
         raise SystemExit(f"{len(failed)} queries failed, e.g. {failed[0]}")
-    return seconds, {part: round(1000 * (after[part] - before[part]) / len(texts), 2)
-                     for part in before}
+    return seconds, {part: round(1000 * (after[part] - before[part]) / len(texts), 2) for part in before}
 
 
 def cpu_seconds(pid):
     """CPU seconds so far of the engine's main process, of its descendants, and of this one."""
     import psutil
+
     engine = psutil.Process(pid)
 
     def used(process):
         times = process.cpu_times()
         return times.user + times.system
-    return {"engine_main": used(engine),
-            "search_processes": sum(used(child) for child in engine.children(recursive=True)),
-            "this_client": time.process_time()}
+
+    return {
+        "engine_main": used(engine),
+        "search_processes": sum(used(child) for child in engine.children(recursive=True)),
+        "this_client": time.process_time(),
+    }
 
 
 def separate_runs(texts, visits):
@@ -85,8 +88,11 @@ def separate_runs(texts, visits):
     times = []
     for text in texts:
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "tessera", "best", text, "-n", str(visits),
-                        "--seed", "0", "--json"], check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "tessera", "best", text, "-n", str(visits), "--seed", "0", "--json"],
+            check=True,
+            capture_output=True,
+        )
         times.append(time.perf_counter() - started)
     return times
 
@@ -112,8 +118,9 @@ def main():
     parser.add_argument("--queries", type=int, default=1000)
     parser.add_argument("--visits", type=int, default=200)
     parser.add_argument("--sample", type=int, default=20, help="separate `tessera best` runs timed")
-    parser.add_argument("--rounds", type=int, default=3,
-                        help="runs of each engine (odd), 1 and 2 threads in turn; the median counts")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="runs of each engine (odd), 1 and 2 threads in turn; the median counts"
+    )
     parser.add_argument("--latency-repeats", type=int, default=60)
     parser.add_argument("--out", help="write the figures as JSON here")
     args = parser.parse_args()
@@ -122,7 +129,7 @@ def main():
     if args.rounds % 2 == 0:
         parser.error("--rounds must be odd (the median run counts)")
     runs, cpu_runs = {1: [], 2: []}, {1: [], 2: []}
-    for _ in range(args.rounds):            # interleaved, so both see the same machine
+    for _ in range(args.rounds):  # interleaved, so both see the same machine
         for threads in runs:
             seconds, cpu_ms = throughput(texts, args.visits, threads)
             runs[threads].append(seconds)
@@ -136,41 +143,62 @@ def main():
     separate_seconds = statistics.mean(run_times) * len(texts)
     latencies = first_answers(args.latency_repeats)
     figures = {
-        "queries": args.queries, "visits": args.visits,
-        "engine_1_thread": {"seconds": round(one_seconds, 2), "queries_per_second": round(one_rate, 1),
-                            "every_round_seconds": [round(t, 2) for t in runs[1]],
-                            "cpu_ms_per_query": cpu[1]},
-        "engine_2_threads": {"seconds": round(two_seconds, 2), "queries_per_second": round(two_rate, 1),
-                             "every_round_seconds": [round(t, 2) for t in runs[2]],
-                             "cpu_ms_per_query": cpu[2]},
+        "queries": args.queries,
+        "visits": args.visits,
+        "engine_1_thread": {
+            "seconds": round(one_seconds, 2),
+            "queries_per_second": round(one_rate, 1),
+            "every_round_seconds": [round(t, 2) for t in runs[1]],
+            "cpu_ms_per_query": cpu[1],
+        },
+        "engine_2_threads": {
+            "seconds": round(two_seconds, 2),
+            "queries_per_second": round(two_rate, 1),
+            "every_round_seconds": [round(t, 2) for t in runs[2]],
+            "cpu_ms_per_query": cpu[2],
+        },
         "separate_best_runs": {
-            "timed": len(run_times), "mean_seconds": round(statistics.mean(run_times), 3),
+            "timed": len(run_times),
+            "mean_seconds": round(statistics.mean(run_times), 3),
             "extrapolated_seconds_for_all": round(separate_seconds, 1),
             "note": f"{len(run_times)} of the {args.queries} positions run as separate "
-                    "`tessera best` processes; the time for all is their mean times the count"},
+            "`tessera best` processes; the time for all is their mean times the count",
+        },
         "throughput_vs_separate_runs": round(separate_seconds / one_seconds, 1),
         "throughput_2_threads_vs_separate_runs": round(separate_seconds / two_seconds, 1),
         "two_threads_vs_one": round(one_seconds / two_seconds, 2),
-        "first_answer_ms": {"median": round(statistics.median(latencies), 1),
-                            "p90": round(sorted(latencies)[int(0.9 * len(latencies))], 1),
-                            "max": round(max(latencies), 1), "repeats": len(latencies)},
+        "first_answer_ms": {
+            "median": round(statistics.median(latencies), 1),
+            "p90": round(sorted(latencies)[int(0.9 * len(latencies))], 1),
+            "max": round(max(latencies), 1),
+            "repeats": len(latencies),
+        },
     }
     report = {
         "command": "python " + " ".join(sys.argv),
         "machine": machine(load_before),
-        "targets": {"throughput_vs_separate_runs": f">= {TARGETS['throughput_vs_separate_runs']}",
-                    "two_threads_vs_one": f">= {TARGETS['two_threads_vs_one']}",
-                    "first_answer_ms": f"<= {TARGETS['first_answer_ms']} (median)"},
-        "met": {"throughput_vs_separate_runs": figures["throughput_vs_separate_runs"]
-                >= TARGETS["throughput_vs_separate_runs"],
-                "two_threads_vs_one": figures["two_threads_vs_one"] >= TARGETS["two_threads_vs_one"],
-                "first_answer_ms": figures["first_answer_ms"]["median"]
-                <= TARGETS["first_answer_ms"]},
+        "targets": {
+            "throughput_vs_separate_runs": f">= {TARGETS['throughput_vs_separate_runs']}",
+            "two_threads_vs_one": f">= {TARGETS['two_threads_vs_one']}",
+            "first_answer_ms": f"<= {TARGETS['first_answer_ms']} (median)",
+        },
+        "met": {
+            "throughput_vs_separate_runs": figures["throughput_vs_separate_runs"]
+            >= TARGETS["throughput_vs_separate_runs"],
+            "two_threads_vs_one": figures["two_threads_vs_one"] >= TARGETS["two_threads_vs_one"],
+            "first_answer_ms": figures["first_answer_ms"]["median"] <= TARGETS["first_answer_ms"],
+        },
         **figures,
     }
     write_report(args.out, report)
-    for name in ("engine_1_thread", "engine_2_threads", "separate_best_runs",
-                 "throughput_vs_separate_runs", "two_threads_vs_one", "first_answer_ms"):
+    for name in (
+        "engine_1_thread",
+        "engine_2_threads",
+        "separate_best_runs",
+        "throughput_vs_separate_runs",
+        "two_threads_vs_one",
+        "first_answer_ms",
+    ):
         print(f"{name}: {report[name]}")
     print("met:", report["met"])
 

@@ -11,6 +11,7 @@ machine counts less against the kernels; each figure is the median of three runs
 interleaved with the other rows' runs, with its range; the load average is recorded
 beside them.
 """
+
 import argparse
 import sys
 import time
@@ -65,23 +66,32 @@ def ismcts_rates(iterations):
     found = {}
 
     def measure(label, options):
-        Ismcts(MctsOptions(iterations=200, seed=0, **options)).search(view)      # load the kernels
+        Ismcts(MctsOptions(iterations=200, seed=0, **options)).search(view)  # load the kernels
 
         def run():
-            result, seconds = timed(time.process_time,
-                                    Ismcts(MctsOptions(iterations=iterations, seed=1, **options)).search,
-                                    view)
+            result, seconds = timed(
+                time.process_time, Ismcts(MctsOptions(iterations=iterations, seed=1, **options)).search, view
+            )
             found[label] = result
             return result.visits, seconds
+
         return run
+
     rows = []
     runs = interleaved([measure(label, options) for label, options in SEARCHES])
     for (label, _), searched in zip(SEARCHES, runs):
         rate, spread = median_rate(searched)
         result = found[label]
-        rows.append({"search": label, "iterations": result.visits, "iterations_per_s": rate,
-                     "iterations_per_s_range": spread, "tree_nodes": result.tree_nodes,
-                     "best": get_game("azure").format_move(view, result.best.move)})
+        rows.append(
+            {
+                "search": label,
+                "iterations": result.visits,
+                "iterations_per_s": rate,
+                "iterations_per_s_range": spread,
+                "tree_nodes": result.tree_nodes,
+                "best": get_game("azure").format_move(view, result.best.move),
+            }
+        )
     return rows
 
 
@@ -93,17 +103,20 @@ def main():
     args = parser.parse_args()
 
     load_before = load_average()
-    playouts = [{"configuration": label, **row} for (label, _), row in
-                zip(CONFIGS, playout_rates([opening(**options) for _, options in CONFIGS], args.games))]
-    perfts = perft_rates([(f"2-player opening, seed 1, {label}", opening(**options))
-                          for label, options in CONFIGS], PERFT_DEPTH)
+    playouts = [
+        {"configuration": label, **row}
+        for (label, _), row in zip(CONFIGS, playout_rates([opening(**options) for _, options in CONFIGS], args.games))
+    ]
+    perfts = perft_rates(
+        [(f"2-player opening, seed 1, {label}", opening(**options)) for label, options in CONFIGS], PERFT_DEPTH
+    )
     searches = ismcts_rates(args.iterations)
     report = {
         "command": "PYTHONPATH=. python bench/azure_speed.py " + " ".join(sys.argv[1:]),
         "position": "tessera new azure --seed 1 (with the options of each row); IS-MCTS on "
-                    "player 1's view of the base opening",
+        "player 1's view of the base opening",
         "timing": "CPU seconds of the process (time.process_time), one thread; medians of 3"
-                  " interleaved runs, with their range",
+        " interleaved runs, with their range",
         "machine": machine(load_before),
         "playouts_one_core": playouts,
         "perft": perfts,
@@ -116,8 +129,10 @@ def main():
     for row in perfts:
         print(perft_line(row, 45))
     for row in searches:
-        print(f"ismcts {row['search']:<34} {row['iterations_per_s']:>8} iterations/s "
-              f"({row['tree_nodes']} nodes, best {row['best']})")
+        print(
+            f"ismcts {row['search']:<34} {row['iterations_per_s']:>8} iterations/s "
+            f"({row['tree_nodes']} nodes, best {row['best']})"
+        )
     print(bar_line(report["bar"]))
     print(f"load average before {load_before}, after {load_average()}")
     write_report(args.out, report)

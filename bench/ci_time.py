@@ -11,6 +11,7 @@ failed and skipped counts of each pytest run and the slowest tests of the defaul
 (``--durations`` in .ci/run), which tests/README.md lists. Then times the quick tier
 (``python -m pytest --quick``) in the clone's environment on an empty numba cache.
 """
+
 import argparse
 import os
 import re
@@ -40,9 +41,10 @@ def read_output(lines):
         if summary:
             runs.append({"counts": counts(summary["counts"]), "seconds": float(summary["seconds"])})
         duration = DURATION.match(line.strip())
-        if duration and not runs:                # the default run prints its durations first
-            slowest.append({"test": duration["test"], "phase": duration["phase"],
-                            "seconds": float(duration["seconds"])})
+        if duration and not runs:  # the default run prints its durations first
+            slowest.append(
+                {"test": duration["test"], "phase": duration["phase"], "seconds": float(duration["seconds"])}
+            )
     return runs, slowest
 
 
@@ -51,13 +53,24 @@ def time_quick_tier(clone):
     cache: its wall seconds and counts."""
     with tempfile.TemporaryDirectory() as cache:
         started = time.perf_counter()
-        done = subprocess.run([str(clone / ".venv" / "bin" / "python"), "-m", "pytest", "--quick", "-q",
-                               "-p", "no:cacheprovider"], cwd=clone, env=dict(os.environ, NUMBA_CACHE_DIR=cache),
-                              stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=1800)
+        done = subprocess.run(
+            [str(clone / ".venv" / "bin" / "python"), "-m", "pytest", "--quick", "-q", "-p", "no:cacheprovider"],
+            cwd=clone,
+            env=dict(os.environ, NUMBA_CACHE_DIR=cache),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=1800,
+        )
         wall = time.perf_counter() - started
     runs, _ = read_output(done.stdout.splitlines())
-    return {"command": "python -m pytest --quick", "exit_status": done.returncode, "wall_s": round(wall, 1),
-            "target_s": 90, "counts": runs[-1]["counts"] if runs else {}}
+    return {
+        "command": "python -m pytest --quick",
+        "exit_status": done.returncode,
+        "wall_s": round(wall, 1),
+        "target_s": 90,
+        "counts": runs[-1]["counts"] if runs else {},
+    }
 
 
 def main():
@@ -67,19 +80,32 @@ def main():
     apt = 0.0
     if subprocess.run(["bash", "-c", "command -v chromium"], capture_output=True, timeout=60).returncode:
         started = time.perf_counter()
-        subprocess.run(["bash", "-c", "apt-get update -qq && apt-get install -y -qq chromium"], check=True,
-                       timeout=1800, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            ["bash", "-c", "apt-get update -qq && apt-get install -y -qq chromium"],
+            check=True,
+            timeout=1800,
+            stdout=subprocess.DEVNULL,
+        )
         apt = time.perf_counter() - started
     with tempfile.TemporaryDirectory() as workdir:
         clone = Path(workdir) / "tessera"
-        subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(REPOSITORY), str(clone)], check=True,
-                       timeout=600)
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=clone, capture_output=True, text=True,
-                                check=True, timeout=60).stdout.strip()
+        subprocess.run(
+            ["git", "clone", "--quiet", "--no-hardlinks", str(REPOSITORY), str(clone)], check=True, timeout=600
+        )
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=clone, capture_output=True, text=True, check=True, timeout=60
+        ).stdout.strip()
         started = time.perf_counter()
-        done = subprocess.run(["bash", ".ci/run"], cwd=clone, env=dict(os.environ, CI="true"),
-                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True, timeout=5400)
+        done = subprocess.run(
+            ["bash", ".ci/run"],
+            cwd=clone,
+            env=dict(os.environ, CI="true"),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=5400,
+        )
         wall = time.perf_counter() - started
         quick = time_quick_tier(clone)
     sys.stdout.write(done.stdout)
@@ -96,9 +122,11 @@ def main():
         "quick": quick,
         "slowest": slowest,
     }
-    print(f"bash .ci/run: {wall:.0f} s wall (exit {done.returncode}); pytest runs: "
-          + "; ".join(f"{run['counts']} in {run['seconds']:.0f} s" for run in runs)
-          + f"; then pytest --quick: {quick['wall_s']:.0f} s (exit {quick['exit_status']})")
+    print(
+        f"bash .ci/run: {wall:.0f} s wall (exit {done.returncode}); pytest runs: "
+        + "; ".join(f"{run['counts']} in {run['seconds']:.0f} s" for run in runs)
+        + f"; then pytest --quick: {quick['wall_s']:.0f} s (exit {quick['exit_status']})"
+    )
     write_report(args.out, report)
     return done.returncode
 

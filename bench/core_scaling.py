@@ -16,6 +16,7 @@ threads of one core, as a virtual machine's two vCPUs may be); below 2 for ``str
 alone says memory bandwidth is the limit. Runs alternate one and two threads,
 ``--repeats`` of each; medians with their range.
 """
+
 import argparse
 import json
 import statistics
@@ -49,7 +50,7 @@ def touch(buffer, rounds):
 
 
 KERNELS = ("alu", "l2", "stream")
-FLOATS = {"l2": 256 * 1024 // 4, "stream": 64 * 1024 * 1024 // 4}     # float32 per thread
+FLOATS = {"l2": 256 * 1024 // 4, "stream": 64 * 1024 * 1024 // 4}  # float32 per thread
 
 
 def work(name, seed, seconds):
@@ -80,11 +81,10 @@ def main():
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
-    report = {"command": "python bench/core_scaling.py " + " ".join(sys.argv[1:]),
-              "machine": machine(), "kernels": {}}
+    report = {"command": "python bench/core_scaling.py " + " ".join(sys.argv[1:]), "machine": machine(), "kernels": {}}
     with ThreadPoolExecutor(2) as pool:
         for name in KERNELS:
-            work(name, 1, 0.01)                     # compile before timing
+            work(name, 1, 0.01)  # compile before timing
             rates = {1: [], 2: []}
             for _ in range(args.repeats):
                 for threads in (1, 2):
@@ -93,7 +93,8 @@ def main():
             report["kernels"][name] = {
                 "one_thread_per_s": {"median": round(one), "range": [round(min(rates[1])), round(max(rates[1]))]},
                 "two_threads_per_s": {"median": round(two), "range": [round(min(rates[2])), round(max(rates[2]))]},
-                "speedup": round(two / one, 3)}
+                "speedup": round(two / one, 3),
+            }
             print(f"{name:7} two threads / one: {two / one:.2f}x", file=sys.stderr)
     print(json.dumps(report["kernels"], indent=2))
     write_report(args.out, report)

@@ -17,6 +17,7 @@ the checkout instead (what a user of the index gets: the package itself is then 
 site-packages too). The install time includes any downloads: pip's cache is used as it
 is (``--no-cache`` installs without it, as a first install on a new machine does).
 """
+
 import argparse
 import json
 import os
@@ -30,7 +31,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 MB = 1e6
-TARGET_CORE_MB = 320            # what the core install adds to a fresh environment, at most
+TARGET_CORE_MB = 320  # what the core install adds to a fresh environment, at most
 
 
 def disk_bytes(folder):
@@ -49,14 +50,14 @@ def disk_bytes(folder):
 
 def distributions(site_packages):
     """The names of the distributions installed in ``site_packages``."""
-    return {path.name.split("-")[0].lower().replace("_", "-")
-            for path in Path(site_packages).glob("*.dist-info")}
+    return {path.name.split("-")[0].lower().replace("_", "-") for path in Path(site_packages).glob("*.dist-info")}
 
 
 def build_wheel(tree, folder):
     """A wheel of the source tree ``tree``, built into ``folder``: its path."""
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(folder),
-                    str(tree)], check=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(folder), str(tree)], check=True
+    )
     (wheel,) = Path(folder).glob("tessera_games-*.whl")
     return wheel
 
@@ -69,35 +70,57 @@ def measure(target, extras, no_cache, shown):
         env_dir = Path(folder) / "venv"
         subprocess.run([sys.executable, "-m", "venv", str(env_dir)], check=True)
         python = env_dir / "bin" / "python"
-        site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                              check=True, capture_output=True, text=True).stdout.strip()
+        site = subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
         before = distributions(site)
         empty_mb = disk_bytes(env_dir) / MB
-        pip_version = subprocess.run([str(python), "-m", "pip", "--version"], check=True,
-                                     capture_output=True, text=True).stdout.split()[1]
-        args = ["install", "--quiet", *(["--no-cache-dir"] if no_cache else []),
-                *(["-e"] if Path(target).is_dir() else [])]
+        pip_version = subprocess.run(
+            [str(python), "-m", "pip", "--version"], check=True, capture_output=True, text=True
+        ).stdout.split()[1]
+        args = [
+            "install",
+            "--quiet",
+            *(["--no-cache-dir"] if no_cache else []),
+            *(["-e"] if Path(target).is_dir() else []),
+        ]
         extra = f"[{extras}]" if extras else ""
         start = time.perf_counter()
         subprocess.run([str(python), "-m", "pip", *args, f"{target}{extra}"], check=True)
         seconds = time.perf_counter() - start
         added = sorted(distributions(site) - before)
         venv_mb = disk_bytes(env_dir) / MB
-        return {"pip": shlex.join(["pip", *args, f"{shown}{extra}"]), "pip_version": pip_version,
-                "install_s": round(seconds, 1), "install_mb": round(venv_mb - empty_mb, 1), "venv_mb": round(venv_mb, 1),
-                "site_packages_mb": round(disk_bytes(site) / MB, 1),
-                "empty_venv_mb": round(empty_mb, 1),
-                "distributions_added": len(added), "added": added}
+        return {
+            "pip": shlex.join(["pip", *args, f"{shown}{extra}"]),
+            "pip_version": pip_version,
+            "install_s": round(seconds, 1),
+            "install_mb": round(venv_mb - empty_mb, 1),
+            "venv_mb": round(venv_mb, 1),
+            "site_packages_mb": round(disk_bytes(site) / MB, 1),
+            "empty_venv_mb": round(empty_mb, 1),
+            "distributions_added": len(added),
+            "added": added,
+        }
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--extras", action="append", default=[], metavar="EXTRA",
-                        help="also measure the install with this extra (repeatable), e.g. all")
-    parser.add_argument("--before", metavar="TREE",
-                        help="also measure the core install of this source tree (an earlier version)")
-    parser.add_argument("--wheel", action="store_true",
-                        help="install a wheel built from the checkout, not the repository editable")
+    parser.add_argument(
+        "--extras",
+        action="append",
+        default=[],
+        metavar="EXTRA",
+        help="also measure the install with this extra (repeatable), e.g. all",
+    )
+    parser.add_argument(
+        "--before", metavar="TREE", help="also measure the core install of this source tree (an earlier version)"
+    )
+    parser.add_argument(
+        "--wheel", action="store_true", help="install a wheel built from the checkout, not the repository editable"
+    )
     parser.add_argument("--no-cache", action="store_true", help="install without pip's cache")
     parser.add_argument("--out", default=None, help="write the report as JSON to this file")
     args = parser.parse_args()
@@ -111,9 +134,11 @@ def main():
             target = build_wheel(tree, Path(wheels) / name) if args.wheel else tree
             shown = target.name if args.wheel else ("." if tree == REPO else "TREE")
             rows[name] = row = measure(target, extras, args.no_cache, shown)
-            print(f"{name:12} {row['install_mb']:7.1f} MB installed  {row['venv_mb']:7.1f} MB venv  "
-                  f"{row['distributions_added']:3d} distributions  {row['install_s']:6.1f} s  "
-                  f"({row['pip']})")
+            print(
+                f"{name:12} {row['install_mb']:7.1f} MB installed  {row['venv_mb']:7.1f} MB venv  "
+                f"{row['distributions_added']:3d} distributions  {row['install_s']:6.1f} s  "
+                f"({row['pip']})"
+            )
     rows["core"]["target_install_mb"] = TARGET_CORE_MB
     report = {
         "command": "python bench/install_size.py " + shlex.join(sys.argv[1:]),
@@ -130,8 +155,10 @@ def main():
             json.dump(report, file, indent=2)
             file.write("\n")
     if rows["core"]["install_mb"] > TARGET_CORE_MB:
-        print(f"the core install adds {rows['core']['install_mb']} MB, over its "
-              f"{TARGET_CORE_MB} MB target", file=sys.stderr)
+        print(
+            f"the core install adds {rows['core']['install_mb']} MB, over its {TARGET_CORE_MB} MB target",
+            file=sys.stderr,
+        )
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ and the load average is recorded. Each run says whether its tree reached its
 memory bound (``compactions``: the times it was compacted to keep growing); the
 tree keeps expanding either way, where the old fixed cap froze it.
 """
+
 import argparse
 import os
 import statistics
@@ -73,10 +74,18 @@ def measure(state, iterations, options, found):
         wall, cpu = time.perf_counter(), time.process_time()
         result = searcher.search(state)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        found.append({"simulations": result.visits, "wall_seconds": round(wall, 3),
-                      "cpu_seconds": round(cpu, 3), "tree_nodes": result.tree_nodes,
-                      "compactions": result.compactions, "load_average": load_average()[0]})
+        found.append(
+            {
+                "simulations": result.visits,
+                "wall_seconds": round(wall, 3),
+                "cpu_seconds": round(cpu, 3),
+                "tree_nodes": result.tree_nodes,
+                "compactions": result.compactions,
+                "load_average": load_average()[0],
+            }
+        )
         return result.visits, (wall if options["threads"] > 1 else cpu)
+
     return run
 
 
@@ -84,11 +93,17 @@ def summary(runs, threads):
     clock = "wall" if threads > 1 else "cpu"
     rates = sorted(run["simulations"] / run[f"{clock}_seconds"] for run in runs)
     middle = sorted(runs, key=lambda run: run["simulations"] / run[f"{clock}_seconds"])[len(runs) // 2]
-    return {"simulations": middle["simulations"], "simulations_per_s": round(statistics.median(rates)),
-            "range": [round(rates[0]), round(rates[-1])], "per": f"{clock} second",
-            "wall_seconds": middle["wall_seconds"], "cpu_seconds": middle["cpu_seconds"],
-            "tree_nodes": middle["tree_nodes"],
-            "memory_bound_reached": any(run["compactions"] for run in runs), "runs": runs}
+    return {
+        "simulations": middle["simulations"],
+        "simulations_per_s": round(statistics.median(rates)),
+        "range": [round(rates[0]), round(rates[-1])],
+        "per": f"{clock} second",
+        "wall_seconds": middle["wall_seconds"],
+        "cpu_seconds": middle["cpu_seconds"],
+        "tree_nodes": middle["tree_nodes"],
+        "memory_bound_reached": any(run["compactions"] for run in runs),
+        "runs": runs,
+    }
 
 
 def main():
@@ -97,24 +112,25 @@ def main():
     parser.add_argument("--iterations", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--rows", choices=sorted(ROWS), default="all")
-    parser.add_argument("--model", default="builtin",
-                        help="the learned model of --rows learned: builtin or a model file")
+    parser.add_argument(
+        "--model", default="builtin", help="the learned model of --rows learned: builtin or a model file"
+    )
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     game = get_game(args.game)
     state = game.new(1, **({"players": 2} if "players" in game.options else {}))
     load_before = load_average()
-    rows = [(label, {**options, "model": args.model} if options.get("model", "") is None else options)
-            for label, options in ROWS[args.rows]]
+    rows = [
+        (label, {**options, "model": args.model} if options.get("model", "") is None else options)
+        for label, options in ROWS[args.rows]
+    ]
     found = [[] for _ in rows]
-    interleaved([measure(state, args.iterations, options, runs)
-                 for (_, options), runs in zip(rows, found)], args.runs)
+    interleaved([measure(state, args.iterations, options, runs) for (_, options), runs in zip(rows, found)], args.runs)
     table = {label: summary(runs, options["threads"]) for (label, options), runs in zip(rows, found)}
     one = table[rows[0][0]]
     report = {
         "command": "python bench/mcts_speed.py " + " ".join(sys.argv[1:]),
-        "position": f"tessera new {args.game} --seed 1 (2 players"
-                    f"{', colour wall' if args.game == 'azul' else ''})",
+        "position": f"tessera new {args.game} --seed 1 (2 players{', colour wall' if args.game == 'azul' else ''})",
         "machine": machine(load_before),
         "cores_available": len(os.sched_getaffinity(0)),
         "runs": table,
@@ -123,20 +139,29 @@ def main():
         # The scaling: both rates per wall second, from the same interleaved runs.
         two = table[TWO_THREADS]
         one_wall = statistics.median(run["simulations"] / run["wall_seconds"] for run in one["runs"])
-        report["two_threads_over_one"] = {"wall_simulations_per_s_1": round(one_wall),
-                                          "wall_simulations_per_s_2": two["simulations_per_s"],
-                                          "ratio": round(two["simulations_per_s"] / one_wall, 2)}
-        report["bar"] = {"simulations_per_s": one["simulations_per_s"], "target": BAR,
-                         "ratio": round(one["simulations_per_s"] / BAR, 2)}
+        report["two_threads_over_one"] = {
+            "wall_simulations_per_s_1": round(one_wall),
+            "wall_simulations_per_s_2": two["simulations_per_s"],
+            "ratio": round(two["simulations_per_s"] / one_wall, 2),
+        }
+        report["bar"] = {
+            "simulations_per_s": one["simulations_per_s"],
+            "target": BAR,
+            "ratio": round(one["simulations_per_s"] / BAR, 2),
+        }
     for label, row in table.items():
-        print(f"{label:45} {row['simulations_per_s']:>8} simulations per {row['per']}"
-              f"  (range {row['range'][0]}-{row['range'][1]}; wall {row['wall_seconds']} s,"
-              f" CPU {row['cpu_seconds']} s; {row['tree_nodes']} nodes,"
-              f" memory bound {'reached' if row['memory_bound_reached'] else 'not reached'})")
+        print(
+            f"{label:45} {row['simulations_per_s']:>8} simulations per {row['per']}"
+            f"  (range {row['range'][0]}-{row['range'][1]}; wall {row['wall_seconds']} s,"
+            f" CPU {row['cpu_seconds']} s; {row['tree_nodes']} nodes,"
+            f" memory bound {'reached' if row['memory_bound_reached'] else 'not reached'})"
+        )
     if "bar" in report:
         scaling = report["two_threads_over_one"]
-        print(f"2 threads over 1, per wall second: {scaling['wall_simulations_per_s_2']} / "
-              f"{scaling['wall_simulations_per_s_1']} = {scaling['ratio']}x")
+        print(
+            f"2 threads over 1, per wall second: {scaling['wall_simulations_per_s_2']} / "
+            f"{scaling['wall_simulations_per_s_1']} = {scaling['ratio']}x"
+        )
         print(f"bar: {one['simulations_per_s']} / {BAR} = {report['bar']['ratio']}x")
     print(f"load average before {load_before}, after {load_average()}")
     write_report(args.out, report)

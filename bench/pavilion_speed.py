@@ -6,6 +6,7 @@ Prints a table and writes the figures as JSON. Times are CPU seconds of this pro
 (``time.process_time``), so other work on the machine does not count against the
 kernels; the load average is recorded beside them.
 """
+
 import argparse
 import sys
 
@@ -46,15 +47,16 @@ def main():
     args = parser.parse_args()
 
     load_before = load_average()
-    playouts = [{"players": p, **row}
-                for p, row in zip((2, 3, 4), playout_rates([opening(p) for p in (2, 3, 4)], args.games))]
+    playouts = [
+        {"players": p, **row} for p, row in zip((2, 3, 4), playout_rates([opening(p) for p in (2, 3, 4)], args.games))
+    ]
     perfts = perft_rates(perft_positions(), PERFT_DEPTH)
     total_nodes = sum(row["nodes"] for row in perfts)
     total_seconds = sum(row["nodes"] / row["nodes_per_s"] for row in perfts)
     report = {
         "command": "python bench/pavilion_speed.py " + " ".join(sys.argv[1:]),
         "timing": "CPU seconds of the process (time.process_time), one thread; medians of 3"
-                  " interleaved runs, with their range",
+        " interleaved runs, with their range",
         "machine": machine(load_before),
         "playouts_one_core": playouts,
         "perft": perfts,

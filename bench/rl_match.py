@@ -11,6 +11,7 @@ previous move (of a probe on the opening for its first), so each side gets about
 seconds a move; the seconds each side really took are recorded. Seats alternate; chance
 is drawn from the game's seed, and each Azure game is played on the realm of its seed.
 """
+
 import argparse
 import json
 import os
@@ -31,8 +32,9 @@ def openspiel_bot(game, simulations, rng):
     evaluator = mcts.RandomRolloutEvaluator(1, rng)
     if game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION:
         # the opponent's legal moves depend on cards the searcher cannot see
-        return ismcts.ISMCTSBot(game, evaluator, 2.0, simulations, random_state=rng,
-                                allow_inconsistent_action_sets=True)
+        return ismcts.ISMCTSBot(
+            game, evaluator, 2.0, simulations, random_state=rng, allow_inconsistent_action_sets=True
+        )
     return mcts.MCTSBot(game, 2.0, simulations, evaluator, random_state=rng)
 
 
@@ -48,7 +50,7 @@ def set_simulations(bot, count):
     if hasattr(bot, "max_simulations"):
         bot.max_simulations = count
     else:
-        bot._max_simulations = count          # ISMCTSBot keeps the count in a private field
+        bot._max_simulations = count  # ISMCTSBot keeps the count in a private field
 
 
 def calibrate(game, seconds, rng):
@@ -69,7 +71,7 @@ def deal(state, rng):
 
 
 def play(game, encoding, tessera_seat, simulations, seconds, seed):
-    if encoding.game == "azure":            # each game on a realm of its own
+    if encoding.game == "azure":  # each game on a realm of its own
         game = pyspiel.load_game("tessera_azure", {"realm_seed": seed})
     rng = np.random.RandomState(seed)
     bot = openspiel_bot(game, simulations, rng)
@@ -82,7 +84,7 @@ def play(game, encoding, tessera_seat, simulations, seconds, seed):
     while not state.is_terminal():
         side = "tessera" if state.current_player() == tessera_seat else "openspiel"
         start = time.perf_counter()
-        if side == "tessera":      # the player's view: all of it but in Azure
+        if side == "tessera":  # the player's view: all of it but in Azure
             seen = rules.view(state.array, state.current_player())
             action = encoding.action_of_move(state.array, agent.choose(seen))
         else:
@@ -95,10 +97,14 @@ def play(game, encoding, tessera_seat, simulations, seconds, seed):
         state.apply_action(action)
         deal(state, rng)
     returns = state.returns()
-    return {"seed": seed, "tessera_seat": tessera_seat + 1, "returns": returns,
-            "tessera_result": returns[tessera_seat],
-            "openspiel_simulations": [min(counts), int(np.median(counts)), max(counts)],
-            "seconds_per_move": {side: round(spent[side] / max(moves[side], 1), 3) for side in spent}}
+    return {
+        "seed": seed,
+        "tessera_seat": tessera_seat + 1,
+        "returns": returns,
+        "tessera_result": returns[tessera_seat],
+        "openspiel_simulations": [min(counts), int(np.median(counts)), max(counts)],
+        "seconds_per_move": {side: round(spent[side] / max(moves[side], 1), 3) for side in spent},
+    }
 
 
 def main():
@@ -111,22 +117,26 @@ def main():
     game = pyspiel.load_game(f"tessera_{args.game}")
     encoding = Encoding(args.game)
     opening = deal(game.new_initial_state(), np.random.RandomState(0))
-    parse_agent(f"mcts:time={args.seconds}").choose(        # compile before any clock
-        get_game(args.game).view(opening.array, opening.current_player()))
+    parse_agent(f"mcts:time={args.seconds}").choose(  # compile before any clock
+        get_game(args.game).view(opening.array, opening.current_player())
+    )
     simulations = calibrate(game, args.seconds, np.random.RandomState(1))
     load_before = [round(x, 2) for x in os.getloadavg()]
     games = [play(game, encoding, g % 2, simulations, args.seconds, seed=100 + g) for g in range(args.games)]
     results = [g["tessera_result"] for g in games]
     report = {
         "command": f"python bench/rl_match.py --game {args.game} --games {args.games} --seconds {args.seconds}"
-                   + (f" --out {args.out}" if args.out else ""),
-        "game": f"tessera_{args.game}", "seconds_per_move": args.seconds,
+        + (f" --out {args.out}" if args.out else ""),
+        "game": f"tessera_{args.game}",
+        "seconds_per_move": args.seconds,
         "openspiel_first_simulations": simulations,
         "tessera": f"mcts:time={args.seconds}",
         "openspiel": bot_name(openspiel_bot(game, 1, np.random.RandomState(0))) + "(uct_c=2, random rollouts)",
-        "tessera_wins": sum(r > 0 for r in results), "draws": sum(r == 0 for r in results),
+        "tessera_wins": sum(r > 0 for r in results),
+        "draws": sum(r == 0 for r in results),
         "openspiel_wins": sum(r < 0 for r in results),
-        "load_before": load_before, "load_after": [round(x, 2) for x in os.getloadavg()],
+        "load_before": load_before,
+        "load_after": [round(x, 2) for x in os.getloadavg()],
         "games": games,
     }
     text = json.dumps(report, indent=1)

@@ -29,6 +29,7 @@ anything; ``cpu_efficiency`` is the ratio of CPU rates (1.0 when two threads was
 nothing on sharing the work: two idle cores then give twice one's rate). The load
 average is recorded before and after.
 """
+
 import argparse
 import json
 import os
@@ -54,7 +55,7 @@ def busy_jiffies():
     """CPU time of every process on the machine, in clock ticks (/proc/stat)."""
     with open("/proc/stat") as stat:
         fields = [int(x) for x in stat.readline().split()[1:]]
-    return sum(fields) - fields[3] - fields[4]      # less idle and iowait
+    return sum(fields) - fields[3] - fields[4]  # less idle and iowait
 
 
 def run(env, seconds, rngs):
@@ -68,23 +69,28 @@ def run(env, seconds, rngs):
     wall = time.perf_counter() - start
     cpu = time.process_time() - cpu
     others = (busy_jiffies() - jiffies) / os.sysconf("SC_CLK_TCK") - cpu
-    return {"steps_per_s": steps / wall, "steps_per_cpu_s": steps / cpu,
-            "others_cores": round(max(others, 0.0) / wall, 2)}
+    return {
+        "steps_per_s": steps / wall,
+        "steps_per_cpu_s": steps / cpu,
+        "others_cores": round(max(others, 0.0) / wall, 2),
+    }
 
 
 def summary(runs):
     rates = [r["steps_per_s"] for r in runs]
-    return {"steps_per_s": round(statistics.median(rates)),
-            "range": [round(min(rates)), round(max(rates))],
-            "steps_per_cpu_s": round(statistics.median(r["steps_per_cpu_s"] for r in runs)),
-            "others_cores": [r["others_cores"] for r in runs]}
+    return {
+        "steps_per_s": round(statistics.median(rates)),
+        "range": [round(min(rates)), round(max(rates))],
+        "steps_per_cpu_s": round(statistics.median(r["steps_per_cpu_s"] for r in runs)),
+        "others_cores": [r["others_cores"] for r in runs],
+    }
 
 
 def measure(game, options, envs, seconds, repeats):
     rngs = np.arange(envs, dtype=np.uint64)
     one = TesseraVectorEnv(game, envs, copy=False, **options)
     two = TesseraVectorEnv(game, envs, threads=2, copy=False, **options)
-    for env in (one, two):          # compile (or load) before any clock starts
+    for env in (one, two):  # compile (or load) before any clock starts
         run(env, 0.2, rngs)
     runs = {1: [], 2: []}
     for pair in range(repeats):
@@ -94,13 +100,18 @@ def measure(game, options, envs, seconds, repeats):
     one_core, two_cores = summary(runs[1]), summary(runs[2])
     ratios = [b["steps_per_s"] / a["steps_per_s"] for a, b in zip(runs[1], runs[2])]
     quartiles = statistics.quantiles(ratios, n=4)
-    return {"game": game, "options": options, "envs": envs,
-            "observation_size": one.encoding.observation_size,
-            "actions": one.encoding.num_actions,
-            "one_thread": one_core, "two_threads": two_cores,
-            "speedup": round(statistics.median(ratios), 2),
-            "speedup_quartiles": [round(quartiles[0], 2), round(quartiles[2], 2)],
-            "cpu_efficiency": round(two_cores["steps_per_cpu_s"] / one_core["steps_per_cpu_s"], 2)}
+    return {
+        "game": game,
+        "options": options,
+        "envs": envs,
+        "observation_size": one.encoding.observation_size,
+        "actions": one.encoding.num_actions,
+        "one_thread": one_core,
+        "two_threads": two_cores,
+        "speedup": round(statistics.median(ratios), 2),
+        "speedup_quartiles": [round(quartiles[0], 2), round(quartiles[2], 2)],
+        "cpu_efficiency": round(two_cores["steps_per_cpu_s"] / one_core["steps_per_cpu_s"], 2),
+    }
 
 
 SPIEL_GAMES = (("tessera_azul", {}), ("backgammon", {}), ("tessera_azure", {}), ("tessera_pavilion", {}))
@@ -114,6 +125,7 @@ def spiel_per_action(name, params, seconds):
     import pyspiel
 
     import tessera.rl.spiel  # noqa: F401  (registers Tessera's games)
+
     game = pyspiel.load_game(name, params)
     rng = random.Random(1)
     actions, start = 0, time.process_time()
@@ -135,34 +147,47 @@ def main():
     parser.add_argument("--games", default="azul,pavilion,azure", help="the games to measure")
     parser.add_argument("--seconds", type=float, default=0.25, help="one window's seconds")
     parser.add_argument("--repeats", type=int, default=40, help="pairs of windows")
-    parser.add_argument("--spiel-seconds", type=float, default=2.0,
-                        help="CPU seconds of random games per OpenSpiel game")
+    parser.add_argument(
+        "--spiel-seconds", type=float, default=2.0, help="CPU seconds of random games per OpenSpiel game"
+    )
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     numba.set_num_threads(2)
     load_before = [round(x, 2) for x in os.getloadavg()]
     sizes = [int(n) for n in args.envs.split(",")]
-    results = [measure(game, options, envs, args.seconds, args.repeats)
-               for envs in sizes for game, options in SETTINGS if game in args.games.split(",")]
+    results = [
+        measure(game, options, envs, args.seconds, args.repeats)
+        for envs in sizes
+        for game, options in SETTINGS
+        if game in args.games.split(",")
+    ]
     azul = [r for r in results if r["game"] == "azul"]
     best_one = max(azul, key=lambda r: r["one_thread"]["steps_per_cpu_s"])
     best_two = max(azul, key=lambda r: r["cpu_efficiency"])
     spiel = {name: spiel_per_action(name, params, args.spiel_seconds) for name, params in SPIEL_GAMES}
     report = {
-        "command": "python bench/rl_speed.py " + " ".join(
-            f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items() if v is not None),
-        "machine": {"cpu_count": os.cpu_count(), "python": platform.python_version(),
-                    "numba": numba.__version__, "numpy": np.__version__},
+        "command": "python bench/rl_speed.py "
+        + " ".join(f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items() if v is not None),
+        "machine": {
+            "cpu_count": os.cpu_count(),
+            "python": platform.python_version(),
+            "numba": numba.__version__,
+            "numpy": np.__version__,
+        },
         "load_before": load_before,
         "load_after": [round(x, 2) for x in os.getloadavg()],
         "results": results,
         "openspiel_us_per_action_cpu": spiel,
-        "targets": {"azul_2p_one_core": TARGET_ONE_CORE, "envs": best_one["envs"],
-                    "one_core_ratio": round(best_one["one_thread"]["steps_per_s"] / TARGET_ONE_CORE, 2),
-                    "one_core_cpu_ratio": round(best_one["one_thread"]["steps_per_cpu_s"] / TARGET_ONE_CORE, 2),
-                    "speedup": TARGET_SPEEDUP, "speedup_envs": best_two["envs"],
-                    "azul_speedup": best_two["speedup"],
-                    "azul_cpu_efficiency": best_two["cpu_efficiency"]},
+        "targets": {
+            "azul_2p_one_core": TARGET_ONE_CORE,
+            "envs": best_one["envs"],
+            "one_core_ratio": round(best_one["one_thread"]["steps_per_s"] / TARGET_ONE_CORE, 2),
+            "one_core_cpu_ratio": round(best_one["one_thread"]["steps_per_cpu_s"] / TARGET_ONE_CORE, 2),
+            "speedup": TARGET_SPEEDUP,
+            "speedup_envs": best_two["envs"],
+            "azul_speedup": best_two["speedup"],
+            "azul_cpu_efficiency": best_two["cpu_efficiency"],
+        },
     }
     text = json.dumps(report, indent=1)
     print(text)

@@ -10,6 +10,7 @@ first game. Per budget and thread count it records the overrun (wall seconds les
 in milliseconds: median, 90th percentile, maximum and the share of searches within
 T + 10 ms, beside the load average, since other load on the machine delays threads.
 """
+
 import argparse
 import statistics
 import sys
@@ -19,29 +20,35 @@ from tessera.agents import parse_agent, play_game
 from tessera.bench import load_average, machine, write_report
 from tessera.games import get_game
 
-WITHIN = 0.010             # the promise: a search returns within T + 10 ms
+WITHIN = 0.010  # the promise: a search returns within T + 10 ms
 
 
 def overruns(time_limit, threads, games):
     """Overruns in seconds of every decision of ``games`` games, and the CPU seconds used."""
     game = get_game("azul")
     spec = f"mcts:time={time_limit},threads={threads}"
-    parse_agent(spec).decide(game.new(1, players=2))    # compile: the budget picks the rollout
+    parse_agent(spec).decide(game.new(1, players=2))  # compile: the budget picks the rollout
     found = []
     cpu = time.process_time()
     for seed in range(games):
         agents = [parse_agent(spec, seed=2 * seed + seat) for seat in range(2)]
-        play_game(game, {"players": 2}, agents, seed,
-                  on_move=lambda event: found.append(event.decision.seconds - time_limit))
+        play_game(
+            game, {"players": 2}, agents, seed, on_move=lambda event: found.append(event.decision.seconds - time_limit)
+        )
     return found, time.process_time() - cpu
 
 
 def summary(found, cpu):
     ms = sorted(1000 * x for x in found)
-    return {"searches": len(ms), "median_ms": round(statistics.median(ms), 2),
-            "p90_ms": round(ms[int(0.9 * (len(ms) - 1))], 2), "max_ms": round(ms[-1], 2),
-            "within_10ms": round(sum(x <= 1000 * WITHIN for x in ms) / len(ms), 3),
-            "cpu_seconds": round(cpu, 2), "load_average_after": load_average()}
+    return {
+        "searches": len(ms),
+        "median_ms": round(statistics.median(ms), 2),
+        "p90_ms": round(ms[int(0.9 * (len(ms) - 1))], 2),
+        "max_ms": round(ms[-1], 2),
+        "within_10ms": round(sum(x <= 1000 * WITHIN for x in ms) / len(ms), 3),
+        "cpu_seconds": round(cpu, 2),
+        "load_average_after": load_average(),
+    }
 
 
 def main():
@@ -58,14 +65,21 @@ def main():
             label = f"time={time_limit}, {threads} thread{'s' if threads > 1 else ''}"
             rows[label] = summary(*overruns(time_limit, threads, args.games))
             row = rows[label]
-            print(f"{label:24} overrun median {row['median_ms']:6.2f} ms  p90 {row['p90_ms']:6.2f}"
-                  f"  max {row['max_ms']:6.2f}  within 10 ms {row['within_10ms']:.0%}"
-                  f"  ({row['searches']} searches, load {row['load_average_after'][0]})")
-    write_report(args.out, {
-        "command": "python bench/search_budget.py " + " ".join(sys.argv[1:]),
-        "what": "wall seconds of Agent.decide less the budget T, for every move of 2-player Azul "
-                "games between two mcts:time=T agents (tree reuse on), in milliseconds",
-        "machine": machine(load), "runs": rows})
+            print(
+                f"{label:24} overrun median {row['median_ms']:6.2f} ms  p90 {row['p90_ms']:6.2f}"
+                f"  max {row['max_ms']:6.2f}  within 10 ms {row['within_10ms']:.0%}"
+                f"  ({row['searches']} searches, load {row['load_average_after'][0]})"
+            )
+    write_report(
+        args.out,
+        {
+            "command": "python bench/search_budget.py " + " ".join(sys.argv[1:]),
+            "what": "wall seconds of Agent.decide less the budget T, for every move of 2-player Azul "
+            "games between two mcts:time=T agents (tree reuse on), in milliseconds",
+            "machine": machine(load),
+            "runs": rows,
+        },
+    )
 
 
 if __name__ == "__main__":

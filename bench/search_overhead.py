@@ -16,6 +16,7 @@ Each figure is the median of ``--repeats`` calls with its 10th and 90th percenti
 after one call that loads the kernels. Short calls on a shared machine vary: read the
 median.
 """
+
 import argparse
 import statistics
 import sys
@@ -36,16 +37,19 @@ POSITIONS = (
 
 def milliseconds(call, repeats):
     """Median, 10th and 90th percentile wall milliseconds of ``repeats`` calls of ``call``."""
-    call()                                  # loads the kernels
+    call()  # loads the kernels
     times = [1000 * timed(time.perf_counter, call)[1] for _ in range(repeats)]
     deciles = statistics.quantiles(times, n=10)
-    return {"median_ms": round(statistics.median(times), 3),
-            "p10_ms": round(deciles[0], 3), "p90_ms": round(deciles[-1], 3)}
+    return {
+        "median_ms": round(statistics.median(times), 3),
+        "p10_ms": round(deciles[0], 3),
+        "p90_ms": round(deciles[-1], 3),
+    }
 
 
 def measure(kind, state, threads, repeats):
     options = MctsOptions(iterations=1, threads=threads, seed=1)
-    rollout = options.for_position(state).rollout       # outside the timed lookup
+    rollout = options.for_position(state).rollout  # outside the timed lookup
     if kind == "mcts":
         searcher = Mcts(options)
 
@@ -56,8 +60,11 @@ def measure(kind, state, threads, repeats):
 
         def lookup():
             return ismcts.load_kernels.__wrapped__(state, rollout)
-    return {"one_simulation": milliseconds(lambda: searcher.search(state), repeats),
-            "lookup_again": milliseconds(lookup, repeats)}
+
+    return {
+        "one_simulation": milliseconds(lambda: searcher.search(state), repeats),
+        "lookup_again": milliseconds(lookup, repeats),
+    }
 
 
 def main():
@@ -71,14 +78,21 @@ def main():
         for threads in (1, 2):
             key = f"{label}, {threads} thread{'s' if threads > 1 else ''}"
             rows[key] = row = measure(kind, position(), threads, args.repeats)
-            print(f"{key:22} one simulation {row['one_simulation']['median_ms']:6.2f} ms"
-                  f"  (p10-p90 {row['one_simulation']['p10_ms']:.2f}-{row['one_simulation']['p90_ms']:.2f})"
-                  f"   kernels looked up again {row['lookup_again']['median_ms']:6.2f} ms")
-    write_report(args.out, {
-        "command": "python bench/search_overhead.py " + " ".join(sys.argv[1:]),
-        "what": "wall milliseconds of a warm search of one simulation, and of looking its kernels "
-                "up again (what once_per_process saves each search); medians of --repeats calls",
-        "machine": machine(load), "runs": rows})
+            print(
+                f"{key:22} one simulation {row['one_simulation']['median_ms']:6.2f} ms"
+                f"  (p10-p90 {row['one_simulation']['p10_ms']:.2f}-{row['one_simulation']['p90_ms']:.2f})"
+                f"   kernels looked up again {row['lookup_again']['median_ms']:6.2f} ms"
+            )
+    write_report(
+        args.out,
+        {
+            "command": "python bench/search_overhead.py " + " ".join(sys.argv[1:]),
+            "what": "wall milliseconds of a warm search of one simulation, and of looking its kernels "
+            "up again (what once_per_process saves each search); medians of --repeats calls",
+            "machine": machine(load),
+            "runs": rows,
+        },
+    )
 
 
 if __name__ == "__main__":

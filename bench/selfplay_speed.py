@@ -43,6 +43,7 @@ up to twice. Each figure is the fastest quiet run (``quiet_runs`` of the rounds 
 quiet; with none, the fastest of all). The load average is recorded before and after
 each part; it counts this bench's own threads too.
 """
+
 import argparse
 import json
 import os
@@ -68,11 +69,11 @@ from tessera.selfplay.starts import start_positions
 from tessera.selfplay.workers import InProcess, ProcessPool
 
 GAME = "azul"
-STARTS_GAMES = 20_000       # start positions dealt each way for ``starts``
-IDLE_ENOUGH = 0.9           # of the cores idle: the machine is quiet enough to measure
-PATIENCE = 60.0             # seconds a run waits for that at most (``--patience``)
-QUIET = 0.1                 # cores of other work during a run, at most, for it to count
-RETRIES = 2                 # more tries for a run that was not quiet
+STARTS_GAMES = 20_000  # start positions dealt each way for ``starts``
+IDLE_ENOUGH = 0.9  # of the cores idle: the machine is quiet enough to measure
+PATIENCE = 60.0  # seconds a run waits for that at most (``--patience``)
+QUIET = 0.1  # cores of other work during a run, at most, for it to count
+RETRIES = 2  # more tries for a run that was not quiet
 
 
 def load():
@@ -82,10 +83,12 @@ def load():
 def idle_cores(seconds=0.5):
     """The cores the whole machine left idle over the next ``seconds`` (from /proc/stat,
     so other sessions' work counts too); None where there is no /proc/stat."""
+
     def sample():
         with open("/proc/stat") as stat:
             ticks = [int(x) for x in stat.readline().split()[1:]]
-        return ticks[3] + ticks[4], sum(ticks)         # idle + iowait, all
+        return ticks[3] + ticks[4], sum(ticks)  # idle + iowait, all
+
     try:
         idle0, all0 = sample()
         time.sleep(seconds)
@@ -122,13 +125,12 @@ def measured(games, run):
     first = run()
     ended = time.perf_counter()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu_seconds = (time.process_time() - cpu + after.ru_utime - children.ru_utime
-                   + after.ru_stime - children.ru_stime)
+    cpu_seconds = time.process_time() - cpu + after.ru_utime - children.ru_utime + after.ru_stime - children.ru_stime
     figures = {"rate": games / (ended - started), "cpu_rate": games / cpu_seconds}
     if first is not None:
         first_games, first_time = first
         figures["after_first_chunk"] = (games - first_games) / (ended - first_time)
-    if busy is not None:        # the cores other work kept busy meanwhile, on average
+    if busy is not None:  # the cores other work kept busy meanwhile, on average
         others = busy_seconds() - busy - cpu_seconds
         figures["others_cores"] = round(max(0.0, others) / (ended - started), 3)
     return figures
@@ -137,12 +139,18 @@ def measured(games, run):
 def kernel_run(games, threads, starts, seeds):
     kinds = np.full((games, 2), kernel.RANDOM, np.int8)
     agent_seeds = np.stack([seeds, seeds + 1], axis=1)
-    out = (np.zeros((games, 256), np.int64), np.zeros((games, 256), np.int8),
-           np.zeros(games, np.int64), np.zeros((games, 2), np.int64), np.zeros((games, 2)))
+    out = (
+        np.zeros((games, 256), np.int64),
+        np.zeros((games, 256), np.int8),
+        np.zeros(games, np.int64),
+        np.zeros((games, 2), np.int64),
+        np.zeros((games, 2)),
+    )
 
     def run():
         numba.set_num_threads(threads)
         bind.instance(starts[0, 0], "selfplay").play_batch(starts, seeds ^ CHANCE_SALT, agent_seeds, kinds, *out)
+
     return run
 
 
@@ -150,6 +158,7 @@ def stop_fork_server():
     """Stop the fork server the workers came from (and wait for it, which counts its CPU
     time and its workers' in this process's children). Private API, bench only."""
     from multiprocessing import forkserver
+
     stop = getattr(forkserver._forkserver, "_stop", None)
     if stop is not None:
         stop()
@@ -157,6 +166,7 @@ def stop_fork_server():
 
 def selfplay_run(plan, executor):
     """A run of ``plan`` on ``executor`` that returns (games, time) of its first chunk."""
+
     def run():
         landed = []
 
@@ -170,6 +180,7 @@ def selfplay_run(plan, executor):
             stop_fork_server()
         assert result.games_done == plan.games
         return landed[0]
+
     return run
 
 
@@ -180,6 +191,7 @@ def starts_run(game, seeds, batched):
             start_positions(GAME, {"players": 2}, seeds)
         else:
             np.stack([game.new(int(seed), players=2) for seed in seeds])
+
     return run
 
 
@@ -205,13 +217,16 @@ def best_of(repeats, games, runs):
             rank = (calm, figures["rate"])
             if name not in best or rank > best[name][0]:
                 best[name] = (rank, figures)
-    return {name: {**figures, "quiet_runs": quiet[name]}
-            for name, (_, figures) in best.items()}
+    return {name: {**figures, "quiet_runs": quiet[name]} for name, (_, figures) in best.items()}
 
 
 def compared(one, two):
-    return {"1": one, "2": two, "speedup": two["rate"] / one["rate"],
-            "cpu_efficiency": two["cpu_rate"] / one["cpu_rate"]}
+    return {
+        "1": one,
+        "2": two,
+        "speedup": two["rate"] / one["rate"],
+        "cpu_efficiency": two["cpu_rate"] / one["cpu_rate"],
+    }
 
 
 def random_scaling(games, repeats, chunk_size):
@@ -223,22 +238,38 @@ def random_scaling(games, repeats, chunk_size):
     assert np.array_equal(start_positions(GAME, {"players": 2}, seeds), starts)
     before = load()
     dealt = min(games, STARTS_GAMES)
-    starts_best = best_of(repeats, dealt, {
-        "game_new": starts_run(game, seeds[:dealt], batched=False),
-        "batched": starts_run(game, seeds[:dealt], batched=True),
-    })
-    best = best_of(repeats, games, {
-        "kernel_1": kernel_run(games, 1, starts, seeds),
-        "kernel_2": kernel_run(games, 2, starts, seeds),
-        "in_process_1": selfplay_run(plan, InProcess(1)),
-        "in_process_2": selfplay_run(plan, InProcess(2)),
-        "pool_1": selfplay_run(plan, ProcessPool(1, 1)),
-        "pool_2": selfplay_run(plan, ProcessPool(2, 1)),
-    })
-    figures = {"games": games, "chunk_size": plan.chunk_size, "repeats": repeats,
-               "load_before": before, "load_after": load()}
-    figures["starts"] = {"games": dealt, **starts_best,
-                         "speedup": starts_best["batched"]["rate"] / starts_best["game_new"]["rate"]}
+    starts_best = best_of(
+        repeats,
+        dealt,
+        {
+            "game_new": starts_run(game, seeds[:dealt], batched=False),
+            "batched": starts_run(game, seeds[:dealt], batched=True),
+        },
+    )
+    best = best_of(
+        repeats,
+        games,
+        {
+            "kernel_1": kernel_run(games, 1, starts, seeds),
+            "kernel_2": kernel_run(games, 2, starts, seeds),
+            "in_process_1": selfplay_run(plan, InProcess(1)),
+            "in_process_2": selfplay_run(plan, InProcess(2)),
+            "pool_1": selfplay_run(plan, ProcessPool(1, 1)),
+            "pool_2": selfplay_run(plan, ProcessPool(2, 1)),
+        },
+    )
+    figures = {
+        "games": games,
+        "chunk_size": plan.chunk_size,
+        "repeats": repeats,
+        "load_before": before,
+        "load_after": load(),
+    }
+    figures["starts"] = {
+        "games": dealt,
+        **starts_best,
+        "speedup": starts_best["batched"]["rate"] / starts_best["game_new"]["rate"],
+    }
     for way in ("kernel", "in_process", "pool"):
         figures[way] = compared(best[f"{way}_1"], best[f"{way}_2"])
     return figures
@@ -248,19 +279,27 @@ def pool_against_dask(games, repeats, chunk_size):
     plan = make_plan(get_game(GAME), {"players": 2}, ["greedy"], games, 2, chunk_size)
     warm_up(plan)
     before = load()
-    best = best_of(repeats, games, {
-        "pool": selfplay_run(plan, ProcessPool(2, 1)),
-        "in_process": selfplay_run(plan, InProcess(2)),
-        "dask": selfplay_run(plan, choose_executor(2, "local", batched=True)),
-        "dask_processes": selfplay_run(plan, DaskCluster("local", 2, processes=True)),
-    })
+    best = best_of(
+        repeats,
+        games,
+        {
+            "pool": selfplay_run(plan, ProcessPool(2, 1)),
+            "in_process": selfplay_run(plan, InProcess(2)),
+            "dask": selfplay_run(plan, choose_executor(2, "local", batched=True)),
+            "dask_processes": selfplay_run(plan, DaskCluster("local", 2, processes=True)),
+        },
+    )
 
     def over(a, b):
-        return {name: best[a][name] / best[b][name]
-                for name in ("rate", "cpu_rate", "after_first_chunk")}
+        return {name: best[a][name] / best[b][name] for name in ("rate", "cpu_rate", "after_first_chunk")}
+
     return {
-        "games": games, "chunk_size": plan.chunk_size, "repeats": repeats,
-        "load_before": before, "load_after": load(), **best,
+        "games": games,
+        "chunk_size": plan.chunk_size,
+        "repeats": repeats,
+        "load_before": before,
+        "load_after": load(),
+        **best,
         "dask_over_pool": over("dask", "pool"),
         "dask_over_in_process": over("dask", "in_process"),
         "dask_processes_over_pool": over("dask_processes", "pool"),
@@ -273,20 +312,24 @@ def main():
     parser.add_argument("--games", type=int, default=200_000)
     parser.add_argument("--greedy-games", type=int, default=20_000)
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--chunk-size", type=int, default=None,
-                        help="games per chunk [default: tessera selfplay's for the agents]")
-    parser.add_argument("--patience", type=float, default=PATIENCE,
-                        help="seconds each run may wait for an idle machine")
+    parser.add_argument(
+        "--chunk-size", type=int, default=None, help="games per chunk [default: tessera selfplay's for the agents]"
+    )
+    parser.add_argument(
+        "--patience", type=float, default=PATIENCE, help="seconds each run may wait for an idle machine"
+    )
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     PATIENCE = args.patience
     report = {
         "command": "python bench/selfplay_speed.py " + " ".join(sys.argv[1:]),
-        "machine": {"cpu_count": os.cpu_count(), "python": platform.python_version(),
-                    "processor": platform.processor() or platform.machine()},
+        "machine": {
+            "cpu_count": os.cpu_count(),
+            "python": platform.python_version(),
+            "processor": platform.processor() or platform.machine(),
+        },
         "random_scaling": random_scaling(args.games, args.repeats, args.chunk_size),
-        "pool_against_dask": pool_against_dask(args.greedy_games, args.repeats,
-                                               args.chunk_size),
+        "pool_against_dask": pool_against_dask(args.greedy_games, args.repeats, args.chunk_size),
     }
     text = json.dumps(report, indent=2)
     print(text)

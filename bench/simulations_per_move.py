@@ -11,6 +11,7 @@ searches run by the clock, so the figure depends on the machine and its load (re
 It is how a time budget is turned into the simulations of the same search
 (docs/search.md, "Defaults per game and player count").
 """
+
 import argparse
 import statistics
 import sys
@@ -28,6 +29,7 @@ def simulations(game, options, spec, games, seed):
 
         def count(event, agents=agents):
             found.append(agents[event.player].last_result.visits)
+
         play_game(game, options, agents, deal, on_move=count)
     return found
 
@@ -50,22 +52,37 @@ def main():
     game = get_game(args.game)
     options = {"players": args.players} if "players" in game.options else {}
     load_before = load_average()
-    parse_agent(args.agent).choose(game.new(0, **options))     # load its kernels before the clock
+    parse_agent(args.agent).choose(game.new(0, **options))  # load its kernels before the clock
     runs = []
     for _ in range(args.runs):
         found = sorted(simulations(game, options, args.agent, args.games, args.seed))
         quartiles = statistics.quantiles(found, n=4)
-        runs.append({"moves": len(found), "median": statistics.median(found),
-                     "quartiles": [quartiles[0], quartiles[2]], "min": found[0], "max": found[-1],
-                     "load_average": load_average()[0]})
+        runs.append(
+            {
+                "moves": len(found),
+                "median": statistics.median(found),
+                "quartiles": [quartiles[0], quartiles[2]],
+                "min": found[0],
+                "max": found[-1],
+                "load_average": load_average()[0],
+            }
+        )
     medians = [run["median"] for run in runs]
-    report = {"command": "python bench/simulations_per_move.py " + " ".join(sys.argv[1:]),
-              "agent": args.agent, "game": args.game, "options": options,
-              "median": statistics.median(medians), "range": [min(medians), max(medians)],
-              "runs": runs, "machine": machine(load_before)}
-    print(f"{args.agent}: median {report['median']:g} simulations a move "
-          f"(runs' medians {report['range'][0]:g}-{report['range'][1]:g}; {len(runs)} runs of "
-          f"{args.games} games), load {load_before} before, {load_average()} after")
+    report = {
+        "command": "python bench/simulations_per_move.py " + " ".join(sys.argv[1:]),
+        "agent": args.agent,
+        "game": args.game,
+        "options": options,
+        "median": statistics.median(medians),
+        "range": [min(medians), max(medians)],
+        "runs": runs,
+        "machine": machine(load_before),
+    }
+    print(
+        f"{args.agent}: median {report['median']:g} simulations a move "
+        f"(runs' medians {report['range'][0]:g}-{report['range'][1]:g}; {len(runs)} runs of "
+        f"{args.games} games), load {load_before} before, {load_average()} after"
+    )
     write_report(args.out, report)
 
 

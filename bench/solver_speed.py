@@ -18,6 +18,7 @@ unproven.
 CPU seconds are printed beside wall seconds because a busy machine stretches the
 wall time.
 """
+
 import argparse
 import sys
 import time
@@ -36,6 +37,8 @@ from tessera.search.alphabeta import solve
 
 BAR_TILES = 12
 BAR_SECONDS = 10.0
+
+
 def azure_late(seed, back):
     """The position ``back`` decisions before the end of seeded random game ``seed``."""
     return random_decisions("azure", seed)[-back]
@@ -75,14 +78,15 @@ def prove_azure(seed, back, time_limit):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tiles", type=int, nargs="+", default=sorted(FINAL_ROUND_TABLES),
-                        choices=sorted(FINAL_ROUND_TABLES))
-    parser.add_argument("--azure", action="store_true",
-                        help="solve late Azure positions (game mode) instead of Azul rounds")
+    parser.add_argument(
+        "--tiles", type=int, nargs="+", default=sorted(FINAL_ROUND_TABLES), choices=sorted(FINAL_ROUND_TABLES)
+    )
+    parser.add_argument(
+        "--azure", action="store_true", help="solve late Azure positions (game mode) instead of Azul rounds"
+    )
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3])
     parser.add_argument("--back", type=int, nargs="+", default=[8, 10, 12, 14])
-    parser.add_argument("--time", type=float, default=300.0,
-                        help="Azure: seconds before a solve gives up")
+    parser.add_argument("--time", type=float, default=300.0, help="Azure: seconds before a solve gives up")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     if args.azure:
@@ -90,7 +94,7 @@ def main():
         return
 
     load_before = load_average()
-    _, warm_up = timed(time.perf_counter, solve, final_round(8))    # compile, or load the cache
+    _, warm_up = timed(time.perf_counter, solve, final_round(8))  # compile, or load the cache
     rows = [prove(tiles) for tiles in args.tiles]
 
     report = {
@@ -100,14 +104,20 @@ def main():
         "final_rounds": rows,
     }
     for row in rows:
-        print(f"{row['tiles']:>2} tiles: {row['seconds']:7.2f} s ({row['cpu_seconds']:.2f} s CPU)"
-              f"  {row['nodes']:>10} nodes  {row['nodes_per_s']:>8} nodes/s"
-              f"  TT hits {row['tt_hit_rate']:.2f}  margin {row['margin']} {row['result']}"
-              f"  best {row['best']}")
+        print(
+            f"{row['tiles']:>2} tiles: {row['seconds']:7.2f} s ({row['cpu_seconds']:.2f} s CPU)"
+            f"  {row['nodes']:>10} nodes  {row['nodes_per_s']:>8} nodes/s"
+            f"  TT hits {row['tt_hit_rate']:.2f}  margin {row['margin']} {row['result']}"
+            f"  best {row['best']}"
+        )
     bar = next((row for row in rows if row["tiles"] == BAR_TILES), None)
     if bar is not None:
-        report["bar"] = {"tiles": BAR_TILES, "seconds": bar["seconds"], "target": BAR_SECONDS,
-                         "met": bar["proven"] and bar["seconds"] < BAR_SECONDS}
+        report["bar"] = {
+            "tiles": BAR_TILES,
+            "seconds": bar["seconds"],
+            "target": BAR_SECONDS,
+            "met": bar["proven"] and bar["seconds"] < BAR_SECONDS,
+        }
         print(f"bar: {BAR_TILES} tiles proven in {bar['seconds']} s (target < {BAR_SECONDS} s)")
     print(f"warm-up (compile or cache load): {warm_up:.1f} s; load {load_average()}")
     write_report(args.out, report)
@@ -121,19 +131,21 @@ def azure_main(args):
         for back in args.back:
             row = prove_azure(seed, back, args.time)
             rows.append(row)
-            value = f"win rate {row['win_rate']:.3f} {row['result'] or ''}" if row["proven"] \
-                else "not proven"
-            print(f"seed {seed} back {back:>2}: {row['seconds']:7.2f} s"
-                  f" ({row['cpu_seconds']:.2f} s CPU) {row['nodes']:>11} nodes"
-                  f" {row['nodes_per_s']:>8} nodes/s  TT hits {row['tt_hit_rate']:.2f}"
-                  f"  {row['root_moves']} moves  {value}  best {row['best']}", flush=True)
+            value = f"win rate {row['win_rate']:.3f} {row['result'] or ''}" if row["proven"] else "not proven"
+            print(
+                f"seed {seed} back {back:>2}: {row['seconds']:7.2f} s"
+                f" ({row['cpu_seconds']:.2f} s CPU) {row['nodes']:>11} nodes"
+                f" {row['nodes_per_s']:>8} nodes/s  TT hits {row['tt_hit_rate']:.2f}"
+                f"  {row['root_moves']} moves  {value}  best {row['best']}",
+                flush=True,
+            )
     report = {
         "command": "python -m bench.solver_speed " + " ".join(sys.argv[1:]),
         "machine": machine(load_before),
         "warm_up_seconds": round(warm_up, 2),
         "time_limit": args.time,
         "positions": "the position BACK decisions before the end of the seeded random game"
-                     " SEED (bench.solver_speed.azure_late), base game, player to move",
+        " SEED (bench.solver_speed.azure_late), base game, player to move",
         "late_positions": rows,
     }
     print(f"warm-up (compile or cache load): {warm_up:.1f} s; load {load_average()}")

@@ -17,6 +17,7 @@ change of load on the machine falls on all of them alike. Each tree's figure is 
 median with its range, and its ratio to the first commit's figure of the same round
 (median and quartiles).
 """
+
 import argparse
 import json
 import statistics
@@ -46,8 +47,7 @@ def alternate(workers, position, simulations, rounds):
     for r in range(rounds):
         order = list(workers) if r % 2 == 0 else list(workers)[::-1]
         for label in order:
-            reply = workers[label].ask({"op": "rate", "position": position,
-                                        "simulations": simulations, "seed": r + 1})
+            reply = workers[label].ask({"op": "rate", "position": position, "simulations": simulations, "seed": r + 1})
             rates[label].append(reply["simulations_per_s"])
     return rates
 
@@ -57,10 +57,14 @@ def summary(rates, first):
     for label, figures in rates.items():
         ratios = [a / b for a, b in zip(figures, rates[first])]
         report[label] = {
-            "simulations_per_cpu_s": {"median": round(statistics.median(figures)),
-                                      "range": [round(min(figures)), round(max(figures))]},
-            f"ratio_to_{first}": {"median": round(statistics.median(ratios), 3),
-                                  "quartiles": [round(q, 3) for q in statistics.quantiles(ratios, n=4)]},
+            "simulations_per_cpu_s": {
+                "median": round(statistics.median(figures)),
+                "range": [round(min(figures)), round(max(figures))],
+            },
+            f"ratio_to_{first}": {
+                "median": round(statistics.median(ratios), 3),
+                "quartiles": [round(q, 3) for q in statistics.quantiles(ratios, n=4)],
+            },
         }
     return report
 
@@ -83,11 +87,14 @@ def main():
     finally:
         for worker in workers.values():
             worker.close()
-    report = {"command": "python bench/speed_versus.py " + " ".join(sys.argv[1:]),
-              "position": f"tessera new {args.game} --seed 1 ({args.players} players)",
-              "search": f"the defaults at {args.simulations} simulations, one thread",
-              "machine": machine(load_before), "rounds": args.rounds,
-              "trees": summary(rates, args.commits[0])}
+    report = {
+        "command": "python bench/speed_versus.py " + " ".join(sys.argv[1:]),
+        "position": f"tessera new {args.game} --seed 1 ({args.players} players)",
+        "search": f"the defaults at {args.simulations} simulations, one thread",
+        "machine": machine(load_before),
+        "rounds": args.rounds,
+        "trees": summary(rates, args.commits[0]),
+    }
     print(json.dumps(report["trees"], indent=2))
     write_report(args.out, report)
 

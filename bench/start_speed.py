@@ -26,6 +26,7 @@ process each profiles the compiles of the README command's search (empty cache) 
 the first Summer Pavilion and Azure view searches after it (``compile_profile``), with no
 helper process compiling beside it. CPU seconds count a helper's too.
 """
+
 import argparse
 import json
 import os
@@ -40,8 +41,10 @@ import time
 SHELL_PRELUDE = f'tessera() {{ "{sys.executable}" -m tessera "$@"; }}\n'
 README = "tessera new azul --seed 1 | tessera best - --iterations 20000"
 # The positions the other commands read, written once first with a cache of their own.
-POSITIONS = ("tessera new azul --seed 1 > {dir}/azul.txt && tessera new pavilion --seed 2 > {dir}/pav.txt"
-             " && tessera new azure --seed 5 | tessera view - --player 1 > {dir}/view.txt")
+POSITIONS = (
+    "tessera new azul --seed 1 > {dir}/azul.txt && tessera new pavilion --seed 2 > {dir}/pav.txt"
+    " && tessera new azure --seed 5 | tessera view - --player 1 > {dir}/view.txt"
+)
 MOVES = "tessera moves {dir}/azul.txt"
 PAVILION = "tessera best {dir}/pav.txt --iterations 20000"
 AZURE = "tessera best {dir}/view.txt --iterations 20000"
@@ -68,11 +71,23 @@ with compile_clock() as clock:
 with open(sys.argv[2], "w") as out:
     json.dump({"compile_s": clock.in_events, "heaviest": clock.heaviest(10)}, out)
 """
-PROFILED = (("readme_cold", "azul.txt"), ("pavilion_best_after_azul", "pav.txt"),
-            ("azure_view_best_after_azul", "view.txt"))
-TARGETS = {"readme_fresh_clone": 5.0, "readme_cold": 5.0, "readme_compiling": None, "moves_cold": 5.0,
-           "pavilion_best_after_azul": 5.0, "azure_view_best_after_azul": 5.0, "readme_warm": 1.0,
-           "moves_warm": 1.0, "pavilion_best_warm": 1.0, "azure_view_best_warm": 1.0}
+PROFILED = (
+    ("readme_cold", "azul.txt"),
+    ("pavilion_best_after_azul", "pav.txt"),
+    ("azure_view_best_after_azul", "view.txt"),
+)
+TARGETS = {
+    "readme_fresh_clone": 5.0,
+    "readme_cold": 5.0,
+    "readme_compiling": None,
+    "moves_cold": 5.0,
+    "pavilion_best_after_azul": 5.0,
+    "azure_view_best_after_azul": 5.0,
+    "readme_warm": 1.0,
+    "moves_warm": 1.0,
+    "pavilion_best_warm": 1.0,
+    "azure_view_best_warm": 1.0,
+}
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -84,8 +99,7 @@ def fresh_clone_run(positions):
         subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", REPOSITORY, clone], check=True, timeout=300)
         subprocess.run([sys.executable, "-m", "venv", venv], check=True, timeout=300)
         started = time.perf_counter()
-        subprocess.run([os.path.join(venv, "bin", "pip"), "install", "--quiet", "-e", clone], check=True,
-                       timeout=1800)
+        subprocess.run([os.path.join(venv, "bin", "pip"), "install", "--quiet", "-e", clone], check=True, timeout=1800)
         install = time.perf_counter() - started
         prelude = f'export PATH="{os.path.join(venv, "bin")}:$PATH"\n'
         seconds = run_shell(README, os.path.join(workdir, "cache"), positions, None, prelude=prelude)
@@ -110,8 +124,14 @@ def run_shell(command, cache, positions, tree, prelude=SHELL_PRELUDE, **env):
         env["PYTHONPATH"] = tree
     start, cpu = time.perf_counter(), children_cpu()
     # From the positions' folder: ``python -m`` puts the working directory before PYTHONPATH.
-    done = subprocess.run(["bash", "-c", prelude + "set -o pipefail\n" + command.format(dir=positions)],
-                          check=True, env=env, stdout=subprocess.PIPE, text=True, cwd=positions)
+    done = subprocess.run(
+        ["bash", "-c", prelude + "set -o pipefail\n" + command.format(dir=positions)],
+        check=True,
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=positions,
+    )
     wall, cpu = time.perf_counter() - start, children_cpu() - cpu
     rate = re.search(r"visits in ([0-9.]+) s", done.stdout)
     return wall, cpu, float(rate.group(1)) if rate else None
@@ -123,15 +143,17 @@ def one_run(positions, tree=None, clone=False):
     seconds = {}
     if clone:
         seconds["readme_fresh_clone"], seconds["install"] = fresh_clone_run(positions)
-        print(f"  readme_fresh_clone: {seconds['readme_fresh_clone'][0]:.2f} s"
-              f" (installed in {seconds['install']:.1f} s)", file=sys.stderr)
+        print(
+            f"  readme_fresh_clone: {seconds['readme_fresh_clone'][0]:.2f} s (installed in {seconds['install']:.1f} s)",
+            file=sys.stderr,
+        )
     with tempfile.TemporaryDirectory() as workdir:
         azul_cache = os.path.join(workdir, "azul-cache")
         for key, command, cache in STEPS:
             if cache in ("fresh", "compiling"):
                 cache_dir = tempfile.mkdtemp(dir=workdir)
                 if key == "readme_cold":
-                    azul_cache = cache_dir          # the later steps run after Azul is warm
+                    azul_cache = cache_dir  # the later steps run after Azul is warm
             else:
                 cache_dir = azul_cache
             env = {"TESSERA_PREBUILT": "0"} if cache == "compiling" else {}
@@ -149,25 +171,36 @@ def compile_profile(positions):
     profiles = {}
     with tempfile.TemporaryDirectory() as workdir:
         figures = os.path.join(workdir, "profile.json")
-        env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(workdir, "cache"), TESSERA_COMPILE_HELPER="0",
-                   TESSERA_PREBUILT="0")
+        env = dict(
+            os.environ, NUMBA_CACHE_DIR=os.path.join(workdir, "cache"), TESSERA_COMPILE_HELPER="0", TESSERA_PREBUILT="0"
+        )
         for key, position in PROFILED:
-            subprocess.run([sys.executable, "-c", PROFILE, os.path.join(positions, position), figures],
-                           check=True, env=env, stdout=subprocess.DEVNULL, cwd=positions)
+            subprocess.run(
+                [sys.executable, "-c", PROFILE, os.path.join(positions, position), figures],
+                check=True,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                cwd=positions,
+            )
             with open(figures) as f:
                 profile = json.load(f)
-            profiles[key] = {"compile_s": round(profile["compile_s"], 2),
-                             "heaviest": [{"function": name, "own_compile_s": round(seconds, 2)}
-                                          for name, seconds in profile["heaviest"]]}
+            profiles[key] = {
+                "compile_s": round(profile["compile_s"], 2),
+                "heaviest": [
+                    {"function": name, "own_compile_s": round(seconds, 2)} for name, seconds in profile["heaviest"]
+                ],
+            }
     return profiles
 
 
 def summary(samples):
     walls, cpus = [wall for wall, _, _ in samples], [cpu for _, cpu, _ in samples]
-    figure = {"median_s": round(statistics.median(walls), 2),
-              "range_s": [round(min(walls), 2), round(max(walls), 2)],
-              "cpu_median_s": round(statistics.median(cpus), 2),
-              "cpu_range_s": [round(min(cpus), 2), round(max(cpus), 2)]}
+    figure = {
+        "median_s": round(statistics.median(walls), 2),
+        "range_s": [round(min(walls), 2), round(max(walls), 2)],
+        "cpu_median_s": round(statistics.median(cpus), 2),
+        "cpu_range_s": [round(min(cpus), 2), round(max(cpus), 2)],
+    }
     searches = [search for _, _, search in samples if search is not None]
     if searches:
         figure["search_median_s"] = round(statistics.median(searches), 2)
@@ -197,10 +230,12 @@ def main():
     keys = [key for key, _, _ in STEPS]
     if not args.no_clone:
         keys.insert(0, "readme_fresh_clone")
-        commands["readme_fresh_clone"] = (f"git clone REPO tessera && python -m venv venv && venv/bin/pip install -e"
-                                          f" tessera && {README}")
-    figures = {key: {**summary([run[key] for run in runs]), "target_s": TARGETS[key],
-                     "command": commands[key]} for key in keys}
+        commands["readme_fresh_clone"] = (
+            f"git clone REPO tessera && python -m venv venv && venv/bin/pip install -e tessera && {README}"
+        )
+    figures = {
+        key: {**summary([run[key] for run in runs]), "target_s": TARGETS[key], "command": commands[key]} for key in keys
+    }
     if not args.no_clone:
         installs = [run["install"] for run in runs]
         figures["readme_fresh_clone"]["install_median_s"] = round(statistics.median(installs), 1)
@@ -220,12 +255,15 @@ def main():
         low, high = figure["range_s"]
         search = f"  search {figure['search_median_s']:.2f} s" if "search_median_s" in figure else ""
         target = f"  target <= {figure['target_s']} s" if figure["target_s"] is not None else ""
-        print(f"{key:28} {figure['median_s']:7.2f} s  ({low}-{high})  CPU {figure['cpu_median_s']:6.2f} s"
-              f"{target}{search}")
+        print(
+            f"{key:28} {figure['median_s']:7.2f} s  ({low}-{high})  CPU {figure['cpu_median_s']:6.2f} s{target}{search}"
+        )
         if before and key in report["before"]:
             was = report["before"][key]
-            print(f"{'  before':28} {was['median_s']:7.2f} s  ({was['range_s'][0]}-{was['range_s'][1]})"
-                  f"  CPU {was['cpu_median_s']:6.2f} s")
+            print(
+                f"{'  before':28} {was['median_s']:7.2f} s  ({was['range_s'][0]}-{was['range_s'][1]})"
+                f"  CPU {was['cpu_median_s']:6.2f} s"
+            )
     for key, profile in report["compile_profile"].items():
         print(f"{key}: compiled {profile['compile_s']:.2f} s; the heaviest:")
         for row in profile["heaviest"]:

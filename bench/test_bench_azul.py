@@ -1,7 +1,8 @@
 """pytest-benchmark suite for the Azul kernels.
 
-    python -m pytest bench/ --benchmark-only -n 0      (-n 0: pytest-benchmark times nothing under xdist workers)
+python -m pytest bench/ --benchmark-only -n 0      (-n 0: pytest-benchmark times nothing under xdist workers)
 """
+
 import numpy as np
 import pytest
 

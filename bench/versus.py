@@ -20,6 +20,7 @@ checked against this checkout's rules. The report (also in ``--out``) gives A's 
 draws and losses, the win rate with its Wilson 95% interval, the mean margin with its
 95% interval, the same by A's seat, and each side's wall time a move.
 """
+
 import argparse
 import sys
 from pathlib import Path
@@ -40,8 +41,10 @@ def parse_options(game_name, items):
     for item in items:
         key, equals, value = item.partition("=")
         if not equals or key not in known or key == "players":
-            raise OptionError(f"--option expects KEY=VALUE with KEY one of "
-                              f"{', '.join(k for k in known if k != 'players')}, not '{item}'")
+            raise OptionError(
+                f"--option expects KEY=VALUE with KEY one of "
+                f"{', '.join(k for k in known if k != 'players')}, not '{item}'"
+            )
         options[key] = value in ("yes", "true") if known[key][0] is bool else value
     return options
 
@@ -58,15 +61,28 @@ def run(args):
         else:
             baseline = Baseline.of_commit(REPO, args.baseline)
     try:
-        report, _ = match(args.game, args.a, args.b, args.games, seed=args.seed, players=args.players,
-                          options=options, baseline=baseline)
+        report, _ = match(
+            args.game,
+            args.a,
+            args.b,
+            args.games,
+            seed=args.seed,
+            players=args.players,
+            options=options,
+            baseline=baseline,
+        )
     finally:
         if baseline:
             baseline.close()
-    report = {"command": "python bench/versus.py " + " ".join(sys.argv[1:]), "game": args.game,
-              "options": options, "seed": args.seed,
-              "baseline": (args.baseline_dir or args.baseline) if uses_base else None,
-              **report, "machine": machine()}
+    report = {
+        "command": "python bench/versus.py " + " ".join(sys.argv[1:]),
+        "game": args.game,
+        "options": options,
+        "seed": args.seed,
+        "baseline": (args.baseline_dir or args.baseline) if uses_base else None,
+        **report,
+        "machine": machine(),
+    }
     print(describe(report))
     write_report(args.out, report)
 

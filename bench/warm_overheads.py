@@ -13,6 +13,7 @@ with ``TREE`` on ``PYTHONPATH``, taking turns with this tree's. Between them, th
 under any command: the wall seconds of a process that only imports click, numpy and numba
 (scipy hidden, as the commands hide it). Medians with ranges.
 """
+
 import argparse
 import json
 import os
@@ -56,15 +57,18 @@ def one_run(position, tree):
     if tree:
         env["PYTHONPATH"] = tree
     started = time.time()
-    done = subprocess.run([sys.executable, "-c", WRAPPER, "best", position, "--iterations",
-                           str(ITERATIONS)], capture_output=True, text=True, env=env,
-                          cwd=os.path.dirname(position))
+    done = subprocess.run(
+        [sys.executable, "-c", WRAPPER, "best", position, "--iterations", str(ITERATIONS)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=os.path.dirname(position),
+    )
     ended = time.time()
     if done.returncode != 0:
         raise SystemExit(f"tessera best failed: {done.stderr.strip()}")
     found = json.loads(done.stderr.strip().splitlines()[-1])
-    return {"wall_s": ended - started, "collector_s": found["collector_s"],
-            "exit_s": ended - found["exiting_at"]}
+    return {"wall_s": ended - started, "collector_s": found["collector_s"], "exit_s": ended - found["exiting_at"]}
 
 
 IMPORTS = "import sys; sys.modules['scipy'] = None; import click, numpy, numba"
@@ -82,8 +86,10 @@ def summary(runs):
         if key not in runs[0]:
             continue
         values = sorted(run[key] for run in runs)
-        figures[key] = {"median": round(statistics.median(values), 3),
-                        "range": [round(values[0], 3), round(values[-1], 3)]}
+        figures[key] = {
+            "median": round(statistics.median(values), 3),
+            "range": [round(values[0], 3), round(values[-1], 3)],
+        }
     return figures
 
 
@@ -97,13 +103,12 @@ def main():
     with tempfile.TemporaryDirectory() as folder:
         position = os.path.join(folder, "azul.txt")
         with open(position, "w") as out:
-            subprocess.run([sys.executable, "-m", "tessera", "new", "azul", "--seed", "1"],
-                           stdout=out, check=True)
+            subprocess.run([sys.executable, "-m", "tessera", "new", "azul", "--seed", "1"], stdout=out, check=True)
         trees = {"this tree": None}
         if args.before:
             trees = {"before": os.path.abspath(args.before), **trees}
         for tree in trees.values():
-            one_run(position, tree)                  # fills numba's cache
+            one_run(position, tree)  # fills numba's cache
         runs = {name: [] for name in trees}
         runs["imports alone"] = []
         for i in range(args.runs):
@@ -114,11 +119,16 @@ def main():
                     runs["imports alone"].append(imports_run())
     figures = {name: summary(found) for name, found in runs.items()}
     for name, figure in figures.items():
-        print(name + ": " + ", ".join(f"{key} {value['median']} {value['range']}"
-                                      for key, value in figure.items()))
-    write_report(args.out, {
-        "command": "python bench/warm_overheads.py " + " ".join(sys.argv[1:]),
-        "machine": machine(load_before), "figures": figures, "runs": runs})
+        print(name + ": " + ", ".join(f"{key} {value['median']} {value['range']}" for key, value in figure.items()))
+    write_report(
+        args.out,
+        {
+            "command": "python bench/warm_overheads.py " + " ".join(sys.argv[1:]),
+            "machine": machine(load_before),
+            "figures": figures,
+            "runs": runs,
+        },
+    )
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ A server is started and warmed (one page loaded and one move played per game). T
 Figures are medians with the 90th percentile and the maximum; the machine's load
 average is recorded before and after (the machine is shared: a busy one slows both).
 """
+
 import argparse
 import json
 import os
@@ -65,9 +66,12 @@ def game_updates(page, game, seed):
 
 def summary(values):
     ordered = sorted(values)
-    return {"median_ms": round(statistics.median(ordered), 1),
-            "p90_ms": round(ordered[int(0.9 * (len(ordered) - 1))], 1),
-            "max_ms": round(ordered[-1], 1), "count": len(ordered)}
+    return {
+        "median_ms": round(statistics.median(ordered), 1),
+        "p90_ms": round(ordered[int(0.9 * (len(ordered) - 1))], 1),
+        "max_ms": round(ordered[-1], 1),
+        "count": len(ordered),
+    }
 
 
 def main():
@@ -77,25 +81,33 @@ def main():
     parser.add_argument("--out")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
+
     load_before = os.getloadavg()
-    with running_server() as (url, _), sync_playwright() as playwright, \
-            tempfile.TemporaryDirectory(prefix="tessera-bench-") as profile:
+    with (
+        running_server() as (url, _),
+        sync_playwright() as playwright,
+        tempfile.TemporaryDirectory(prefix="tessera-bench-") as profile,
+    ):
         warm = launch_chromium(playwright, profile)
         page = warm.new_page()
         page.goto(url)
         page.wait_for_selector("#moves button")
         for game in ("azul", "pavilion", "azure"):
-            game_updates(page, game, 0)             # loads every kernel the pages use
+            game_updates(page, game, 0)  # loads every kernel the pages use
         loads = [first_load(playwright, url) for _ in range(args.loads)]
-        updates = {game: [ms for seed in range(1, args.games + 1)
-                          for ms in game_updates(page, game, seed)]
-                   for game in ("azul", "pavilion", "azure")}
+        updates = {
+            game: [ms for seed in range(1, args.games + 1) for ms in game_updates(page, game, seed)]
+            for game in ("azul", "pavilion", "azure")
+        }
         warm.close()
     result = {
         "command": "python bench/web_speed.py " + " ".join(sys.argv[1:]),
-        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
-                    "load_average_before": [round(x, 2) for x in load_before],
-                    "load_average_after": [round(x, 2) for x in os.getloadavg()]},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "platform": platform.platform(),
+            "load_average_before": [round(x, 2) for x in load_before],
+            "load_average_after": [round(x, 2) for x in os.getloadavg()],
+        },
         "first_page_load": summary(loads),
         "board_update": {game: summary(times) for game, times in updates.items()},
     }

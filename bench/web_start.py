@@ -14,6 +14,7 @@ and from the server's start (the browser already running), ``analysis_from_start
 set beside the CLI's first answer on an empty cache (``cli_first_answer_s``: the README's
 command, timed in the same run). Figures are medians with their ranges, wall seconds.
 """
+
 import argparse
 import statistics
 import sys
@@ -31,7 +32,7 @@ TIMEOUT_MS = 600_000
 
 def one_start(playwright, workdir):
     cache = tempfile.mkdtemp(dir=workdir)
-    browser = launch_chromium(playwright, tempfile.mkdtemp(dir=workdir))     # running, as a user's is
+    browser = launch_chromium(playwright, tempfile.mkdtemp(dir=workdir))  # running, as a user's is
     page = browser.new_page()
     started = time.perf_counter()
     with running_server("--searches", "1", env={"NUMBA_CACHE_DIR": cache}) as (url, _):
@@ -44,8 +45,7 @@ def one_start(playwright, workdir):
         page.wait_for_selector("#analysis tbody tr", timeout=TIMEOUT_MS)
         analysed = time.perf_counter()
         browser.close()
-    return {"board_s": drawn - opened, "analysis_s": analysed - drawn,
-            "analysis_from_start_s": analysed - started}
+    return {"board_s": drawn - opened, "analysis_s": analysed - drawn, "analysis_from_start_s": analysed - started}
 
 
 def cli_first_answer(workdir):
@@ -59,6 +59,7 @@ def summary(values):
 
 def main():
     from playwright.sync_api import sync_playwright
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--out", default=None)
@@ -74,8 +75,13 @@ def main():
     figures = {key: summary([run[key] for run in runs]) for key in runs[0]}
     figures["board_s"]["target_s"] = 3.0
     figures["analysis_from_start_s"]["target_s"] = "at most 2 s after cli_first_answer_s"
-    report = {"command": "python bench/web_start.py " + " ".join(sys.argv[1:]),
-              "cli_command": README, "machine": machine(load_before), "runs": args.runs, "figures": figures}
+    report = {
+        "command": "python bench/web_start.py " + " ".join(sys.argv[1:]),
+        "cli_command": README,
+        "machine": machine(load_before),
+        "runs": args.runs,
+        "figures": figures,
+    }
     for key, figure in figures.items():
         print(f"{key:24} {figure['median_s']:6.2f} s  ({figure['range_s'][0]}-{figure['range_s'][1]})")
     write_report(args.out, report)

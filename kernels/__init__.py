@@ -1,5 +1,6 @@
 """Numba kernels: the rules of each game, and search, perft, playouts and self-play
 written once for every game and instantiated per game (``tessera.kernels.bind``)."""
+
 import sys
 
 from tessera.kernels.errors import UnsupportedPlatformError
@@ -12,10 +13,12 @@ if sys.platform not in SUPPORTED_PLATFORMS:
     if sys.platform == "win32":
         raise UnsupportedPlatformError(
             "Tessera runs on Linux and macOS; Windows is not supported (its search clock "
-            "calls clock_gettime, which Windows' C library lacks)")
+            "calls clock_gettime, which Windows' C library lacks)"
+        )
     raise UnsupportedPlatformError(
         f"Tessera runs on Linux and macOS; {sys.platform} is not supported (its search clock "
-        "calls clock_gettime with an id known only for those)")
+        "calls clock_gettime with an id known only for those)"
+    )
 
 from tessera.kernels import bind  # noqa: E402  (after the platform check)
 

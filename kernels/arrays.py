@@ -13,6 +13,7 @@ arrays through ``ints``, ``floats``, ``zero_ints`` and ``zero_floats`` instead, 
 come from the cache with theirs compiled in (``compile_profile`` in results/start.json).
 Hot loops keep numpy's own calls, which LLVM sees whole.
 """
+
 import numpy as np
 
 from tessera.kernels.jit import njit

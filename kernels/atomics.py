@@ -13,6 +13,7 @@ an integer or a tuple of them (``(node, VISITS)``); the element is an int64 or a
   before, a store no earlier store moves after, so a block written before a release
   store is whole for a thread whose acquire load sees that store.
 """
+
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -21,8 +22,9 @@ from numba.extending import intrinsic
 def _pointer(context, builder, array_type, array, index_type, index):
     """The address of ``array[index]`` (no bounds check, no negative wraparound)."""
     if isinstance(index_type, types.BaseTuple):
-        indices = [context.cast(builder, i, t, types.intp)
-                   for i, t in zip(cgutils.unpack_tuple(builder, index), index_type)]
+        indices = [
+            context.cast(builder, i, t, types.intp) for i, t in zip(cgutils.unpack_tuple(builder, index), index_type)
+        ]
     else:
         indices = [context.cast(builder, index, index_type, types.intp)]
     array = context.make_array(array_type)(context, builder, array)
@@ -35,8 +37,11 @@ def _element(array, index, dtypes=(types.int64, types.float64)):
         return False
     if isinstance(index, types.Integer):
         return array.ndim == 1
-    return (isinstance(index, types.BaseTuple) and len(index) == array.ndim
-            and all(isinstance(t, types.Integer) for t in index))
+    return (
+        isinstance(index, types.BaseTuple)
+        and len(index) == array.ndim
+        and all(isinstance(t, types.Integer) for t in index)
+    )
 
 
 def _atomic_add(operation, dtype, context, builder, types_, args):
@@ -54,6 +59,7 @@ def fetch_add(typingctx, array, index, value):
 
     def codegen(context, builder, signature, args):
         return _atomic_add("add", types.int64, context, builder, signature.args, args)
+
     return types.int64(array, index, value), codegen
 
 
@@ -65,6 +71,7 @@ def add_float(typingctx, array, index, value):
     def codegen(context, builder, signature, args):
         _atomic_add("fadd", types.float64, context, builder, signature.args, args)
         return context.get_dummy_value()
+
     return types.none(array, index, value), codegen
 
 
@@ -79,6 +86,7 @@ def compare_exchange(typingctx, array, index, expected, new):
         replacement = context.cast(builder, args[3], new, types.int64)
         pair = builder.cmpxchg(pointer, old, replacement, "acq_rel", "acquire")
         return builder.extract_value(pair, 0)
+
     return types.int64(array, index, expected, new), codegen
 
 
@@ -90,6 +98,7 @@ def load_acquire(typingctx, array, index):
     def codegen(context, builder, signature, args):
         pointer = _pointer(context, builder, array, args[0], index, args[1])
         return builder.load_atomic(pointer, "acquire", 8)
+
     return array.dtype(array, index), codegen
 
 
@@ -102,4 +111,5 @@ def store_release(typingctx, array, index, value):
         pointer = _pointer(context, builder, array, args[0], index, args[1])
         builder.store_atomic(context.cast(builder, args[2], value, array.dtype), pointer, "release", 8)
         return context.get_dummy_value()
+
     return types.none(array, index, value), codegen

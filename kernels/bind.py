@@ -18,6 +18,7 @@ instance of a template: ``kernel`` (the decorator templates use instead of
 ``njit``) puts the game's name in front of the qualname, so every game keeps its
 own cache entries and a second process loads them instead of compiling.
 """
+
 import importlib
 import importlib.abc
 import importlib.util
@@ -54,8 +55,10 @@ def instance(game, template, variant=None):
     if template not in TEMPLATES:
         raise ValueError(f"unknown kernel template {template!r}")
     if variant not in VARIANTS.get(template, (None,)):
-        raise ValueError(f"unknown variant {variant!r} of kernel template {template!r}"
-                         f" (known: {', '.join(map(str, VARIANTS.get(template, ('none',))))})")
+        raise ValueError(
+            f"unknown variant {variant!r} of kernel template {template!r}"
+            f" (known: {', '.join(map(str, VARIANTS.get(template, ('none',))))})"
+        )
     suffix = "" if variant is None else f"_{variant}"
     return importlib.import_module(f"{PACKAGE}.{game_name(game)}.bound.{template}{suffix}")
 
@@ -64,8 +67,7 @@ def _instance_name(module_name):
     """``(game, template, variant)`` of an instance's module name (variant None for a template
     without variants), or None for anything else."""
     parts = _below_package(module_name)
-    if not (parts is not None and len(parts) == 3 and parts[1] == "bound"
-            and parts[0] in GAME_NAMES.values()):
+    if not (parts is not None and len(parts) == 3 and parts[1] == "bound" and parts[0] in GAME_NAMES.values()):
         return None
     template, _, variant = parts[2].partition("_")
     if template not in TEMPLATES or (variant or None) not in VARIANTS.get(template, (None,)):
@@ -124,15 +126,18 @@ def kernel(function=None, **options):
     """``njit(cache=True, **options)`` (``tessera.kernels.jit``'s) for a template's functions: compiled
     per instance, with the game's name (and the variant's) in the qualname (its own cache
     entries). In the template itself a call fails and names the instance to use."""
+
     def decorate(function):
         name = _instance_name(function.__module__)
         if name is None:
             return _unbound(function)
         from tessera.kernels.jit import njit
+
         game, _, own_variant = name
         prefix = game if own_variant is None else f"{game}.{own_variant}"
         function.__qualname__ = f"{prefix}.{function.__qualname__}"
         return njit(cache=True, **options)(function)
+
     return decorate if function is None else decorate(function)
 
 
@@ -140,9 +145,12 @@ def _unbound(function):
     short = _TEMPLATE_SHORT_NAMES.get(function.__module__, function.__module__)
 
     def template_only(*args, **kwargs):
-        raise TypeError(f"{function.__module__}.{function.__name__} is a template: call it on a game's "
-                        f"instance, kernels.bind.instance(game, {short!r}{', variant' if short in VARIANTS else ''})"
-                        f".{function.__name__}")
+        raise TypeError(
+            f"{function.__module__}.{function.__name__} is a template: call it on a game's "
+            f"instance, kernels.bind.instance(game, {short!r}{', variant' if short in VARIANTS else ''})"
+            f".{function.__name__}"
+        )
+
     template_only.__name__ = function.__name__
     template_only.__doc__ = function.__doc__
     return template_only
@@ -164,15 +172,15 @@ class _InstanceFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None
 
     def create_module(self, spec):
-        return None                      # the default module object
+        return None  # the default module object
 
     def exec_module(self, module):
         name = _instance_name(module.__name__)
         if name is None:
-            return                       # the package kernels.<game>.bound holds only instances
+            return  # the package kernels.<game>.bound holds only instances
         template = TEMPLATES[name[1]]
         spec = importlib.util.find_spec(template)
-        module.__file__ = spec.origin    # numba puts the cache beside (or named after) the template
+        module.__file__ = spec.origin  # numba puts the cache beside (or named after) the template
         code = compile(spec.loader.get_source(template), spec.origin, "exec")
         exec(code, module.__dict__)
 
@@ -187,4 +195,5 @@ def ready(function, *args):
     """Compile ``function`` for the types of ``args``, or load it from numba's cache,
     without running it: what a search does before its clock starts."""
     from numba import typeof
+
     function.compile(tuple(typeof(arg) for arg in args))

@@ -1,4 +1,5 @@
 """Bit tricks shared by the kernels."""
+
 from tessera.kernels.jit import njit
 
 

@@ -5,6 +5,7 @@ and are read through ``importlib.resources``, so an installed Tessera needs noth
 beside it. A user's own board file (Azure's domains or Cosmos boards) is named by an
 environment variable; see ``board_json``.
 """
+
 import json
 import os
 from importlib import resources
@@ -30,8 +31,7 @@ def board_json(name, what, override_env=None):
         return _parse(_read(path, path), path), str(path)
     packaged = resources.files(__package__).joinpath("data", name)
     if not packaged.is_file():
-        raise BoardDataError(f"{what} not found: {name} is missing from the installed package;"
-                             " reinstall Tessera")
+        raise BoardDataError(f"{what} not found: {name} is missing from the installed package; reinstall Tessera")
     return _parse(_read(packaged, name), name), name
 
 

@@ -28,6 +28,7 @@ for globals that nopython code never reads (only object mode does): an environme
 numba module not yet imported gets empty ones. ``tests/test_cache_load.py`` checks that
 a load-only process answers alike without it.
 """
+
 import sys
 
 from tessera.kernels import inliner, patches, prebuilt
@@ -43,8 +44,9 @@ def install():
         return
     import numba.cpython.hashing  # noqa: F401  (registers hash()'s secret symbols)
     from numba.core import caching, environment
+
     caching.Cache.load_overload = _load_overload
-    caching.NullCache.load_overload = _no_cache_load      # a kernel without cache=True
+    caching.NullCache.load_overload = _no_cache_load  # a kernel without cache=True
     environment._rebuild_env = _environment_rebuilder(environment)
     _installed = True
 
@@ -54,6 +56,7 @@ def _load_overload(self, sig, target_context):
     contexts refreshed; a miss looks in the kernels shipped compiled
     (``tessera.kernels.prebuilt``), and installs the inliner before its compile."""
     from numba.core.runtime import nrt
+
     nrt.rtsys.initialize(target_context)
     with self._guard_against_spurious_io_errors():
         loaded = self._load_overload(sig, target_context)
@@ -84,4 +87,5 @@ def _environment_rebuilder(environment):
             env.env_name = env_name
             environment.Environment._memo[env_name] = env
         return env
+
     return rebuild_environment

@@ -5,6 +5,7 @@ A tile set is one int64 word with the count of colour ``c`` in the byte lane at 
 ``8c .. 8c+7``. A game passes its own number of colours and the code of its chance
 move for colour 0 (chance moves are that code plus the colour drawn).
 """
+
 from tessera.kernels.jit import njit
 from tessera.kernels.rng import below
 

@@ -1,6 +1,7 @@
 """The hidden-information part of the game interface for games where nothing is hidden
 (Azul, Summer Pavilion): every state is complete, a view is a copy, and so is a
 determinization."""
+
 from tessera.kernels.arrays import copy_into
 from tessera.kernels.jit import njit
 

@@ -9,4 +9,5 @@ class TesseraError(Exception):
 class UnsupportedPlatformError(TesseraError, ImportError):
     """Tessera imported on a system its kernels cannot run on (``tessera.kernels`` refuses
     at import); the console prints its one line and exits 1."""
-    unsupported_platform = True     # the console's mark: it cannot import this class there
+
+    unsupported_platform = True  # the console's mark: it cannot import this class there

@@ -71,15 +71,30 @@ from tessera.kernels.constants import AZUL, AZURE, CHANCE, GAME_NAMES, PAVILION,
 from tessera.kernels.interfaces import interface
 
 FUNCTIONS = (
-    "to_move", "legal_moves", "chance_outcomes", "sample_chance", "resolve_chance", "random_move",
-    "apply_move", "players", "scores", "payoffs", "evaluate", "estimate", "move_heuristic", "position_hash",
-    "is_complete", "view", "determinize",
+    "to_move",
+    "legal_moves",
+    "chance_outcomes",
+    "sample_chance",
+    "resolve_chance",
+    "random_move",
+    "apply_move",
+    "players",
+    "scores",
+    "payoffs",
+    "evaluate",
+    "estimate",
+    "move_heuristic",
+    "position_hash",
+    "is_complete",
+    "view",
+    "determinize",
 )
 
 
 def _forward(name):
     def call(state, *args):
         return getattr(interface(state[0]), name)(state, *args)
+
     call.__name__ = call.__qualname__ = name
     call.__doc__ = f"The ``{name}`` of the game of ``state[0]``."
     return call

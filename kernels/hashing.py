@@ -4,6 +4,7 @@ Each (word index, value) pair maps to a pseudo-random key by the splitmix64
 scramble, and the keys are XORed: a Zobrist table with no table to store, the
 same in every process and every run.
 """
+
 import numpy as np
 
 from tessera.kernels.jit import njit

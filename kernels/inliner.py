@@ -10,6 +10,7 @@ with this). ``install`` gives the blocks of one function one memo for the length
 ``inline_ir`` call: each variable is copied once, and the copied blocks share one scope,
 as the blocks they are copied from do.
 """
+
 import contextlib
 import copy
 import functools
@@ -57,6 +58,7 @@ def _one_memo_per_scope(inline_ir):
     def wrapper(*args, **kwargs):
         with shared_block_memos():
             return inline_ir(*args, **kwargs)
+
     wrapper.one_memo_per_scope = True
     return wrapper
 
@@ -68,6 +70,7 @@ def install():
     if not patches.numba_patches():
         return
     from numba.core import inline_closurecall
+
     worker = inline_closurecall.InlineWorker
     if not getattr(worker.inline_ir, "one_memo_per_scope", False):
         worker.inline_ir = _one_memo_per_scope(worker.inline_ir)

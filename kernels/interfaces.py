@@ -1,5 +1,6 @@
 """Each game's interface module (``tessera.kernels.<game>.game``: its kernels under the
 names ``tessera.kernels.games`` lists), found by the game's id or name."""
+
 import importlib
 
 from tessera.kernels.constants import GAME_NAMES

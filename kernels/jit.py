@@ -29,6 +29,7 @@ All three replace numba's internals, and the collector's pause below numba's imp
 patch of the interpreter's: each applies only where ``tessera.kernels.patches`` says so;
 otherwise ``njit`` is numba's own.
 """
+
 import contextlib
 import gc
 
@@ -68,10 +69,12 @@ def njit(function=None, **options):
     """``numba.njit(function, **options)`` compiling once per argument type, with no cfunc
     wrapper; used as ``@njit(cache=True)`` or ``@njit(cache=True, inline="always")``.
     ``numba.njit(function, **options)`` itself where numba's patches are off."""
+
     def decorate(function):
         if not patches.numba_patches():
             return numba_njit(**options)(function)
         return _guarded(_plain_call_types(numba_njit(no_cfunc_wrapper=True, **options)(function)))
+
     return decorate if function is None else decorate(function)
 
 
@@ -85,8 +88,10 @@ def _plain_call_types(dispatcher):
     get_call_template = dispatcher.get_call_template
 
     def plain_call_template(args, kws):
-        return get_call_template(tuple(types.unliteral(arg) for arg in args),
-                                 {name: types.unliteral(arg) for name, arg in kws.items()})
+        return get_call_template(
+            tuple(types.unliteral(arg) for arg in args), {name: types.unliteral(arg) for name, arg in kws.items()}
+        )
+
     dispatcher.get_call_template = plain_call_template
     return dispatcher
 
@@ -98,10 +103,11 @@ def _guarded(dispatcher):
     compile_signature = dispatcher.compile
 
     def compile(signature):
-        cache_load.install()    # here, not at import: ``import kernels`` stays without numba
+        cache_load.install()  # here, not at import: ``import kernels`` stays without numba
         if compile_guard is None:
             return compile_signature(signature)
         with compile_guard(dispatcher, signature):
             return compile_signature(signature)
+
     dispatcher.compile = compile
     return dispatcher

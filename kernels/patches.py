@@ -48,6 +48,7 @@ Not patches, and used with or without them: numba's extension API for code gener
 (``numba.core.event``: compile timing, the compile helper). These replace nothing; the
 version bounds on numba and llvmlite in pyproject.toml hold them to the tested releases.
 """
+
 import functools
 import os
 import sys
@@ -91,5 +92,5 @@ def numba_patches():
     """Whether the patches of numba's internals apply (imports numba, as each site has)."""
     import llvmlite
     import numba
-    return (interpreter_patches() and tested("numba", numba.__version__)
-            and tested("llvmlite", llvmlite.__version__))
+
+    return interpreter_patches() and tested("numba", numba.__version__) and tested("llvmlite", llvmlite.__version__)

@@ -7,6 +7,7 @@ A path ends early where chance acts (a refill) or the game is over: such a
 position counts as one leaf whatever depth is left. Perft measures move
 generation, not the bag.
 """
+
 import numpy as np
 
 from tessera.kernels.arrays import copy_into

@@ -3,6 +3,7 @@
 A template (``tessera.kernels.bind``): each game runs its own instance, ``bind.instance(game,
 "playout")``, where ``games`` is that game's interface.
 """
+
 import numpy as np
 from numba import prange
 

@@ -39,6 +39,7 @@ After editing a kernel, rebuild them (a few minutes on two cores)::
 
 A test fails while the shipped entries were built from other sources.
 """
+
 import functools
 import hashlib
 import inspect
@@ -71,9 +72,30 @@ ROOT_FOLDER = "_"
 # x86-64-v3 is the psABI's level 3 (AVX2, BMI, LZCNT, POPCNT): what current x86-64 CPUs
 # share, and what the kernels use of any newer one (their work is integer bit-twiddling).
 CPU_MODELS = {
-    "x86-64-v3": ("cmov", "cx8", "fxsr", "mmx", "sse", "sse2",
-                  "cx16", "sahf", "popcnt", "sse3", "sse4.1", "sse4.2", "ssse3",
-                  "avx", "avx2", "bmi", "bmi2", "f16c", "fma", "lzcnt", "movbe", "xsave"),
+    "x86-64-v3": (
+        "cmov",
+        "cx8",
+        "fxsr",
+        "mmx",
+        "sse",
+        "sse2",
+        "cx16",
+        "sahf",
+        "popcnt",
+        "sse3",
+        "sse4.1",
+        "sse4.2",
+        "ssse3",
+        "avx",
+        "avx2",
+        "bmi",
+        "bmi2",
+        "f16c",
+        "fma",
+        "lzcnt",
+        "movbe",
+        "xsave",
+    ),
 }
 BUILD_CPU = {"x86_64": "x86-64-v3"}
 # Games of the kernels that no command plays (``tessera warmup`` knows only the others).
@@ -127,12 +149,13 @@ def _entry_folder_name(folder):
 def _versions():
     import llvmlite
     import numba
-    return {"python": platform.python_version(), "numba": numba.__version__,
-            "llvmlite": llvmlite.__version__}
+
+    return {"python": platform.python_version(), "numba": numba.__version__, "llvmlite": llvmlite.__version__}
 
 
 def _host_features():
     from llvmlite import binding
+
     return {name for name, present in binding.get_host_cpu_features().items() if present}
 
 
@@ -191,12 +214,15 @@ class Build:
             return {}
         stream = io.BytesIO(data)
         try:
-            pickle.load(stream)               # numba's version: the manifest's
+            pickle.load(stream)  # numba's version: the manifest's
             _, overloads = pickle.loads(stream.read())
         except DAMAGED:
             return {}
-        return {(signature, hashes): name for (signature, magic, hashes), name in overloads.items()
-                if tuple(magic) == self.magic}
+        return {
+            (signature, hashes): name
+            for (signature, magic, hashes), name in overloads.items()
+            if tuple(magic) == self.magic
+        }
 
     def load(self, cache, sig, target_context):
         """The compile result of ``cache``'s function for ``sig``, rebuilt from a prebuilt
@@ -212,7 +238,7 @@ class Build:
         try:
             payload = pickle.loads(data)
         except DAMAGED:
-            return None                       # a damaged entry: numba compiles the kernel
+            return None  # a damaged entry: numba compiles the kernel
         return cache._impl.rebuild(target_context, payload)
 
 
@@ -243,9 +269,9 @@ def unpacked(archive, digest, root):
         try:
             with tarfile.open(archive, "r:xz") as members:
                 members.extractall(partial, **_data_only())
-            partial.rename(folder)           # whole or not at all
+            partial.rename(folder)  # whole or not at all
         except OSError:
-            if not folder.is_dir():          # not another process's win: this one cannot write
+            if not folder.is_dir():  # not another process's win: this one cannot write
                 return _in_memory(archive)
         finally:
             shutil.rmtree(partial, ignore_errors=True)
@@ -301,6 +327,7 @@ def load(cache, sig, target_context):
 
 # ---- building ------------------------------------------------------------------------------
 
+
 def build(games=(), out=FOLDER, progress=print):
     """Compile every kernel ``tessera warmup`` compiles for ``games`` (all when empty) for the
     portable CPU model of this machine into a fresh numba cache, and pack its entries into
@@ -314,8 +341,9 @@ def build(games=(), out=FOLDER, progress=print):
     tag = platform_tag(cpu)
     with tempfile.TemporaryDirectory(prefix="tessera-prebuilt-") as workdir:
         cache, entries = Path(workdir) / "cache", Path(workdir) / "entries"
-        environ = dict(os.environ, NUMBA_CACHE_DIR=str(cache), NUMBA_CPU_NAME=cpu, NUMBA_CPU_FEATURES="",
-                       **{SWITCH: "0"})
+        environ = dict(
+            os.environ, NUMBA_CACHE_DIR=str(cache), NUMBA_CPU_NAME=cpu, NUMBA_CPU_FEATURES="", **{SWITCH: "0"}
+        )
         for name in BOARD_OVERRIDES:
             environ.pop(name, None)
         _warm_up(games, environ, progress)
@@ -345,8 +373,7 @@ def _warm_up(games, environ, progress):
     names = list(games) or sorted(name for name in GAME_NAMES.values() if name not in TEST_GAMES)
     groups = [names[0::2], names[1::2]] if (os.cpu_count() or 1) > 1 and len(names) > 1 else [names]
     progress(f"compiling {', '.join(names)} for {environ['NUMBA_CPU_NAME']} in {len(groups)} process(es)")
-    warming = [subprocess.Popen([sys.executable, "-m", "tessera", "warmup", *group], env=environ)
-               for group in groups]
+    warming = [subprocess.Popen([sys.executable, "-m", "tessera", "warmup", *group], env=environ) for group in groups]
     if any(process.wait() != 0 for process in warming):
         raise SystemExit("tessera warmup failed")
     if len(groups) > 1:
@@ -356,10 +383,11 @@ def _warm_up(games, environ, progress):
 def _magic(environ):
     """numba's description of the code a process with ``environ`` compiles (its index key's
     ``codegen.magic_tuple()``)."""
-    code = ("import json; from numba.core.registry import cpu_target; "
-            "print(json.dumps(cpu_target.target_context.codegen().magic_tuple()))")
-    answer = subprocess.run([sys.executable, "-c", code], env=environ, check=True,
-                            capture_output=True, text=True)
+    code = (
+        "import json; from numba.core.registry import cpu_target; "
+        "print(json.dumps(cpu_target.target_context.codegen().magic_tuple()))"
+    )
+    answer = subprocess.run([sys.executable, "-c", code], env=environ, check=True, capture_output=True, text=True)
     return json.loads(answer.stdout)
 
 
@@ -367,12 +395,15 @@ def _copy_entries(cache, target):
     """Copy the entries of the kernels below ``KERNELS`` from the numba cache folder ``cache``
     into ``target``, a folder per source folder; how many data files were copied."""
     from numba.core.caching import UserProvidedCacheLocator
-    folders = {UserProvidedCacheLocator.get_suitable_cache_subpath(str(folder / "any.py")):
-               _entry_folder_name(folder) for folder, _ in _kernel_folders()}
+
+    folders = {
+        UserProvidedCacheLocator.get_suitable_cache_subpath(str(folder / "any.py")): _entry_folder_name(folder)
+        for folder, _ in _kernel_folders()
+    }
     count = 0
     for entry in sorted(cache.iterdir()):
         if entry.name not in folders:
-            continue                         # kernels outside tessera.kernels
+            continue  # kernels outside tessera.kernels
         destination = target / folders[entry.name]
         destination.mkdir(parents=True, exist_ok=True)
         for file in sorted(entry.iterdir()):
@@ -385,9 +416,11 @@ def _copy_entries(cache, target):
 def _pack(entries, archive):
     """``entries`` (a folder) as an xz-packed tar at ``archive``, its members in order and
     stamped alike, so that the same entries make the same archive."""
+
     def plain(member):
         member.mtime, member.uid, member.gid, member.uname, member.gname = 0, 0, 0, "", ""
         return member
+
     with tarfile.open(archive, "w:xz", preset=6) as packed:
         for path in sorted(entries.rglob("*")):
             if path.is_file():
@@ -396,8 +429,13 @@ def _pack(entries, archive):
 
 def main(argv=None):
     import argparse
-    parser = argparse.ArgumentParser(prog="python -m tessera.kernels.prebuilt", description=(
-        "Compile the kernels for a portable CPU and ship them in the package (tessera/kernels/prebuilt/)."))
+
+    parser = argparse.ArgumentParser(
+        prog="python -m tessera.kernels.prebuilt",
+        description=(
+            "Compile the kernels for a portable CPU and ship them in the package (tessera/kernels/prebuilt/)."
+        ),
+    )
     parser.add_argument("games", nargs="*", help="the games to build (default: all)")
     parser.add_argument("--out", default=str(FOLDER), help="the folder to write into [default: the package's]")
     arguments = parser.parse_args(argv)

@@ -3,6 +3,7 @@
 Kernels carry their own generator instead of numba's global one so that every
 game has its own stream: results depend only on the seed, never on threads.
 """
+
 import numpy as np
 
 from tessera.kernels.jit import njit
@@ -13,8 +14,8 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 
 # Streams drawn from one seed by a game and its players (``tessera.agents``, the batched
 # self-play kernel), xor-ed into the seed so that they never share draws:
-CHANCE_SALT = 0x5DEECE66D           # chance events of a played game, apart from its start
-SAMPLE_SALT = 0x2545F4914F6CDD1D    # an agent's determinizations, apart from its tie-breaks
+CHANCE_SALT = 0x5DEECE66D  # chance events of a played game, apart from its start
+SAMPLE_SALT = 0x2545F4914F6CDD1D  # an agent's determinizations, apart from its tie-breaks
 # Parallel streams of one seed (a search's threads, a batch's games): stream i of seed s is
 # seeded s * STREAM_STRIDE + i, a prime apart so that neighbouring seeds do not share streams.
 STREAM_STRIDE = 1_000_003

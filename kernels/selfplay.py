@@ -21,6 +21,7 @@ numba's threading layer: for a caller that runs the kernel on one thread (a work
 process, or one of several threads that each play their own batch; numba's
 threading layers are not all safe to enter from several threads at once).
 """
+
 import numpy as np
 from numba import prange
 
@@ -31,7 +32,7 @@ from tessera.kernels.rng import SAMPLE_SALT, below, make_rng
 from tessera.kernels.selfplay_layout import GREEDY, OVERFLOW
 
 games = template_games(__name__)
-view_of = games.view      # numba takes ``games.view(...)`` for ndarray.view
+view_of = games.view  # numba takes ``games.view(...)`` for ndarray.view
 
 
 @kernel(parallel=True, nogil=True)
@@ -83,8 +84,7 @@ def greedy_move(state, rng, moves, tied, child, values):
 
 
 @kernel
-def play_game(start, chance_seed, agent_seeds, kinds, moves_out, movers_out, scores_out,
-              payoffs_out):
+def play_game(start, chance_seed, agent_seeds, kinds, moves_out, movers_out, scores_out, payoffs_out):
     """Play one game from ``start``; return its player moves, or ``OVERFLOW`` if they do
     not fit in ``moves_out``."""
     state = start.copy()
@@ -111,13 +111,13 @@ def play_game(start, chance_seed, agent_seeds, kinds, moves_out, movers_out, sco
             continue
         if made == moves_out.shape[0]:
             return OVERFLOW
-        rng = rngs[who:who + 1]             # a view: draws advance the seat's generator
+        rng = rngs[who : who + 1]  # a view: draws advance the seat's generator
         if kinds[who] == GREEDY:
             view_of(state, who, seen)
             if games.is_complete(seen):
                 move = greedy_move(state, rng, moves, tied, child, values)
             else:
-                games.determinize(seen, who, samplers[who:who + 1], sample)
+                games.determinize(seen, who, samplers[who : who + 1], sample)
                 move = greedy_move(sample, rng, moves, tied, child, values)
         else:
             move = games.random_move(state, rng, moves)
@@ -143,8 +143,7 @@ def gather_moves(moves, movers, lengths, flat_moves, flat_movers):
 
 
 @kernel(parallel=True, nogil=True)
-def play_batch(starts, chance_seeds, agent_seeds, kinds, moves, movers, lengths, scores,
-               payoffs):
+def play_batch(starts, chance_seeds, agent_seeds, kinds, moves, movers, lengths, scores, payoffs):
     """Play game ``g`` of the batch for every row ``g`` of the inputs, in parallel.
 
     The GIL is released while it plays, so a Dask worker's event loop keeps running.
@@ -155,14 +154,15 @@ def play_batch(starts, chance_seeds, agent_seeds, kinds, moves, movers, lengths,
     ``scores`` and ``payoffs`` [games, seats].
     """
     for g in prange(starts.shape[0]):
-        lengths[g] = play_game(starts[g], chance_seeds[g], agent_seeds[g], kinds[g], moves[g],
-                               movers[g], scores[g], payoffs[g])
+        lengths[g] = play_game(
+            starts[g], chance_seeds[g], agent_seeds[g], kinds[g], moves[g], movers[g], scores[g], payoffs[g]
+        )
 
 
 @kernel(nogil=True)
-def play_serial(starts, chance_seeds, agent_seeds, kinds, moves, movers, lengths, scores,
-                payoffs):
+def play_serial(starts, chance_seeds, agent_seeds, kinds, moves, movers, lengths, scores, payoffs):
     """``play_batch`` one game after another, on the calling thread (the GIL released)."""
     for g in range(starts.shape[0]):
-        lengths[g] = play_game(starts[g], chance_seeds[g], agent_seeds[g], kinds[g], moves[g],
-                               movers[g], scores[g], payoffs[g])
+        lengths[g] = play_game(
+            starts[g], chance_seeds[g], agent_seeds[g], kinds[g], moves[g], movers[g], scores[g], payoffs[g]
+        )

@@ -9,6 +9,7 @@ The signatures are those the games' kernels call them with; ``tests/test_shared_
 checks that an Azul search (the README's) calls every one, so none is compiled for
 nothing there (an Azure search calls fewer of them).
 """
+
 from numba import types
 
 from tessera.kernels import arrays, common, complete, hashing, rng

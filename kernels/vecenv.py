@@ -31,6 +31,7 @@ A range kernel marks ``finished[chunk]`` as its last act, still without the GIL,
 calling thread waits for the other chunks in ``wait_finished``: waiting for the other
 thread's return to Python instead cost a wake-up (about 95 µs of a 1.5 ms step).
 """
+
 import numpy as np
 
 from tessera.kernels.arrays import copy_into
@@ -41,7 +42,7 @@ from tessera.kernels.rng import below, mix64, next_u64, reseed
 
 games = template_games(__name__)
 encoding = game_module(__name__, "encoding")
-view_of = games.view      # numba takes ``games.view(...)`` for ndarray.view
+view_of = games.view  # numba takes ``games.view(...)`` for ndarray.view
 
 
 @kernel
@@ -78,22 +79,41 @@ def write_outputs(state, obs, mask, legal, moves, seen):
 
 
 @kernel(nogil=True)
-def reset_range(lo, hi, finished, chunk, seed, states, starts, seeders, rngs, game_seeds, obs, masks,
-                legal, n_legal, to_move):
+def reset_range(
+    lo, hi, finished, chunk, seed, states, starts, seeders, rngs, game_seeds, obs, masks, legal, n_legal, to_move
+):
     """Rows ``lo`` to ``hi``: seed row ``i``'s seeder from ``(seed, i)`` and deal its first game;
     then ``finished[chunk]`` is 1."""
     moves = np.empty(games.MAX_MOVES, np.int64)
     seen = np.empty(states.shape[1], np.int64)
     for i in range(lo, hi):
         seeders[i] = mix64(mix64(np.uint64(seed)) + np.uint64(i))
-        game_seeds[i] = deal(states[i], starts, seeders[i:i + 1], rngs[i:i + 1])
+        game_seeds[i] = deal(states[i], starts, seeders[i : i + 1], rngs[i : i + 1])
         to_move[i], n_legal[i] = write_outputs(states[i], obs[i], masks[i], legal[i], moves, seen)
     store_release(finished, chunk, 1)
 
 
 @kernel(nogil=True)
-def step_range(lo, hi, finished, chunk, actions, states, starts, seeders, rngs, game_seeds, obs, masks,
-               legal, n_legal, to_move, rewards, reward, terminated):
+def step_range(
+    lo,
+    hi,
+    finished,
+    chunk,
+    actions,
+    states,
+    starts,
+    seeders,
+    rngs,
+    game_seeds,
+    obs,
+    masks,
+    legal,
+    n_legal,
+    to_move,
+    rewards,
+    reward,
+    terminated,
+):
     """Rows ``lo`` to ``hi``: play ``actions[i]`` in game ``i`` (legal: checked by ``first_illegal``);
     then ``finished[chunk]`` is 1."""
     moves = np.empty(games.MAX_MOVES, np.int64)
@@ -105,13 +125,13 @@ def step_range(lo, hi, finished, chunk, actions, states, starts, seeders, rngs, 
         mover = to_move[i]
         games.apply_move(state, encoding.move_of_action(state, actions[i]))
         if games.to_move(state) == CHANCE:
-            games.resolve_chance(state, rngs[i:i + 1])
+            games.resolve_chance(state, rngs[i : i + 1])
         if games.to_move(state) == TERMINAL:
             games.payoffs(state, payoffs)
             for p in range(players):
                 rewards[i, p] = players * payoffs[p] - 1.0
             terminated[i] = True
-            game_seeds[i] = deal(state, starts, seeders[i:i + 1], rngs[i:i + 1])
+            game_seeds[i] = deal(state, starts, seeders[i : i + 1], rngs[i : i + 1])
         else:
             for p in range(players):
                 rewards[i, p] = 0.0
@@ -122,13 +142,13 @@ def step_range(lo, hi, finished, chunk, actions, states, starts, seeders, rngs, 
 
 
 # control[word]: what the main thread asks of the chunk servers (``serve_chunk``)
-BATCH = 0            # the batch's sequence number: a new value is a new batch to play
-OP = 1               # OP_STEP or OP_RESET
-SEED = 2             # OP_RESET's seed
+BATCH = 0  # the batch's sequence number: a new value is a new batch to play
+OP = 1  # OP_STEP or OP_RESET
+SEED = 2  # OP_RESET's seed
 CONTROL_WORDS = 3
 OP_STEP = 0
 OP_RESET = 1
-STOP = -1            # BATCH: the servers return
+STOP = -1  # BATCH: the servers return
 
 
 @kernel
@@ -141,21 +161,95 @@ def publish(control, batch, op, seed):
 
 
 @kernel(nogil=True)
-def play_chunk(op, seed, lo, hi, finished, chunk, actions, states, starts, seeders, rngs, game_seeds,
-               obs, masks, legal, n_legal, to_move, rewards, reward, terminated):
+def play_chunk(
+    op,
+    seed,
+    lo,
+    hi,
+    finished,
+    chunk,
+    actions,
+    states,
+    starts,
+    seeders,
+    rngs,
+    game_seeds,
+    obs,
+    masks,
+    legal,
+    n_legal,
+    to_move,
+    rewards,
+    reward,
+    terminated,
+):
     """Rows ``lo`` to ``hi`` of a batch: ``OP_STEP`` (``step_range`` of ``actions``) or
     ``OP_RESET`` (``reset_range`` with ``seed``); then ``finished[chunk]`` is 1."""
     if op == OP_RESET:
-        reset_range(lo, hi, finished, chunk, seed, states, starts, seeders, rngs, game_seeds, obs,
-                    masks, legal, n_legal, to_move)
+        reset_range(
+            lo,
+            hi,
+            finished,
+            chunk,
+            seed,
+            states,
+            starts,
+            seeders,
+            rngs,
+            game_seeds,
+            obs,
+            masks,
+            legal,
+            n_legal,
+            to_move,
+        )
     else:
-        step_range(lo, hi, finished, chunk, actions, states, starts, seeders, rngs, game_seeds, obs,
-                   masks, legal, n_legal, to_move, rewards, reward, terminated)
+        step_range(
+            lo,
+            hi,
+            finished,
+            chunk,
+            actions,
+            states,
+            starts,
+            seeders,
+            rngs,
+            game_seeds,
+            obs,
+            masks,
+            legal,
+            n_legal,
+            to_move,
+            rewards,
+            reward,
+            terminated,
+        )
 
 
 @kernel(nogil=True)
-def serve_chunk(control, done, spins, lo, hi, finished, chunk, actions, states, starts, seeders,
-                rngs, game_seeds, obs, masks, legal, n_legal, to_move, rewards, reward, terminated):
+def serve_chunk(
+    control,
+    done,
+    spins,
+    lo,
+    hi,
+    finished,
+    chunk,
+    actions,
+    states,
+    starts,
+    seeders,
+    rngs,
+    game_seeds,
+    obs,
+    masks,
+    legal,
+    n_legal,
+    to_move,
+    rewards,
+    reward,
+    terminated,
+):
     """A chunk server's loop, on a thread of its own: plays rows ``lo`` to ``hi`` of every batch
     after ``done`` (``publish``, ``play_chunk``). Spinning, it starts a batch within a
     fraction of a microsecond; it returns the last batch played when ``spins`` reads pass
@@ -170,9 +264,28 @@ def serve_chunk(control, done, spins, lo, hi, finished, chunk, actions, states, 
             if left <= 0:
                 return done
             continue
-        play_chunk(control[OP], control[SEED], lo, hi, finished, chunk, actions, states, starts,
-                   seeders, rngs, game_seeds, obs, masks, legal, n_legal, to_move, rewards, reward,
-                   terminated)
+        play_chunk(
+            control[OP],
+            control[SEED],
+            lo,
+            hi,
+            finished,
+            chunk,
+            actions,
+            states,
+            starts,
+            seeders,
+            rngs,
+            game_seeds,
+            obs,
+            masks,
+            legal,
+            n_legal,
+            to_move,
+            rewards,
+            reward,
+            terminated,
+        )
         done = batch
         left = spins
 
@@ -203,4 +316,4 @@ def first_illegal(actions, masks):
 def random_actions_range(lo, hi, legal, n_legal, rngs, out):
     """A uniformly random legal action id of each row ``lo`` to ``hi``, drawn with ``rngs[i]``."""
     for i in range(lo, hi):
-        out[i] = legal[i, below(rngs[i:i + 1], n_legal[i])]
+        out[i] = legal[i, below(rngs[i : i + 1], n_legal[i])]

@@ -18,6 +18,7 @@ The public API, in the games' own notation::
 The names load on first use, so ``import tessera`` costs nothing until they are used
 (the command line and the kernels' worker processes import this package first).
 """
+
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
@@ -71,6 +72,7 @@ def __getattr__(name: str) -> Any:
     if module is None:
         raise AttributeError(f"module 'tessera' has no attribute {name!r}")
     import importlib
+
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
@@ -82,6 +84,7 @@ def __dir__() -> list:
 
 def _position(position: "Position | str | dict") -> "Position":
     from tessera.position import Position
+
     return position if isinstance(position, Position) else Position.parse(position)
 
 

@@ -22,6 +22,7 @@ and alpha-beta decide on one determinization of the view drawn with their seed
 (alpha-beta on a sample is "perfect-information Monte Carlo" with one sample: it
 plays as if the sampled cards were the true ones).
 """
+
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -102,8 +103,8 @@ class MctsAgent(Agent):
         super().__init__(spec)
         self.request = request
         self.options = request.mcts_options()
-        self.mcts = Mcts(self.options)      # checks the options at once
-        self.ismcts = None          # made at the first view
+        self.mcts = Mcts(self.options)  # checks the options at once
+        self.ismcts = None  # made at the first view
 
     def choose(self, state):
         kind = searcher_class(state)
@@ -140,6 +141,7 @@ class AlphaBetaAgent(Agent):
 
     def choose(self, state):
         from tessera.search.alphabeta import search_alphabeta
+
         state = sampled_if_hidden(state, bind.interface(state[0]).to_move(state), self.rng)
         self.last_result = search_alphabeta(state, depth=self.depth, time_limit=self.time_limit)
         return self.last_result.best.move
@@ -176,6 +178,7 @@ def parse_agent(spec: str, seed: int = 0) -> "Agent":
             return _alphabeta_agent(spec, settings, seed)
         if name == "python":
             from tessera.external import external_agent
+
             return external_agent(spec, settings)
         raise OptionError(f"unknown agent '{name}' (known: alphabeta, greedy, mcts, python, random)")
     except OptionError as err:
@@ -243,17 +246,19 @@ def _alphabeta_agent(spec, settings, seed):
 
 # ---- one game ------------------------------------------------------------------------
 
+
 @dataclass
 class GameRecord:
     """A finished game. Replaying ``moves`` from ``game.new(seed, **options)``, with chance
     drawn by ``resolve_chance`` from ``chance_rng(seed)``, gives the same game."""
+
     game: str
     options: dict
     seed: int
-    agents: list        # spec of each seat, in seat order
-    moves: list         # (player, move code) of every player move, in order
-    scores: list        # final scores by seat
-    payoffs: list       # by seat; winners share 1
+    agents: list  # spec of each seat, in seat order
+    moves: list  # (player, move code) of every player move, in order
+    scores: list  # final scores by seat
+    payoffs: list  # by seat; winners share 1
     # By seat: time spent choosing moves; a measurement, not part of the game (not compared).
     seconds: list = field(default_factory=list, compare=False)
 
@@ -261,28 +266,34 @@ class GameRecord:
 @dataclass
 class MoveEvent:
     """What ``play_game`` tells ``on_move`` after each player move."""
-    ply: int            # index of the move in ``GameRecord.moves``
-    player: int         # the seat that moved, 0-based
+
+    ply: int  # index of the move in ``GameRecord.moves``
+    player: int  # the seat that moved, 0-based
     move: int
-    text: str           # the move in the game's notation
+    text: str  # the move in the game's notation
     decision: Decision  # the move's search result and time
 
 
-def play_game(game: "Game | str", options: dict | None, agents: "list[Agent]", seed: int,
-              on_move: "Callable[[MoveEvent], None] | None" = None) -> GameRecord:
+def play_game(
+    game: "Game | str",
+    options: dict | None,
+    agents: "list[Agent]",
+    seed: int,
+    on_move: "Callable[[MoveEvent], None] | None" = None,
+) -> GameRecord:
     """Play one game of ``game`` (a ``Game`` or its name) with ``options`` (those of
     ``tessera new GAME``; None for none) between ``agents``, seat 1 first.
 
     ``on_move(MoveEvent)`` is called after every player move."""
     if isinstance(game, str):
         from tessera.games import get_game
+
         game = get_game(game)
     options = {} if options is None else options
     state = game.new(seed, **options)
     rules = bind.interface(state[0])
     if rules.players(state) != len(agents):
-        raise OptionError(f"{game.name} with these options has {rules.players(state)} seats, "
-                          f"not {len(agents)}")
+        raise OptionError(f"{game.name} with these options has {rules.players(state)} seats, not {len(agents)}")
     chance = chance_rng(seed)
     played = []
     seconds = [0.0] * len(agents)
@@ -304,6 +315,13 @@ def play_game(game: "Game | str", options: dict | None, agents: "list[Agent]", s
     payoffs = np.zeros(len(agents), np.float64)
     rules.scores(state, scores)
     rules.payoffs(state, payoffs)
-    return GameRecord(game=game.name, options=dict(options), seed=seed,
-                      agents=[agent.spec for agent in agents], moves=played,
-                      scores=scores.tolist(), payoffs=payoffs.tolist(), seconds=seconds)
+    return GameRecord(
+        game=game.name,
+        options=dict(options),
+        seed=seed,
+        agents=[agent.spec for agent in agents],
+        moves=played,
+        scores=scores.tolist(),
+        payoffs=payoffs.tolist(),
+        seconds=seconds,
+    )

@@ -10,6 +10,7 @@ The speed scripts (bench/*_speed.py) time the kernels with ``timed``, ``playout_
 and ``perft_rate`` and write their figures with ``machine`` and ``write_report``, so
 every results file measures and describes its machine the same way.
 """
+
 import json
 import os
 import platform
@@ -24,7 +25,7 @@ class BenchPosition(NamedTuple):
     game: str
     options: dict
     seed: int
-    plies: int          # random player moves played after the start
+    plies: int  # random player moves played after the start
 
     @property
     def label(self):
@@ -119,11 +120,18 @@ def final_round(tiles):
     shown = " ".join([factories, centre, *FINAL_ROUND_BOARDS])
     # The bag holds whatever is not shown, so every colour has its 20 tiles.
     bag = "/".join(str(20 - _count_tiles(shown, c)) for c in FINAL_ROUND_COLOURS)
-    text = "; ".join([
-        "azul players 2 wall colour round 5 phase draft turn 1 starter 1",
-        f"factories {factories}", f"centre {centre}", f"bag {bag}", "lid 0/0/0/0/0",
-        *FINAL_ROUND_BOARDS])
+    text = "; ".join(
+        [
+            "azul players 2 wall colour round 5 phase draft turn 1 starter 1",
+            f"factories {factories}",
+            f"centre {centre}",
+            f"bag {bag}",
+            "lid 0/0/0/0/0",
+            *FINAL_ROUND_BOARDS,
+        ]
+    )
     from tessera.games import get_game
+
     return get_game("azul").parse_position(text)
 
 
@@ -146,6 +154,7 @@ def random_decisions(name, seed, **options):
     from tessera.kernels import bind
     from tessera.kernels.constants import CHANCE, TERMINAL
     from tessera.kernels.rng import make_rng
+
     state = get_game(name).new(seed, **options)
     rules = bind.interface(state[0])
     pick, chance = random.Random(seed), make_rng(seed)
@@ -168,9 +177,14 @@ def machine(load_before=None):
     """The machine and library versions; the load average before (if given) and now."""
     import numba
     import numpy as np
-    info = {"cpu_count": os.cpu_count(), "python": platform.python_version(),
-            "numba": numba.__version__, "numpy": np.__version__,
-            "processor": platform.processor() or platform.machine()}
+
+    info = {
+        "cpu_count": os.cpu_count(),
+        "python": platform.python_version(),
+        "numba": numba.__version__,
+        "numpy": np.__version__,
+        "processor": platform.processor() or platform.machine(),
+    }
     if load_before is None:
         info["load_average"] = load_average()
     else:
@@ -216,26 +230,36 @@ def playout_rates(states, n_games, clock=time.process_time, rounds=3):
     import numpy as np
 
     from tessera.kernels import bind
+
     scores = np.zeros((n_games, 4), np.int64)
 
     def measure(state):
         playout = bind.instance(state[0], "playout")
-        playout.playouts(state, 0, 10, scores[:10])          # compile or load
+        playout.playouts(state, 0, 10, scores[:10])  # compile or load
         runs = []
 
         def run():
             made, seconds = timed(clock, playout.playouts, state, len(runs) + 1, n_games, scores)
             runs.append(made)
             return made, seconds
+
         return run
+
     rows = []
     for runs in interleaved([measure(state) for state in states], rounds):
         games_per_s, games_range = median_rate([(n_games, seconds) for _, seconds in runs])
         moves_per_s, _ = median_rate(runs)
         made = statistics.median(count for count, _ in runs)
-        rows.append({"games": n_games, "games_per_s": games_per_s, "games_per_s_range": games_range,
-                     "moves_per_s": moves_per_s, "moves_per_game": round(made / n_games, 1),
-                     "runs": rounds})
+        rows.append(
+            {
+                "games": n_games,
+                "games_per_s": games_per_s,
+                "games_per_s_range": games_range,
+                "moves_per_s": moves_per_s,
+                "moves_per_game": round(made / n_games, 1),
+                "runs": rounds,
+            }
+        )
     return rows
 
 
@@ -251,13 +275,22 @@ def perft_rates(labelled, depth, clock=time.process_time, rounds=3):
 
     def measure(state):
         perft = bind.instance(state[0], "perft")
-        perft.perft(state, 1)                                 # compile or load
+        perft.perft(state, 1)  # compile or load
         return lambda: timed(clock, perft.perft, state, depth)
+
     rows = []
     for (label, _), runs in zip(labelled, interleaved([measure(state) for _, state in labelled], rounds)):
         nodes_per_s, nodes_range = median_rate(runs)
-        rows.append({"position": label, "depth": depth, "nodes": int(runs[0][0]),
-                     "nodes_per_s": nodes_per_s, "nodes_per_s_range": nodes_range, "runs": rounds})
+        rows.append(
+            {
+                "position": label,
+                "depth": depth,
+                "nodes": int(runs[0][0]),
+                "nodes_per_s": nodes_per_s,
+                "nodes_per_s_range": nodes_range,
+                "runs": rounds,
+            }
+        )
     return rows
 
 
@@ -268,22 +301,25 @@ def perft_rate(label, state, depth, clock=time.process_time, runs=3):
 
 def playout_bar(games_per_s, target):
     """The speed target: 2-player random games per second on one core against ``target``."""
-    return {"games_per_s_2p_one_core": games_per_s, "target": target,
-            "ratio": round(games_per_s / target, 2)}
+    return {"games_per_s_2p_one_core": games_per_s, "target": target, "ratio": round(games_per_s / target, 2)}
 
 
 def playout_line(label, row):
     """One printed line of a ``playout_rate`` row."""
     low, high = row["games_per_s_range"]
-    return (f"playouts {label} {row['games_per_s']:>8} games/s ({low}-{high}) "
-            f"{row['moves_per_s']:>9} moves/s ({row['moves_per_game']} moves/game)")
+    return (
+        f"playouts {label} {row['games_per_s']:>8} games/s ({low}-{high}) "
+        f"{row['moves_per_s']:>9} moves/s ({row['moves_per_game']} moves/game)"
+    )
 
 
 def perft_line(row, width):
     """One printed line of a ``perft_rate`` row, its position padded to ``width``."""
     low, high = row["nodes_per_s_range"]
-    return (f"perft {row['depth']} {row['position']:<{width}} {row['nodes']:>9} nodes "
-            f"{row['nodes_per_s']:>11} nodes/s ({low}-{high})")
+    return (
+        f"perft {row['depth']} {row['position']:<{width}} {row['nodes']:>9} nodes "
+        f"{row['nodes_per_s']:>11} nodes/s ({low}-{high})"
+    )
 
 
 def bar_line(bar):

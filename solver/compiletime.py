@@ -10,6 +10,7 @@ command's loading of its kernels, the compiles and also the waits for kernels a 
 process compiled meanwhile (``tessera.parallel_compile``), some of which fall between
 events.
 """
+
 import time
 from contextlib import contextmanager
 
@@ -20,8 +21,8 @@ class CompileClock(event.Listener):
     def __init__(self):
         self.seconds = 0.0
         self.in_events = 0.0
-        self.own = {}               # "module.function" -> seconds compiling it, callees excluded
-        self._open = []             # [started, seconds of callees compiled meanwhile, name]
+        self.own = {}  # "module.function" -> seconds compiling it, callees excluded
+        self._open = []  # [started, seconds of callees compiled meanwhile, name]
 
     def on_start(self, ev):
         function = ev.data["dispatcher"].py_func

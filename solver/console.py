@@ -12,6 +12,7 @@ patches off, the process exits the ordinary way instead.
 On a system the kernels do not run on (Windows), importing them refuses with one line,
 which is all the command prints.
 """
+
 import atexit
 import os
 import sys
@@ -36,12 +37,12 @@ def run():
         status = _exit_status(done.code)
     if not patches.interpreter_patches():
         sys.exit(status)
-    threading._shutdown()         # what the interpreter's exit runs first, then
-    atexit._run_exitfuncs()       # these
+    threading._shutdown()  # what the interpreter's exit runs first, then
+    atexit._run_exitfuncs()  # these
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):   # a reader gone (`| head`) or a stream closed
+        except (OSError, ValueError):  # a reader gone (`| head`) or a stream closed
             pass
     os._exit(status)
 

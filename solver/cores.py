@@ -1,4 +1,5 @@
 """The cores this process may use."""
+
 import os
 
 

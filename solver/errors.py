@@ -3,6 +3,7 @@
 ``TesseraError``, the base of them all, and the errors the kernels raise are defined in the
 kernel layer, below everything that raises or catches them, and given out here.
 ``require_extra`` imports an optional library, or names the extra that installs it."""
+
 import importlib
 
 from tessera.kernels.boarddata import BoardDataError  # noqa: F401  (given out here)

@@ -6,6 +6,7 @@ move or an exception inside it ends the game with an ``AgentError`` naming the p
 In `tessera selfplay` the spec ``python:module=M,function=F`` (or ``file=PATH.py``
 instead of ``module``) seats it; each worker process imports it there.
 """
+
 import importlib
 import importlib.util
 from collections.abc import Callable
@@ -33,6 +34,7 @@ class ExternalAgent(Agent):
 
     def choose(self, state):
         from tessera.position import Position
+
         position = Position.from_state(state)
         try:
             answer = self.function(position)
@@ -56,8 +58,9 @@ def _legal_codes(state):
     import numpy as np
 
     from tessera.kernels import games
+
     codes = np.empty(games.MAX_MOVES, np.int64)
-    return set(codes[:games.legal_moves(state, codes)].tolist())
+    return set(codes[: games.legal_moves(state, codes)].tolist())
 
 
 def external_agent(spec, settings):
@@ -76,8 +79,9 @@ def external_agent(spec, settings):
         namespace = _load_file(str(Path(settings["file"]).resolve()))
     function = getattr(namespace, settings["function"], None)
     if not callable(function):
-        raise OptionError(f"{settings['function']} is not a function of "
-                          f"{settings.get('module') or settings.get('file')}")
+        raise OptionError(
+            f"{settings['function']} is not a function of {settings.get('module') or settings.get('file')}"
+        )
     return ExternalAgent(function, spec)
 
 

@@ -22,6 +22,7 @@ process (the pool's other workers use the other cores), without POSIX file locks
 with ``TESSERA_COMPILE_HELPER=0``, and where numba's patches are off
 (``tessera.kernels.patches``: the kernel locks need ``tessera.kernels.jit``'s guarded compiles).
 """
+
 import contextlib
 import functools
 import importlib
@@ -39,7 +40,7 @@ from tessera.kernels import bind, jit, patches
 
 try:
     import fcntl
-except ImportError:                      # no POSIX file locks (Windows): no helper
+except ImportError:  # no POSIX file locks (Windows): no helper
     fcntl = None
 
 OFF_SWITCH = "TESSERA_COMPILE_HELPER"
@@ -48,9 +49,13 @@ KILLED_SECONDS = 30
 
 
 def helper_wanted():
-    return (fcntl is not None and os.environ.get(OFF_SWITCH) != "0"
-            and multiprocessing.parent_process() is None and available_cores() > 1
-            and patches.numba_patches())
+    return (
+        fcntl is not None
+        and os.environ.get(OFF_SWITCH) != "0"
+        and multiprocessing.parent_process() is None
+        and available_cores() > 1
+        and patches.numba_patches()
+    )
 
 
 def once_per_process(load):
@@ -66,6 +71,7 @@ def once_per_process(load):
         if key not in loaded:
             load(state, *options)
             loaded.add(key)
+
     return load_once
 
 
@@ -92,7 +98,7 @@ class KernelLocks:
 
     def __init__(self, folder):
         self.folder = folder
-        self.held = set()                # the kernels this process is compiling
+        self.held = set()  # the kernels this process is compiling
 
     def path(self, dispatcher):
         function = dispatcher.py_func
@@ -113,7 +119,7 @@ class KernelLocks:
             yield
         finally:
             self.held.discard(path)
-            os.close(descriptor)         # after the compile, so the kernel is in the cache
+            os.close(descriptor)  # after the compile, so the kernel is in the cache
 
     def busy(self, dispatcher):
         """Whether the other process is compiling the kernel now."""
@@ -139,13 +145,18 @@ class _HelperStarter(event.Listener):
         if self.started:
             return
         self.started = True
-        code = ("import sys, json; sys.path[:] = json.loads(sys.argv[1]); "
-                "from tessera.parallel_compile import run_helper; run_helper(*sys.argv[2:])")
+        code = (
+            "import sys, json; sys.path[:] = json.loads(sys.argv[1]); "
+            "from tessera.parallel_compile import run_helper; run_helper(*sys.argv[2:])"
+        )
         try:
             self.helper = subprocess.Popen(
                 [sys.executable, "-c", code, json.dumps(sys.path), *self.arguments],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        except OSError:                  # no interpreter to start: the command compiles alone
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        except OSError:  # no interpreter to start: the command compiles alone
             pass
 
     def on_end(self, ev):

@@ -6,6 +6,7 @@ as one leaf, whatever depth is left, so it measures move generation and never th
 Each game counts with its own compiled instance of one kernel; ``ready`` compiles or
 loads it, so that a timed count measures counting only.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -16,6 +17,7 @@ from tessera.position import Position
 
 def _kernels(position: Position):
     from tessera.kernels import bind
+
     if position.is_view:
         raise TesseraError("perft needs a complete position; this is a player's view")
     return bind.instance(position.state[0], "perft")
@@ -49,4 +51,5 @@ def divide(position: Position, depth: int) -> list[tuple[str, int]]:
 
 def _max_moves(state):
     from tessera.kernels import games
+
     return games.max_moves(state)

@@ -2,6 +2,7 @@
 follow the game; its ``Decision`` carries the move, the search result behind it and the
 time it took. The players themselves: ``tessera.agents`` (built from specs) and
 ``tessera.external`` (a function of your own)."""
+
 import time
 from dataclasses import dataclass
 
@@ -12,6 +13,7 @@ from tessera.search.result import SearchResult
 class Decision:
     """A move, the search result that chose it (None for an agent that does not search)
     and the seconds the choice took."""
+
     move: int
     result: SearchResult | None = None
     seconds: float = 0.0
@@ -26,7 +28,7 @@ class Agent:
     """
 
     name = ""
-    last_result = None          # a searching agent's result of its last ``choose``
+    last_result = None  # a searching agent's result of its last ``choose``
 
     def __init__(self, spec):
         self.spec = spec

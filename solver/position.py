@@ -5,6 +5,7 @@ A ``Position`` never changes: ``play`` returns a new one. Everything is in the g
 notation; errors are ``tessera.errors`` types (``MoveError``, ``PositionError``,
 ``OptionError``, all ``TesseraError``).
 """
+
 from __future__ import annotations
 
 import json
@@ -18,7 +19,7 @@ from tessera.kernels import games
 from tessera.search.options import aliases
 from tessera.search.request import SearchRequest
 
-API_KEYWORDS = aliases("api")           # keyword: the search option it sets
+API_KEYWORDS = aliases("api")  # keyword: the search option it sets
 MCTS_EXTRAS = set(API_KEYWORDS) - {"algo", "visits", "time", "depth", "threads", "seed"}  # **mcts
 
 
@@ -116,8 +117,9 @@ class Position:
         if who == games.CHANCE:
             probabilities = np.empty(games.max_moves(self._state), np.float64)
             count = games.chance_outcomes(self._state, codes, probabilities)
-            return [(self._game.format_move(self._state, c), float(p))
-                    for c, p in zip(codes[:count], probabilities[:count])]
+            return [
+                (self._game.format_move(self._state, c), float(p)) for c, p in zip(codes[:count], probabilities[:count])
+            ]
         count = games.legal_moves(self._state, codes)
         return [(self._game.format_move(self._state, c), None) for c in codes[:count]]
 
@@ -146,14 +148,14 @@ class Position:
             try:
                 move = self._game.parse_move(state, text)
             except MoveError as err:
-                raise MoveError(text, f"move {i} of {len(moves)}: {str(err).split(': ', 1)[-1]}") \
-                    from None
+                raise MoveError(text, f"move {i} of {len(moves)}: {str(err).split(': ', 1)[-1]}") from None
             games.apply_move(state, move)
         return Position(self._game, state)
 
     def draw_chance(self, seed: int) -> Position:
         """The position after chance acts, drawn with ``seed`` (itself when a player acts)."""
         from tessera.kernels.rng import make_rng
+
         self._check_complete("draw_chance")
         state = self._state.copy()
         if games.to_move(state) == games.CHANCE:
@@ -190,8 +192,16 @@ class Position:
 
     # ---- search -----------------------------------------------------------------------
 
-    def best(self, visits: int | None = None, time: float | None = None, algo: str = "mcts",
-             depth: int | None = None, threads: int = 1, seed: int = 0, **mcts: Any) -> dict:
+    def best(
+        self,
+        visits: int | None = None,
+        time: float | None = None,
+        algo: str = "mcts",
+        depth: int | None = None,
+        threads: int = 1,
+        seed: int = 0,
+        **mcts: Any,
+    ) -> dict:
         """Rank the moves by a search: the document of `tessera best --json` as a dict.
 
         ``visits`` (MCTS simulations, all threads together) and/or ``time`` (seconds); neither:
@@ -204,11 +214,19 @@ class Position:
         """
         unknown = sorted(set(mcts) - MCTS_EXTRAS)
         if unknown:
-            raise OptionError(f"unknown search option '{unknown[0]}' (known: algo, visits, time, "
-                              f"depth, threads, seed, {', '.join(sorted(MCTS_EXTRAS))})")
-        request = SearchRequest(algo=algo, visits=visits, time=time, depth=depth, threads=threads,
-                                seed=seed, **{API_KEYWORDS[name].name: value
-                                              for name, value in mcts.items()})
+            raise OptionError(
+                f"unknown search option '{unknown[0]}' (known: algo, visits, time, "
+                f"depth, threads, seed, {', '.join(sorted(MCTS_EXTRAS))})"
+            )
+        request = SearchRequest(
+            algo=algo,
+            visits=visits,
+            time=time,
+            depth=depth,
+            threads=threads,
+            seed=seed,
+            **{API_KEYWORDS[name].name: value for name, value in mcts.items()},
+        )
         return self._search("best", request)
 
     def solve(self, time: float | None = None) -> dict:
@@ -218,9 +236,9 @@ class Position:
     def _search(self, command, request):
         from tessera.search.report import search_report
         from tessera.search.request import run_search
+
         result, settings = run_search(self._state, request)
-        return search_report(command, self._game, self._state, result, settings,
-                             result.interrupted)
+        return search_report(command, self._game, self._state, result, settings, result.interrupted)
 
 
 class ChanceDraws:
@@ -233,6 +251,7 @@ class ChanceDraws:
 
     def __init__(self, seed: int = 0) -> None:
         from tessera.kernels.rng import chance_rng
+
         self._rng = chance_rng(seed)
 
     @classmethod

@@ -7,6 +7,7 @@ later command, search and self-play batch from the cache. A game's steps: its ru
 trees), IS-MCTS on players' views (games with hidden information), alpha-beta and
 the exact solver, and self-play batches of random and greedy agents.
 """
+
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -20,23 +21,26 @@ from tessera.games import get_game, registered_games
 @dataclass
 class Warmed:
     game: str
-    compile_seconds: float      # 0 when everything came from the cache
+    compile_seconds: float  # 0 when everything came from the cache
     seconds: float
 
 
 def steps(game):
     """(description, function) of every step warming ``game`` (a ``Game``)."""
     from tessera.search import alphabeta, ismcts, mcts
+
     state = game.new(0)
     view = game.view(state, int(game.kernels().to_move(state)))
     listed = [("rules", lambda: _rules(game, state)), ("perft", lambda: _perft(state))]
-    for rollout in mcts.ROLLOUTS:           # each rollout has kernels of its own
+    for rollout in mcts.ROLLOUTS:  # each rollout has kernels of its own
         listed.append((f"MCTS, {rollout} rollouts", partial(mcts.load_kernels, state, rollout)))
     if not game.kernels().is_complete(view):
         for rollout in ismcts.ROLLOUTS:
             listed.append((f"IS-MCTS, {rollout} rollouts", partial(ismcts.load_kernels, view, rollout)))
-    listed += [("alpha-beta and solve", lambda: alphabeta.load_kernels(state)),
-               ("self-play batches", lambda: _selfplay(game))]
+    listed += [
+        ("alpha-beta and solve", lambda: alphabeta.load_kernels(state)),
+        ("self-play batches", lambda: _selfplay(game)),
+    ]
     return listed
 
 
@@ -49,8 +53,8 @@ def warm(names, progress=None):
     import time
 
     from tessera.compiletime import compile_clock  # imports numba
-    games = [get_game(name) for name in names] or [registered_games()[name]
-                                                   for name in sorted(registered_games())]
+
+    games = [get_game(name) for name in names] or [registered_games()[name] for name in sorted(registered_games())]
     plans = [(game, steps(game)) for game in games]
     total = sum(len(listed) for _, listed in plans)
     done, warmed = 0, []
@@ -71,6 +75,7 @@ def warm(names, progress=None):
 def _rules(game, state):
     """Each function of the game interface once, on its start and a refill."""
     from tessera.kernels.rng import make_rng
+
     rules = game.kernels()
     moves = np.empty(rules.MAX_MOVES, np.int64)
     probabilities = np.empty(rules.MAX_MOVES, np.float64)
@@ -95,6 +100,7 @@ def _rules(game, state):
 
 def _perft(state):
     from tessera.kernels import bind
+
     kernels = bind.instance(state[0], "perft")
     bind.ready(kernels.perft, state, 1)
     bind.ready(kernels.perft_divide, state, 1, np.zeros(1, np.int64))
@@ -104,6 +110,7 @@ def _selfplay(game):
     """The batched kernels of random and greedy agents, dealing and playing (``chunk.warm_up``)."""
     from tessera.selfplay.chunk import warm_up
     from tessera.selfplay.plan import make_plan
+
     warm_up(make_plan(game, {}, ["random", "greedy"], 1, 0))
 
 
@@ -111,6 +118,7 @@ def compiled_ahead():
     """Whether the kernels load from those the package ships compiled here
     (``tessera.kernels.prebuilt``: a second or two), rather than compile (minutes)."""
     from tessera.kernels import prebuilt
+
     return prebuilt.usable_build() is not None
 
 
@@ -124,10 +132,11 @@ def scipy_hidden():
     ``tessera.kernels.patches`` lists: where they are off, numba imports scipy.
     """
     from tessera.kernels import patches
+
     if "scipy" in sys.modules or not patches.interpreter_patches():
         yield
         return
-    sys.modules["scipy"] = None             # makes `import scipy...` raise ImportError
+    sys.modules["scipy"] = None  # makes `import scipy...` raise ImportError
     try:
         yield
     finally:
@@ -140,4 +149,5 @@ def load_shared_kernels(until=lambda: False):
     once ``until()`` is true (a command reading its position from a pipe does this while
     the writer still runs)."""
     from tessera.kernels.shared import prepare
+
     prepare(until=until)

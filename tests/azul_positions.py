@@ -1,4 +1,5 @@
 """Hand-made 2-player Azul positions for the tests that work values out by hand."""
+
 from tessera.notation.azul import parse_position
 
 COLOURS = "BYRKW"
@@ -23,7 +24,16 @@ def azul_position(variant, factories, player_one, player_two=EMPTY_BOARD, phase=
                 if ch in COLOURS:
                     used[COLOURS.index(ch)] += 1
     bag = "/".join(str(20 - n) for n in used)
-    return parse_position("\n".join([
-        f"azul players 2 wall {variant} round 3 phase {phase} turn 1 starter 1",
-        f"factories {factories}", f"centre {centre}", f"bag {bag}", "lid 0/0/0/0/0",
-        f"player 1 {player_one}", f"player 2 {player_two}"]))
+    return parse_position(
+        "\n".join(
+            [
+                f"azul players 2 wall {variant} round 3 phase {phase} turn 1 starter 1",
+                f"factories {factories}",
+                f"centre {centre}",
+                f"bag {bag}",
+                "lid 0/0/0/0/0",
+                f"player 1 {player_one}",
+                f"player 2 {player_two}",
+            ]
+        )
+    )

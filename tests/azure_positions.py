@@ -15,6 +15,7 @@ written ``(row, col)`` on the realm's 8x8 grid.
 ``play`` (new array), ``to_move``, ``chance``. ``KERNEL`` goes through
 ``tessera.kernels.games``.
 """
+
 import numpy as np
 
 from tessera.kernels.azure import layout as L
@@ -25,7 +26,7 @@ try:  # pytest puts tests/ on sys.path (rootdir-relative "prepend" import mode)
 except ImportError:  # pragma: no cover - when tests/ is a package
     from tests.oracle import azure_oracle as O
 
-BEASTS = {name: colour for colour, name in enumerate(L.BEAST_NAMES)}   # "dragon" -> AZURE ...
+BEASTS = {name: colour for colour, name in enumerate(L.BEAST_NAMES)}  # "dragon" -> AZURE ...
 LETTER = {letter: c for c, letter in enumerate(L.COLOUR_LETTERS)}
 
 
@@ -54,9 +55,21 @@ def _mask(cell_list):
     return np.int64(word - (1 << 64) if word >> 63 else word)
 
 
-def position(layout, gifted=L.GIFTED_NONE, stones=None, gifted_stones=None, hands=None,
-             known=None, turn=0, scores=None, holders=None, black_stone=None, dragon=0,
-             deck="AAAWWWVVVBBB", supply=None):
+def position(
+    layout,
+    gifted=L.GIFTED_NONE,
+    stones=None,
+    gifted_stones=None,
+    hands=None,
+    known=None,
+    turn=0,
+    scores=None,
+    holders=None,
+    black_stone=None,
+    dragon=0,
+    deck="AAAWWWVVVBBB",
+    supply=None,
+):
     """A position with ``turn`` to place a stone.
 
     stones: ``{player: [(row, col), ...]}`` common stones; gifted_stones: ``{player: (row, col)}``;
@@ -79,7 +92,7 @@ def position(layout, gifted=L.GIFTED_NONE, stones=None, gifted_stones=None, hand
     state[L.W_DRAWS] = 0
     state[L.W_DRAGON] = dragon
     state[L.W_BLACK_STONE] = L.NOBODY if black_stone is None else black_stone
-    state[L.W_DECK:L.W_DECK + L.NCOLOURS] = counts(deck)
+    state[L.W_DECK : L.W_DECK + L.NCOLOURS] = counts(deck)
     state[L.W_DECK_SIZE] = len(deck)
     for name, p in holders.items():
         state[L.W_HOLDER + BEASTS[name]] = p
@@ -97,18 +110,18 @@ def position(layout, gifted=L.GIFTED_NONE, stones=None, gifted_stones=None, hand
         state[L.player_word(p, L.P_SCORE)] = scores.get(p, 0)
         hand = counts(hands.get(p, ""))
         state[L.player_word(p, L.P_HAND_SIZE)] = sum(hand)
-        state[L.player_word(p, L.P_HAND):L.player_word(p, L.P_HAND) + L.NCOLOURS] = hand
-        state[L.player_word(p, L.P_KNOWN):L.player_word(p, L.P_KNOWN) + L.NCOLOURS] = \
-            counts(known.get(p, ""))
+        state[L.player_word(p, L.P_HAND) : L.player_word(p, L.P_HAND) + L.NCOLOURS] = hand
+        state[L.player_word(p, L.P_KNOWN) : L.player_word(p, L.P_KNOWN) + L.NCOLOURS] = counts(known.get(p, ""))
         for c in range(L.NCOLOURS):
             faceup[c] -= hand[c]
     assert min(faceup) >= 0, "more than 12 cards of a colour"
-    state[L.W_FACEUP:L.W_FACEUP + L.NCOLOURS] = faceup
+    state[L.W_FACEUP : L.W_FACEUP + L.NCOLOURS] = faceup
     O.check_invariants(O.from_state(state), all_stones=not supply)
     return state
 
 
 # ---- reading a state -----------------------------------------------------------------
+
 
 def pw(state, p, offset):
     return int(state[L.player_word(p, offset)])
@@ -119,19 +132,19 @@ def score(state, p):
 
 
 def hand(state, p):
-    return letters(state[L.player_word(p, L.P_HAND):L.player_word(p, L.P_HAND) + L.NCOLOURS])
+    return letters(state[L.player_word(p, L.P_HAND) : L.player_word(p, L.P_HAND) + L.NCOLOURS])
 
 
 def known(state, p):
-    return letters(state[L.player_word(p, L.P_KNOWN):L.player_word(p, L.P_KNOWN) + L.NCOLOURS])
+    return letters(state[L.player_word(p, L.P_KNOWN) : L.player_word(p, L.P_KNOWN) + L.NCOLOURS])
 
 
 def faceup(state):
-    return [int(x) for x in state[L.W_FACEUP:L.W_FACEUP + L.NCOLOURS]]
+    return [int(x) for x in state[L.W_FACEUP : L.W_FACEUP + L.NCOLOURS]]
 
 
 def deck(state):
-    return letters(state[L.W_DECK:L.W_DECK + L.NCOLOURS])
+    return letters(state[L.W_DECK : L.W_DECK + L.NCOLOURS])
 
 
 def holder(state, beast):
@@ -152,6 +165,7 @@ def winner(state):
 
 
 # ---- drawing a realm -----------------------------------------------------------------
+
 
 def draw(layout):
     realm = O.Realm(layout)
@@ -180,6 +194,7 @@ def draw(layout):
 
 
 # ---- engines -------------------------------------------------------------------------
+
 
 class Oracle:
     name = "oracle"
@@ -210,6 +225,7 @@ class Kernel:
 
     def _buffers(self):
         from tessera.kernels import games
+
         if self._moves is None:
             self._moves = np.zeros(max(games.MAX_MOVES, L.MAX_MOVES), np.int64)
             self._probs = np.zeros(max(games.MAX_MOVES, L.MAX_MOVES), np.float64)
@@ -240,4 +256,3 @@ class Kernel:
 
 ORACLE = Oracle()
 KERNEL = Kernel()
-

@@ -1,5 +1,6 @@
 """Every JSON answer of `tessera best --json` and `tessera solve --json` in the tests
 goes through ``best_report``, which checks it against docs/best.schema.json."""
+
 import json
 from pathlib import Path
 

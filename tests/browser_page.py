@@ -1,6 +1,7 @@
 """Debian's headless chromium on the web board, for the board's browser tests: the marks
 that skip them where chromium is missing, a browser for a test module (the ``browser``
 fixture of conftest.py) and pages on the board that keep the page's script errors."""
+
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -8,8 +9,9 @@ import pytest
 
 from tests.web_server import CHROMIUM, launch_chromium
 
-needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                                    reason="Debian's chromium is not installed (.ci/run installs it)")
+needs_chromium = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (.ci/run installs it)"
+)
 BROWSER_MARKS = [pytest.mark.browser, needs_chromium]
 BOARD_DRAWN_MS = 60_000
 

@@ -8,6 +8,7 @@ view, notation and moves round-trip, hashes are stable, perft agrees with itself
 game that finds its best move by the heuristic without the list finds the list's, and a
 game with value features gives every player's at once as it gives each one's.
 """
+
 import random
 
 import numpy as np
@@ -54,7 +55,7 @@ class GameConformance:
     """Checks shared by all games. Subclasses set these three."""
 
     game_name = ""
-    configurations = [{}]      # option dicts for ``Game.new``
+    configurations = [{}]  # option dicts for ``Game.new``
 
     def check_invariants(self, state):
         """Game-specific invariants (conservation of pieces, score consistency)."""
@@ -94,8 +95,7 @@ class GameConformance:
                 assert games.random_move(state, rng, scratch) in set(moves.tolist())
 
     # Every game's subclass runs this one method: hypothesis must not object to that.
-    @settings(max_examples=25, deadline=None,
-              suppress_health_check=[HealthCheck.differing_executors])
+    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.differing_executors])
     @given(seed=st.integers(0, 2**32 - 1), which=st.integers(0, 99))
     def test_property_random_games(self, seed, which):
         options = self.configurations[which % len(self.configurations)]
@@ -151,12 +151,12 @@ class GameConformance:
             if who in (games.CHANCE, games.TERMINAL):
                 return
             view = self.game.view(state, who)
-            expected = sorted(moves[:games.legal_moves(view, moves)].tolist())
+            expected = sorted(moves[: games.legal_moves(view, moves)].tolist())
             assert expected == sorted(legal.tolist())
             complete = np.empty_like(view)
             for seed in range(3):
                 games.determinize(view, who, make_rng(seed), complete)
-                assert sorted(moves[:games.legal_moves(complete, moves)].tolist()) == expected
+                assert sorted(moves[: games.legal_moves(complete, moves)].tolist()) == expected
             compared.append(who)
 
         for i, options in enumerate(self.configurations):
@@ -217,7 +217,7 @@ class GameConformance:
             if games.to_move(state) in (games.CHANCE, games.TERMINAL):
                 return
             heuristics = np.array([kernels.move_heuristic(state, move) for move in moves])
-            expected = moves[int(np.argmax(heuristics))]     # argmax: the first of equals
+            expected = moves[int(np.argmax(heuristics))]  # argmax: the first of equals
             assert kernels.best_heuristic_move(state, scratch) == expected
             compared.append(expected)
             if (heuristics == heuristics.max()).sum() > 1:

@@ -2,6 +2,7 @@
 carrying a marker of ``QUICK_LEAVES_OUT``, as the default run leaves out ``slow``, and a
 slow test has an hour before it counts as hung. And the browser tests' fixtures: one
 chromium a module, a page on the module's ``server``."""
+
 import pytest
 
 from tests.browser_page import chromium, error_free, open_board
@@ -13,9 +14,11 @@ SLOW_TIMEOUT = 3600
 
 
 def pytest_addoption(parser):
-    parser.addoption("--quick", action="store_true",
-                     help="the quick tier: leave out the tests marked " + ", ".join(QUICK_LEAVES_OUT)
-                     + " (tests/README.md)")
+    parser.addoption(
+        "--quick",
+        action="store_true",
+        help="the quick tier: leave out the tests marked " + ", ".join(QUICK_LEAVES_OUT) + " (tests/README.md)",
+    )
 
 
 def pytest_collection_modifyitems(config, items):

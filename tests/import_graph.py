@@ -1,6 +1,7 @@
 """The modules of the package and what each imports, read from the source (nothing is
 imported): for the architecture tests (tests/test_architecture.py, test_kernel_layout.py,
 test_packaging.py)."""
+
 import ast
 from pathlib import Path
 
@@ -54,8 +55,12 @@ def imported_modules(source, name, is_package=False, filename="<source>", runnin
                 base = f"{anchor}.{base}" if base else anchor
             found.append(base)
             found += [f"{base}.{alias.name}" for alias in node.names]
-        elif (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None))
-              == "import_module" and node.args and isinstance(node.args[0], ast.Constant)):
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "attr", getattr(node.func, "id", None)) == "import_module"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
             found.append(node.args[0].value)
     return found
 
@@ -66,7 +71,7 @@ def package_files():
     for package, root in PACKAGES.items():
         for path in sorted(root.rglob("*.py")):
             if package == "tessera" and kernels in path.parents:
-                continue                    # below tessera.kernels: listed with that package
+                continue  # below tessera.kernels: listed with that package
             yield path, module_name(path, root, package)
 
 
@@ -82,8 +87,10 @@ def import_graph():
     files = dict((name, path) for path, name in package_files())
     graph = {}
     for name, path in files.items():
-        imported = imported_modules(path.read_text(encoding="utf-8"), name, path.name == "__init__.py",
-                                    str(path), running_only=True)
-        graph[name] = {module for module in imported if module in files and module != name
-                       and not name.startswith(module + ".")}
+        imported = imported_modules(
+            path.read_text(encoding="utf-8"), name, path.name == "__init__.py", str(path), running_only=True
+        )
+        graph[name] = {
+            module for module in imported if module in files and module != name and not name.startswith(module + ".")
+        }
     return graph

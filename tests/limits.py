@@ -4,6 +4,7 @@ Every child a test starts has a timeout of its own (tests/README.md, "Hangs"; ch
 tests/test_child_timeouts.py), so that a hung child fails its test instead of blocking
 the run: pytest-timeout's signal cannot reliably interrupt every blocking wait.
 """
+
 import os
 import queue
 import signal
@@ -32,7 +33,7 @@ def kill(process, group=False):
                 os.killpg(process.pid, signal.SIGKILL)
             else:
                 process.kill()
-        except ProcessLookupError:      # exited in between
+        except ProcessLookupError:  # exited in between
             pass
     process.wait(timeout=KILL_SECONDS)
 

@@ -1,5 +1,6 @@
 """Seeded random games of every game and variant, position by position: the shared
 driver of the tests that read back what the engine reaches."""
+
 import numpy as np
 
 from tessera.games import get_game
@@ -10,8 +11,7 @@ from tessera.kernels.rng import make_rng
 VARIANTS = (
     [("azul", {"players": n, "variant": v}) for v in ("colour", "gray") for n in (2, 3, 4)]
     + [("pavilion", {"players": n}) for n in (2, 3, 4)]
-    + [("azure", {"gifted": g}) for g in ("none", "mighty", "perceptive", "bountiful",
-                                            "favored")]
+    + [("azure", {"gifted": g}) for g in ("none", "mighty", "perceptive", "bountiful", "favored")]
     + [("azure", {"cosmos": True})]
 )
 

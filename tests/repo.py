@@ -4,6 +4,7 @@ Tests that read them carry the ``repo`` marker: they check the repository (its
 documented examples, its benchmark scripts), not the package a user installs, and
 ``python -m pytest -m "not repo"`` leaves them out.
 """
+
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]

@@ -1,4 +1,5 @@
 """Agents: spec parsing and its errors, greedy on a hand-made position, games, strength."""
+
 import numpy as np
 import pytest
 
@@ -26,7 +27,8 @@ GREEDY_POSITION = (
     "azul players 2 wall colour round 2 phase draft turn 1 starter 1; factories - - - - BYYW;"
     " centre 1YKKWWW; bag 12/11/11/15/11; lid 3/4/4/3/4;"
     " player 1 score 1 wall ...../...../...../..W../..... lines ./../RR./BBB./..... floor -;"
-    " player 2 score 1 wall B..../...../...../...../..... lines ./YY/RRR/..../..... floor -")
+    " player 2 score 1 wall B..../...../...../...../..... lines ./YY/RRR/..../..... floor -"
+)
 
 # Round 3, the last: player 1's full line 1 completes wall row 1. Seven tiles are left in
 # the centre; C blue 4 (+16 at the end of the game) is the only best move.
@@ -34,7 +36,8 @@ LATE_POSITION = (
     "azul players 2 wall colour round 3 phase draft turn 1 starter 1; factories - - - - -;"
     " centre BYYRRKK; bag 8/8/7/9/8; lid 6/7/6/7/7;"
     " player 1 score 8 wall BYRK./...../...../..W../..... lines W/../.../BBB./K.... floor -;"
-    " player 2 score 3 wall B..../W..../...../...../..... lines ./YY/RRR/..../WW... floor 1R")
+    " player 2 score 3 wall B..../W..../...../...../..... lines ./YY/RRR/..../WW... floor 1R"
+)
 
 
 def position(text):
@@ -43,7 +46,7 @@ def position(text):
 
 def legal(state):
     moves = np.empty(games.MAX_MOVES, np.int64)
-    return [int(m) for m in moves[:games.legal_moves(state, moves)]]
+    return [int(m) for m in moves[: games.legal_moves(state, moves)]]
 
 
 def evaluation_after(state, move):
@@ -56,6 +59,7 @@ def evaluation_after(state, move):
 
 # ---- specs ---------------------------------------------------------------------------
 
+
 def test_simple_specs():
     assert isinstance(parse_agent("random"), RandomAgent)
     assert isinstance(parse_agent("greedy", seed=3), GreedyAgent)
@@ -64,8 +68,7 @@ def test_simple_specs():
 
 
 def test_mcts_spec_sets_the_options():
-    agent = parse_agent("mcts:iters=500,c=0.7,select=puct,rollout=greedy,value=margin,"
-                        "threads=2,width=4", seed=9)
+    agent = parse_agent("mcts:iters=500,c=0.7,select=puct,rollout=greedy,value=margin,threads=2,width=4", seed=9)
     assert isinstance(agent, MctsAgent) and agent.name == "mcts"
     options = agent.mcts.options
     assert (options.iterations, options.time_limit, options.exploration) == (500, None, 0.7)
@@ -81,29 +84,32 @@ def test_alphabeta_spec():
     assert (agent.depth, agent.time_limit) == (None, 2.0)
 
 
-@pytest.mark.parametrize("spec, names", [
-    ("", "no agent name"),
-    (":iters=3", "no agent name"),
-    ("minimax", "unknown agent 'minimax'"),
-    ("random:depth=2", "unknown key 'depth'"),
-    ("greedy:x", "expected key=value, not 'x'"),
-    ("mcts", "mcts needs iters=N or time=S"),
-    ("mcts:threads=2", "mcts needs iters=N or time=S"),
-    ("mcts:iters=10,iters=20", "'iters' is given twice"),
-    ("mcts:iters=ten", "iters must be a whole number, not 'ten'"),
-    ("mcts:iters=1.5", "iters must be a whole number"),
-    ("mcts:time=soon", "time must be a number, not 'soon'"),
-    ("mcts:iters=0", "iterations must be at least 1"),
-    ("mcts:time=-1", "time must be more than 0"),
-    ("mcts:iters=10,depth=3", "unknown key 'depth'"),
-    ("mcts:iters=10,rollout=smart", "unknown rollout 'smart'"),
-    ("mcts:iters=10,", "expected key=value"),
-    ("mcts:iters=", "expected key=value"),
-    ("alphabeta", "alphabeta needs depth=D or time=S"),
-    ("alphabeta:depth=0", "depth must be at least 1"),
-    ("alphabeta:depth=deep", "depth must be a whole number"),
-    ("alphabeta:time=0", "time must be more than 0"),
-])
+@pytest.mark.parametrize(
+    "spec, names",
+    [
+        ("", "no agent name"),
+        (":iters=3", "no agent name"),
+        ("minimax", "unknown agent 'minimax'"),
+        ("random:depth=2", "unknown key 'depth'"),
+        ("greedy:x", "expected key=value, not 'x'"),
+        ("mcts", "mcts needs iters=N or time=S"),
+        ("mcts:threads=2", "mcts needs iters=N or time=S"),
+        ("mcts:iters=10,iters=20", "'iters' is given twice"),
+        ("mcts:iters=ten", "iters must be a whole number, not 'ten'"),
+        ("mcts:iters=1.5", "iters must be a whole number"),
+        ("mcts:time=soon", "time must be a number, not 'soon'"),
+        ("mcts:iters=0", "iterations must be at least 1"),
+        ("mcts:time=-1", "time must be more than 0"),
+        ("mcts:iters=10,depth=3", "unknown key 'depth'"),
+        ("mcts:iters=10,rollout=smart", "unknown rollout 'smart'"),
+        ("mcts:iters=10,", "expected key=value"),
+        ("mcts:iters=", "expected key=value"),
+        ("alphabeta", "alphabeta needs depth=D or time=S"),
+        ("alphabeta:depth=0", "depth must be at least 1"),
+        ("alphabeta:depth=deep", "depth must be a whole number"),
+        ("alphabeta:time=0", "time must be more than 0"),
+    ],
+)
 def test_bad_specs_give_one_line(spec, names):
     with pytest.raises(OptionError) as err:
         parse_agent(spec)
@@ -115,16 +121,17 @@ def test_bad_specs_give_one_line(spec, names):
 
 # ---- choosing moves ------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("seed", range(5))
 def test_greedy_takes_the_line_that_scores_most(seed):
     state = position(GREEDY_POSITION)
     move = parse_agent("greedy", seed=seed).choose(state)
     assert AZUL.format_move(state, move) == "F5 blue 4"
-    assert evaluation_after(state, move) == 3          # 1 point now, 2 for the blue tile
+    assert evaluation_after(state, move) == 3  # 1 point now, 2 for the blue tile
 
 
 def test_greedy_breaks_ties_by_seed():
-    state = AZUL.new(3)          # several moves complete a line worth 1 point
+    state = AZUL.new(3)  # several moves complete a line worth 1 point
     values = {move: evaluation_after(state, move) for move in legal(state)}
     top = max(values.values())
     picks = [parse_agent("greedy", seed=seed).choose(state) for seed in range(20)]
@@ -147,7 +154,7 @@ def test_alphabeta_agent_finds_the_best_move():
 
 
 def test_mcts_agent_keeps_its_tree_through_observed_moves():
-    state = position(LATE_POSITION)          # few enough moves that every reply is visited
+    state = position(LATE_POSITION)  # few enough moves that every reply is visited
     agent = parse_agent("mcts:iters=2000", seed=1)
     mine = agent.choose(state)
     agent.observe(mine)
@@ -160,10 +167,12 @@ def test_mcts_agent_keeps_its_tree_through_observed_moves():
 
 # ---- games ---------------------------------------------------------------------------
 
+
 def test_play_game_is_reproducible():
     def game():
         agents = [parse_agent("greedy", seed=1), parse_agent("random", seed=2)]
         return play_game(AZUL, {"players": 2}, agents, seed=11)
+
     record = game()
     assert record == game()
     assert record.agents == ["greedy", "random"] and record.seed == 11
@@ -173,6 +182,7 @@ def test_play_game_is_reproducible():
 
 def test_play_game_replays_from_its_record():
     from tessera.kernels.rng import CHANCE_SALT, make_rng
+
     agents = [parse_agent("random", seed=s) for s in (1, 2, 3)]
     record = play_game(AZUL, {"players": 3}, agents, seed=4)
     state = AZUL.new(4, players=3)
@@ -194,6 +204,7 @@ def test_play_game_needs_an_agent_per_seat():
 
 
 # ---- strength (bench/agent_strength.py records the same figures) ----------------------
+
 
 def test_greedy_beats_random():
     figures = head_to_head("greedy", "random", games=24)

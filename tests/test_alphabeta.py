@@ -6,6 +6,7 @@ colour and gray wall (where wall-tiling makes one player move several times in a
 row). Then: a small transposition table proves the same values, proven values at
 the game's end replay to the final scores, and a final round worked by hand.
 """
+
 import random
 import time
 
@@ -27,6 +28,7 @@ LETTERS = "BYRKW"
 
 
 # ---- positions ---------------------------------------------------------------------
+
 
 def table_tiles(state):
     factories = range(2 * int(state[W_PLAYERS]) + 1)
@@ -69,15 +71,17 @@ def hand_position(factories, centre, boards, round_=4):
                 if cell != ".":
                     used[LETTERS[(col - row) % 5] if cell == "x" else cell] += 1
     bag = "/".join(str(20 - used[c]) for c in LETTERS)
-    text = (f"azul players {len(boards)} wall colour round {round_} phase draft turn 1 starter 1;"
-            f" factories {' '.join(factories)}; centre {centre}; bag {bag}; lid 0/0/0/0/0")
+    text = (
+        f"azul players {len(boards)} wall colour round {round_} phase draft turn 1 starter 1;"
+        f" factories {' '.join(factories)}; centre {centre}; bag {bag}; lid 0/0/0/0/0"
+    )
     for number, b in enumerate(boards, 1):
-        text += (f"; player {number} score {b['score']} wall {b['wall']} lines {b['lines']}"
-                 f" floor {b['floor']}")
+        text += f"; player {number} score {b['score']} wall {b['wall']} lines {b['lines']} floor {b['floor']}"
     return AZUL.parse_position(text)
 
 
 # ---- a plain minimax, the reference --------------------------------------------------
+
 
 def margin(values, root):
     return values[root] - max(v for p, v in enumerate(values) if p != root)
@@ -103,7 +107,7 @@ def minimax(state, root, depth, seen=None):
         return kernel.SCALE * margin(values, root)
     moves = np.empty(games.MAX_MOVES, np.int64)
     child_values = []
-    for move in moves[:games.legal_moves(state, moves)]:
+    for move in moves[: games.legal_moves(state, moves)]:
         child = state.copy()
         games.apply_move(child, move)
         if seen is not None:
@@ -121,28 +125,34 @@ def kernel_values(state, depth):
     nodes = np.zeros(games.MAX_MOVES, np.int64)
     proven = np.zeros(games.MAX_MOVES, np.bool_)
     for d in range(1, depth + 1):
-        n = search.search_root(state, d, work, table, counters, kernel.new_limits(), values,
-                               nodes, proven)
+        n = search.search_root(state, d, work, table, counters, kernel.new_limits(), values, nodes, proven)
     return values[:n].copy(), proven[:n].copy()
 
 
 def root_children(state):
     moves = np.empty(games.MAX_MOVES, np.int64)
     children = []
-    for move in moves[:games.legal_moves(state, moves)]:
+    for move in moves[: games.legal_moves(state, moves)]:
         child = state.copy()
         games.apply_move(child, move)
         children.append(child)
     return children
 
 
-FULL_DEPTH = 40        # deeper than any of these rounds: the searches reach the horizon
+FULL_DEPTH = 40  # deeper than any of these rounds: the searches reach the horizon
 # (seed, players, variant, tiles on the table, last round): small trees, several moves.
 SMALL_TREES = [
-    (0, 2, "colour", 8, False), (3, 2, "colour", 6, True), (11, 2, "colour", 6, True),
-    (0, 2, "gray", 6, False), (6, 2, "gray", 6, True), (4, 2, "gray", 7, True),
-    (0, 3, "colour", 5, False), (2, 3, "colour", 7, True),
-    (1, 3, "gray", 5, False), (0, 3, "gray", 6, True), (10, 3, "gray", 7, True),
+    (0, 2, "colour", 8, False),
+    (3, 2, "colour", 6, True),
+    (11, 2, "colour", 6, True),
+    (0, 2, "gray", 6, False),
+    (6, 2, "gray", 6, True),
+    (4, 2, "gray", 7, True),
+    (0, 3, "colour", 5, False),
+    (2, 3, "colour", 7, True),
+    (1, 3, "gray", 5, False),
+    (0, 3, "gray", 6, True),
+    (10, 3, "gray", 7, True),
 ]
 
 
@@ -174,14 +184,19 @@ def test_unlimited_depth_is_proven_and_depth_one_is_not():
 
 # ---- the transposition table -------------------------------------------------------
 
+
 def exact_by_move(result):
-    return {line.move: (line.exact.margin, line.exact.horizon, line.exact.result)
-            for line in result.moves}
+    return {line.move: (line.exact.margin, line.exact.horizon, line.exact.result) for line in result.moves}
 
 
-@pytest.mark.parametrize("seed, players, variant, tiles, last_round", [
-    (3, 2, "colour", 8, True), (5, 2, "gray", 7, False), (3, 3, "colour", 6, True),
-])
+@pytest.mark.parametrize(
+    "seed, players, variant, tiles, last_round",
+    [
+        (3, 2, "colour", 8, True),
+        (5, 2, "gray", 7, False),
+        (3, 3, "colour", 6, True),
+    ],
+)
 def test_table_never_changes_a_proven_value(seed, players, variant, tiles, last_round):
     state = late_in_round(seed, players, variant, tiles, last_round)
     large = solve(state, tt_bits=20)
@@ -197,15 +212,16 @@ def test_table_keeps_deep_entries_and_the_newest():
     ttable.store(table, 10, 1.0, ttable.EXACT, ttable.PROVEN, 7)
     ttable.store(table, 12, 2.0, ttable.LOWER, 3, 8)
     ttable.store(table, 14, 3.0, ttable.UPPER, 2, 9)
-    assert table[1][ttable.probe(table, 10)] == 1.0       # proven: kept in slot A
-    assert ttable.probe(table, 12) == -1                  # shallow: pushed out of slot B
+    assert table[1][ttable.probe(table, 10)] == 1.0  # proven: kept in slot A
+    assert ttable.probe(table, 12) == -1  # shallow: pushed out of slot B
     assert table[4][ttable.probe(table, 14)] == 9
     ttable.store(table, 16, 4.0, ttable.EXACT, ttable.PROVEN, 5)
-    assert table[1][ttable.probe(table, 16)] == 4.0       # as deep: takes A
-    assert table[1][ttable.probe(table, 10)] == 1.0       # and the old A moves to B
+    assert table[1][ttable.probe(table, 16)] == 4.0  # as deep: takes A
+    assert table[1][ttable.probe(table, 10)] == 1.0  # and the old A moves to B
 
 
 # ---- results -------------------------------------------------------------------------
+
 
 def replay(state, pv):
     end = state.copy()
@@ -214,9 +230,15 @@ def replay(state, pv):
     return end
 
 
-@pytest.mark.parametrize("seed, players, variant, tiles", [
-    (1, 2, "colour", 7), (3, 2, "colour", 7), (1, 3, "colour", 6), (6, 2, "gray", 6),
-])
+@pytest.mark.parametrize(
+    "seed, players, variant, tiles",
+    [
+        (1, 2, "colour", 7),
+        (3, 2, "colour", 7),
+        (1, 3, "colour", 6),
+        (6, 2, "gray", 6),
+    ],
+)
 def test_exact_game_value_replays_to_the_final_scores(seed, players, variant, tiles):
     state = late_in_round(seed, players, variant, tiles, True)
     root = games.to_move(state)
@@ -265,8 +287,7 @@ def test_every_root_move_is_listed_best_first():
 def test_identical_factories_give_twin_moves_with_one_value():
     empty = "...../...../...../...../....."
     board = dict(score=0, wall=empty, lines="./../.../..../.....", floor="-")
-    state = hand_position(["BBYR", "BBYR", "KKWW", "-", "-"], "1", [board, dict(board)],
-                          round_=1)
+    state = hand_position(["BBYR", "BBYR", "KKWW", "-", "-"], "1", [board, dict(board)], round_=1)
     result = search_alphabeta(state, depth=3)
     by_text = {AZUL.format_move(state, line.move): line for line in result.moves}
     for dest in ("1", "2", "floor"):
@@ -276,8 +297,7 @@ def test_identical_factories_give_twin_moves_with_one_value():
 def test_limits_stop_deepening_but_finish_the_first_iteration():
     state = late_in_round(3, 2, "colour", 10, True)
     calls = []
-    result = search_alphabeta(state, node_limit=2000,
-                              progress=lambda depth, nodes, s: calls.append(depth))
+    result = search_alphabeta(state, node_limit=2000, progress=lambda depth, nodes, s: calls.append(depth))
     assert result.exact is None and 1 <= result.depth < solve(state).depth
     assert calls == list(range(1, result.depth + 1))
     started = time.perf_counter()
@@ -307,6 +327,7 @@ def test_one_compiled_specialisation_of_the_recursion():
 
 # ---- a final round worked by hand ----------------------------------------------------
 
+
 def test_final_round_worked_by_hand():
     """Player 1 blocks the blues and completes a column; player 2 can only use the floor.
 
@@ -321,10 +342,8 @@ def test_final_round_worked_by_hand():
     Next best, 14: F1 blue 3 (player 1: 20 + 5 + 2 - 1 + 2 = 28), or red from the
     centre to a line (player 1: 20 + 5 - 1 + 2 = 26; player 2 floors 4 blues, -6: 12).
     """
-    p1 = dict(score=20, wall="xxxx./...x./...x./...../...x.", lines="W/../.../..../.....",
-              floor="-")
-    p2 = dict(score=15, wall="...../...../...../x..../x....", lines="Y/KK/WWW/YYY./KKKK.",
-              floor="-")
+    p1 = dict(score=20, wall="xxxx./...x./...x./...../...x.", lines="W/../.../..../.....", floor="-")
+    p2 = dict(score=15, wall="...../...../...../x..../x....", lines="Y/KK/WWW/YYY./KKKK.", floor="-")
     state = hand_position(["BBBB", "-", "-", "-", "-"], "1RR", [p1, p2])
     result = solve(state)
     assert AZUL.format_move(state, result.best.move) == "F1 blue 4"
@@ -337,11 +356,13 @@ def test_final_round_worked_by_hand():
 
 # ---- speed ---------------------------------------------------------------------------
 
+
 @pytest.mark.slow
 def test_proves_a_two_player_final_round_with_12_tiles_under_10_s():
     from tessera.bench import final_round
+
     state = final_round(12)
-    solve(final_round(8))               # compile or load first
+    solve(final_round(8))  # compile or load first
     result = solve(state)
     assert result.exact is not None and result.exact.horizon == "game"
     assert result.seconds < 10

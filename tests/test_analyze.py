@@ -1,5 +1,6 @@
 """`tessera analyze` driven through its pipes: answers, concurrency, terminate, errors,
 tree reuse, the end of input and SIGTERM; every line checked against docs/analyze.schema.json."""
+
 import json
 import os
 import random
@@ -25,7 +26,8 @@ DOCS = Path(__file__).resolve().parents[1] / "docs"
 BEST_SCHEMA = json.loads((DOCS / "best.schema.json").read_text())
 ANSWER_SCHEMA = json.loads((DOCS / "analyze.schema.json").read_text())
 REGISTRY = Registry().with_resources(
-    (schema["$id"], Resource.from_contents(schema)) for schema in (BEST_SCHEMA, ANSWER_SCHEMA))
+    (schema["$id"], Resource.from_contents(schema)) for schema in (BEST_SCHEMA, ANSWER_SCHEMA)
+)
 VALIDATOR = jsonschema.Draft202012Validator(ANSWER_SCHEMA, registry=REGISTRY)
 AZUL, AZURE = get_game("azul"), get_game("azure")
 
@@ -37,7 +39,7 @@ def checked(line):
 
 def legal_texts(game, state):
     moves = np.empty(games.MAX_MOVES, np.int64)
-    return {game.format_move(state, m) for m in moves[:games.legal_moves(state, moves)]}
+    return {game.format_move(state, m) for m in moves[: games.legal_moves(state, moves)]}
 
 
 def position_hash(state):
@@ -69,6 +71,7 @@ def engine():
 
 def test_the_schemas_are_valid():
     from tessera.analysis.protocol import QUERY_SCHEMA
+
     for schema in (BEST_SCHEMA, ANSWER_SCHEMA, QUERY_SCHEMA):
         jsonschema.Draft202012Validator.check_schema(schema)
 
@@ -78,6 +81,7 @@ def test_best_json_on_a_view_follows_the_schema():
     from click.testing import CliRunner
 
     from tessera.cli import main
+
     view = AZURE.format_position(AZURE.view(AZURE.new(5), 0))
     result = CliRunner().invoke(main, ["best", view, "-n", "50", "--seed", "1", "--json"])
     assert result.exit_code == 0, result.output
@@ -86,30 +90,34 @@ def test_best_json_on_a_view_follows_the_schema():
     jsonschema.Draft202012Validator(BEST_SCHEMA).validate(report)
 
 
-@pytest.mark.parametrize("query, game", [
-    ({"game": "azul"}, "azul"),
-    ({"game": "azul", "threads": 2}, "azul"),
-    ({"game": "azul", "options": {"players": 3, "variant": "gray"}, "startSeed": 4}, "azul"),
-    ({"game": "pavilion", "options": {"players": 2}}, "pavilion"),
-    ({"game": "azure", "options": {"gifted": "mighty"}}, "azure"),
-    ({"position": AZURE.format_position(AZURE.view(AZURE.new(5), 0))}, "azure"),
-    ({"position": AZURE.position_to_json(AZURE.new(6))}, "azure"),
-])
+@pytest.mark.parametrize(
+    "query, game",
+    [
+        ({"game": "azul"}, "azul"),
+        ({"game": "azul", "threads": 2}, "azul"),
+        ({"game": "azul", "options": {"players": 3, "variant": "gray"}, "startSeed": 4}, "azul"),
+        ({"game": "pavilion", "options": {"players": 2}}, "pavilion"),
+        ({"game": "azure", "options": {"gifted": "mighty"}}, "azure"),
+        ({"position": AZURE.format_position(AZURE.view(AZURE.new(5), 0))}, "azure"),
+        ({"position": AZURE.position_to_json(AZURE.new(6))}, "azure"),
+    ],
+)
 def test_a_query_for_each_game_and_an_azure_view(engine, query, game):
     engine.send({"id": "q", "maxVisits": 200, "seed": 3, **query})
     answer = checked(engine.answer_to("q"))
     assert answer["game"] == game and answer["turn"] == 0 and not answer["interrupted"]
     if "position" in query:
         text = query["position"]
-        state = get_game(game).parse_position(text) if isinstance(text, str) \
-            else get_game(game).position_from_json(text)
+        state = (
+            get_game(game).parse_position(text) if isinstance(text, str) else get_game(game).position_from_json(text)
+        )
     else:
         state = get_game(game).new(query.get("startSeed", 0), **query.get("options", {}))
     assert answer["position_hash"] == position_hash(state)
     assert answer["algo"] == ("mcts" if games.is_complete(state) else "ismcts")
     assert {m["move"] for m in answer["moves"]} <= legal_texts(get_game(game), state)
     threads = query.get("threads", 1)
-    assert answer["root"]["visits"] == 200 and answer["root"]["threads"] == threads   # the budget is the search's
+    assert answer["root"]["visits"] == 200 and answer["root"]["threads"] == threads  # the budget is the search's
 
 
 def test_answers_come_as_searches_finish_tagged_by_id(engine):
@@ -119,7 +127,7 @@ def test_answers_come_as_searches_finish_tagged_by_id(engine):
     second = checked(engine.next(timeout=30))
     assert (first["id"], second["id"]) == ("fast", "slow")
     assert first["game"] == "pavilion" and second["game"] == "azul"
-    assert second["root"]["seconds"] >= 2.0 - kept_back(2.0)     # what it keeps for the result
+    assert second["root"]["seconds"] >= 2.0 - kept_back(2.0)  # what it keeps for the result
     assert not first["isDuringSearch"] and not second["isDuringSearch"]
 
 
@@ -141,7 +149,7 @@ def test_terminate_of_alphabeta_replaces_its_process_and_the_engine_goes_on(engi
     assert checked(engine.next())["action"] == "terminate"
     answer = checked(engine.answer_to("deep", timeout=20))
     assert answer["field"] is None and answer["error"].startswith("terminated")
-    for i in range(3):                              # both processes serve again
+    for i in range(3):  # both processes serve again
         engine.send({"id": f"after{i}", "game": "azul", "maxVisits": 10})
     answers = engine.answers_to([f"after{i}" for i in range(3)])
     assert all(checked(answer)["root"]["visits"] == 10 for answer in answers.values())
@@ -165,8 +173,7 @@ def test_analyze_turns_answer_each_turn_of_a_replayed_selfplay_game(engine):
     record = play_game(AZUL, {}, agents, seed=11)
     texts, hashes = replayed(record, 30)
     turns = [0, 7, 25, 30]
-    engine.send({"id": "rec", "game": "azul", "startSeed": 11, "moves": texts,
-                 "analyzeTurns": turns, "maxVisits": 20})
+    engine.send({"id": "rec", "game": "azul", "startSeed": 11, "moves": texts, "analyzeTurns": turns, "maxVisits": 20})
     answers = [checked(engine.answer_to("rec")) for _ in turns]
     assert sorted(a["turn"] for a in answers) == turns
     for answer in answers:
@@ -205,16 +212,23 @@ def test_a_bad_query_gets_an_error_naming_its_field(engine, query, query_id, fie
     assert "\n" not in answer["error"]
 
 
-@pytest.mark.parametrize("query, fields", [
-    ({"game": "azul", "algo": "alphabeta", "depth": 1, "maxVisits": 5, "seed": 2},
-     {"maxVisits", "seed"}),
-    ({"game": "azul", "depth": 3, "maxVisits": 5}, {"depth"}),
-    ({"position": AZUL.format_position(AZUL.new(1)), "options": {"players": 3}, "maxVisits": 5},
-     {"options"}),
-    ({"position": AZURE.position_to_json(AZURE.view(AZURE.new(2), 0)), "maxVisits": 5,
-      "reportDuringSearchEvery": 0.5}, {"reportDuringSearchEvery"}),
-    ({"action": "query_version", "maxVisits": 5}, {"maxVisits"}),
-])
+@pytest.mark.parametrize(
+    "query, fields",
+    [
+        ({"game": "azul", "algo": "alphabeta", "depth": 1, "maxVisits": 5, "seed": 2}, {"maxVisits", "seed"}),
+        ({"game": "azul", "depth": 3, "maxVisits": 5}, {"depth"}),
+        ({"position": AZUL.format_position(AZUL.new(1)), "options": {"players": 3}, "maxVisits": 5}, {"options"}),
+        (
+            {
+                "position": AZURE.position_to_json(AZURE.view(AZURE.new(2), 0)),
+                "maxVisits": 5,
+                "reportDuringSearchEvery": 0.5,
+            },
+            {"reportDuringSearchEvery"},
+        ),
+        ({"action": "query_version", "maxVisits": 5}, {"maxVisits"}),
+    ],
+)
 def test_unused_fields_get_warnings_and_the_query_runs(engine, query, fields):
     engine.send({"id": "w", **query})
     lines = [checked(engine.next())]
@@ -229,14 +243,13 @@ def test_chance_outcomes_in_the_moves_are_played_as_given(engine):
     while not position.is_chance:
         texts.append(position.legal_moves[0])
         position = position.play(texts[-1])
-    while position.is_chance:               # the refill, drawn by hand: the last colour each time
+    while position.is_chance:  # the refill, drawn by hand: the last colour each time
         texts.append(position.legal_moves[-1])
         position = position.play(texts[-1])
     engine.send({"id": "drawn", "game": "azul", "startSeed": 8, "moves": texts, "maxVisits": 5})
     assert checked(engine.answer_to("drawn"))["position_hash"] == position.hash
     first_draw = next(i for i, t in enumerate(texts) if t.startswith("draw"))
-    engine.send({"id": "seeded", "game": "azul", "startSeed": 8, "moves": texts[:first_draw],
-                 "maxVisits": 5})
+    engine.send({"id": "seeded", "game": "azul", "startSeed": 8, "moves": texts[:first_draw], "maxVisits": 5})
     by_seed = Position.new("azul", seed=8).play(*texts[:first_draw]).draw_chance(8 ^ CHANCE_SALT)
     assert checked(engine.answer_to("seeded"))["position_hash"] == by_seed.hash != position.hash
 
@@ -246,8 +259,9 @@ def test_a_turn_that_cannot_be_searched_is_an_error_the_others_run(engine):
     record = play_game(AZUL, {}, agents, seed=4)
     texts, _ = replayed(record, len(record.moves))
     end = len(texts)
-    engine.send({"id": "t", "game": "azul", "startSeed": 4, "moves": texts,
-                 "analyzeTurns": [end, end - 1], "maxVisits": 5})
+    engine.send(
+        {"id": "t", "game": "azul", "startSeed": 4, "moves": texts, "analyzeTurns": [end, end - 1], "maxVisits": 5}
+    )
     over, searched = sorted((checked(engine.next()) for _ in range(2)), key=lambda a: -a["turn"])
     assert (over["turn"], over["field"]) == (end, "analyzeTurns") and "game is over" in over["error"]
     assert searched["turn"] == end - 1 and searched["root"]["visits"] == 5
@@ -262,7 +276,7 @@ def test_a_query_that_follows_a_game_reuses_the_tree_until_the_cache_is_cleared(
     engine.send({"id": "r1", **base, "moves": [move]})
     followed = checked(engine.answer_to("r1"))
     assert followed["reusedVisits"] == first["moves"][0]["visits"] > 0
-    assert followed["root"]["visits"] == 3000       # new simulations, on top of the kept ones
+    assert followed["root"]["visits"] == 3000  # new simulations, on top of the kept ones
     engine.send({"id": "c", "action": "clear_cache"})
     assert checked(engine.next()) == {"id": "c", "action": "clear_cache"}
     engine.send({"id": "r2", **base, "moves": [move]})
@@ -285,16 +299,22 @@ def test_a_fresh_search_is_reproducible_from_its_seed(engine):
         results.append(checked(engine.answer_to(name)))
         engine.send({"id": "c", "action": "clear_cache"})
         engine.next()
-    assert [(m["move"], m["visits"]) for m in results[0]["moves"]] == \
-        [(m["move"], m["visits"]) for m in results[1]["moves"]]
+    assert [(m["move"], m["visits"]) for m in results[0]["moves"]] == [
+        (m["move"], m["visits"]) for m in results[1]["moves"]
+    ]
 
 
 def test_a_thousand_mixed_queries_each_get_an_answer_and_the_engine_lives():
     rng = random.Random(5)
-    kinds = [({"game": "azul", "maxVisits": 2}, True), ({"game": "pavilion", "maxVisits": 2}, True),
-             ({"game": "azure", "maxVisits": 2}, True), ({"game": "azul", "maxVisits": -2}, False),
-             ({"game": "azul", "moves": ["nonsense"]}, False), ({"game": "tetris"}, False),
-             ({"game": "azul", "bogus": 1}, False)]
+    kinds = [
+        ({"game": "azul", "maxVisits": 2}, True),
+        ({"game": "pavilion", "maxVisits": 2}, True),
+        ({"game": "azure", "maxVisits": 2}, True),
+        ({"game": "azul", "maxVisits": -2}, False),
+        ({"game": "azul", "moves": ["nonsense"]}, False),
+        ({"game": "tetris"}, False),
+        ({"game": "azul", "bogus": 1}, False),
+    ]
     with AnalysisProcess(threads=2) as process:
         expected = {}
         for i in range(1000):
@@ -362,7 +382,7 @@ def test_sigterm_answers_a_search_still_loading_its_kernels(tmp_path):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), TESSERA_PREBUILT="0")
     with AnalysisProcess(threads=1, env=env) as process:
         process.send({"id": "up", "action": "query_version"})
-        assert process.next(timeout=COLD_START_SECONDS)["id"] == "up"    # SIGTERM is handled
+        assert process.next(timeout=COLD_START_SECONDS)["id"] == "up"  # SIGTERM is handled
         process.send({"id": "run", "game": "azul", "maxTime": 60})
         time.sleep(0.5)
         # The engine may be compiling too (the query's position) when the signal comes.
@@ -370,19 +390,26 @@ def test_sigterm_answers_a_search_still_loading_its_kernels(tmp_path):
     final = [line for line in lines if not line.get("isDuringSearch")]
     assert [line["id"] for line in final] == ["run"]
     assert final[0].get("interrupted") is True or final[0] == {
-        "id": "run", "turn": 0, "error": "the engine stopped and this search did not answer within 10 s",
-        "field": None}
+        "id": "run",
+        "turn": 0,
+        "error": "the engine stopped and this search did not answer within 10 s",
+        "field": None,
+    }
 
 
 def test_a_search_process_that_dies_is_answered_for_and_replaced():
     import psutil
+
     with AnalysisProcess(threads=1) as process:
         process.send({"id": "warm", "game": "azul", "maxVisits": 1})
         process.answer_to("warm", timeout=COLD_START_SECONDS)
         process.send({"id": "doomed", "game": "azul", "maxTime": 60})
         time.sleep(0.5)
-        server = next(child for child in psutil.Process(process.process.pid).children()
-                      if "forkserver" in " ".join(child.cmdline()))
+        server = next(
+            child
+            for child in psutil.Process(process.process.pid).children()
+            if "forkserver" in " ".join(child.cmdline())
+        )
         for search in server.children():
             search.kill()
         lost = checked(process.answer_to("doomed", timeout=30))
@@ -402,9 +429,10 @@ def test_a_position_queried_again_is_the_same_whatever_was_played_from_it(engine
 
 def test_a_bad_move_fails_a_query_of_many_turns_once(engine):
     first = Position.new("azul", seed=0).legal_moves[0]
-    engine.send({"id": "many", "game": "azul", "moves": [first, "F9 blue 1"],
-                 "analyzeTurns": [0, 1, 2], "maxVisits": 5})
-    engine.send({"id": "after", "game": "azul", "maxVisits": 50})   # queued behind its turns
+    engine.send(
+        {"id": "many", "game": "azul", "moves": [first, "F9 blue 1"], "analyzeTurns": [0, 1, 2], "maxVisits": 5}
+    )
+    engine.send({"id": "after", "game": "azul", "maxVisits": 50})  # queued behind its turns
     lines = []
     while not lines or lines[-1]["id"] != "after":
         lines.append(checked(engine.next()))
@@ -421,6 +449,7 @@ def test_threads_below_one_is_a_one_line_error():
     from click.testing import CliRunner
 
     from tessera.cli import main
+
     result = CliRunner().invoke(main, ["analyze", "--threads", "0"])
     assert result.exit_code == 2
     assert result.output == "error: --threads must be at least 1, not 0\n"
@@ -436,7 +465,7 @@ def test_bytes_that_are_not_utf8_are_a_line_that_is_not_json(engine):
     assert checked(engine.next())["id"] == "v"
 
 
-@pytest.mark.slow      # compiles two games in an empty cache: about 70 s
+@pytest.mark.slow  # compiles two games in an empty cache: about 70 s
 def test_only_the_warmed_games_and_the_queried_ones_are_compiled(tmp_path):
     """Before: every search process's fork server compiled all three games (minutes on a
     fresh cache) before the first answer."""
@@ -444,9 +473,11 @@ def test_only_the_warmed_games_and_the_queried_ones_are_compiled(tmp_path):
     with AnalysisProcess(env=env, options=["--warm", "pavilion"]) as process:
         process.send({"id": "a", "game": "azul", "maxVisits": 20})
         assert "moves" in checked(process.answer_to("a", timeout=300))
-    cached = {game for game in ("azul", "pavilion", "azure")
-              if any(game in path.name or game in path.parent.name
-                     for path in tmp_path.rglob("*.nbi"))}
+    cached = {
+        game
+        for game in ("azul", "pavilion", "azure")
+        if any(game in path.name or game in path.parent.name for path in tmp_path.rglob("*.nbi"))
+    }
     assert cached == {"azul", "pavilion"}
 
 
@@ -454,6 +485,7 @@ def test_an_unknown_game_to_warm_is_a_one_line_error():
     from click.testing import CliRunner
 
     from tessera.cli import main
+
     result = CliRunner().invoke(main, ["analyze", "--warm", "chess"])
     assert result.exit_code == 2
     assert result.output.startswith("error: unknown game 'chess'")

@@ -7,6 +7,7 @@ get), a seeded hypothesis fuzzer of such lines, all against one real engine thro
 pipes. ``pytest -m slow`` runs the long fuzz. (tests/test_analyze_limits.py: the query
 schema and the code agree; the search processes die with a killed engine.)
 """
+
 import functools
 import itertools
 import json
@@ -26,11 +27,11 @@ from tessera.analysis.protocol import QUERY_SCHEMA
 from tessera.analysis.searching import MAX_ERROR_CHARS
 from tests.limits import EXIT_SECONDS, kill
 
-pytestmark = pytest.mark.repo           # answers are checked against docs/analyze.schema.json
+pytestmark = pytest.mark.repo  # answers are checked against docs/analyze.schema.json
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-MAX_ERROR_LINE = 2 * MAX_ERROR_CHARS + 200      # bytes: an error never echoes a long value
-SHORT, LONG = 400, 3000                         # fuzz examples in the default and the slow run
+MAX_ERROR_LINE = 2 * MAX_ERROR_CHARS + 200  # bytes: an error never echoes a long value
+SHORT, LONG = 400, 3000  # fuzz examples in the default and the slow run
 
 
 class Engine:
@@ -39,7 +40,10 @@ class Engine:
     def __init__(self, *options):
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tessera", "analyze", "--threads", "1", *options],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         self.lines = queue.Queue()
         self.errors = []
         self.syncs = itertools.count()
@@ -100,14 +104,18 @@ class Engine:
 @functools.cache
 def answer_schema():
     schemas = [json.loads((DOCS / name).read_text()) for name in ("best.schema.json", "analyze.schema.json")]
-    return jsonschema.Draft202012Validator(schemas[1], registry=Registry().with_resources(
-        (schema["$id"], Resource.from_contents(schema)) for schema in schemas))
+    return jsonschema.Draft202012Validator(
+        schemas[1],
+        registry=Registry().with_resources((schema["$id"], Resource.from_contents(schema)) for schema in schemas),
+    )
 
 
 def strict_json(raw):
     """An output line as JSON, refusing anything a strict reader refuses."""
+
     def refuse(token):
         raise AssertionError(f"{token} in an output line")
+
     return json.loads(raw.decode("utf-8"), parse_constant=refuse)
 
 
@@ -128,18 +136,22 @@ def engine():
 
 # ---- the cases one by one ----------------------------------------------------------
 
+
 def nested(depth, inner="1"):
     return "[" * depth + inner + "]" * depth
 
 
-@pytest.mark.parametrize("line, query_id, field", [
-    ('{"id": "d", "game": "azul", "x": %s}' % nested(1000), "d", None),
-    ('{"id": "d", "game": "azul", "options": {"players": %s}}' % nested(100_000), "d", None),
-    ('{"id": "d", "position": {"a": %s}}' % nested(5000), "d", None),
-    ('{"game": "azul", "id": "d", "x": %s}' % nested(1000), None, None),    # id not first
-    ('{"id": "d", "x": "%s", "y": %s}' % ("[" * 5000, nested(65)), "d", None),
-    ('{"id": "d", "x": %s' % ("[" * 100_000), "d", None),                  # and never closed
-])
+@pytest.mark.parametrize(
+    "line, query_id, field",
+    [
+        ('{"id": "d", "game": "azul", "x": %s}' % nested(1000), "d", None),
+        ('{"id": "d", "game": "azul", "options": {"players": %s}}' % nested(100_000), "d", None),
+        ('{"id": "d", "position": {"a": %s}}' % nested(5000), "d", None),
+        ('{"game": "azul", "id": "d", "x": %s}' % nested(1000), None, None),  # id not first
+        ('{"id": "d", "x": "%s", "y": %s}' % ("[" * 5000, nested(65)), "d", None),
+        ('{"id": "d", "x": %s' % ("[" * 100_000), "d", None),  # and never closed
+    ],
+)
 def test_nesting_deeper_than_the_limit_is_one_error(engine, line, query_id, field):
     answer = engine.answer(line.encode())
     assert (answer["id"], answer["field"]) == (query_id, field)
@@ -148,37 +160,39 @@ def test_nesting_deeper_than_the_limit_is_one_error(engine, line, query_id, fiel
 
 def test_nesting_within_the_limit_and_brackets_inside_strings_are_read(engine):
     line = '{"id": "n", "game": "azul", "maxVisits": 1, "position": %s}' % nested(60)
-    assert engine.answer(line.encode())["field"] == "position"          # read: not a position
+    assert engine.answer(line.encode())["field"] == "position"  # read: not a position
     line = '{"id": "n", "game": "azul", "maxVisits": 1, "moves": ["%s"]}' % ("[{" * 90)
     assert engine.answer(line.encode())["field"] == "moves"
 
 
-@pytest.mark.parametrize("line, field", [
-    ('{"id": "h", "game": "azul", "startSeed": %s}' % ("9" * 5000), "startSeed"),
-    ('{"id": "h", "game": "azul", "maxVisits": -%s}' % ("1" * 100_000), "maxVisits"),
-    ('{"id": "h", "game": "azul", "options": {"players": %s}}' % ("3" * 5000), "options"),
-    ('{"id": "h", "position": {"factories": [%s]}}' % ("7" * 5000), "position"),
-    ('{"id": "h", "game": "azul", "analyzeTurns": [%s]}' % ("5" * 4301), "analyzeTurns"),
-    ('{"id": "h", "game": "azul", "startSeed": 9223372036854775808}', "startSeed"),
-    ('{"id": "h", "game": "azul", "seed": 4294967296}', "seed"),
-    ('{"id": "h", "game": "azul", "memory": 1e308}', "memory"),
-    ('{"id": "h", "game": "azul", "memory": 1e400}', "memory"),
-    ('{"id": "h", "game": "azul", "memory": 1e9}', "memory"),
-    ('{"id": "h", "game": "azul", "memory": NaN}', "memory"),
-    ('{"id": "h", "game": "azul", "memory": Infinity}', "memory"),
-    ('{"id": "h", "game": "azul", "exploration": -Infinity}', "exploration"),
-    ('{"id": "h", "game": "azul", "maxTime": NaN}', "maxTime"),
-    ('{"id": "h", "game": "azul", "maxVisits": 1, "reportDuringSearchEvery": NaN}',
-     "reportDuringSearchEvery"),
-    ('{"id": "h", "game": "azul", "startSeed": 3.5}', "startSeed"),
-    ('{"id": "h", "game": "azul", "topMoves": 1e9}', "topMoves"),
-    ('{"id": "h", "game": "azul", "analyzeTurns": [0.5]}', "analyzeTurns"),
-    ('{"id": "h", "game": "azul", "depth": 1e300, "algo": "alphabeta"}', "depth"),
-    ('{"id": "h", "game": "azul", "threads": 65}', "threads"),
-    ('{"id": "h", "game": "azul", "options": {"seed": 1}}', "options"),
-    ('{"id": "h", "game": "azul", "options": {"players": 2.5}}', "options"),
-    ('{"id": "h", "game": "azul", "options": {"players": NaN}}', "options"),
-])
+@pytest.mark.parametrize(
+    "line, field",
+    [
+        ('{"id": "h", "game": "azul", "startSeed": %s}' % ("9" * 5000), "startSeed"),
+        ('{"id": "h", "game": "azul", "maxVisits": -%s}' % ("1" * 100_000), "maxVisits"),
+        ('{"id": "h", "game": "azul", "options": {"players": %s}}' % ("3" * 5000), "options"),
+        ('{"id": "h", "position": {"factories": [%s]}}' % ("7" * 5000), "position"),
+        ('{"id": "h", "game": "azul", "analyzeTurns": [%s]}' % ("5" * 4301), "analyzeTurns"),
+        ('{"id": "h", "game": "azul", "startSeed": 9223372036854775808}', "startSeed"),
+        ('{"id": "h", "game": "azul", "seed": 4294967296}', "seed"),
+        ('{"id": "h", "game": "azul", "memory": 1e308}', "memory"),
+        ('{"id": "h", "game": "azul", "memory": 1e400}', "memory"),
+        ('{"id": "h", "game": "azul", "memory": 1e9}', "memory"),
+        ('{"id": "h", "game": "azul", "memory": NaN}', "memory"),
+        ('{"id": "h", "game": "azul", "memory": Infinity}', "memory"),
+        ('{"id": "h", "game": "azul", "exploration": -Infinity}', "exploration"),
+        ('{"id": "h", "game": "azul", "maxTime": NaN}', "maxTime"),
+        ('{"id": "h", "game": "azul", "maxVisits": 1, "reportDuringSearchEvery": NaN}', "reportDuringSearchEvery"),
+        ('{"id": "h", "game": "azul", "startSeed": 3.5}', "startSeed"),
+        ('{"id": "h", "game": "azul", "topMoves": 1e9}', "topMoves"),
+        ('{"id": "h", "game": "azul", "analyzeTurns": [0.5]}', "analyzeTurns"),
+        ('{"id": "h", "game": "azul", "depth": 1e300, "algo": "alphabeta"}', "depth"),
+        ('{"id": "h", "game": "azul", "threads": 65}', "threads"),
+        ('{"id": "h", "game": "azul", "options": {"seed": 1}}', "options"),
+        ('{"id": "h", "game": "azul", "options": {"players": 2.5}}', "options"),
+        ('{"id": "h", "game": "azul", "options": {"players": NaN}}', "options"),
+    ],
+)
 def test_a_number_out_of_range_is_one_error_naming_its_field(engine, line, field):
     answer = engine.answer(line.encode())
     assert (answer["id"], answer["field"]) == ("h", field), answer
@@ -190,13 +204,19 @@ def test_options_seed_points_to_start_seed(engine):
     assert "startSeed" in answer["error"] and "'seed'" in answer["error"]
 
 
-@pytest.mark.parametrize("whole, meant", [
-    ({"topMoves": 2.0}, {"topMoves": 2}), ({"threads": 2.0}, {"threads": 2}),
-    ({"startSeed": 3.0}, {"startSeed": 3}), ({"maxVisits": 2e1}, {"maxVisits": 20}),
-    ({"analyzeTurns": [0.0]}, {"analyzeTurns": [0]}), ({"seed": 4.0}, {"seed": 4}),
-    ({"options": {"players": 3.0}}, {"options": {"players": 3}}),
-    ({"algo": "alphabeta", "depth": 1.0}, {"algo": "alphabeta", "depth": 1}),
-])
+@pytest.mark.parametrize(
+    "whole, meant",
+    [
+        ({"topMoves": 2.0}, {"topMoves": 2}),
+        ({"threads": 2.0}, {"threads": 2}),
+        ({"startSeed": 3.0}, {"startSeed": 3}),
+        ({"maxVisits": 2e1}, {"maxVisits": 20}),
+        ({"analyzeTurns": [0.0]}, {"analyzeTurns": [0]}),
+        ({"seed": 4.0}, {"seed": 4}),
+        ({"options": {"players": 3.0}}, {"options": {"players": 3}}),
+        ({"algo": "alphabeta", "depth": 1.0}, {"algo": "alphabeta", "depth": 1}),
+    ],
+)
 def test_a_whole_number_float_counts_as_its_integer(engine, whole, meant):
     base = {"game": "azul", "maxVisits": 20}
     got = engine.answer(text({"id": "w", **base, **whole}))
@@ -208,15 +228,18 @@ def test_a_whole_number_float_counts_as_its_integer(engine, whole, meant):
         assert len(got["moves"]) == 2
 
 
-@pytest.mark.parametrize("data, query_id", [
-    (b'{"id": "u", "game": "azul", "position": "\xff\xfe"}', "u"),
-    (b'{"id": "\xc3\x28", "game": "azul"}', None),
-    (b'\xed\xa0\x80{"id": "u"}', None),                             # a surrogate in UTF-8 bytes
-    (b'\x00\x01\x02', None),
-    (b'{"id": "u", "game": "azul", "moves": ["F1 \\ud800"]}', "u"),   # a lone surrogate escape
-    (b'{"id": "\\udc00", "game": "azul"}', None),
-    (b'{"id": "u", "game": "azul", "options": {"\\ud800": 1}}', "u"),
-])
+@pytest.mark.parametrize(
+    "data, query_id",
+    [
+        (b'{"id": "u", "game": "azul", "position": "\xff\xfe"}', "u"),
+        (b'{"id": "\xc3\x28", "game": "azul"}', None),
+        (b'\xed\xa0\x80{"id": "u"}', None),  # a surrogate in UTF-8 bytes
+        (b"\x00\x01\x02", None),
+        (b'{"id": "u", "game": "azul", "moves": ["F1 \\ud800"]}', "u"),  # a lone surrogate escape
+        (b'{"id": "\\udc00", "game": "azul"}', None),
+        (b'{"id": "u", "game": "azul", "options": {"\\ud800": 1}}', "u"),
+    ],
+)
 def test_bytes_that_are_not_unicode_text_are_one_error(engine, data, query_id):
     answer = engine.answer(data)
     assert answer["id"] == query_id and "error" in answer
@@ -224,10 +247,14 @@ def test_bytes_that_are_not_unicode_text_are_one_error(engine, data, query_id):
 
 def test_a_long_bad_value_is_never_echoed(engine):
     value = "z" * 900_000
-    for query in ({"id": "l", "game": value}, {"id": "l", "game": "azul", value: 1},
-                  {"id": "l", "game": "azul", "moves": [value]},
-                  {"id": "l", "game": "azul", "options": {"variant": value}},
-                  {"id": "l", "position": value}, {"id": value, "game": "azul"}):
+    for query in (
+        {"id": "l", "game": value},
+        {"id": "l", "game": "azul", value: 1},
+        {"id": "l", "game": "azul", "moves": [value]},
+        {"id": "l", "game": "azul", "options": {"variant": value}},
+        {"id": "l", "position": value},
+        {"id": value, "game": "azul"},
+    ):
         answer = engine.answer(text(query))
         assert "error" in answer and value[:100] not in json.dumps(answer)
 
@@ -290,10 +317,18 @@ def wrong_type(schema):
     """JSON text of a value whose type the field's schema refuses."""
     types = schema.get("type")
     types = [types] if isinstance(types, str) else types or []
-    choices = {"string": '"text"', "integer": "7", "number": "7.5", "boolean": "true",
-               "array": "[1]", "object": '{"a": 1}', "null": "null"}
-    refused = [token for name, token in choices.items()
-               if name not in types and not (name == "integer" and "number" in types)]
+    choices = {
+        "string": '"text"',
+        "integer": "7",
+        "number": "7.5",
+        "boolean": "true",
+        "array": "[1]",
+        "object": '{"a": 1}',
+        "null": "null",
+    }
+    refused = [
+        token for name, token in choices.items() if name not in types and not (name == "integer" and "number" in types)
+    ]
     if "enum" in schema:
         refused.append('"not-one-of-them"')
     return st.sampled_from(refused)
@@ -322,7 +357,7 @@ def hostile_lines(draw):
         data = bytearray(("{" + base + "}").encode())
         for _ in range(draw(st.integers(1, 4))):
             at = draw(st.integers(0, len(data)))
-            data[at:at + draw(st.integers(0, 3))] = draw(st.binary(max_size=4))
+            data[at : at + draw(st.integers(0, 3))] = draw(st.binary(max_size=4))
         return bytes(data).replace(b"\n", b" ")
     return draw(st.binary(min_size=1, max_size=200)).replace(b"\n", b" ")
 
@@ -333,13 +368,13 @@ def fuzz_settings(examples):
 
 def check_one_answer(engine, line):
     if not line.strip():
-        assert engine.exchange(line) == []      # a blank line is skipped
+        assert engine.exchange(line) == []  # a blank line is skipped
         return
-    answer = engine.answer(line)            # one line that the answer schema accepts
+    answer = engine.answer(line)  # one line that the answer schema accepts
     assert "error" in answer or "moves" in answer or "action" in answer
 
 
-@pytest.mark.long        # about 10 s of fuzzing
+@pytest.mark.long  # about 10 s of fuzzing
 @fuzz_settings(SHORT)
 @given(line=hostile_lines())
 def test_fuzz_every_hostile_line_gets_one_answer(engine, line):

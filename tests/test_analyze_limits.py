@@ -1,6 +1,7 @@
 """`tessera analyze`'s limits: the query schema and the code agree on every number's
 range (what one takes the other takes, whole-number floats as integers), and the fork
 server and search processes end when the engine is killed, a running search too."""
+
 import json
 import os
 import signal
@@ -21,9 +22,11 @@ def text(query):
 
 # ---- the query schema and the code agree ----------------------------------------------
 
-NUMBER_FIELDS = sorted(name for name, schema in QUERY_SCHEMA["properties"].items()
-                       if schema.get("type") in ("integer", "number")
-                       or schema.get("items", {}).get("type") in ("integer", "number"))
+NUMBER_FIELDS = sorted(
+    name
+    for name, schema in QUERY_SCHEMA["properties"].items()
+    if schema.get("type") in ("integer", "number") or schema.get("items", {}).get("type") in ("integer", "number")
+)
 
 
 def query_with(name, value):
@@ -40,8 +43,19 @@ def parsed(query):
 
 
 def test_every_number_field_has_a_range():
-    assert {"startSeed", "analyzeTurns", "maxVisits", "maxTime", "depth", "threads", "topMoves",
-            "seed", "exploration", "memory", "reportDuringSearchEvery"} <= set(NUMBER_FIELDS)
+    assert {
+        "startSeed",
+        "analyzeTurns",
+        "maxVisits",
+        "maxTime",
+        "depth",
+        "threads",
+        "topMoves",
+        "seed",
+        "exploration",
+        "memory",
+        "reportDuringSearchEvery",
+    } <= set(NUMBER_FIELDS)
     for name in NUMBER_FIELDS:
         schema = QUERY_SCHEMA["properties"][name]
         schema = schema.get("items", schema)
@@ -56,7 +70,7 @@ def test_the_code_takes_what_the_schema_takes_and_refuses_the_rest(name):
     low = schema.get("minimum", schema.get("exclusiveMinimum"))
     try:
         parsed(query_with(name, top))
-    except LineError as err:                # only the machine's memory may be less
+    except LineError as err:  # only the machine's memory may be less
         assert (name, err.error.field) == ("memory", "memory") and "machine" in str(err)
     inside = [low + 1, float(low + 1)] if integer else [low + 0.5 if low + 0.5 <= top else top]
     for value in inside:
@@ -76,18 +90,25 @@ def test_the_code_takes_what_the_schema_takes_and_refuses_the_rest(name):
         assert refused.value.error.field == name, token
 
 
-@pytest.mark.parametrize("name, value, attribute", [
-    ("threads", 2.0, lambda q: q.mcts.threads), ("topMoves", 3.0, lambda q: q.top_moves),
-    ("maxVisits", 5.0, lambda q: q.mcts.iterations), ("seed", 7.0, lambda q: q.mcts.seed),
-    ("analyzeTurns", 0.0, lambda q: q.turns[0]), ("startSeed", 3.0, lambda q: q.source["startSeed"]),
-    ("depth", 2.0, lambda q: q.settings["depth"]),
-])
+@pytest.mark.parametrize(
+    "name, value, attribute",
+    [
+        ("threads", 2.0, lambda q: q.mcts.threads),
+        ("topMoves", 3.0, lambda q: q.top_moves),
+        ("maxVisits", 5.0, lambda q: q.mcts.iterations),
+        ("seed", 7.0, lambda q: q.mcts.seed),
+        ("analyzeTurns", 0.0, lambda q: q.turns[0]),
+        ("startSeed", 3.0, lambda q: q.source["startSeed"]),
+        ("depth", 2.0, lambda q: q.settings["depth"]),
+    ],
+)
 def test_a_whole_number_float_becomes_an_integer(name, value, attribute):
     got = attribute(parsed(query_with(name, value)))
     assert got == int(value) and type(got) is int
 
 
 # ---- the search processes end with the engine -------------------------------------------
+
 
 def process_table():
     """{pid: (parent pid, state)} of every process, read from /proc."""
@@ -99,7 +120,7 @@ def process_table():
             stat = Path(f"/proc/{entry}/stat").read_text()
         except OSError:
             continue
-        state, parent = stat[stat.rindex(")") + 2:].split()[:2]
+        state, parent = stat[stat.rindex(")") + 2 :].split()[:2]
         table[int(entry)] = (int(parent), state)
     return table
 
@@ -117,13 +138,17 @@ def descendants(pid):
 
 def running(pids):
     table = process_table()
-    return [pid for pid in pids if pid in table and table[pid][1] != "Z"]     # zombies hold nothing
+    return [pid for pid in pids if pid in table and table[pid][1] != "Z"]  # zombies hold nothing
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_a_killed_engine_takes_its_fork_server_and_searches_with_it():
-    process = subprocess.Popen([sys.executable, "-m", "tessera", "analyze", "--threads", "2"],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tessera", "analyze", "--threads", "2"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
     family = []
     try:
         lines = line_queue(process.stdout)
@@ -131,13 +156,12 @@ def test_a_killed_engine_takes_its_fork_server_and_searches_with_it():
         process.stdin.flush()
         assert json.loads(lines.get(timeout=COLD_START_SECONDS))["id"] == "w"
         # A 4-player solve without a time limit runs for far longer than this test.
-        process.stdin.write(text({"id": "long", "game": "azul", "options": {"players": 4},
-                                  "algo": "solve"}) + b"\n")
+        process.stdin.write(text({"id": "long", "game": "azul", "options": {"players": 4}, "algo": "solve"}) + b"\n")
         process.stdin.write(text({"id": "many", "game": "azul", "maxVisits": 100_000_000}) + b"\n")
         process.stdin.flush()
         time.sleep(1.0)
         family += descendants(process.pid)
-        assert len(family) >= 3                 # the fork server and two search processes
+        assert len(family) >= 3  # the fork server and two search processes
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=KILL_SECONDS)
         deadline = time.monotonic() + 30
@@ -146,5 +170,5 @@ def test_a_killed_engine_takes_its_fork_server_and_searches_with_it():
         assert running(family) == []
     finally:
         kill(process)
-        for pid in running(family):         # what this test started, should it fail
+        for pid in running(family):  # what this test started, should it fail
             os.kill(pid, signal.SIGKILL)

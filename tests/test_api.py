@@ -1,5 +1,6 @@
 """The Python API (docs/api.md): its example runs; positions, agents' decisions, the
 per-move hook and timing of play_game, external players in play_game and `tessera selfplay`."""
+
 import re
 import subprocess
 import sys
@@ -35,6 +36,7 @@ def test_the_documented_examples_run(name, capsys):
 
 
 # ---- positions -----------------------------------------------------------------------
+
 
 def test_a_position_reads_back_from_its_text_and_json_and_matches_the_engine():
     start = Position.new("azul", seed=3, players=3)
@@ -102,6 +104,7 @@ def test_best_and_solve_are_the_documents_of_the_commands():
 
 # ---- agents and play_game ------------------------------------------------------------
 
+
 def test_a_search_agent_decides_with_its_search_result():
     state = AZUL.parse_position(LATE_POSITION)
     decision = parse_agent("mcts:iters=300", seed=2).decide(state)
@@ -115,13 +118,15 @@ def test_a_search_agent_decides_with_its_search_result():
 def test_play_game_calls_the_hook_after_every_move_and_times_the_seats():
     def agents():
         return [parse_agent("mcts:iters=30", seed=1), parse_agent("random", seed=2)]
+
     events = []
     record = play_game(AZUL, {}, agents(), seed=5, on_move=events.append)
-    assert play_game(AZUL, {}, agents(), seed=5).moves == record.moves   # the hook changes nothing
+    assert play_game(AZUL, {}, agents(), seed=5).moves == record.moves  # the hook changes nothing
     assert [e.ply for e in events] == list(range(len(record.moves)))
     assert [(e.player, e.move) for e in events] == record.moves
     replay = Position.new("azul", seed=5)
     from tessera.kernels.rng import CHANCE_SALT, make_rng
+
     chance = make_rng(5 ^ CHANCE_SALT)
     state = replay.state
     for event in events:
@@ -130,8 +135,7 @@ def test_play_game_calls_the_hook_after_every_move_and_times_the_seats():
         assert event.text == AZUL.format_move(state, event.move)
         games.apply_move(state, event.move)
     for seat in (0, 1):
-        assert record.seconds[seat] == pytest.approx(
-            sum(e.decision.seconds for e in events if e.player == seat))
+        assert record.seconds[seat] == pytest.approx(sum(e.decision.seconds for e in events if e.player == seat))
     assert all(e.decision.result.visits == 30 for e in events if e.player == 0)
     assert all(e.decision.result is None for e in events if e.player == 1)
 
@@ -142,21 +146,24 @@ def test_an_external_player_sits_at_a_seat_and_sees_its_view():
     def lowest_text(position):
         seen.append(position)
         return min(position.legal_moves)
+
     azure = get_game("azure")
-    record = play_game(azure, {}, [ExternalAgent(lowest_text), parse_agent("greedy", seed=1)],
-                       seed=3)
+    record = play_game(azure, {}, [ExternalAgent(lowest_text), parse_agent("greedy", seed=1)], seed=3)
     mine = [move for seat, move in record.moves if seat == 0]
     assert len(seen) == len(mine) > 0
     assert all(p.is_view and p.to_move == 1 for p in seen)
     assert [p.parse_move(min(p.legal_moves)) for p in seen] == mine
 
 
-@pytest.mark.parametrize("function, message", [
-    (lambda position: "F9 blue 9", "illegal move"),
-    (lambda position: 1 / 0, "ZeroDivisionError"),
-    (lambda position: None, "not a move"),
-    (lambda position: -5, "not legal"),
-])
+@pytest.mark.parametrize(
+    "function, message",
+    [
+        (lambda position: "F9 blue 9", "illegal move"),
+        (lambda position: 1 / 0, "ZeroDivisionError"),
+        (lambda position: None, "not a move"),
+        (lambda position: -5, "not legal"),
+    ],
+)
 def test_an_external_player_that_fails_ends_the_game_with_an_agent_error(function, message):
     with pytest.raises(AgentError, match=message):
         play_game(AZUL, {}, [ExternalAgent(function), parse_agent("random")], seed=1)
@@ -177,28 +184,50 @@ def test_an_external_player_in_tessera_selfplay(tmp_path):
 
     def selfplay(spec, out):
         return subprocess.run(
-            [sys.executable, "-m", "tessera", "selfplay", "azul", "--games", "4", "--seed", "2",
-             "--agents", f"greedy,{spec}", "--out", out, "--workers", "2", "--no-plots"],
-            cwd=tmp_path, capture_output=True, text=True, timeout=COLD_START_SECONDS)
+            [
+                sys.executable,
+                "-m",
+                "tessera",
+                "selfplay",
+                "azul",
+                "--games",
+                "4",
+                "--seed",
+                "2",
+                "--agents",
+                f"greedy,{spec}",
+                "--out",
+                out,
+                "--workers",
+                "2",
+                "--no-plots",
+            ],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=COLD_START_SECONDS,
+        )
+
     done = selfplay("python:file=bot.py,function=last", "runs")
     assert done.returncode == 0, done.stderr
     assert "4 of 4" in done.stderr and "python:file=bot.py,function=last" in done.stdout
     bad = selfplay("python:file=bot.py,function=first", "runs2")
     assert bad.returncode == 2
     assert bad.stderr.strip().splitlines() == [
-        "error: bad agent spec 'python:file=bot.py,function=first': first is not a function"
-        " of bot.py"]
+        "error: bad agent spec 'python:file=bot.py,function=first': first is not a function of bot.py"
+    ]
     raising = selfplay("python:file=bot.py,function=broken", "runs3")
     assert raising.returncode == 2
     assert raising.stderr.strip().splitlines() == [
-        "error: player python:file=bot.py,function=broken raised ValueError: boom"]
+        "error: player python:file=bot.py,function=broken raised ValueError: boom"
+    ]
 
 
 def test_a_players_file_is_loaded_once_per_process(tmp_path):
     from tessera.agents import parse_agent as build
+
     counter = tmp_path / "loads.txt"
-    (tmp_path / "counted.py").write_text(
-        f"open({str(counter)!r}, 'a').write('x')\n" + BOT)
+    (tmp_path / "counted.py").write_text(f"open({str(counter)!r}, 'a').write('x')\n" + BOT)
     spec = f"python:file={tmp_path / 'counted.py'},function=last"
     agents = [build(spec, seed=s) for s in range(3)]
     assert all(agent.function is agents[0].function for agent in agents)

@@ -7,6 +7,7 @@
   Python API (positions, the search request, the game specs, agents, warm-up, perft),
   never the kernels: a change of a kernel's layout stops at that API.
 """
+
 import pytest
 
 from tests.import_graph import import_graph, imported_modules
@@ -65,8 +66,10 @@ def test_the_cycle_search_finds_a_circle_and_passes_a_tree():
 
 
 def test_the_scan_skips_what_only_a_type_checker_imports():
-    source = ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import tessera.agents\n"
-              "def f():\n    import tessera.games\n")
+    source = (
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import tessera.agents\n"
+        "def f():\n    import tessera.games\n"
+    )
     assert "tessera.agents" not in imported_modules(source, "tessera.x", running_only=True)
     assert "tessera.games" in imported_modules(source, "tessera.x", running_only=True)
 
@@ -81,14 +84,24 @@ def test_no_import_circles():
 
 
 def test_the_kernels_import_nothing_above_them():
-    upward = {(module, imported) for module, imports in GRAPH.items() if within(module, "tessera.kernels")
-              for imported in imports if not within(imported, "tessera.kernels")}
+    upward = {
+        (module, imported)
+        for module, imports in GRAPH.items()
+        if within(module, "tessera.kernels")
+        for imported in imports
+        if not within(imported, "tessera.kernels")
+    }
     assert upward == set()
 
 
 @pytest.mark.parametrize("front_end", FRONT_ENDS)
 def test_a_front_end_never_reaches_into_the_kernels(front_end):
-    reaching = {(module, imported) for module, imports in GRAPH.items() if within(module, front_end)
-                for imported in imports if within(imported, "tessera.kernels")}
+    reaching = {
+        (module, imported)
+        for module, imports in GRAPH.items()
+        if within(module, front_end)
+        for imported in imports
+        if within(imported, "tessera.kernels")
+    }
     assert any(within(module, front_end) for module in GRAPH)
     assert reaching == set()

@@ -1,5 +1,6 @@
 """The atomic operations threads sharing a search tree use (kernels/atomics.py): two
 threads hammering the same elements lose no update."""
+
 import threading
 
 import numpy as np
@@ -26,7 +27,7 @@ def hammer(counts, sums, rounds):
 
 def test_two_threads_lose_no_update():
     counts, sums = np.zeros((3, 3), np.int64), np.zeros((2, 2))
-    hammer(counts, sums, 1)                     # compile before the threads start
+    hammer(counts, sums, 1)  # compile before the threads start
     counts[:], sums[:] = 0, 0
     threads = [threading.Thread(target=hammer, args=(counts, sums, ROUNDS)) for _ in range(2)]
     for thread in threads:
@@ -41,8 +42,8 @@ def test_two_threads_lose_no_update():
 
 @njit(cache=True)
 def exchange_twice(values):
-    first = compare_exchange(values, 0, 5, 9)       # holds 5: stores 9
-    second = compare_exchange(values, 0, 5, 7)      # holds 9: stores nothing
+    first = compare_exchange(values, 0, 5, 9)  # holds 5: stores 9
+    second = compare_exchange(values, 0, 5, 7)  # holds 9: stores nothing
     store_release(values, 1, -2)
     return first, second, load_acquire(values, 0), fetch_add(values, 1, 4)
 

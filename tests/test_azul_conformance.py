@@ -1,4 +1,5 @@
 """Azul through the shared conformance harness, with Azul's own invariants."""
+
 from tessera.kernels.azul.layout import (
     MARKER_BIT,
     P_FLOOR,
@@ -73,5 +74,5 @@ class TestAzulConformance(GameConformance):
                 assert all(bin(r).count("1") <= 1 for r in rows), "colour twice in a row"
                 cols = [sum((walls[p][c] >> (5 * r + k)) & 1 for r in range(5)) for k in range(5)]
                 assert all(k <= 1 for k in cols), "colour twice in a column"
-            if state[W_PHASE] in (PHASE_REFILL, PHASE_DRAFT):   # rows complete only at tiling
+            if state[W_PHASE] in (PHASE_REFILL, PHASE_DRAFT):  # rows complete only at tiling
                 assert not any(((occupied >> (5 * r)) & 31) == 31 for r in range(5))

@@ -2,6 +2,7 @@
 line is worth the wall tile it becomes, its points there plus its share of the bonuses
 (2 + 7 + 10 over 5 = 3.8), in full when the move fills the line and at half, in
 proportion, while it fills; floor tiles cost their slots; all in half points (SCALE)."""
+
 import pytest
 
 from tessera.kernels import azul
@@ -63,7 +64,8 @@ def test_a_gray_wall_column_is_worth_the_points_its_tile_scores():
     # Line 1 is full of red at the wall tiling: column 3 joins blue and yellow (3 points),
     # column 5 stands alone (1).
     board = "score 5 wall BY.../.B.../...../...../..... lines R/../.../..../..... floor -"
-    state = azul_position("gray", "- - - - -", board, EMPTY_BOARD.replace("floor -", "floor 1"),
-                          phase="tiling", centre="-")
+    state = azul_position(
+        "gray", "- - - - -", board, EMPTY_BOARD.replace("floor -", "floor 1"), phase="tiling", centre="-"
+    )
     assert value(state, "col 3") == 3
     assert value(state, "col 5") == 1

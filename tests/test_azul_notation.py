@@ -1,4 +1,5 @@
 """Azul notation: text and JSON round trips, every validation error, move text."""
+
 import json
 import random
 import re
@@ -159,6 +160,7 @@ def mutate(text, old, new):
 
 # ---- round trips ---------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("text", POSITIONS.values(), ids=POSITIONS.keys())
 def test_canonical_text_round_trips(text):
     state = parse_position(text)
@@ -173,10 +175,12 @@ def test_one_line_form_with_semicolons():
 
 def test_lenient_input_forms():
     """Letters in any order, 'x' on the colour wall, '-' and unpadded lines."""
-    lenient = (DRAFT_2P.replace("BBYR - KKWW", "RYBB - WKWK")
-               .replace("wall BY.../W....", "wall xx.../x....")
-               .replace("lines ./YY/R../..../KKK..", "lines -/YY/R/-/KKK")
-               .replace("floor 1RR", "floor R1R"))
+    lenient = (
+        DRAFT_2P.replace("BBYR - KKWW", "RYBB - WKWK")
+        .replace("wall BY.../W....", "wall xx.../x....")
+        .replace("lines ./YY/R../..../KKK..", "lines -/YY/R/-/KKK")
+        .replace("floor 1RR", "floor R1R")
+    )
     assert format_position(parse_position(lenient)) == DRAFT_2P
 
 
@@ -185,21 +189,23 @@ def test_json_form():
     assert obj["factories"] == ["BBYR", "-", "KKWW", "-", "YRKW"]
     assert obj["bag"] == {"blue": 12, "yellow": 14, "red": 11, "black": 13, "white": 14}
     assert obj["boards"][0] == {
-        "score": 7, "wall": ["BY...", "W....", "..B..", ".....", "....."],
-        "lines": [".", "YY", "R..", "....", "KKK.."], "floor": "1RR",
+        "score": 7,
+        "wall": ["BY...", "W....", "..B..", ".....", "....."],
+        "lines": [".", "YY", "R..", "....", "KKK.."],
+        "floor": "1RR",
     }
     assert obj["turn"] == 2 and obj["phase"] == "draft" and obj["wall"] == "colour"
 
 
 def test_array_layout():
     state = parse_position(DRAFT_2P)
-    assert state[W_FACTORY] == 2 | 1 << 8 | 1 << 16            # BBYR: lanes B2 Y1 R1
-    assert state[W_CENTRE] == 2 | 1 << 8                       # no marker: player 1 took it
+    assert state[W_FACTORY] == 2 | 1 << 8 | 1 << 16  # BBYR: lanes B2 Y1 R1
+    assert state[W_CENTRE] == 2 | 1 << 8  # no marker: player 1 took it
     # lines ./YY/R../..../KKK..: count in bits 0-3, colour in bits 4-6 of lane i
     lines = (2 | 1 << 4) << 8 | (1 | 2 << 4) << 16 | (3 | 3 << 4) << 32
     assert state[player_word(0, P_LINES)] == lines
-    assert state[player_word(0, P_WALL + 0)] == 1 << 0 | 1 << 12    # blue at (0,0) and (2,2)
-    assert not state[W_FACTORY + 5:W_FACTORY + 9].any()
+    assert state[player_word(0, P_WALL + 0)] == 1 << 0 | 1 << 12  # blue at (0,0) and (2,2)
+    assert not state[W_FACTORY + 5 : W_FACTORY + 9].any()
 
 
 @pytest.mark.repo
@@ -250,15 +256,14 @@ TEXT_ERRORS = [
     ("tile-total", DRAFT_2P, "bag 12/14/11/13/14", "bag 12/14/11/13/15", "tiles"),
     # players
     ("player-order", DRAFT_2P, "player 2 score", "player 3 score", "player 3"),
-    ("player-missing", DRAFT_2P, DRAFT_2P[DRAFT_2P.index("\nplayer 2"):], "", "player 2"),
+    ("player-missing", DRAFT_2P, DRAFT_2P[DRAFT_2P.index("\nplayer 2") :], "", "player 2"),
     ("player-extra", DRAFT_2P, "floor K", "floor K\nplayer 3 score 0", "player 3"),
     ("player-number", DRAFT_2P, "player 2 score", "player two score", "player"),
     ("player-unknown-key", DRAFT_2P, "floor K", "floor K hat 3", "player 2"),
     ("player-missing-key", DRAFT_2P, " floor K", "", "player 2 floor"),
     ("score-sign", DRAFT_2P, "score 7", "score -7", "player 1 score"),
     ("score-bound", DRAFT_2P, "score 7", "score 41", "player 1 score"),
-    ("wall-rows", DRAFT_2P, "BY.../W..../..B../...../.....", "BY.../W..../..B../.....",
-     "player 1 wall"),
+    ("wall-rows", DRAFT_2P, "BY.../W..../..B../...../.....", "BY.../W..../..B../.....", "player 1 wall"),
     ("wall-row-length", DRAFT_2P, "BY...", "BY..", "player 1 wall"),
     ("wall-cell", DRAFT_2P, "BY...", "BY.?.", "player 1 wall"),
     ("colour-wall-place", DRAFT_2P, "BY...", "YB...", "player 1 wall"),
@@ -268,8 +273,7 @@ TEXT_ERRORS = [
     ("line-mixed", DRAFT_2P, "KKK..", "KKR..", "player 1 lines"),
     ("line-over-full", DRAFT_2P, "./YY/R..", "./YYY/R..", "player 1 lines"),
     ("line-padding-first", DRAFT_2P, "/R../", "/.R./", "player 1 lines"),
-    ("line-count", DRAFT_2P, "lines ./YY/R../..../KKK..", "lines ./YY/R../....",
-     "player 1 lines"),
+    ("line-count", DRAFT_2P, "lines ./YY/R../..../KKK..", "lines ./YY/R../....", "player 1 lines"),
     ("line-colour-on-wall-row", DRAFT_2P, "lines ./YY", "lines B/YY", "player 1 lines"),
     ("floor-slots", DRAFT_2P, "floor K", "floor KKKKKKKK", "player 2 floor"),
     ("no-marker", DRAFT_2P, "floor 1RR", "floor RR", "marker"),
@@ -277,52 +281,101 @@ TEXT_ERRORS = [
     # phases
     ("tiling-colour-wall", DRAFT_2P, "phase draft", "phase tiling", "phase"),
     ("refill-centre-tiles", REFILL_2P, "centre 1\nbag 18/", "centre 1B\nbag 17/", "centre"),
-    ("refill-floor", REFILL_2P, "bag 18/18/18/18/18\nlid 0/0/0/0/0\nplayer 1 score 0 wall"
-     " ...../...../...../...../..... lines ./../.../..../..... floor -",
-     "bag 17/18/18/18/18\nlid 0/0/0/0/0\nplayer 1 score 0 wall"
-     " ...../...../...../...../..... lines ./../.../..../..... floor B", "player 1 floor"),
-    ("refill-full-line", REFILL_2P, "bag 18/18/18/18/18\nlid 0/0/0/0/0\nplayer 1 score 0 wall"
-     " ...../...../...../...../..... lines ./", "bag 17/18/18/18/18\nlid 0/0/0/0/0\nplayer 1"
-     " score 0 wall ...../...../...../...../..... lines B/", "player 1 lines"),
+    (
+        "refill-floor",
+        REFILL_2P,
+        "bag 18/18/18/18/18\nlid 0/0/0/0/0\nplayer 1 score 0 wall"
+        " ...../...../...../...../..... lines ./../.../..../..... floor -",
+        "bag 17/18/18/18/18\nlid 0/0/0/0/0\nplayer 1 score 0 wall"
+        " ...../...../...../...../..... lines ./../.../..../..... floor B",
+        "player 1 floor",
+    ),
+    (
+        "refill-full-line",
+        REFILL_2P,
+        "bag 18/18/18/18/18\nlid 0/0/0/0/0\nplayer 1 score 0 wall ...../...../...../...../..... lines ./",
+        "bag 17/18/18/18/18\nlid 0/0/0/0/0\nplayer 1 score 0 wall ...../...../...../...../..... lines B/",
+        "player 1 lines",
+    ),
     ("refill-order", REFILL_2P, "BBYR KKWW YR", "BBYR YR KKWW", "factories"),
-    ("refill-all-full", REFILL_2P, "factories BBYR KKWW YR - -\ncentre 1\nbag 18/18/18/18/18",
-     "factories BBYR KKWW BBYR BBYY KWRR\ncentre 1\nbag 14/16/16/17/17", "factories"),
+    (
+        "refill-all-full",
+        REFILL_2P,
+        "factories BBYR KKWW YR - -\ncentre 1\nbag 18/18/18/18/18",
+        "factories BBYR KKWW BBYR BBYY KWRR\ncentre 1\nbag 14/16/16/17/17",
+        "factories",
+    ),
     ("refill-nothing-to-draw", SHORT_REFILL_4P, "phase draft", "phase refill", "bag"),
     ("refill-turn", REFILL_2P, "turn 1 starter 1", "turn 2 starter 1", "turn"),
-    ("draft-empty-table", DRAFT_2P,
-     "factories BBYR - KKWW - YRKW\ncentre BBY\nbag 12/14/11/13/14",
-     "factories - - - - -\ncentre -\nbag 16/17/13/16/17", "factories"),
+    (
+        "draft-empty-table",
+        DRAFT_2P,
+        "factories BBYR - KKWW - YRKW\ncentre BBY\nbag 12/14/11/13/14",
+        "factories - - - - -\ncentre -\nbag 16/17/13/16/17",
+        "factories",
+    ),
     ("draft-two-short", DRAFT_2P, "BBYR - KKWW", "BBY R KKWW", "factories"),
-    ("draft-short-then-full", DRAFT_2P, "BBYR - KKWW - YRKW\ncentre BBY",
-     "BBY - KKWW - YRKW\ncentre BBYR", "factories"),
-    ("draft-short-with-bag", SHORT_REFILL_4P, "WWW\ncentre 1\nbag 0/0/0/0/0",
-     "WW\ncentre 1\nbag 0/0/0/0/1", "factories"),
-    ("draft-complete-row", OVER_3P, "phase over turn 2 starter 3\nfactories - - - - - - -\n"
-     "centre 1\nbag 10/", "phase draft turn 2 starter 3\nfactories BBBB - - - - - -\n"
-     "centre 1\nbag 6/", "player 1 wall"),
+    (
+        "draft-short-then-full",
+        DRAFT_2P,
+        "BBYR - KKWW - YRKW\ncentre BBY",
+        "BBY - KKWW - YRKW\ncentre BBYR",
+        "factories",
+    ),
+    (
+        "draft-short-with-bag",
+        SHORT_REFILL_4P,
+        "WWW\ncentre 1\nbag 0/0/0/0/0",
+        "WW\ncentre 1\nbag 0/0/0/0/1",
+        "factories",
+    ),
+    (
+        "draft-complete-row",
+        OVER_3P,
+        "phase over turn 2 starter 3\nfactories - - - - - - -\ncentre 1\nbag 10/",
+        "phase draft turn 2 starter 3\nfactories BBBB - - - - - -\ncentre 1\nbag 6/",
+        "player 1 wall",
+    ),
     ("wall-progress", DRAFT_2P, "round 3", "round 1", "player 1 wall"),
     ("tiling-table", TILING_3P_GRAY, "centre -\nbag 10/", "centre B\nbag 9/", "centre"),
     ("tiling-earlier-player", TILING_3P_GRAY, "turn 1", "turn 2", "player 1 lines"),
-    ("tiling-nothing-full", TILING_3P_GRAY, "lid 3/2/1/0/4\nplayer 1 score 2 wall B..../.Y.../"
-     "...../...../..... lines ./RR/K../WWWW", "lid 3/2/2/0/5\nplayer 1 score 2 wall"
-     " B..../.Y.../...../...../..... lines ./R./K../WWW.", "player 1 lines"),
-    ("tiling-forced-column", TILING_3P_GRAY, "bag 10/16/17/17/11\nlid 3/2/1/0/4\nplayer 1"
-     " score 2 wall B..../.Y.../...../", "bag 10/16/16/16/10\nlid 3/2/1/0/4\nplayer 1 score 2"
-     " wall B..../.YKW./....R/", "player 1 lines"),
+    (
+        "tiling-nothing-full",
+        TILING_3P_GRAY,
+        "lid 3/2/1/0/4\nplayer 1 score 2 wall B..../.Y.../...../...../..... lines ./RR/K../WWWW",
+        "lid 3/2/2/0/5\nplayer 1 score 2 wall B..../.Y.../...../...../..... lines ./R./K../WWW.",
+        "player 1 lines",
+    ),
+    (
+        "tiling-forced-column",
+        TILING_3P_GRAY,
+        "bag 10/16/17/17/11\nlid 3/2/1/0/4\nplayer 1 score 2 wall B..../.Y.../...../",
+        "bag 10/16/16/16/10\nlid 3/2/1/0/4\nplayer 1 score 2 wall B..../.YKW./....R/",
+        "player 1 lines",
+    ),
     ("over-full-line", OVER_3P, "lines ./B./", "lines B/../", "player 2 lines"),
-    ("over-floor", OVER_3P, "lid 7/8/6/7/6\nplayer 1 score 60 wall BYRKW/WB.../KW.../RKW../"
-     "YR... lines ./../.../..../..... floor -", "lid 6/8/6/7/6\nplayer 1 score 60 wall"
-     " BYRKW/WB.../KW.../RKW../YR... lines ./../.../..../..... floor B", "player 1 floor"),
-    ("over-table", OVER_3P, "centre 1\nbag 10/10/10/10/10\nlid 7/",
-     "centre 1B\nbag 10/10/10/10/10\nlid 6/", "centre"),
-    ("over-no-complete-row", OVER_3P, "lid 7/8/6/7/6\nplayer 1 score 60 wall BYRKW",
-     "lid 7/8/6/7/7\nplayer 1 score 60 wall BYRK.", "phase"),
+    (
+        "over-floor",
+        OVER_3P,
+        "lid 7/8/6/7/6\nplayer 1 score 60 wall BYRKW/WB.../KW.../RKW../YR... lines ./../.../..../..... floor -",
+        "lid 6/8/6/7/6\nplayer 1 score 60 wall BYRKW/WB.../KW.../RKW../YR... lines ./../.../..../..... floor B",
+        "player 1 floor",
+    ),
+    ("over-table", OVER_3P, "centre 1\nbag 10/10/10/10/10\nlid 7/", "centre 1B\nbag 10/10/10/10/10\nlid 6/", "centre"),
+    (
+        "over-no-complete-row",
+        OVER_3P,
+        "lid 7/8/6/7/6\nplayer 1 score 60 wall BYRKW",
+        "lid 7/8/6/7/7\nplayer 1 score 60 wall BYRK.",
+        "phase",
+    ),
     ("over-score-bound", OVER_3P, "score 60", "score 157", "player 1 score"),
 ]
 
 
-@pytest.mark.parametrize("base, old, new, field", [case[1:] for case in TEXT_ERRORS],
-                         ids=[case[0] for case in TEXT_ERRORS])
+@pytest.mark.parametrize(
+    "base, old, new, field", [case[1:] for case in TEXT_ERRORS], ids=[case[0] for case in TEXT_ERRORS]
+)
 def test_text_errors_name_the_field(base, old, new, field):
     with pytest.raises(PositionError) as info:
         parse_position(mutate(base, old, new))
@@ -333,15 +386,14 @@ def test_text_errors_name_the_field(base, old, new, field):
 def test_error_limits_are_tight():
     """The bounds the error cases cross are reachable: one step back parses."""
     parse_position(mutate(DRAFT_2P, "score 7", "score 40"))
-    parse_position(mutate(OVER_3P, "score 60", "score 156"))   # 14 tiles, a row, two columns
-    parse_position(mutate(DRAFT_2P, "floor K", "floor KKKKKKK").replace(
-        "bag 12/14/11/13/14", "bag 12/14/11/7/14"))
-    parse_position(mutate(DRAFT_2P, "floor 1RR", "floor 1RRRRRRR").replace(
-        "bag 12/14/11/13/14", "bag 12/14/6/13/14"))     # marker joins a full floor
+    parse_position(mutate(OVER_3P, "score 60", "score 156"))  # 14 tiles, a row, two columns
+    parse_position(mutate(DRAFT_2P, "floor K", "floor KKKKKKK").replace("bag 12/14/11/13/14", "bag 12/14/11/7/14"))
+    parse_position(
+        mutate(DRAFT_2P, "floor 1RR", "floor 1RRRRRRR").replace("bag 12/14/11/13/14", "bag 12/14/6/13/14")
+    )  # marker joins a full floor
 
 
-@pytest.mark.parametrize("text, field", [("", "position"), ("  ;\n ", "position"),
-                                         ("azul", "players")])
+@pytest.mark.parametrize("text, field", [("", "position"), ("  ;\n ", "position"), ("azul", "players")])
 def test_empty_text(text, field):
     with pytest.raises(PositionError) as info:
         parse_position(text)
@@ -366,8 +418,7 @@ JSON_ERRORS = [
     ("factory-type", lambda obj: obj["factories"].__setitem__(0, 4), "factories"),
     ("centre-type", lambda obj: obj.update(centre=None), "centre"),
     ("centre-newline", lambda obj: obj.update(centre="B\nZ"), "centre"),
-    ("wall-cell-newline", lambda obj: obj["boards"][1]["wall"].__setitem__(0, "..\n.."),
-     "player 2 wall"),
+    ("wall-cell-newline", lambda obj: obj["boards"][1]["wall"].__setitem__(0, "..\n.."), "player 2 wall"),
     ("bag-colour", lambda obj: obj["bag"].pop("blue"), "bag"),
     ("bag-count", lambda obj: obj["bag"].update(blue="12"), "bag"),
     ("boards-type", lambda obj: obj.update(boards={}), "boards"),
@@ -381,8 +432,7 @@ JSON_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("change, field", [case[1:] for case in JSON_ERRORS],
-                         ids=[case[0] for case in JSON_ERRORS])
+@pytest.mark.parametrize("change, field", [case[1:] for case in JSON_ERRORS], ids=[case[0] for case in JSON_ERRORS])
 def test_json_errors_name_the_field(change, field):
     with pytest.raises(PositionError) as info:
         position_from_json(_json_case(change))
@@ -408,30 +458,40 @@ ARRAY_ERRORS = [
     ("unused-player", lambda s: s.__setitem__(player_word(3, P_LINES), 1), "player 4"),
     ("set-stray-bits", lambda s: s.__setitem__(W_CENTRE, s[W_CENTRE] | 1 << 50), "centre"),
     ("bag-marker", lambda s: s.__setitem__(W_BAG, s[W_BAG] | MARKER_BIT), "bag"),
-    ("shared-cell", lambda s: s.__setitem__(player_word(0, P_WALL + 1),
-                                            s[player_word(0, P_WALL + 1)] | 1), "player 1 wall"),
-    ("wall-stray-bits", lambda s: s.__setitem__(player_word(0, P_WALL), s[player_word(0, P_WALL)]
-                                                | 1 << 30), "player 1 wall"),
-    ("empty-line-colour", lambda s: s.__setitem__(player_word(0, P_LINES),
-                                                  s[player_word(0, P_LINES)] | 3 << 4),
-     "player 1 lines"),
+    (
+        "shared-cell",
+        lambda s: s.__setitem__(player_word(0, P_WALL + 1), s[player_word(0, P_WALL + 1)] | 1),
+        "player 1 wall",
+    ),
+    (
+        "wall-stray-bits",
+        lambda s: s.__setitem__(player_word(0, P_WALL), s[player_word(0, P_WALL)] | 1 << 30),
+        "player 1 wall",
+    ),
+    (
+        "empty-line-colour",
+        lambda s: s.__setitem__(player_word(0, P_LINES), s[player_word(0, P_LINES)] | 3 << 4),
+        "player 1 lines",
+    ),
     ("negative-score", lambda s: s.__setitem__(player_word(1, P_SCORE), -1), "player 2 score"),
-    ("line-colour-code", lambda s: s.__setitem__(player_word(0, P_LINES),
-                                                 s[player_word(0, P_LINES)] | 7 << 20),
-     "player 1 lines"),
+    (
+        "line-colour-code",
+        lambda s: s.__setitem__(player_word(0, P_LINES), s[player_word(0, P_LINES)] | 7 << 20),
+        "player 1 lines",
+    ),
 ]
 
 
-@pytest.mark.parametrize("change, field", [case[1:] for case in ARRAY_ERRORS],
-                         ids=[case[0] for case in ARRAY_ERRORS])
+@pytest.mark.parametrize("change, field", [case[1:] for case in ARRAY_ERRORS], ids=[case[0] for case in ARRAY_ERRORS])
 def test_array_errors_name_the_field(change, field):
     with pytest.raises(PositionError) as info:
         validate(_array_case(change))
     assert info.value.field == field, str(info.value)
 
 
-@pytest.mark.parametrize("state", [parse_position(DRAFT_2P).astype(np.float64),
-                                   parse_position(DRAFT_2P)[:-1], [1, 2, 0]])
+@pytest.mark.parametrize(
+    "state", [parse_position(DRAFT_2P).astype(np.float64), parse_position(DRAFT_2P)[:-1], [1, 2, 0]]
+)
 def test_validate_needs_a_state_array(state):
     with pytest.raises(PositionError) as info:
         validate(state)
@@ -440,14 +500,18 @@ def test_validate_needs_a_state_array(state):
 
 # ---- moves ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, move", [
-    ("F1 blue 2", draft_move(0, 0, 1)),
-    ("f1 B 2", draft_move(0, 0, 1)),
-    ("  F1   Blue\t2 ", draft_move(0, 0, 1)),
-    ("F5 black floor", draft_move(4, 3, 5)),
-    ("C yellow floor", draft_move(9, 1, 5)),
-    ("c Y 4", draft_move(9, 1, 3)),
-])
+
+@pytest.mark.parametrize(
+    "text, move",
+    [
+        ("F1 blue 2", draft_move(0, 0, 1)),
+        ("f1 B 2", draft_move(0, 0, 1)),
+        ("  F1   Blue\t2 ", draft_move(0, 0, 1)),
+        ("F5 black floor", draft_move(4, 3, 5)),
+        ("C yellow floor", draft_move(9, 1, 5)),
+        ("c Y 4", draft_move(9, 1, 3)),
+    ],
+)
 def test_parse_draft_moves(text, move):
     state = parse_position(DRAFT_2P)
     assert parse_move(state, text) == move
@@ -469,34 +533,54 @@ def test_tiling_and_chance_moves():
     assert [parse_move(tiling, f"col {c}") for c in (1, 3, 4, 5)] == [300, 302, 303, 304]
     refill = parse_position(REFILL_2P)
     assert parse_move(refill, "draw Red") == 402
-    from_lid = parse_position(REFILL_2P_GRAY)     # empty bag: the draw comes from the lid
+    from_lid = parse_position(REFILL_2P_GRAY)  # empty bag: the draw comes from the lid
     assert parse_move(from_lid, "draw white") == 404
 
 
-@pytest.mark.parametrize("position, text", [
-    (DRAFT_2P, "F2 blue 1"),          # factory 2 is empty
-    (DRAFT_2P, "F1 blue 1"),          # line 1 is full
-    (DRAFT_2P, "F1 white 3"),         # no white on factory 1
-    (DRAFT_2P, "F1 red 1"),           # line 1 holds blue
-    (DRAFT_2P, "F7 red 1"),           # no factory 7 with two players
-    (DRAFT_2P, "col 2"),
-    (DRAFT_2P, "draw red"),
-    (TILING_3P_GRAY, "col 2"),        # row 2 has yellow in column 2
-    (TILING_3P_GRAY, "F1 blue 1"),
-    (REFILL_2P, "F1 blue 1"),
-    (REFILL_2P_GRAY.replace("bag 0/0/0/0/0\nlid 17", "bag 1/0/0/0/0\nlid 16"), "draw black"),
-    (OVER_3P, "draw black"),
-    (OVER_3P, "col 1"),
-])
+@pytest.mark.parametrize(
+    "position, text",
+    [
+        (DRAFT_2P, "F2 blue 1"),  # factory 2 is empty
+        (DRAFT_2P, "F1 blue 1"),  # line 1 is full
+        (DRAFT_2P, "F1 white 3"),  # no white on factory 1
+        (DRAFT_2P, "F1 red 1"),  # line 1 holds blue
+        (DRAFT_2P, "F7 red 1"),  # no factory 7 with two players
+        (DRAFT_2P, "col 2"),
+        (DRAFT_2P, "draw red"),
+        (TILING_3P_GRAY, "col 2"),  # row 2 has yellow in column 2
+        (TILING_3P_GRAY, "F1 blue 1"),
+        (REFILL_2P, "F1 blue 1"),
+        (REFILL_2P_GRAY.replace("bag 0/0/0/0/0\nlid 17", "bag 1/0/0/0/0\nlid 16"), "draw black"),
+        (OVER_3P, "draw black"),
+        (OVER_3P, "col 1"),
+    ],
+)
 def test_illegal_moves(position, text):
     with pytest.raises(MoveError) as info:
         parse_move(parse_position(position), text)
     assert info.value.text == text and "\n" not in str(info.value)
 
 
-@pytest.mark.parametrize("text", ["", "F10 blue 1", "F0 blue 1", "F1 pink 1", "F1 blue 6",
-                                  "F1 blue 0", "X1 blue 1", "col 0", "col 6", "col", "draw",
-                                  "draw purple", "F1 blue", "take blue", "F1 blue 1 now"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "F10 blue 1",
+        "F0 blue 1",
+        "F1 pink 1",
+        "F1 blue 6",
+        "F1 blue 0",
+        "X1 blue 1",
+        "col 0",
+        "col 6",
+        "col",
+        "draw",
+        "draw purple",
+        "F1 blue",
+        "take blue",
+        "F1 blue 1 now",
+    ],
+)
 def test_unparsable_moves(text):
     with pytest.raises(MoveError):
         parse_move(parse_position(DRAFT_2P), text)
@@ -504,9 +588,11 @@ def test_unparsable_moves(text):
 
 # ---- random games --------------------------------------------------------------------
 
+
 @settings(max_examples=24, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4),
-       variant=st.sampled_from([VARIANT_COLOUR, VARIANT_GRAY]))
+@given(
+    seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4), variant=st.sampled_from([VARIANT_COLOUR, VARIANT_GRAY])
+)
 def test_random_games_round_trip(seed, players, variant):
     """Every position of a random game round-trips, and so does every legal move."""
     rng = random.Random(seed)
@@ -518,7 +604,7 @@ def test_random_games_round_trip(seed, players, variant):
         who = azul.to_move(state)
         if who == TERMINAL:
             return
-        legal = moves[:azul.legal_moves(state, moves)].tolist()
+        legal = moves[: azul.legal_moves(state, moves)].tolist()
         for move in legal:
             assert parse_move(state, format_move(state, move)) == move
         if who == CHANCE:

@@ -5,6 +5,7 @@ the player to move, the chance probabilities, the decoded position and the score
 agree, and at the end the payoffs. A few hand-worked tests check the oracle itself
 against the rulebook's examples.
 """
+
 import random
 import time
 from collections import Counter
@@ -95,7 +96,7 @@ def compare(state, o, where):
     k_to_move = K.to_move(state)
     if k_to_move != O.to_move(o):
         raise Mismatch(f"{_at(where)}: to_move kernel {k_to_move} != oracle {O.to_move(o)}")
-    k_scores = kernel_scores(state)[:o.players]
+    k_scores = kernel_scores(state)[: o.players]
     if k_scores != O.final_scores(o):
         raise Mismatch(f"{_at(where)}: scores kernel {k_scores} != oracle {O.final_scores(o)}")
 
@@ -129,9 +130,11 @@ def compare_end(state, o, where):
     k_pay = kernel_payoffs(state)
     o_pay = O.payoffs(o) + [0.0] * (L.MAX_PLAYERS - o.players)
     if any(abs(a - b) > 1e-12 for a, b in zip(k_pay, o_pay)):
-        raise Mismatch(f"{_at(where)}: payoffs kernel {k_pay} != oracle {o_pay} "
-                       f"(scores {O.final_scores(o)}, rows "
-                       f"{[b.complete_rows() for b in o.boards]})")
+        raise Mismatch(
+            f"{_at(where)}: payoffs kernel {k_pay} != oracle {o_pay} "
+            f"(scores {O.final_scores(o)}, rows "
+            f"{[b.complete_rows() for b in o.boards]})"
+        )
 
 
 def hoarding_filter(o, moves):
@@ -147,8 +150,7 @@ def hoarding_filter(o, moves):
     return keep
 
 
-def play_lockstep(state, o, rng, floor_bias=0.0, script=(), label="", max_steps=3000,
-                  hoard_until=0):
+def play_lockstep(state, o, rng, floor_bias=0.0, script=(), label="", max_steps=3000, hoard_until=0):
     """Play kernel ``state`` (in place) and oracle ``o`` together until the game ends.
 
     Moves come from ``script`` first, then from ``rng``: chance with its probabilities,
@@ -184,17 +186,17 @@ def play_lockstep(state, o, rng, floor_bias=0.0, script=(), label="", max_steps=
                 if o.round < hoard_until:
                     choice = hoarding_filter(o, moves)
                 if floor_bias and rng.random() < floor_bias:
-                    choice = [m for m in choice if m >= L.TILE_MOVE_BASE
-                              or m % L.NDESTS != L.DEST_FLOOR] or choice
+                    choice = [m for m in choice if m >= L.TILE_MOVE_BASE or m % L.NDESTS != L.DEST_FLOOR] or choice
                 move = rng.choice(choice)
             K.apply_move(state, move)
             o = O.apply(o, move, check=False)
             history.append(move)
             compare(state, o, lambda move=move: f"{where()}: after {move_name(move)} ({move})")
         except Mismatch as err:
-            raise Mismatch(f"{err}\n  move history: {history}\n"
-                           f"  kernel state before the last step: {before.tolist()}") from None
-    return o        # no end within the step cap (both sides agreed all along)
+            raise Mismatch(
+                f"{err}\n  move history: {history}\n  kernel state before the last step: {before.tolist()}"
+            ) from None
+    return o  # no end within the step cap (both sides agreed all along)
 
 
 def run_games(players, variant, seeds, events=None):
@@ -254,22 +256,22 @@ def test_oracle_wall_colours_match_rulings():
 def test_oracle_wall_points_rulebook_examples():
     wall = _empty_wall()
     wall[2][2] = 0
-    assert O.wall_points(wall, 2, 2) == 1                       # alone: 1
+    assert O.wall_points(wall, 2, 2) == 1  # alone: 1
     wall = _empty_wall()
     wall[2][0] = wall[2][1] = wall[2][2] = 0
-    assert O.wall_points(wall, 2, 2) == 3                       # 2 to its left: 3
+    assert O.wall_points(wall, 2, 2) == 3  # 2 to its left: 3
     wall[1][2] = 0
     wall[2][2] = 0
-    assert O.wall_points(wall, 2, 2) == 5                       # 2 left, 1 above: 3 + 2
+    assert O.wall_points(wall, 2, 2) == 5  # 2 left, 1 above: 3 + 2
     wall = _empty_wall()
     wall[1][1] = wall[2][0] = wall[2][1] = 0
-    assert O.wall_points(wall, 2, 1) == 4                       # 1 above, 1 left: 2 + 2
+    assert O.wall_points(wall, 2, 1) == 4  # 1 above, 1 left: 2 + 2
     wall = _empty_wall()
-    wall[2][0] = wall[2][1] = wall[2][3] = wall[2][4] = 0       # gap filled: whole row of 5
+    wall[2][0] = wall[2][1] = wall[2][3] = wall[2][4] = 0  # gap filled: whole row of 5
     wall[2][2] = 0
     assert O.wall_points(wall, 2, 2) == 5
     wall = _empty_wall()
-    wall[0][0] = wall[2][1] = 0                                 # diagonal / not linked
+    wall[0][0] = wall[2][1] = 0  # diagonal / not linked
     wall[1][0] = 0
     assert O.wall_points(wall, 1, 0) == 2
 
@@ -278,10 +280,10 @@ def test_oracle_floor_penalties():
     board = O.Board.empty()
     assert O.floor_penalty(board) == 0
     board.floor = [0, 1, 2]
-    assert O.floor_penalty(board) == 4                          # 3 floor tiles cost 4
+    assert O.floor_penalty(board) == 4  # 3 floor tiles cost 4
     board.floor = [0] * 7
-    assert O.floor_penalty(board) == 14                         # a full floor costs 14
-    board.floor = [O.MARKER] + [0] * 7                          # marker on a full floor: no more
+    assert O.floor_penalty(board) == 14  # a full floor costs 14
+    board.floor = [O.MARKER] + [0] * 7  # marker on a full floor: no more
     assert O.floor_penalty(board) == 14
     for n in range(8):
         board.floor = [O.MARKER] + [1] * (n - 1) if n else []
@@ -297,7 +299,7 @@ def test_oracle_end_bonus_21():
     for r in (2, 3, 4):
         board.wall[r][0] = (0 - r) % 5
     for r in (2, 3):
-        board.wall[r][O.colour_wall_column(1, r)] = 1          # yellow now on all five rows
+        board.wall[r][O.colour_wall_column(1, r)] = 1  # yellow now on all five rows
     assert board.complete_rows() == 2
     assert board.complete_columns() == 1
     assert board.complete_colours() == 1
@@ -329,7 +331,7 @@ def test_oracle_draft_overflow_marker_and_clamp():
     # then the floor (marker + 3 tiles, 4 spaces) costs 6: 3 - 6 clamps at 0
     assert b0.score == 0 and b1.score == 0
     assert t.phase == O.REFILL and t.starter == 0 and t.round == 2 and t.centre_marker
-    assert t.lid[0] == 1 + 3 + 3                                # line 2 rest + both floors
+    assert t.lid[0] == 1 + 3 + 3  # line 2 rest + both floors
 
 
 def test_oracle_gray_forced_blocked_and_chosen_columns():
@@ -337,24 +339,24 @@ def test_oracle_gray_forced_blocked_and_chosen_columns():
     s.phase, s.actor = O.DRAFT, 1
     b = s.boards[0]
     b.score = 10
-    b.wall[0] = [None, 1, 2, 3, 4]       # row 0: Y R K W in columns 2-5
-    b.wall[2] = [None, 2, 3, 0, None]    # row 2: R K B in columns 2-4
-    b.wall[3][0] = 4                     # white in column 1 (row 4)
-    b.lines[0] = (0, 1)                  # full blue line 1: only column 1 is free -> forced
-    b.lines[2] = (4, 3)                  # full white line 3: columns 1 and 5 both hold white
-    s.boards[1].lines[0] = (1, 1)        # player 2: full yellow line 1, empty wall -> a choice
+    b.wall[0] = [None, 1, 2, 3, 4]  # row 0: Y R K W in columns 2-5
+    b.wall[2] = [None, 2, 3, 0, None]  # row 2: R K B in columns 2-4
+    b.wall[3][0] = 4  # white in column 1 (row 4)
+    b.lines[0] = (0, 1)  # full blue line 1: only column 1 is free -> forced
+    b.lines[2] = (4, 3)  # full white line 3: columns 1 and 5 both hold white
+    s.boards[1].lines[0] = (1, 1)  # player 2: full yellow line 1, empty wall -> a choice
     s.factories = [[0] * 5 for _ in range(5)]
     s.factories[0] = [0, 0, 0, 1, 0]
     s.bag = [20] * 5
-    t = O.apply(s, O.draft_move(0, 3, L.DEST_FLOOR))   # player 2 takes the last tile: round over
+    t = O.apply(s, O.draft_move(0, 3, L.DEST_FLOOR))  # player 2 takes the last tile: round over
     b = t.boards[0]
-    assert b.wall[0][0] == 0 and b.score == 10 + 5      # forced: placed without a move, row of 5
-    assert b.lines[2] == (None, 0) and b.floor == [4, 4, 4]   # no legal column: line to floor
+    assert b.wall[0][0] == 0 and b.score == 10 + 5  # forced: placed without a move, row of 5
+    assert b.lines[2] == (None, 0) and b.floor == [4, 4, 4]  # no legal column: line to floor
     assert t.phase == O.TILING and O.to_move(t) == 1
     assert O.legal_moves(t) == {L.TILE_MOVE_BASE + c for c in range(5)}
     t = O.apply(t, L.TILE_MOVE_BASE + 3)
     assert t.boards[1].wall[0][3] == 1
-    assert t.phase == O.OVER                             # player 1 completed row 1
+    assert t.phase == O.OVER  # player 1 completed row 1
     # player 1: 15 - 4 (3 floor tiles) + 2 (one row); player 2: 1 - 1 (black on floor)
     assert O.final_scores(t) == [13, 0]
     assert O.payoffs(t) == [1.0, 0.0]
@@ -379,9 +381,9 @@ def test_oracle_refill_lid_and_stop():
     s.bag = [0, 0, 0, 0, 0]
     s.lid = [1, 0, 2, 0, 0]
     assert O.chance_probabilities(s) == {400: 1 / 3, 402: 2 / 3}
-    t = O.apply(s, 402)                  # the lid goes into the bag, then a red is drawn
+    t = O.apply(s, 402)  # the lid goes into the bag, then a red is drawn
     assert t.bag == [1, 0, 1, 0, 0] and t.lid == [0] * 5 and t.factories[0] == [0, 0, 1, 0, 0]
-    t = O.apply(O.apply(t, 400), 402)    # bag and lid now empty: the refill stops
+    t = O.apply(O.apply(t, 400), 402)  # bag and lid now empty: the refill stops
     assert t.phase == O.DRAFT and t.factories[0] == [1, 0, 2, 0, 0]
     assert O.to_move(t) == t.starter == 0
 
@@ -418,8 +420,10 @@ def test_kernel_matches_oracle_long(players, variant):
     events = Counter()
     start = time.time()
     failures = run_games(players, variant, range(10_000, 10_000 + SLOW_GAMES), events)
-    print(f"\n{players}p variant {variant}: {events['games']} games in {time.time() - start:.0f}s;"
-          f" events {dict(sorted(events.items()))}")
+    print(
+        f"\n{players}p variant {variant}: {events['games']} games in {time.time() - start:.0f}s;"
+        f" events {dict(sorted(events.items()))}"
+    )
     assert not failures, _report(failures)
 
 
@@ -451,11 +455,16 @@ def _play_script(players, variant, script, seed=0):
         o = O.new_game(players, variant)
         after = state.copy()
         # the script alone first (rng unused), then the same from the start to the end
-        play_lockstep(after, o, random.Random(seed), script=script, max_steps=len(script),
-                      label="[script]")
+        play_lockstep(after, o, random.Random(seed), script=script, max_steps=len(script), label="[script]")
         events.clear()
-        play_lockstep(state, O.new_game(players, variant), random.Random(seed), floor_bias=0.9,
-                      script=script, label=f"[script seed {seed}]")
+        play_lockstep(
+            state,
+            O.new_game(players, variant),
+            random.Random(seed),
+            floor_bias=0.9,
+            script=script,
+            label=f"[script seed {seed}]",
+        )
     finally:
         O.EVENTS = None
     return events, after
@@ -464,33 +473,45 @@ def _play_script(players, variant, script, seed=0):
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_untouched_centre_keeps_the_starter(variant):
     round1 = _draws("BBBY", "RRRR", "KKKK", "WWWW", "BBBB") + [
-        _draft("F1", "B", "floor"), _draft("C", "Y", 2),        # player 2 takes the marker
-        _draft("F2", "R", "floor"), _draft("F3", "K", "floor"),
-        _draft("F4", "W", "floor"), _draft("F5", "B", "floor")]
+        _draft("F1", "B", "floor"),
+        _draft("C", "Y", 2),  # player 2 takes the marker
+        _draft("F2", "R", "floor"),
+        _draft("F3", "K", "floor"),
+        _draft("F4", "W", "floor"),
+        _draft("F5", "B", "floor"),
+    ]
     round2 = _draws("BBBB", "YYYY", "RRRR", "KKKK", "WWWW") + [  # every pick empties its factory
-        _draft("F1", "B", "floor"), _draft("F2", "Y", "floor"), _draft("F3", "R", "floor"),
-        _draft("F4", "K", "floor"), _draft("F5", "W", "floor")]
+        _draft("F1", "B", "floor"),
+        _draft("F2", "Y", "floor"),
+        _draft("F3", "R", "floor"),
+        _draft("F4", "K", "floor"),
+        _draft("F5", "W", "floor"),
+    ]
     for seed in range(5):
         events, after = _play_script(2, variant, round1 + round2, seed)
         assert events["untouched centre"] >= 1
     assert after[L.W_PHASE] == L.PHASE_REFILL and after[L.W_ROUND] == 3
-    assert after[L.W_STARTER] == 1                                  # player 2 starts again
+    assert after[L.W_STARTER] == 1  # player 2 starts again
     assert after[L.W_CENTRE] & L.MARKER_BIT
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_marker_onto_a_full_floor(variant):
     script = _draws("BBBB", "BBBB", "YYYR", "KKKK", "WWWW") + [
-        _draft("F4", "K", "floor"), _draft("F1", "B", "floor"),
-        _draft("F5", "W", "floor"), _draft("F2", "B", "floor"),    # player 2: 7 on the floor
-        _draft("F3", "Y", 4), _draft("C", "R", 2)]                  # player 2 takes the marker
+        _draft("F4", "K", "floor"),
+        _draft("F1", "B", "floor"),
+        _draft("F5", "W", "floor"),
+        _draft("F2", "B", "floor"),  # player 2: 7 on the floor
+        _draft("F3", "Y", 4),
+        _draft("C", "R", 2),
+    ]  # player 2 takes the marker
     for seed in range(5):
         events, after = _play_script(2, variant, script[:-1], seed)
         o = O.from_array(after)
         assert len(o.boards[1].floor) == 7 and o.centre_marker
         events, after = _play_script(2, variant, script, seed)
-    assert after[L.W_STARTER] == 1 and after[L.W_ROUND] == 2        # the marker still decides
-    assert kernel_scores(after)[:2] == [0, 0]                       # -14 each, clamped at 0
+    assert after[L.W_STARTER] == 1 and after[L.W_ROUND] == 2  # the marker still decides
+    assert kernel_scores(after)[:2] == [0, 0]  # -14 each, clamped at 0
 
 
 def _empty_table_position(variant):
@@ -533,8 +554,13 @@ def test_empty_table_ends_the_game(variant):
     assert O.payoffs(end) == [1.0, 0.0, 0.0, 0.0]
     for seed in range(10):
         state = O.to_array(o)
-        play_lockstep(state, o, random.Random(seed), label=f"[empty table seed {seed}]",
-                      script=[_draft("C", "B", 5)] if seed == 0 else [])
+        play_lockstep(
+            state,
+            o,
+            random.Random(seed),
+            label=f"[empty table seed {seed}]",
+            script=[_draft("C", "B", 5)] if seed == 0 else [],
+        )
         if seed == 0:
             assert K.to_move(state) == O.TERMINAL
 
@@ -549,8 +575,14 @@ def test_kernel_matches_oracle_when_the_bag_runs_dry(variant):
         for seed in range(8):
             rng = random.Random(seed)
             try:
-                play_lockstep(K.new_game(4, variant), O.new_game(4, variant), rng, floor_bias=1.0,
-                              hoard_until=12, label=f"[hoard 4p variant {variant} seed {seed}]")
+                play_lockstep(
+                    K.new_game(4, variant),
+                    O.new_game(4, variant),
+                    rng,
+                    floor_bias=1.0,
+                    hoard_until=12,
+                    label=f"[hoard 4p variant {variant} seed {seed}]",
+                )
             except Mismatch as err:
                 failures.append(str(err))
     finally:

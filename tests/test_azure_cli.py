@@ -1,4 +1,5 @@
 """Every tessera command on Azure positions, run in-process with click's CliRunner."""
+
 import json
 import os
 import random
@@ -54,7 +55,7 @@ def text(state):
 
 def kernel_moves(state):
     moves = np.empty(games.MAX_MOVES, np.int64)
-    return list(moves[:games.legal_moves(state, moves)])
+    return list(moves[: games.legal_moves(state, moves)])
 
 
 def play_random(state, plies, seed=0):
@@ -69,12 +70,14 @@ def play_random(state, plies, seed=0):
             count = games.legal_moves(state, moves)
         games.apply_move(state, moves[below(rng, count)])
     while state[W_PHASE] != PHASE_PLACE:
-        games.resolve_chance(state, rng) if games.to_move(state) == games.CHANCE else \
-            games.apply_move(state, kernel_moves(state)[0])
+        games.resolve_chance(state, rng) if games.to_move(state) == games.CHANCE else games.apply_move(
+            state, kernel_moves(state)[0]
+        )
     return state
 
 
 # ---- new -----------------------------------------------------------------------------
+
 
 def test_new_is_seeded_and_deals_the_layout_then_the_hands():
     out = ok("new", "azure", "--seed", 3).stdout
@@ -90,15 +93,15 @@ def test_new_is_seeded_and_deals_the_layout_then_the_hands():
 
 @pytest.mark.parametrize("gifted", ["none", "mighty", "perceptive", "bountiful", "favored"])
 def test_new_with_each_gifted_card_and_cosmos(gifted):
-    obj = json.loads(ok("new", "azure", "--seed", 5, "--gifted", gifted, "--cosmos",
-                        "--json").stdout)
+    obj = json.loads(ok("new", "azure", "--seed", 5, "--gifted", gifted, "--cosmos", "--json").stdout)
     assert obj["gifted"] == gifted and obj["cosmos"] is True and obj["track"] == 0
     assert sum(place["large"] for place in obj["layout"].values()) == 2
     assert all(p["supply"] == 18 for p in obj["players"])
     state = AZURE.position_from_json(obj)
     assert np.array_equal(state, AZURE.new(5, gifted=gifted, cosmos=True))
-    assert state[S_COSMOS] == 1 and state[S_GIFTED] == ["none", "mighty", "perceptive",
-                                                         "bountiful", "favored"].index(gifted)
+    assert state[S_COSMOS] == 1 and state[S_GIFTED] == ["none", "mighty", "perceptive", "bountiful", "favored"].index(
+        gifted
+    )
 
 
 def test_new_with_a_named_layout():
@@ -122,16 +125,20 @@ def test_new_help_lists_the_options():
 
 # ---- show ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("phase, heading", [
-    ("place", "place: player 2 places a stone"),
-    ("setup", "setup: chance deals player 1's starting hand (1 more from the hidden deck)"),
-    ("boon", "boon: player 1 chooses Bountiful's extra boon for d1"),
-    ("take", "take: player 1 takes a face-up card"),
-    ("return", "return: player 1 returns a card"),
-    ("bird-draw", "bird-draw: chance deals player 1 2 card(s) for the Bird"),
-    ("bird-return", "bird-return: player 2 returns two cards for losing the Bird"),
-    ("over", "game over: player 1 wins"),
-])
+
+@pytest.mark.parametrize(
+    "phase, heading",
+    [
+        ("place", "place: player 2 places a stone"),
+        ("setup", "setup: chance deals player 1's starting hand (1 more from the hidden deck)"),
+        ("boon", "boon: player 1 chooses Bountiful's extra boon for d1"),
+        ("take", "take: player 1 takes a face-up card"),
+        ("return", "return: player 1 returns a card"),
+        ("bird-draw", "bird-draw: chance deals player 1 2 card(s) for the Bird"),
+        ("bird-return", "bird-return: player 2 returns two cards for losing the Bird"),
+        ("over", "game over: player 1 wins"),
+    ],
+)
 def test_show_every_phase(phase, heading):
     out = ok("show", PHASE_TEXTS[phase]).stdout
     assert heading in out and "\x1b[" not in out
@@ -153,8 +160,12 @@ def test_show_draws_the_realm_grid():
 
 
 def test_show_labels_every_cosmos_position_as_a_stand_in():
-    for position in (ok("new", "azure", "--cosmos", "--seed", 1).stdout, TAKE, OVER,
-                     text(AZURE.view(AZURE.parse_position(TAKE), 1))):
+    for position in (
+        ok("new", "azure", "--cosmos", "--seed", 1).stdout,
+        TAKE,
+        OVER,
+        text(AZURE.view(AZURE.parse_position(TAKE), 1)),
+    ):
         out = ok("show", position).stdout
         assert "Cosmos boards: STAND-IN" in out and "Cosmos track" in out
     assert "STAND-IN" not in ok("show", EXAMPLE).stdout
@@ -168,13 +179,25 @@ def test_show_names_the_users_cosmos_board_file(tmp_path):
     path = tmp_path / "printed.json"
     path.write_text(json.dumps(boards))
     env = dict(os.environ, TESSERA_AZURE_COSMOS=str(path), PYTHONPATH=str(ROOT), COLUMNS="400")
-    result = subprocess.run([sys.executable, "-m", "tessera", "show", TAKE], env=env, cwd=ROOT,
-                            capture_output=True, text=True, timeout=CHILD_SECONDS)
+    result = subprocess.run(
+        [sys.executable, "-m", "tessera", "show", TAKE],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=CHILD_SECONDS,
+    )
     assert result.returncode == 0, result.stderr
     assert f"Cosmos boards: {path}" in result.stdout and "STAND-IN" not in result.stdout
     env["TESSERA_AZURE_COSMOS"] = str(tmp_path / "missing.json")
-    result = subprocess.run([sys.executable, "-m", "tessera", "show", TAKE], env=env, cwd=ROOT,
-                            capture_output=True, text=True, timeout=CHILD_SECONDS)
+    result = subprocess.run(
+        [sys.executable, "-m", "tessera", "show", TAKE],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=CHILD_SECONDS,
+    )
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.splitlines() == [result.stderr.strip()]
     assert "Azure Cosmos board data not found" in result.stderr
@@ -199,6 +222,7 @@ def test_show_and_view_of_a_players_view():
 
 
 # ---- moves, play, perft --------------------------------------------------------------
+
 
 def with_gifted_moves(gifted):
     """A position after a few random plies where the mover can place the gifted stone."""
@@ -270,11 +294,11 @@ def test_perft_matches_the_kernel_and_divides():
 
 # ---- best and selfplay ---------------------------------------------------------------
 
+
 def test_best_on_a_complete_position_and_on_a_view():
     report = best_report(ok("best", EXAMPLE, "-n", 200, "--seed", 1, "--json").stdout)
     assert report["game"] == "azure" and report["algo"] == "mcts" and report["player"] == 2
-    legal = {AZURE.format_move(AZURE.parse_position(EXAMPLE), m)
-             for m in kernel_moves(AZURE.parse_position(EXAMPLE))}
+    legal = {AZURE.format_move(AZURE.parse_position(EXAMPLE), m) for m in kernel_moves(AZURE.parse_position(EXAMPLE))}
     assert {m["move"] for m in report["moves"]} <= legal
     view = text(AZURE.view(AZURE.parse_position(EXAMPLE), 1))
     report = best_report(ok("best", view, "-n", 100, "--seed", 1, "--json").stdout)
@@ -292,9 +316,25 @@ def test_best_text_on_a_view_reads_as_mcts():
 
 def test_selfplay_with_game_options(tmp_path):
     out = tmp_path / "run"
-    result = ok("selfplay", "azure", "--games", 4, "--agents", "random,greedy", "--option",
-                "gifted=favored", "--option", "cosmos=yes", "--seed", 2, "--workers", 1,
-                "--no-plots", "--out", out)
+    result = ok(
+        "selfplay",
+        "azure",
+        "--games",
+        4,
+        "--agents",
+        "random,greedy",
+        "--option",
+        "gifted=favored",
+        "--option",
+        "cosmos=yes",
+        "--seed",
+        2,
+        "--workers",
+        1,
+        "--no-plots",
+        "--out",
+        out,
+    )
     assert "4 of 4 games" in result.stdout
     options = json.loads((out / "run.json").read_text())["options"]
     assert options["gifted"] == "favored" and options["cosmos"] is True
@@ -302,28 +342,31 @@ def test_selfplay_with_game_options(tmp_path):
 
 # ---- user errors ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("args, names", [
-    (["show", EXAMPLE.replace("deck AAWWB", "deck AAWWBB")], "bad position: cards: each colour"),
-    (["moves", EXAMPLE.replace("supply 9 stones c3", "supply 8 stones c3")],
-     "bad position: player 1 supply"),
-    (["show", EXAMPLE.replace("beasts tiger,bird", "beasts tiger")], "bad position: beasts"),
-    (["moves", EXAMPLE.replace("W1@0", "W1@45")], "bad position: layout"),
-    (["show", EXAMPLE.replace("view -", "view 2")],
-     "bad position: deck: a view does not name"),
-    (["moves", '{"game": "azure"}'], "bad position: gifted: missing"),
-    (["play", EXAMPLE, "place a2"], "move 1 of 1: bad move 'place a2': not legal for player 2"),
-    (["play", EXAMPLE, "place z9"], "bad move 'place z9': 'z9' is not a cell"),
-    (["play", EXAMPLE, "fly"], "bad move 'fly': expected 'place c4'"),
-    (["new", "azure", "--gifted", "lucky"], "unknown gifted card 'lucky'"),
-    (["new", "azure", "--layout", "24576"], "layout number 24576 is not in 0..24575"),
-    (["new", "azure", "--layout", "7", "--cosmos"], "a layout number names a base layout"),
-    (["new", "azure", "--layout", "A1@0 A2@90 V1@180 B2@270"],
-     "--layout: a layout uses each domain colour once"),
-    (["new", "azure", "--layout", "A1@0 W2@90"], "--layout takes a number 0..24575"),
-    (["new", "azure", "--cosmos", "--layout", "A1@0 W2@90 V1@180 B2@270"],
-     "--layout: with Cosmos the two large domains lie corner to corner"),
-    (["new", "azure", "--seed", "-1"], "seed must be a whole number"),
-])
+
+@pytest.mark.parametrize(
+    "args, names",
+    [
+        (["show", EXAMPLE.replace("deck AAWWB", "deck AAWWBB")], "bad position: cards: each colour"),
+        (["moves", EXAMPLE.replace("supply 9 stones c3", "supply 8 stones c3")], "bad position: player 1 supply"),
+        (["show", EXAMPLE.replace("beasts tiger,bird", "beasts tiger")], "bad position: beasts"),
+        (["moves", EXAMPLE.replace("W1@0", "W1@45")], "bad position: layout"),
+        (["show", EXAMPLE.replace("view -", "view 2")], "bad position: deck: a view does not name"),
+        (["moves", '{"game": "azure"}'], "bad position: gifted: missing"),
+        (["play", EXAMPLE, "place a2"], "move 1 of 1: bad move 'place a2': not legal for player 2"),
+        (["play", EXAMPLE, "place z9"], "bad move 'place z9': 'z9' is not a cell"),
+        (["play", EXAMPLE, "fly"], "bad move 'fly': expected 'place c4'"),
+        (["new", "azure", "--gifted", "lucky"], "unknown gifted card 'lucky'"),
+        (["new", "azure", "--layout", "24576"], "layout number 24576 is not in 0..24575"),
+        (["new", "azure", "--layout", "7", "--cosmos"], "a layout number names a base layout"),
+        (["new", "azure", "--layout", "A1@0 A2@90 V1@180 B2@270"], "--layout: a layout uses each domain colour once"),
+        (["new", "azure", "--layout", "A1@0 W2@90"], "--layout takes a number 0..24575"),
+        (
+            ["new", "azure", "--cosmos", "--layout", "A1@0 W2@90 V1@180 B2@270"],
+            "--layout: with Cosmos the two large domains lie corner to corner",
+        ),
+        (["new", "azure", "--seed", "-1"], "seed must be a whole number"),
+    ],
+)
 def test_user_errors_are_one_line(args, names):
     result = run(*args)
     assert result.exit_code == 2 and result.stdout == ""
@@ -334,8 +377,7 @@ def test_user_errors_are_one_line(args, names):
 def test_a_hand_edited_setup_is_checked_too():
     bad = SETUP.replace("draws 1", "draws 2")
     result = run("moves", bad)
-    assert result.exit_code == 2 and "bad position: draws: the starting hands hold 1 and 0" \
-        in result.stderr
+    assert result.exit_code == 2 and "bad position: draws: the starting hands hold 1 and 0" in result.stderr
     state = AZURE.parse_position(SETUP)
     assert state[player_word(0, P_HAND_SIZE)] == 1
 
@@ -358,7 +400,7 @@ def test_gifted_moves_read_back():
 
 
 def test_views_refuse_what_needs_hidden_cards():
-    view_of_player_1 = text(AZURE.view(AZURE.parse_position(EXAMPLE), 0))   # player 2 to move
+    view_of_player_1 = text(AZURE.view(AZURE.parse_position(EXAMPLE), 0))  # player 2 to move
     view_of_player_2 = text(AZURE.view(AZURE.parse_position(EXAMPLE), 1))
     for args, message in [
         (["moves", view_of_player_1], "in player 1's view player 2 acts"),
@@ -366,10 +408,8 @@ def test_views_refuse_what_needs_hidden_cards():
         (["perft", view_of_player_2, "-d", "1"], "perft needs a complete position"),
         (["solve", view_of_player_2], "solve needs a complete position"),
         (["best", view_of_player_1, "-n", 10], "in player 1's view player 2 acts"),
-        (["best", view_of_player_2, "--algo", "solve"],
-         "best --algo solve needs a complete position"),
-        (["best", view_of_player_2, "--algo", "alphabeta"],
-         "best --algo alphabeta needs a complete position"),
+        (["best", view_of_player_2, "--algo", "solve"], "best --algo solve needs a complete position"),
+        (["best", view_of_player_2, "--algo", "alphabeta"], "best --algo alphabeta needs a complete position"),
         (["view", view_of_player_2, "-p", "1"], "already a player's view"),
     ]:
         result = run(*args)
@@ -422,5 +462,7 @@ def test_alphabeta_says_whether_its_win_probability_is_exact_or_an_estimate():
     timed_out = run("solve", late, "--time", 1e-6)
     assert timed_out.exit_code == 3
     found = cut["moves"][0]
-    assert f"best move found: {found['move']}, win probability " \
+    assert (
+        f"best move found: {found['move']}, win probability "
         f"{100 * found['win_rate']:.1f}% (an estimate)" in timed_out.stdout
+    )

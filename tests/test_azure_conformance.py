@@ -4,6 +4,7 @@ The positions come from ``tessera.kernels.azure.setup`` (a seeded layout, the st
 drawn with the same seed). Notation round trips run once an ``azure`` game is
 registered in ``tessera.games``; until then that one check is skipped.
 """
+
 import numpy as np
 import pytest
 
@@ -69,6 +70,7 @@ from tests.conformance import GameConformance, random_game
 
 def registered_azure():
     from tessera.games import get_game
+
     try:
         return get_game("azure")
     except OptionError:
@@ -93,8 +95,11 @@ class AzureGame:
 
 
 GAME = AzureGame()
-CONFIGURATIONS = ([{}] + [{"gifted": g} for g in range(1, len(GIFTED_NAMES))]
-                  + [{"cosmos": True}, {"cosmos": True, "gifted": FAVORED}])
+CONFIGURATIONS = (
+    [{}]
+    + [{"gifted": g} for g in range(1, len(GIFTED_NAMES))]
+    + [{"cosmos": True}, {"cosmos": True, "gifted": FAVORED}]
+)
 
 
 def word(state, p, offset):
@@ -117,7 +122,7 @@ def guards(state, p, colour):
 
 def check_azure_invariants(state):
     assert state[W_VIEW] == NOBODY
-    for c in range(NCOLOURS):                       # 48 cards, 12 of each colour
+    for c in range(NCOLOURS):  # 48 cards, 12 of each colour
         held = sum(word(state, p, P_HAND + c) for p in range(PLAYERS))
         assert held + state[W_FACEUP + c] + state[W_DECK + c] == CARDS_PER_COLOUR
         assert state[W_FACEUP + c] >= 0 and state[W_DECK + c] >= 0
@@ -151,7 +156,7 @@ def check_azure_invariants(state):
         assert games.legal_moves(state, np.empty(games.MAX_MOVES, np.int64)) >= 2
     if state[W_PHASE] == PHASE_DRAW:
         assert state[W_DRAWS] > 0 and state[W_DECK_SIZE] > 0
-    if state[W_PHASE] == PHASE_PLACE:               # between turns the beasts are settled
+    if state[W_PHASE] == PHASE_PLACE:  # between turns the beasts are settled
         for colour in range(NCOLOURS):
             g = [guards(state, p, colour) for p in range(PLAYERS)]
             holder = state[W_HOLDER + colour]
@@ -195,7 +200,7 @@ def test_every_configuration_plays_to_a_winner():
             reached = word(final, winner, P_SCORE) == WIN_SCORE
             dragon = final[W_DRAGON] * (1 if winner == 0 else -1)
             track_end = final[S_TRACK_END] > 0 and dragon == final[S_TRACK_END]
-            if not (reached or track_end):                 # the loser could not place
+            if not (reached or track_end):  # the loser could not place
                 assert final[W_TURN] == 1 - winner
                 stuck = final.copy()
                 stuck[W_PHASE] = PHASE_PLACE
@@ -216,5 +221,4 @@ def test_fuzz_many_random_games_keep_the_invariants():
     """500 random games per configuration, every position checked (a few minutes)."""
     for i, options in enumerate(CONFIGURATIONS):
         for seed in range(500):
-            random_game(GAME, options, 100_000 * (i + 1) + seed,
-                        lambda state, moves: check_azure_invariants(state))
+            random_game(GAME, options, 100_000 * (i + 1) + seed, lambda state, moves: check_azure_invariants(state))

@@ -3,6 +3,7 @@ docs/learning.md "Azure's boundary"): a position of the notation's examples read
 the two sides of a position, agreement with the plain-Python oracle on random games, round
 rollouts that stop after ``ROUND_TURNS`` turns and play through chance, the boundaries of
 a replayed self-play game, and a model scoring IS-MCTS's round rollouts on a player's view."""
+
 import numpy as np
 import pytest
 
@@ -63,14 +64,19 @@ def test_the_notations_cosmos_example_read_by_hand():
     # 8 stones of player 1 (7 on spaces, one on the Black mountain: the Tortoise), 7 of player 2
     progress = 15 / count(state[S_SPACES])
     expected = {
-        "score_diff": 9 - 5, "cards_diff": 4 - 5, "supply_diff": 0,
-        "gifted_left_diff": 0 - 1,      # player 1's gifted stone is on c7
-        "colours_diff": 2 - 3,          # AABB against WWVBB
-        "constant": 1, "places_next": 1,
-        "dragon_toward": -1,            # one step toward player 2
-        "progress": progress, "score_diff_x_progress": 4 * progress,
+        "score_diff": 9 - 5,
+        "cards_diff": 4 - 5,
+        "supply_diff": 0,
+        "gifted_left_diff": 0 - 1,  # player 1's gifted stone is on c7
+        "colours_diff": 2 - 3,  # AABB against WWVBB
+        "constant": 1,
+        "places_next": 1,
+        "dragon_toward": -1,  # one step toward player 2
+        "progress": progress,
+        "score_diff_x_progress": 4 * progress,
         "cards_diff_x_progress": -progress,
-        "own_score_share_sq": (9 / 25) ** 2, "other_score_share_sq": (5 / 25) ** 2,
+        "own_score_share_sq": (9 / 25) ** 2,
+        "other_score_share_sq": (5 / 25) ** 2,
     }
     assert {name: first[name] for name in expected} == pytest.approx(expected)
     assert second["places_next"] == -1 and second["dragon_toward"] == 1
@@ -102,8 +108,10 @@ def oracle_features(state, player):
     def quantities(p):
         cells = {move % GIFTED_BASE for move in oracle.place_moves(s, p)}
         wisdom = [s.realm.cells[c].wisdom for c in cells]
-        return np.array([sum(oracle.bonds(s, p, c) for c in free), len(cells), not cells,
-                         sum(wisdom), max(wisdom, default=0)], np.float64)
+        return np.array(
+            [sum(oracle.bonds(s, p, c) for c in free), len(cells), not cells, sum(wisdom), max(wisdom, default=0)],
+            np.float64,
+        )
 
     diff = quantities(player) - quantities(1 - player)
     leads = 0.0
@@ -131,6 +139,7 @@ def test_the_realm_features_agree_with_the_oracle_on_random_games(gifted, cosmos
 
 # ---- the round, counted in turns --------------------------------------------------------
 
+
 def stones_on_spaces(state):
     """Stones placed so far (the Tortoise's stone on the Black mountain is on no space)."""
     return sum(count(state[player_base(p) + P_STONES] & state[S_SPACES]) for p in range(2))
@@ -157,8 +166,9 @@ def test_a_round_rollout_stops_after_its_turns_and_plays_through_chance():
 
 def test_the_boundaries_of_a_replayed_game_are_its_turns(tmp_path):
     run = tmp_path / "run"
-    done = run_tessera("selfplay", "azure", "--games", 2, "--agents", "greedy,greedy", "--seed", 5,
-                       "--workers", 1, "--out", run)
+    done = run_tessera(
+        "selfplay", "azure", "--games", 2, "--agents", "greedy,greedy", "--seed", 5, "--workers", 1, "--out", run
+    )
     assert done.returncode == 0, done.stderr
     data = dataset.load_runs("azure", [run])
     runs = dataset.read_runs("azure", [run])
@@ -171,10 +181,12 @@ def test_the_boundaries_of_a_replayed_game_are_its_turns(tmp_path):
         assert all(starts_turn(position.state) and not position.is_chance for position in boundaries)
     assert data.rows == 2 * sum(
         len(dataset.boundary_positions("azure", runs[0][0].options, seed, moves)[0])
-        for seed, moves in zip(records["seed"], records["moves"]))
+        for seed, moves in zip(records["seed"], records["moves"])
+    )
 
 
 # ---- a model in IS-MCTS ---------------------------------------------------------------
+
 
 def azure_model(path, **named):
     """An Azure model whose margin and win weights are zero but for ``named``
@@ -203,11 +215,15 @@ def test_a_model_that_backs_the_leader_changes_the_search_and_the_mix_differs(tm
     azure_model(tmp_path / "m.npz", score_diff=(1.0, 0.5), bonds_diff=(0.5, 0.25))
     view = AZURE.format_position(AZURE.view(AZURE.new(6), 0))
     path = str(tmp_path / "m.npz")
-    searches = {name: tessera.best(view, visits=600, seed=3, **options) for name, options in {
-        "estimate": {"rollout": "round", "model": "none"},
-        "round": {"rollout": "round", "model": path},
-        "mixed": {"rollout": "mixed", "model": path},
-        "greedy": {"rollout": "greedy"}}.items()}
+    searches = {
+        name: tessera.best(view, visits=600, seed=3, **options)
+        for name, options in {
+            "estimate": {"rollout": "round", "model": "none"},
+            "round": {"rollout": "round", "model": path},
+            "mixed": {"rollout": "mixed", "model": path},
+            "greedy": {"rollout": "greedy"},
+        }.items()
+    }
     margins = {name: report["root"]["margin"] for name, report in searches.items()}
     assert len(set(margins.values())) == 4, margins
     again = tessera.best(view, visits=600, seed=3, rollout="round", model=path)
@@ -226,6 +242,6 @@ def test_a_model_of_another_game_is_one_line_for_a_view(tmp_path):
 def test_the_gifted_stone_left_is_the_modules():
     plain, mighty = AZURE.new(1), AZURE.new(1, gifted="mighty")
     assert [features(plain, p)["gifted_left_diff"] for p in range(2)] == [0, 0]
-    assert [features(mighty, p)["gifted_left_diff"] for p in range(2)] == [0, 0]    # both left
-    favored = tessera.Position.parse(COSMOS).state      # player 1's gifted stone is placed
+    assert [features(mighty, p)["gifted_left_diff"] for p in range(2)] == [0, 0]  # both left
+    favored = tessera.Position.parse(COSMOS).state  # player 1's gifted stone is placed
     assert [features(favored, p)["gifted_left_diff"] for p in range(2)] == [-1, 1]

@@ -1,5 +1,6 @@
 """Azure's move heuristic (kernels/azure/heuristic.py) worked by hand on the realm
 BASE drawn in tests/test_azure_rules.py (Freya is player 0, Leonie player 1)."""
+
 try:  # pytest puts tests/ on sys.path (rootdir-relative "prepend" import mode)
     import azure_positions as P
 except ImportError:  # pragma: no cover - when tests/ is a package
@@ -14,9 +15,13 @@ FREYA, LEONIE = 0, 1
 # The rulebook's Tiger example one turn earlier: Freya holds the White Tiger with two
 # guards of W:MOUNT (0,3), (0,4) and (1,3); Leonie has two, (0,5) and (2,3), so one more
 # of hers would take it.
-TIGER = dict(turn=FREYA, stones={FREYA: [(0, 4), (1, 3)], LEONIE: [(0, 5), (2, 3)]},
-             holders={"tiger": FREYA}, scores={FREYA: 5, LEONIE: 4},
-             hands={FREYA: "AAA", LEONIE: "B"})
+TIGER = dict(
+    turn=FREYA,
+    stones={FREYA: [(0, 4), (1, 3)], LEONIE: [(0, 5), (2, 3)]},
+    holders={"tiger": FREYA},
+    scores={FREYA: 5, LEONIE: 4},
+    hands={FREYA: "AAA", LEONIE: "B"},
+)
 
 
 def test_a_stone_that_keeps_a_threatened_beast_and_nears_another():
@@ -37,6 +42,7 @@ def test_no_guard_credit_where_the_beast_is_safe_or_out_of_reach():
     no PROGRESS."""
     safe = P.position(BASE, **{**TIGER, "stones": {FREYA: [(0, 4), (1, 3)], LEONIE: [(5, 5)]}})
     assert H.move_heuristic(safe, P.cell(0, 2)) == 1.0 + H.PROGRESS * 6
-    behind = P.position(BASE, **{**TIGER, "stones": {FREYA: [(0, 4), (1, 3)],
-                                                     LEONIE: [(0, 5), (2, 3), (1, 0), (2, 0)]}})
+    behind = P.position(
+        BASE, **{**TIGER, "stones": {FREYA: [(0, 4), (1, 3)], LEONIE: [(0, 5), (2, 3), (1, 0), (2, 0)]}}
+    )
     assert H.move_heuristic(behind, P.cell(0, 2)) == 1.0 + H.DEFEND * 4

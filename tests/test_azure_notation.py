@@ -1,5 +1,6 @@
 """Azure notation: the documented examples, round trips over random games and views,
 every validation check, and moves (docs/azure-notation.md)."""
+
 import json
 import random
 import re
@@ -74,7 +75,7 @@ from tests.conformance import random_game
 from tests.repo import repo_text
 
 AZURE_GAME = get_game("azure")
-pytestmark = pytest.mark.repo         # the documented examples are this module's positions
+pytestmark = pytest.mark.repo  # the documented examples are this module's positions
 DOC = repo_text("docs/azure-notation.md")
 TEXTS = re.findall(r"```text\n(.*?)\n```", DOC, re.S)
 EXAMPLE, EXAMPLE_VIEW, EXAMPLE_COSMOS = TEXTS[:3]
@@ -123,11 +124,26 @@ phase setup turn 1 draws 1
 faceup 9/9/9/9 deck AAAWWWVVBBB
 player 1 score 0 supply 14 stones - gifted - beasts - hand V known -
 player 2 score 0 supply 14 stones - gifted - beasts - hand - known -"""
-PHASE_TEXTS = {"place": EXAMPLE, "boon": BOON, "take": TAKE, "return": RETURN,
-               "bird-draw": BIRD_DRAW, "bird-return": BIRD_RETURN, "over": OVER, "setup": SETUP}
-CONFIGURATIONS = [{}, {"gifted": "mighty"}, {"gifted": "perceptive"}, {"gifted": "bountiful"},
-                  {"gifted": "favored"}, {"cosmos": True}, {"cosmos": True, "gifted": "bountiful"},
-                  {"cosmos": True, "gifted": "favored"}]
+PHASE_TEXTS = {
+    "place": EXAMPLE,
+    "boon": BOON,
+    "take": TAKE,
+    "return": RETURN,
+    "bird-draw": BIRD_DRAW,
+    "bird-return": BIRD_RETURN,
+    "over": OVER,
+    "setup": SETUP,
+}
+CONFIGURATIONS = [
+    {},
+    {"gifted": "mighty"},
+    {"gifted": "perceptive"},
+    {"gifted": "bountiful"},
+    {"gifted": "favored"},
+    {"cosmos": True},
+    {"cosmos": True, "gifted": "bountiful"},
+    {"cosmos": True, "gifted": "favored"},
+]
 
 
 def example():
@@ -161,11 +177,11 @@ def round_trip(state):
     text = format_position(state)
     assert np.array_equal(parse_position(text), state), text
     assert np.array_equal(parse_position(" ; ".join(text.splitlines())), state)
-    assert np.array_equal(position_from_json(json.loads(json.dumps(position_to_json(state)))),
-                          state)
+    assert np.array_equal(position_from_json(json.loads(json.dumps(position_to_json(state)))), state)
 
 
 # ---- the documented examples and round trips -------------------------------------------
+
 
 def test_documented_examples_round_trip():
     state = example()
@@ -205,9 +221,12 @@ def test_cells_are_spreadsheet_like():
 
 
 def test_input_order_is_free_output_is_canonical():
-    text = (EXAMPLE.replace("hand AAWWVB", "hand BVWWAA").replace("c3,d3,e3,a4,c4", "c4,a4,e3,d3,c3")
-            .replace("beasts tiger,bird", "beasts bird,tiger")
-            .replace("phase place turn 2", "turn 2 phase place"))
+    text = (
+        EXAMPLE.replace("hand AAWWVB", "hand BVWWAA")
+        .replace("c3,d3,e3,a4,c4", "c4,a4,e3,d3,c3")
+        .replace("beasts tiger,bird", "beasts bird,tiger")
+        .replace("phase place turn 2", "turn 2 phase place")
+    )
     lines = text.splitlines()
     lines[4] = lines[4].replace("score 5 supply 9", "supply 9 score 5")
     state = parse_position("\n".join(lines))
@@ -241,8 +260,7 @@ def test_setup_positions_round_trip_draw_by_draw():
     round_trip(state)
 
 
-@pytest.mark.parametrize("options", CONFIGURATIONS, ids=lambda o: ",".join(map(str, o.values()))
-                         or "base")
+@pytest.mark.parametrize("options", CONFIGURATIONS, ids=lambda o: ",".join(map(str, o.values())) or "base")
 def test_random_games_round_trip_complete_and_viewed(options):
     phases = set()
 
@@ -277,8 +295,10 @@ LINE_ERRORS = [
     (EXAMPLE.replace("W1@0", "A1@0"), "layout: a layout uses each domain colour once"),
     (EXAMPLE.replace(" W1@0", ""), "layout: expected 4 places"),
     (EXAMPLE.replace("W1@0", "W1@0*"), "layout: a large domain without the Cosmos expansion"),
-    (EXAMPLE_COSMOS.replace("V1@180*", "V1@180").replace("A2@180", "A2@180*"),
-     "layout: with Cosmos the two large domains lie corner to corner"),
+    (
+        EXAMPLE_COSMOS.replace("V1@180*", "V1@180").replace("A2@180", "A2@180*"),
+        "layout: with Cosmos the two large domains lie corner to corner",
+    ),
     (EXAMPLE_COSMOS.replace("W2@270*", "W1@270*"), "layout: the large white domain is side 2"),
     (EXAMPLE.replace("phase place", "phase placing"), "phase: expected setup, place"),
     (EXAMPLE.replace("turn 2", "turn 0"), "turn: expected a player, 1 or 2"),
@@ -297,8 +317,12 @@ LINE_ERRORS = [
     (EXAMPLE.replace("known AVV", "known A?V"), "player 2 known: 'A?V' is not a set"),
     (EXAMPLE.replace("player 2 score", "player 3 score"), "player 3: expected player 2 next"),
     (EXAMPLE + "\nplayer 3 score 0", "player 3: Azure has 2 players"),
-    (EXAMPLE.replace("\nplayer 2 score 5 supply 9 stones b2,d2,a5,b5,c5 gifted - beasts"
-                     " dragon,tortoise hand AWVVV known AVV", ""), "player 2: missing"),
+    (
+        EXAMPLE.replace(
+            "\nplayer 2 score 5 supply 9 stones b2,d2,a5,b5,c5 gifted - beasts dragon,tortoise hand AWVVV known AVV", ""
+        ),
+        "player 2: missing",
+    ),
     (EXAMPLE.replace("known AWWV", "known AWWV hand A"), "player 1 hand: given twice"),
     (EXAMPLE.replace("faceup", "fceup"), "position: unknown key 'fceup'"),
     (EXAMPLE.replace("known AVV", "known AVV score 3"), "player 2 score: given twice"),
@@ -308,8 +332,10 @@ LINE_ERRORS = [
     (EXAMPLE.replace("stones c3,d3", "stones c3,c3"), "player 1 stones: c3 is listed twice"),
     (EXAMPLE.replace("beasts tiger,bird", "beasts tiger,phoenix"), "'phoenix' is not a beast"),
     (EXAMPLE.replace("beasts tiger,bird", "beasts tiger,tiger"), "the tiger is listed twice"),
-    (EXAMPLE.replace("beasts tiger,bird", "beasts tiger,bird,dragon"),
-     "player 2 beasts: the dragon is already with player 1"),
+    (
+        EXAMPLE.replace("beasts tiger,bird", "beasts tiger,bird,dragon"),
+        "player 2 beasts: the dragon is already with player 1",
+    ),
     (EXAMPLE.replace("turn 2", "turn 2 placed z9"), "placed: 'z9' is not a cell"),
     (EXAMPLE.replace("turn 2", "turn 2 draws x"), "draws: expected a whole number"),
 ]
@@ -333,34 +359,38 @@ def _with(path, value):
     return obj
 
 
-@pytest.mark.parametrize("obj, message", [
-    (_with(["turn"], True), "turn: expected a player"),
-    (_with(["draws"], 1.0), "draws: expected a whole number"),
-    (_with(["cosmos"], "no"), "cosmos: expected true or false"),
-    (_with(["track"], 0), "track: no cosmos track"),
-    (_with(["layout"], []), "layout: expected an object"),
-    (_with(["layout", "top-left", "side"], 3), "layout top-left: side: expected 1 or 2"),
-    (_with(["layout", "top-left", "rotation"], 45), "layout top-left: rotation"),
-    (_with(["layout", "top-left", "large"], 1), "layout top-left: large: expected true or false"),
-    (_with(["layout", "top-left", "domain"], "teal"), "layout top-left: domain: expected"),
-    (_with(["layout", "top-left", "turn"], 1), "layout top-left: unknown key 'turn'"),
-    (_with(["faceup"], {"azure": 9}), "faceup: expected counts of azure"),
-    (_with(["players"], {}), "players: expected a list"),
-    (_with(["players"], [EXAMPLE_JSON["players"][0]]), "player 2: missing"),
-    (_with(["players", 1, "stones"], "b2"), "player 2 stones: expected a list of cells"),
-    (_with(["players", 1, "beasts"], "dragon"), "player 2 beasts: expected a list"),
-    (_with(["players", 1, "hand"], 5), "player 2 hand: expected a string"),
-    (_with(["players", 0, "gifted"], "c3"), "player 1 gifted: c3 is also listed in the stones"),
-    (_with(["game"], "azul"), "game: expected 'azure'"),
-    (_with(["step"], "beasts"), "step: only a game that ended mid-turn"),
-    ({k: v for k, v in _example_json().items() if k != "deck"}, "deck: missing"),
-    (dict(_example_json(), extra=1), "position: unknown key 'extra'"),
-])
+@pytest.mark.parametrize(
+    "obj, message",
+    [
+        (_with(["turn"], True), "turn: expected a player"),
+        (_with(["draws"], 1.0), "draws: expected a whole number"),
+        (_with(["cosmos"], "no"), "cosmos: expected true or false"),
+        (_with(["track"], 0), "track: no cosmos track"),
+        (_with(["layout"], []), "layout: expected an object"),
+        (_with(["layout", "top-left", "side"], 3), "layout top-left: side: expected 1 or 2"),
+        (_with(["layout", "top-left", "rotation"], 45), "layout top-left: rotation"),
+        (_with(["layout", "top-left", "large"], 1), "layout top-left: large: expected true or false"),
+        (_with(["layout", "top-left", "domain"], "teal"), "layout top-left: domain: expected"),
+        (_with(["layout", "top-left", "turn"], 1), "layout top-left: unknown key 'turn'"),
+        (_with(["faceup"], {"azure": 9}), "faceup: expected counts of azure"),
+        (_with(["players"], {}), "players: expected a list"),
+        (_with(["players"], [EXAMPLE_JSON["players"][0]]), "player 2: missing"),
+        (_with(["players", 1, "stones"], "b2"), "player 2 stones: expected a list of cells"),
+        (_with(["players", 1, "beasts"], "dragon"), "player 2 beasts: expected a list"),
+        (_with(["players", 1, "hand"], 5), "player 2 hand: expected a string"),
+        (_with(["players", 0, "gifted"], "c3"), "player 1 gifted: c3 is also listed in the stones"),
+        (_with(["game"], "azul"), "game: expected 'azure'"),
+        (_with(["step"], "beasts"), "step: only a game that ended mid-turn"),
+        ({k: v for k, v in _example_json().items() if k != "deck"}, "deck: missing"),
+        (dict(_example_json(), extra=1), "position: unknown key 'extra'"),
+    ],
+)
 def test_bad_json_positions(obj, message):
     assert message in errors(obj)
 
 
 # ---- validation: each check ------------------------------------------------------------
+
 
 def _edited(text, old, new):
     assert old in text, old
@@ -369,52 +399,83 @@ def _edited(text, old, new):
 
 POSITION_ERRORS = [
     # stones
-    (_edited(EXAMPLE, "stones c3,d3", "stones b1,c3,d3"),
-     "player 1 supply: 6 common stones on the realm and 9 in supply, not the 14"),
+    (
+        _edited(EXAMPLE, "stones c3,d3", "stones b1,c3,d3"),
+        "player 1 supply: 6 common stones on the realm and 9 in supply, not the 14",
+    ),
     (_edited(EXAMPLE, "stones c3,d3", "stones a2,c3,d3"), "player 1 stones: a stone on a2, a mountain"),
     (_edited(EXAMPLE, "stones c3,d3", "stones g1,c3,d3"), "player 1 stones: a stone on g1, outside"),
-    (_edited(EXAMPLE, "supply 9 stones c3,d3", "supply 8 stones b2,c3,d3"),
-     "player 2 stones: b2 holds a stone of both players"),
-    (_edited(EXAMPLE, "gifted - beasts tiger", "gifted a2 beasts tiger"),
-     "player 1 stones: a stone on a2, a mountain"),
-    (_edited(EXAMPLE, "b5,c5 gifted -", "b5 gifted c5"),
-     "player 2 gifted: c5 is not a space (the gifted stone goes on a space, never on the Black"),
-    (_edited(EXAMPLE_COSMOS, "g5 gifted c7", "g5,c7 gifted -"),
-     "player 1 supply: 8 common stones on the realm and 11 in supply, not the 18"),
-    (_edited(EXAMPLE.replace("gifted mighty", "gifted none"), "gifted - beasts tiger",
-             "gifted b1 beasts tiger"), "player 1 gifted: a gifted stone without the Gifted"),
+    (
+        _edited(EXAMPLE, "supply 9 stones c3,d3", "supply 8 stones b2,c3,d3"),
+        "player 2 stones: b2 holds a stone of both players",
+    ),
+    (_edited(EXAMPLE, "gifted - beasts tiger", "gifted a2 beasts tiger"), "player 1 stones: a stone on a2, a mountain"),
+    (
+        _edited(EXAMPLE, "b5,c5 gifted -", "b5 gifted c5"),
+        "player 2 gifted: c5 is not a space (the gifted stone goes on a space, never on the Black",
+    ),
+    (
+        _edited(EXAMPLE_COSMOS, "g5 gifted c7", "g5,c7 gifted -"),
+        "player 1 supply: 8 common stones on the realm and 11 in supply, not the 18",
+    ),
+    (
+        _edited(EXAMPLE.replace("gifted mighty", "gifted none"), "gifted - beasts tiger", "gifted b1 beasts tiger"),
+        "player 1 gifted: a gifted stone without the Gifted",
+    ),
     # beasts and the Black mountain
-    (_edited(EXAMPLE, "beasts dragon,tortoise", "beasts dragon"),
-     "beasts: player 2 has a stone on the Black mountain but not the tortoise"),
-    (_edited(_edited(EXAMPLE, "b5,c5 gifted", "b5 gifted"), "supply 9 stones b2", "supply 10 stones b2"),
-     "beasts: player 2 holds the tortoise with stones in supply but none on the Black"),
-    (_edited(EXAMPLE, "beasts tiger,bird", "beasts tiger"),
-     "beasts: the bird is unclaimed but player 1 guards its mountain with 2 stones to 1"),
-    (_edited(_edited(EXAMPLE, "beasts tiger,bird", "beasts bird"), "beasts dragon,tortoise",
-             "beasts dragon,tiger,tortoise"),
-     "beasts: the tiger is with player 2 but player 1 guards its mountain with"),
+    (
+        _edited(EXAMPLE, "beasts dragon,tortoise", "beasts dragon"),
+        "beasts: player 2 has a stone on the Black mountain but not the tortoise",
+    ),
+    (
+        _edited(_edited(EXAMPLE, "b5,c5 gifted", "b5 gifted"), "supply 9 stones b2", "supply 10 stones b2"),
+        "beasts: player 2 holds the tortoise with stones in supply but none on the Black",
+    ),
+    (
+        _edited(EXAMPLE, "beasts tiger,bird", "beasts tiger"),
+        "beasts: the bird is unclaimed but player 1 guards its mountain with 2 stones to 1",
+    ),
+    (
+        _edited(
+            _edited(EXAMPLE, "beasts tiger,bird", "beasts bird"),
+            "beasts dragon,tortoise",
+            "beasts dragon,tiger,tortoise",
+        ),
+        "beasts: the tiger is with player 2 but player 1 guards its mountain with",
+    ),
     # cards
-    (_edited(EXAMPLE, "deck AAWWB", "deck AAWWBB"), "cards: each colour has 12 cards in all, but"
-                                                    " there are 13 black"),
-    (_edited(_edited(EXAMPLE, "deck AAWWB", "deck AAAAWWB"), "faceup 7/7", "faceup 5/7"),
-     "deck: the hidden deck holds AAAAWWB: at most 3 of a colour"),
+    (_edited(EXAMPLE, "deck AAWWB", "deck AAWWBB"), "cards: each colour has 12 cards in all, but there are 13 black"),
+    (
+        _edited(_edited(EXAMPLE, "deck AAWWB", "deck AAAAWWB"), "faceup 7/7", "faceup 5/7"),
+        "deck: the hidden deck holds AAAAWWB: at most 3 of a colour",
+    ),
     (_edited(EXAMPLE, "known AWWV", "known AWWVV"), "player 1 known: known cards AWWVV are not"),
-    (_edited(EXAMPLE, "hand AAWWVB known AWWV", "hand AAWWVB known W"),
-     "cards: 4 azure cards are in the hidden deck or drawn from it unseen, at most 3"),
-    (_edited(EXAMPLE_VIEW, "hand AWWV??", "hand AWWV?"),
-     "cards: 7 cards are not seen by player 2, but player 1's 1 unknown cards and the deck's 5"
-     " make 6"),
-    (_edited(EXAMPLE_VIEW, "hand AWWV?? known AWWV", "hand AWWVV? known AWWV"),
-     "player 1 hand: in player 2's view the opponent's hand names exactly their known cards"),
-    (_edited(_edited(EXAMPLE_VIEW, "faceup 7/7/8/10", "faceup 12/7/8/10"), "deck ?????", "deck -"),
-     "cards: 14 azure cards are seen"),
-    (_edited(EXAMPLE_VIEW, "hand AWVVV known AVV", "hand AWVVV known -"),
-     "cards: 4 azure cards are in the hidden deck or drawn from it unseen"),
+    (
+        _edited(EXAMPLE, "hand AAWWVB known AWWV", "hand AAWWVB known W"),
+        "cards: 4 azure cards are in the hidden deck or drawn from it unseen, at most 3",
+    ),
+    (
+        _edited(EXAMPLE_VIEW, "hand AWWV??", "hand AWWV?"),
+        "cards: 7 cards are not seen by player 2, but player 1's 1 unknown cards and the deck's 5 make 6",
+    ),
+    (
+        _edited(EXAMPLE_VIEW, "hand AWWV?? known AWWV", "hand AWWVV? known AWWV"),
+        "player 1 hand: in player 2's view the opponent's hand names exactly their known cards",
+    ),
+    (
+        _edited(_edited(EXAMPLE_VIEW, "faceup 7/7/8/10", "faceup 12/7/8/10"), "deck ?????", "deck -"),
+        "cards: 14 azure cards are seen",
+    ),
+    (
+        _edited(EXAMPLE_VIEW, "hand AWVVV known AVV", "hand AWVVV known -"),
+        "cards: 4 azure cards are in the hidden deck or drawn from it unseen",
+    ),
     # scores
-    (_edited(EXAMPLE, "score 5 supply 9 stones c3", "score 26 supply 9 stones c3"),
-     "player 1 score: 26 is not 0..25"),
-    (_edited(EXAMPLE, "score 5 supply 9 stones c3", "score 25 supply 9 stones c3"),
-     "player 1 score: 25 points win at once, but the game is not over"),
+    (_edited(EXAMPLE, "score 5 supply 9 stones c3", "score 26 supply 9 stones c3"), "player 1 score: 26 is not 0..25"),
+    (
+        _edited(EXAMPLE, "score 5 supply 9 stones c3", "score 25 supply 9 stones c3"),
+        "player 1 score: 25 points win at once, but the game is not over",
+    ),
     # turn words
     (_edited(EXAMPLE, "turn 2", "turn 2 draws 1"), "draws: draws are pending only in phases setup"),
     (_edited(OVER, "winner 1", "winner 1 draws 2"), "draws: draws are pending only in phases"),
@@ -433,36 +494,56 @@ POSITION_ERRORS = [
     (_edited(TAKE, "placed g8", "placed f4"), "placed: f4 holds no stone of player 1"),
     # phases
     (_edited(SETUP, "turn 1", "turn 2"), "turn: player 1 starts"),
-    (_edited(SETUP, "known -\nplayer 2", "known V\nplayer 2"),
-     "player 1 known: starting cards come from the hidden deck"),
-    (_edited(SETUP, "faceup 9/9/9/9 deck AAAWWWVVBBB", "faceup 10/9/9/9 deck AAWWWVVBBB"),
-     "faceup: the face-up decks are untouched in setup"),
-    (_edited(SETUP, "hand - known -", "hand A known -").replace("deck AAAWWWVVBBB", "deck AAWWWVVBBB"),
-     "player 1 hand: starting hands of 1 and 1 cards"),
-    (_edited(SETUP, "score 0 supply 14 stones -", "score 1 supply 14 stones -"),
-     "player 1 stones: stones or points before the starting hands are drawn"),
-    (_edited(BOON, "gifted bountiful", "gifted favored"), "phase: phase boon comes only with the"
-                                                         " Bountiful gifted card"),
-    (_edited(BOON, "placed d1", "placed c4"),
-     "placed: c4 is not next to player 1's gifted stone on d2"),
-    (_edited(BOON, "gifted d2 beasts", "gifted - beasts"),
-     "placed: player 1's gifted stone is not on the realm beside"),
-    (_edited(TAKE, "faceup 10/9/9/7 deck AWWVVBB", "faceup 10/0/0/0 deck AWWVVBB")
-     .replace("hand WB known W", "hand WWWWWWWWWWVVVVVVVVVBBBBBBBB known WWWWWWWWWWVVVVVVVVVBBBBBBB"),
-     "faceup: fewer than two face-up decks have cards"),
-    (_edited(RETURN, "hand AVVVB known AVVVB", "hand VVVVV known VVVVV")
-     .replace("faceup 10/3/7/10", "faceup 11/3/5/11"),
-     "player 1 hand: returning a card from VVVVV is no choice"),
-    (_edited(BIRD_RETURN, "hand AWVBBBB known WVBBB", "hand AB known B")
-     .replace("faceup 8/8/11/6", "faceup 8/9/12/9"),
-     "player 2 hand: returning two cards from AB is no choice"),
-    (_edited(BIRD_RETURN, "bird_loser 2", "bird_loser 1"), "bird_loser: player 1 lost the bird,"
-                                                          " so player 2 holds it"),
-    (_edited(BIRD_DRAW, "bird_loser 2", "bird_loser 1"), "bird_loser: player 1 holds the bird,"
-                                                        " so did not lose it"),
+    (
+        _edited(SETUP, "known -\nplayer 2", "known V\nplayer 2"),
+        "player 1 known: starting cards come from the hidden deck",
+    ),
+    (
+        _edited(SETUP, "faceup 9/9/9/9 deck AAAWWWVVBBB", "faceup 10/9/9/9 deck AAWWWVVBBB"),
+        "faceup: the face-up decks are untouched in setup",
+    ),
+    (
+        _edited(SETUP, "hand - known -", "hand A known -").replace("deck AAAWWWVVBBB", "deck AAWWWVVBBB"),
+        "player 1 hand: starting hands of 1 and 1 cards",
+    ),
+    (
+        _edited(SETUP, "score 0 supply 14 stones -", "score 1 supply 14 stones -"),
+        "player 1 stones: stones or points before the starting hands are drawn",
+    ),
+    (
+        _edited(BOON, "gifted bountiful", "gifted favored"),
+        "phase: phase boon comes only with the Bountiful gifted card",
+    ),
+    (_edited(BOON, "placed d1", "placed c4"), "placed: c4 is not next to player 1's gifted stone on d2"),
+    (
+        _edited(BOON, "gifted d2 beasts", "gifted - beasts"),
+        "placed: player 1's gifted stone is not on the realm beside",
+    ),
+    (
+        _edited(TAKE, "faceup 10/9/9/7 deck AWWVVBB", "faceup 10/0/0/0 deck AWWVVBB").replace(
+            "hand WB known W", "hand WWWWWWWWWWVVVVVVVVVBBBBBBBB known WWWWWWWWWWVVVVVVVVVBBBBBBB"
+        ),
+        "faceup: fewer than two face-up decks have cards",
+    ),
+    (
+        _edited(RETURN, "hand AVVVB known AVVVB", "hand VVVVV known VVVVV").replace(
+            "faceup 10/3/7/10", "faceup 11/3/5/11"
+        ),
+        "player 1 hand: returning a card from VVVVV is no choice",
+    ),
+    (
+        _edited(BIRD_RETURN, "hand AWVBBBB known WVBBB", "hand AB known B").replace(
+            "faceup 8/8/11/6", "faceup 8/9/12/9"
+        ),
+        "player 2 hand: returning two cards from AB is no choice",
+    ),
+    (_edited(BIRD_RETURN, "bird_loser 2", "bird_loser 1"), "bird_loser: player 1 lost the bird, so player 2 holds it"),
+    (_edited(BIRD_DRAW, "bird_loser 2", "bird_loser 1"), "bird_loser: player 1 holds the bird, so did not lose it"),
     (_edited(OVER, "winner 1", "winner 2"), "winner: player 1 reached the end first, so won"),
-    (_edited(OVER, "score 25", "score 24"),
-     "winner: player 1 has not reached the end, and player 2 did not fail to place"),
+    (
+        _edited(OVER, "score 25", "score 24"),
+        "winner: player 1 has not reached the end, and player 2 did not fail to place",
+    ),
 ]
 
 
@@ -473,7 +554,7 @@ def test_impossible_positions_are_rejected(text, message):
 
 def test_validation_of_words_the_notation_derives():
     state = example()
-    state[W_DRAW_FOR] = 1                 # player 1 holds the Bird: the last to draw for it
+    state[W_DRAW_FOR] = 1  # player 1 holds the Bird: the last to draw for it
     assert "draws: the draw word names player 2, not player 1" in validate_error(state)
     state = example()
     state[W_BLACK_STONE] = 0
@@ -558,15 +639,16 @@ def test_bird_draw_needs_a_holder_and_a_deck():
     # With the Bird unclaimed the beast check usually speaks first (the guards that made
     # someone take it are there), so the phase check is called on its own here.
     from tessera.notation.azure import _check_bird_draw
+
     state = parse_position(BIRD_DRAW)
     state[W_HOLDER + 2] = NOBODY
     with pytest.raises(PositionError, match="phase bird-draw, but nobody holds the bird"):
         _check_bird_draw(state)
     state = parse_position(BIRD_DRAW)
-    moved = [int(n) for n in state[W_DECK:W_DECK + NCOLOURS]]
-    state[W_DECK:W_DECK + NCOLOURS] = 0
+    moved = [int(n) for n in state[W_DECK : W_DECK + NCOLOURS]]
+    state[W_DECK : W_DECK + NCOLOURS] = 0
     state[W_DECK_SIZE] = 0
-    state[W_FACEUP:W_FACEUP + NCOLOURS] += moved
+    state[W_FACEUP : W_FACEUP + NCOLOURS] += moved
     assert "deck: the hidden deck is empty, so there is nothing to draw" in validate_error(state)
 
 
@@ -580,9 +662,11 @@ phase place turn 2
 faceup 10/9/9/10 deck AWWWVVB
 player 1 score 11 supply 7 stones b1,d2,b3,c3,d3,b4,d5 gifted - beasts dragon,tiger,tortoise hand AVB known VB
 player 2 score 2 supply 9 stones a2,c2,a6,c6,e6 gifted - beasts - hand - known -"""
-NO_PLACE_ERROR = ("turn: player 2 is to place a stone but can afford no empty space with no"
-                  " cards; a player who cannot place at the start of their turn loses at once,"
-                  " so the game is already over, won by player 1 (phase over winner 1)")
+NO_PLACE_ERROR = (
+    "turn: player 2 is to place a stone but can afford no empty space with no"
+    " cards; a player who cannot place at the start of their turn loses at once,"
+    " so the game is already over, won by player 1 (phase over winner 1)"
+)
 # From a random game: player 1 placed all 14 stones and lost at the start of their turn.
 NO_STONE_OVER = """azure gifted none cosmos no view -
 layout A2@270 V1@90 B2@90 W1@0
@@ -595,7 +679,7 @@ player 2 score 19 supply 1 stones a1,d1,f1,b2,d2,a3,f4,a5,b5,d5,a6,b6,f6 gifted 
 def test_a_player_to_place_who_cannot_is_rejected_in_text_and_json():
     assert errors(NO_PLACE).endswith(NO_PLACE_ERROR)
     lost = _edited(NO_PLACE, "phase place turn 2", "phase over turn 2 winner 1")
-    state = parse_position(lost)                          # how the rules end that turn
+    state = parse_position(lost)  # how the rules end that turn
     assert games.to_move(state) == games.TERMINAL
     obj = position_to_json(state)
     obj.update(phase="place", winner=None)
@@ -605,17 +689,26 @@ def test_a_player_to_place_who_cannot_is_rejected_in_text_and_json():
     assert games.legal_moves(state, np.empty(games.MAX_MOVES, np.int64)) == 0
     # One card of white, vermillion or black would pay for a space; of azure two.
     for hand, faceup in (("W", "10/8/9/10"), ("B", "10/9/9/9"), ("AA", "8/9/9/10")):
-        validate(parse_position(_edited(NO_PLACE, "faceup 10/9/9/10", f"faceup {faceup}")
-                                .replace("hand - known -", f"hand {hand} known {hand}")))
-    assert "player 1 is to place a stone but has none left; a player who cannot place" in \
-        errors(_edited(NO_STONE_OVER, "phase over turn 1 winner 2", "phase place turn 1"))
+        validate(
+            parse_position(
+                _edited(NO_PLACE, "faceup 10/9/9/10", f"faceup {faceup}").replace(
+                    "hand - known -", f"hand {hand} known {hand}"
+                )
+            )
+        )
+    assert "player 1 is to place a stone but has none left; a player who cannot place" in errors(
+        _edited(NO_STONE_OVER, "phase over turn 1 winner 2", "phase place turn 1")
+    )
     validate(parse_position(NO_STONE_OVER))
 
 
 def test_a_view_is_rejected_when_no_deal_lets_the_player_to_place_place():
     # The observer to move: their own hand is known, so the check is the complete one.
-    own = (_edited(NO_PLACE, "view -", "view 2").replace("deck AWWWVVB", "deck ???????")
-           .replace("hand AVB known VB", "hand VB? known VB"))
+    own = (
+        _edited(NO_PLACE, "view -", "view 2")
+        .replace("deck AWWWVVB", "deck ???????")
+        .replace("hand AVB known VB", "hand VB? known VB")
+    )
     assert errors(own).endswith(NO_PLACE_ERROR)
     # The opponent to move with no unknown card: their hand is known too.
     other = _edited(NO_PLACE, "view -", "view 1").replace("deck AWWWVVB", "deck ???????")
@@ -628,16 +721,20 @@ phase place turn 2
 faceup 8/9/9/10 deck ??
 player 1 score 11 supply 7 stones b1,d2,b3,c3,d3,b4,d5 gifted - beasts dragon,tiger,tortoise hand AWWWVVVBB known AVB
 player 2 score 2 supply 9 stones a2,c2,a6,c6,e6 gifted - beasts - hand ? known -"""
-    assert "turn: player 2 is to place a stone but can afford no empty space with any 1" \
-           " unknown card; a player who cannot" in errors(hidden)
+    assert (
+        "turn: player 2 is to place a stone but can afford no empty space with any 1"
+        " unknown card; a player who cannot" in errors(hidden)
+    )
     # With a white card among the unseen ones some deal lets player 2 place: the view is
     # accepted, though the complete position behind it may be the one that cannot.
-    maybe = (_edited(hidden, "faceup 8/9/9/10", "faceup 9/9/9/10")
-             .replace("hand AWWWVVVBB", "hand AWWVVVBB"))
+    maybe = _edited(hidden, "faceup 8/9/9/10", "faceup 9/9/9/10").replace("hand AWWWVVVBB", "hand AWWVVVBB")
     view = parse_position(maybe)
     for card, deck, valid in (("W", "AA", True), ("A", "AW", False)):
-        complete = (_edited(maybe, "view 1", "view -").replace("deck ??", f"deck {deck}")
-                    .replace("hand ? known -", f"hand {card} known -"))
+        complete = (
+            _edited(maybe, "view 1", "view -")
+            .replace("deck ??", f"deck {deck}")
+            .replace("hand ? known -", f"hand {card} known -")
+        )
         if valid:
             assert np.array_equal(view_of(parse_position(complete), 0), view)
         else:
@@ -657,9 +754,39 @@ def test_a_parsed_position_is_a_fresh_array_of_the_right_shape():
 
 def test_mangled_texts_give_one_line_errors_never_a_crash():
     rng = random.Random(1)
-    vocab = ["-", "?", "0", "+1", "-1", "9" * 25, "a1", "h8", "z9", "A1@0*", "player", "1", "2",
-             "3", "yes", "no", "layout", "phase", "beasts", "dragon", "AAA", "A?", "{", "over",
-             "setup", "step", "track", "c5", "b2,b2", "-5", "1e3"]
+    vocab = [
+        "-",
+        "?",
+        "0",
+        "+1",
+        "-1",
+        "9" * 25,
+        "a1",
+        "h8",
+        "z9",
+        "A1@0*",
+        "player",
+        "1",
+        "2",
+        "3",
+        "yes",
+        "no",
+        "layout",
+        "phase",
+        "beasts",
+        "dragon",
+        "AAA",
+        "A?",
+        "{",
+        "over",
+        "setup",
+        "step",
+        "track",
+        "c5",
+        "b2,b2",
+        "-5",
+        "1e3",
+    ]
     texts = list(PHASE_TEXTS.values()) + [EXAMPLE_VIEW, EXAMPLE_COSMOS]
     for _ in range(1500):
         tokens = rng.choice(texts).split()
@@ -688,8 +815,7 @@ def test_mangled_json_gives_one_line_errors_never_a_crash():
 
     def mangle(obj):
         key = rng.choice(list(obj) if isinstance(obj, dict) else range(len(obj)))
-        if key != "game" and (rng.random() < 0.5 or not isinstance(obj[key], (dict, list))
-                              or not obj[key]):
+        if key != "game" and (rng.random() < 0.5 or not isinstance(obj[key], (dict, list)) or not obj[key]):
             obj[key] = json.loads(json.dumps(rng.choice(values)))
         elif key != "game":
             mangle(obj[key])
@@ -713,8 +839,9 @@ def test_an_array_that_validates_formats_back_to_itself():
         state = rng.choice(states).copy()
         for _ in range(rng.randint(1, 2)):
             word = rng.randrange(DYNAMIC_SIZE + 20)
-            state[word] = rng.choice([-2, -1, 0, 1, 2, 3, 5, 12, 13, 63, 64, 1 << 40, -(1 << 62),
-                                      int(state[word]) + 1, int(state[word]) - 1])
+            state[word] = rng.choice(
+                [-2, -1, 0, 1, 2, 3, 5, 12, 13, 63, 64, 1 << 40, -(1 << 62), int(state[word]) + 1, int(state[word]) - 1]
+            )
         try:
             validate(state)
         except PositionError as err:
@@ -727,9 +854,10 @@ def test_an_array_that_validates_formats_back_to_itself():
 
 # ---- moves ---------------------------------------------------------------------------
 
+
 def legal(state):
     moves = np.empty(games.MAX_MOVES, np.int64)
-    return moves[:games.legal_moves(state, moves)].tolist()
+    return moves[: games.legal_moves(state, moves)].tolist()
 
 
 def test_move_texts_round_trip_and_read_loosely():
@@ -747,8 +875,10 @@ def test_move_texts_round_trip_and_read_loosely():
 
 
 def test_moves_of_every_phase_format_as_documented():
-    texts = {phase: [format_move(s, m) for m in _moves(s)]
-             for phase, s in ((p, parse_position(t)) for p, t in PHASE_TEXTS.items())}
+    texts = {
+        phase: [format_move(s, m) for m in _moves(s)]
+        for phase, s in ((p, parse_position(t)) for p, t in PHASE_TEXTS.items())
+    }
     assert set(texts["boon"]) == {"boon qi", "boon wisdom"}
     assert set(texts["take"]) == {"take azure", "take white", "take vermillion", "take black"}
     assert set(texts["return"]) == {"return azure", "return vermillion", "return black"}
@@ -756,8 +886,7 @@ def test_moves_of_every_phase_format_as_documented():
     assert all(t.startswith("draw ") for t in texts["bird-draw"] + texts["setup"])
     assert texts["over"] == []
     state = parse_position(BIRD_RETURN)
-    assert parse_move(state, "return b+a") == parse_move(state, "RETURN azure+black") \
-        == PAIR_BASE + 4 * 0 + 3
+    assert parse_move(state, "return b+a") == parse_move(state, "RETURN azure+black") == PAIR_BASE + 4 * 0 + 3
     assert parse_move(parse_position(BOON), "boon wisdom") == BOON_BASE + 1
 
 
@@ -767,22 +896,25 @@ def _moves(state):
     if who == games.TERMINAL:
         return []
     if who == games.CHANCE:
-        return moves[:games.chance_outcomes(state, moves, np.empty(games.MAX_MOVES))].tolist()
-    return moves[:games.legal_moves(state, moves)].tolist()
+        return moves[: games.chance_outcomes(state, moves, np.empty(games.MAX_MOVES))].tolist()
+    return moves[: games.legal_moves(state, moves)].tolist()
 
 
-@pytest.mark.parametrize("text, message", [
-    ("place z9", "'z9' is not a cell"),
-    ("place", "expected 'place c4'"),
-    ("place c4 now", "expected 'place c4'"),
-    ("boon fame", "'fame' is not a boon (qi, wisdom, cosmos)"),
-    ("take teal", "'teal' is not a colour"),
-    ("return azure+black+white", "return one colour or two"),
-    ("jump c4", "expected 'place c4'"),
-    ("place a2", "not legal for player 2 in phase place"),          # a mountain
-    ("place b2", "not legal for player 2 in phase place"),          # a stone
-    ("draw azure", "not legal for player 2 in phase place"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("place z9", "'z9' is not a cell"),
+        ("place", "expected 'place c4'"),
+        ("place c4 now", "expected 'place c4'"),
+        ("boon fame", "'fame' is not a boon (qi, wisdom, cosmos)"),
+        ("take teal", "'teal' is not a colour"),
+        ("return azure+black+white", "return one colour or two"),
+        ("jump c4", "expected 'place c4'"),
+        ("place a2", "not legal for player 2 in phase place"),  # a mountain
+        ("place b2", "not legal for player 2 in phase place"),  # a stone
+        ("draw azure", "not legal for player 2 in phase place"),
+    ],
+)
 def test_bad_moves(text, message):
     with pytest.raises(MoveError) as info:
         parse_move(example(), text)
@@ -811,7 +943,7 @@ def test_a_view_of_a_draw_keeps_the_deck_hidden():
     state = parse_position(BIRD_DRAW)
     view = view_of(state, 1)
     assert position_to_json(view)["deck"] == "?????"
-    assert position_to_json(view)["players"][0]["hand"] == "AWW"      # all known
+    assert position_to_json(view)["players"][0]["hand"] == "AWW"  # all known
     view = view_of(state, 0)
     assert position_to_json(view)["players"][1]["hand"] == "WVBBB??"
 

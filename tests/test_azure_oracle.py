@@ -8,6 +8,7 @@ Players follow one of a few policies so that rare rules come up (beasts changing
 hands, the deck running out, the end of the cosmos track, a player who cannot
 place); the events seen are counted and asserted.
 """
+
 import random
 import time
 from collections import Counter
@@ -27,7 +28,7 @@ from tessera.kernels.azure import layout as L
 from tessera.kernels.azure import realm as R
 from tessera.kernels.azure.setup import new_game
 
-CONFIGS = {                       # name: (cosmos, gifted card)
+CONFIGS = {  # name: (cosmos, gifted card)
     "base": (False, L.GIFTED_NONE),
     "mighty": (False, L.MIGHTY),
     "perceptive": (False, L.PERCEPTIVE),
@@ -42,8 +43,15 @@ POLICIES = ("uniform", "greedy", "beasts", "cosmos", "cheap")
 
 # Events each configuration's fast run must exercise (besides those of every game).
 EXPECTED = {
-    "base": ("dragon taken", "tiger taken", "tortoise taken", "bird taken", "bird pair returned",
-             "win at 25", "cannot place"),
+    "base": (
+        "dragon taken",
+        "tiger taken",
+        "tortoise taken",
+        "bird taken",
+        "bird pair returned",
+        "win at 25",
+        "cannot place",
+    ),
     "mighty": ("gifted stone placed", "dragon taken"),
     "perceptive": ("gifted stone placed", "tortoise taken"),
     "bountiful": ("bountiful choice", "bountiful without a choice"),
@@ -70,13 +78,13 @@ def compare(state, s, realm_words, where):
     diff = O.word_diff(state, s)
     if diff:
         raise Mismatch(f"{where}: position differs: " + "; ".join(diff))
-    if not np.array_equal(state[L.DYNAMIC_SIZE:], realm_words):
+    if not np.array_equal(state[L.DYNAMIC_SIZE :], realm_words):
         raise Mismatch(f"{where}: the kernel changed a realm word")
     if games.to_move(state) != O.to_move(s):
         raise Mismatch(f"{where}: to_move kernel {games.to_move(state)} != oracle {O.to_move(s)}")
     out = np.zeros(8, np.int64)
     games.scores(state, out)
-    if out[:L.PLAYERS].tolist() != O.scores(s):
+    if out[: L.PLAYERS].tolist() != O.scores(s):
         raise Mismatch(f"{where}: scores kernel {out[:2].tolist()} != oracle {O.scores(s)}")
 
 
@@ -86,8 +94,10 @@ def compare_moves(state, s, where):
         raise Mismatch(f"{where}: the kernel lists a move twice: {sorted(listed)}")
     expected = O.legal_moves(s)
     if set(listed) != expected:
-        raise Mismatch(f"{where}: legal moves differ; kernel only {sorted(set(listed) - expected)},"
-                       f" oracle only {sorted(expected - set(listed))}")
+        raise Mismatch(
+            f"{where}: legal moves differ; kernel only {sorted(set(listed) - expected)},"
+            f" oracle only {sorted(expected - set(listed))}"
+        )
     n = games.chance_outcomes(state, _BUF, _PROBS)
     got = dict(zip(_BUF[:n].tolist(), _PROBS[:n].tolist()))
     wanted = O.chance_probabilities(s)
@@ -114,9 +124,11 @@ def choose(s, moves, rng, policy):
         best = max(_gain(s, m) for m in moves)
         return rng.choice([m for m in moves if _gain(s, m) == best])
     if policy == "beasts":
+
         def liked(m):
             space = s.realm.cells[m % L.CELLS]
             return space.serpent or space.domain == L.VERMILLION
+
         return rng.choice([m for m in moves if liked(m)] or moves)
     if policy == "cosmos":
         best = max(s.realm.cells[m % L.CELLS].cosmos for m in moves)
@@ -129,7 +141,7 @@ def choose(s, moves, rng, policy):
 def play_lockstep(state, s, rng, policies, label, script=(), all_stones=True):
     """Play kernel ``state`` (in place) and oracle ``s`` together to the end; return the
     oracle's last position. Raises ``Mismatch`` with the recent moves on a disagreement."""
-    realm_words = state[L.DYNAMIC_SIZE:].copy()
+    realm_words = state[L.DYNAMIC_SIZE :].copy()
     history = []
     script = list(script)
     compare(state, s, realm_words, label)
@@ -139,7 +151,7 @@ def play_lockstep(state, s, rng, policies, label, script=(), all_stones=True):
         if O.to_move(s) == O.TERMINAL:
             pays = np.zeros(8, np.float64)
             games.payoffs(state, pays)
-            if pays[:L.PLAYERS].tolist() != O.payoffs(s):
+            if pays[: L.PLAYERS].tolist() != O.payoffs(s):
                 raise Mismatch(f"{where}: payoffs kernel {pays[:2].tolist()} != {O.payoffs(s)}")
             return s
         if script:
@@ -170,7 +182,7 @@ def run_games(config, seeds, events):
         for seed in seeds:
             state, s, rng = start(config, seed)
             policies = [rng.choice(POLICIES) for _ in range(L.PLAYERS)]
-            if CONFIGS[config][0] and seed % 2:        # Cosmos: someone runs for the end
+            if CONFIGS[config][0] and seed % 2:  # Cosmos: someone runs for the end
                 policies[rng.randrange(L.PLAYERS)] = "cosmos"
             label = f"[{config} seed {seed} {policies} layout {R.layout_of(state)}]"
             try:
@@ -197,8 +209,14 @@ def test_kernel_matches_oracle(config):
     events = Counter()
     failures = run_games(config, range(FAST_GAMES), events)
     assert not failures, report(failures)
-    for event in ("dragon claimed", "tortoise claimed", "bird claimed", "bonds reduced a cost",
-                  "won by 0", "won by 1") + EXPECTED[config]:
+    for event in (
+        "dragon claimed",
+        "tortoise claimed",
+        "bird claimed",
+        "bonds reduced a cost",
+        "won by 0",
+        "won by 1",
+    ) + EXPECTED[config]:
         assert events[event], f"no {config} game exercised: {event} ({dict(events)})"
 
 
@@ -210,24 +228,30 @@ def _rare_positions():
     bird = {0: [(4, 0), (4, 1)], 1: [(5, 0), (5, 2)]}
     return {
         # Freya takes the Bird from Leonie with a two-card deck: the deck is rebuilt.
-        "deck rebuilt": (P.position(base, stones=bird, holders={"bird": 1},
-                                    hands={0: "VVVV", 1: "AWBBBBBBBBBB"}, deck="AW"),
-                         [P.cell(4, 2)]),
+        "deck rebuilt": (
+            P.position(base, stones=bird, holders={"bird": 1}, hands={0: "VVVV", 1: "AWBBBBBBBBBB"}, deck="AW"),
+            [P.cell(4, 2)],
+        ),
         # ... and with no face-up card left to rebuild it from.
-        "deck stays empty": (P.position(base, stones=bird, holders={"bird": 1}, hands={
-            0: "A" * 12 + "W" * 12 + "V" * 11, 1: "B" * 12}, deck="V"), [P.cell(4, 2)]),
+        "deck stays empty": (
+            P.position(
+                base, stones=bird, holders={"bird": 1}, hands={0: "A" * 12 + "W" * 12 + "V" * 11, 1: "B" * 12}, deck="V"
+            ),
+            [P.cell(4, 2)],
+        ),
         # Freya has one stone in supply and takes the Tortoise with it.
-        "tortoise without a stone": (P.position(base, gifted=L.FAVORED, stones={
-            0: [(2, 1)], 1: [(5, 1)]}, hands={0: "WWW", 1: "VV"}, supply={0: 1}),
-            [P.cell(1, 4)]),
+        "tortoise without a stone": (
+            P.position(
+                base, gifted=L.FAVORED, stones={0: [(2, 1)], 1: [(5, 1)]}, hands={0: "WWW", 1: "VV"}, supply={0: 1}
+            ),
+            [P.cell(1, 4)],
+        ),
         # The Yellow Dragon one step from Freya's end.
-        "cosmos track end": (P.position(cosmos, dragon=5, hands={0: "AAAVVV", 1: "AAWW"}),
-                             [P.cell(0, 2)]),
+        "cosmos track end": (P.position(cosmos, dragon=5, hands={0: "AAAVVV", 1: "AAWW"}), [P.cell(0, 2)]),
     }
 
 
-@pytest.mark.parametrize("event", ["deck rebuilt", "deck stays empty", "tortoise without a stone",
-                                   "cosmos track end"])
+@pytest.mark.parametrize("event", ["deck rebuilt", "deck stays empty", "tortoise without a stone", "cosmos track end"])
 def test_kernel_matches_oracle_from_rare_positions(event):
     """From each position the two play on together to the end of the game."""
     events = Counter()
@@ -235,9 +259,15 @@ def test_kernel_matches_oracle_from_rare_positions(event):
     try:
         for seed in range(6):
             state, script = _rare_positions()[event]
-            play_lockstep(state, O.from_state(state), random.Random(seed),
-                          [POLICIES[seed % 5], POLICIES[(seed + 2) % 5]],
-                          f"[{event} seed {seed}]", script, all_stones=False)
+            play_lockstep(
+                state,
+                O.from_state(state),
+                random.Random(seed),
+                [POLICIES[seed % 5], POLICIES[(seed + 2) % 5]],
+                f"[{event} seed {seed}]",
+                script,
+                all_stones=False,
+            )
     finally:
         O.EVENTS = None
     assert events[event] >= 6
@@ -249,8 +279,7 @@ def test_kernel_matches_oracle_long(config):
     events = Counter()
     began = time.time()
     failures = run_games(config, range(10_000, 10_000 + SLOW_GAMES), events)
-    print(f"\n{config}: {events['games']} games in {time.time() - began:.0f}s;"
-          f" events {dict(sorted(events.items()))}")
+    print(f"\n{config}: {events['games']} games in {time.time() - began:.0f}s; events {dict(sorted(events.items()))}")
     assert not failures, report(failures)
 
 
@@ -258,7 +287,7 @@ def test_kernel_new_game_is_the_oracle_start():
     for config in CONFIGS:
         for seed in range(3):
             state, s, _ = start(config, seed)
-            compare(state, s, state[L.DYNAMIC_SIZE:].copy(), f"new {config} game")
+            compare(state, s, state[L.DYNAMIC_SIZE :].copy(), f"new {config} game")
 
 
 def test_oracle_keeps_every_card_and_stone_and_round_trips_arrays():

@@ -2,6 +2,7 @@
 move heuristic apart, a policy's priors in IS-MCTS (a policy equal to the heuristic
 searches exactly as the heuristic does; another gives the softmax of its logits), and a
 policy fitted by `tessera train` to recorded IS-MCTS searches."""
+
 import re
 
 import numpy as np
@@ -36,9 +37,23 @@ from tests.random_games import VARIANTS, random_game
 
 AZURE = get_game("azure")
 COLUMN = {name: i for i, name in enumerate(POLICY_FEATURE_NAMES)}
-PLACEMENT_ONLY = ("gifted", "wisdom", "qi", "paid", "bonds", "their_bonds", "cosmos_steps",
-                  "wins", "guarded", "defended", "progressed", "beast_points", "tortoise",
-                  "bird_cards", "stolen")
+PLACEMENT_ONLY = (
+    "gifted",
+    "wisdom",
+    "qi",
+    "paid",
+    "bonds",
+    "their_bonds",
+    "cosmos_steps",
+    "wins",
+    "guarded",
+    "defended",
+    "progressed",
+    "beast_points",
+    "tortoise",
+    "bird_cards",
+    "stolen",
+)
 CHOICE_KINDS = ("boon_card", "boon_point", "boon_step", "take_card", "return_card", "return_pair")
 
 
@@ -48,7 +63,7 @@ def player_positions(options, seeds):
     moves = np.zeros(rules.MAX_MOVES, np.int64)
     for seed in seeds:
         for state in random_game("azure", options, seed):
-            if rules.to_move(state) < 0:                # chance or the end
+            if rules.to_move(state) < 0:  # chance or the end
                 continue
             n = rules.legal_moves(state, moves)
             out = np.full((n, N_POLICY_FEATURES), np.nan)
@@ -58,27 +73,37 @@ def player_positions(options, seeds):
 
 def placement_heuristic(row):
     """The move heuristic of a placement, put back together from its features."""
-    value = row[COLUMN["wisdom"]] + CARD_VALUE * (row[COLUMN["qi"]] - row[COLUMN["paid"]]) \
+    value = (
+        row[COLUMN["wisdom"]]
+        + CARD_VALUE * (row[COLUMN["qi"]] - row[COLUMN["paid"]])
         + DRAGON_STEP_VALUE * row[COLUMN["cosmos_steps"]]
+    )
     if row[COLUMN["wins"]]:
         return value + WIN_BONUS
-    return (value + DEFEND * row[COLUMN["defended"]] + PROGRESS * row[COLUMN["progressed"]]
-            + row[COLUMN["beast_points"]] + TORTOISE_VALUE * row[COLUMN["tortoise"]]
-            + CARD_VALUE * row[COLUMN["bird_cards"]])
+    return (
+        value
+        + DEFEND * row[COLUMN["defended"]]
+        + PROGRESS * row[COLUMN["progressed"]]
+        + row[COLUMN["beast_points"]]
+        + TORTOISE_VALUE * row[COLUMN["tortoise"]]
+        + CARD_VALUE * row[COLUMN["bird_cards"]]
+    )
 
 
-@pytest.mark.parametrize("options", [options for game, options in VARIANTS if game == "azure"],
-                         ids=lambda options: "-".join(f"{k}={v}" for k, v in options.items()))
+@pytest.mark.parametrize(
+    "options",
+    [options for game, options in VARIANTS if game == "azure"],
+    ids=lambda options: "-".join(f"{k}={v}" for k, v in options.items()),
+)
 def test_the_features_take_the_move_heuristic_apart(options):
     rules = bind.interface("azure")
     heuristics = np.zeros(rules.MAX_MOVES)
     placements = choices = 0
     for state, moves, out in player_positions(options, range(3)):
-        assert np.array_equal(out[:, COLUMN["gifted"]] == 1,
-                              (moves >= GIFTED_BASE) & (moves < BOON_BASE))
+        assert np.array_equal(out[:, COLUMN["gifted"]] == 1, (moves >= GIFTED_BASE) & (moves < BOON_BASE))
         assert np.isfinite(out).all()
         rules.move_heuristics(state, moves, np.int64(len(moves)), heuristics)
-        assert np.array_equal(out[:, COLUMN["heuristic"]], heuristics[:len(moves)])
+        assert np.array_equal(out[:, COLUMN["heuristic"]], heuristics[: len(moves)])
         for row in out:
             if row[COLUMN["placement"]] == 1:
                 placements += 1
@@ -95,11 +120,19 @@ def test_the_features_take_the_move_heuristic_apart(options):
 
 # ---- the priors in IS-MCTS --------------------------------------------------------------
 
+
 def save_azure_policy(path, policy):
     """An Azure model with zero value weights and the policy ``policy``."""
-    model = ValueModel("azure", np.zeros(N_VALUE_FEATURES), np.zeros(N_VALUE_FEATURES),
-                       FEATURE_NAMES, [2], policy_weights=np.asarray(policy, np.float64),
-                       policy_feature_names=POLICY_FEATURE_NAMES, policy={"data": {"positions": 1}})
+    model = ValueModel(
+        "azure",
+        np.zeros(N_VALUE_FEATURES),
+        np.zeros(N_VALUE_FEATURES),
+        FEATURE_NAMES,
+        [2],
+        policy_weights=np.asarray(policy, np.float64),
+        policy_feature_names=POLICY_FEATURE_NAMES,
+        policy={"data": {"positions": 1}},
+    )
     model.save(path)
     return model_weights(path, "azure")[0]
 
@@ -115,15 +148,17 @@ def searched_tree(view, model, iterations=300):
     nodes, stats, size = ismcts_layout.new_tree(20_000)
     prm = MctsOptions().kernel_params("azure")
     done = bind.instance("azure", "ismcts", "greedy").run_tree(
-        nodes[0], stats[0], size[0], view, iterations, FOREVER, prm, make_rng(7), model)
+        nodes[0], stats[0], size[0], view, iterations, FOREVER, prm, make_rng(7), model
+    )
     assert done == iterations
     used = size[0, ismcts_layout.USED]
     return nodes[0, :used], stats[0, :used]
 
 
 def test_a_policy_equal_to_the_heuristic_gives_exactly_the_heuristics_is_mcts(tmp_path):
-    weights = save_azure_policy(tmp_path / "heuristic.npz",
-                                fit.heuristic_policy(POLICY_FEATURE_NAMES, PRIOR_TEMPERATURE))
+    weights = save_azure_policy(
+        tmp_path / "heuristic.npz", fit.heuristic_policy(POLICY_FEATURE_NAMES, PRIOR_TEMPERATURE)
+    )
     view = azure_view()
     plain_nodes, plain_stats = searched_tree(view, NO_MODEL)
     nodes, stats = searched_tree(view, weights)
@@ -136,11 +171,11 @@ def test_is_mcts_priors_are_the_softmax_of_the_policys_logits(tmp_path):
     weights = save_azure_policy(tmp_path / "wisdom.npz", policy)
     view = azure_view()
     nodes, stats = searched_tree(view, weights, iterations=1)
-    children = np.arange(1, len(nodes))         # one simulation: the root's children, added at once
+    children = np.arange(1, len(nodes))  # one simulation: the root's children, added at once
     moves = nodes[children, ismcts_layout.MOVE]
     rules = bind.interface("azure")
     state = view.copy()
-    rules.determinize(view, rules.to_move(view), make_rng(7), state)   # the priors read no hidden card
+    rules.determinize(view, rules.to_move(view), make_rng(7), state)  # the priors read no hidden card
     rows = np.zeros((len(moves), N_POLICY_FEATURES))
     move_features(state, moves.astype(np.int64), np.int64(len(moves)), rows)
     logits = rows @ policy
@@ -151,11 +186,15 @@ def test_is_mcts_priors_are_the_softmax_of_the_policys_logits(tmp_path):
     assert not np.allclose(plain_stats[children, ismcts_layout.PRIOR], expected)
 
 
-@pytest.mark.parametrize("options, temperature", [
-    ({"visits": 1}, 1.0), ({"visits": 1, "time": 60.0}, 1.0),      # as fitted, at every budget
-    ({"visits": 1, "policy_temperature": 1.5}, 1.5),
-    ({"visits": 1, "policy_temperature": 0.5}, 0.5),
-])
+@pytest.mark.parametrize(
+    "options, temperature",
+    [
+        ({"visits": 1}, 1.0),
+        ({"visits": 1, "time": 60.0}, 1.0),  # as fitted, at every budget
+        ({"visits": 1, "policy_temperature": 1.5}, 1.5),
+        ({"visits": 1, "policy_temperature": 0.5}, 0.5),
+    ],
+)
 def test_the_root_priors_are_the_built_in_policy_at_the_searchs_temperature(options, temperature):
     """The root's priors of a search are the softmax of the built-in policy's logits at
     the search's policy temperature, Azure's own 1 (the policy as fitted) on a short
@@ -167,7 +206,7 @@ def test_the_root_priors_are_the_built_in_policy_at_the_searchs_temperature(opti
     policy = load_model(builtin_model_file("azure", 2), "azure").policy_weights
     moves = np.array([move["code"] for move in report["moves"]], np.int64)
     rows = np.zeros((len(moves), N_POLICY_FEATURES))
-    move_features(view, moves, np.int64(len(moves)), rows)    # the view: no hidden card is read
+    move_features(view, moves, np.int64(len(moves)), rows)  # the view: no hidden card is read
     logits = (rows @ policy) / temperature
     expected = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
     assert [move["prior"] for move in report["moves"]] == pytest.approx(expected, rel=1e-9)
@@ -187,8 +226,7 @@ def test_a_policy_temperature_needs_a_policy_to_act_on():
     with pytest.raises(OptionError, match=re.escape(message)):
         agent.decide(azure_view())
     with AnalysisProcess(threads=1) as engine:
-        engine.send({"id": "t", "position": position, "maxVisits": 1, "model": "none",
-                     "policyTemperature": 2})
+        engine.send({"id": "t", "position": position, "maxVisits": 1, "model": "none", "policyTemperature": 2})
         answer = engine.answer_to("t", timeout=300)
         assert answer == {"id": "t", "error": message, "field": "policyTemperature"}
         engine.send({"id": "zero", "position": position, "maxVisits": 1, "policyTemperature": 0})
@@ -197,11 +235,26 @@ def test_a_policy_temperature_needs_a_policy_to_act_on():
 
 # ---- tessera train ----------------------------------------------------------------------
 
+
 def test_train_fits_an_azure_policy_to_recorded_searches(tmp_path):
     run = tmp_path / "run"
-    made = run_tessera("selfplay", "azure", "--games", 6, "--agents", "mcts:iters=60,mcts:iters=60",
-                       "--seed", 5, "--workers", 1, "--record-search", "--out", run, "--no-plots",
-                       "--no-progress")
+    made = run_tessera(
+        "selfplay",
+        "azure",
+        "--games",
+        6,
+        "--agents",
+        "mcts:iters=60,mcts:iters=60",
+        "--seed",
+        5,
+        "--workers",
+        1,
+        "--record-search",
+        "--out",
+        run,
+        "--no-plots",
+        "--no-progress",
+    )
     assert made.returncode == 0, made.stderr
     data = dataset.replay_policy_runs("azure", dataset.read_runs("azure", [run]))
     assert data.games == 6 and np.all(data.counts >= 2)
@@ -209,8 +262,7 @@ def test_train_fits_an_azure_policy_to_recorded_searches(tmp_path):
     placements = data.features[:, COLUMN["placement"]] == 1
     assert placements.any() and np.all(data.features[placements, COLUMN["wisdom"]] >= 0)
     out = tmp_path / "m.npz"
-    done = run_tessera("train", "azure", run, "--out", out, "--seed", 1, "--validation", 0.5,
-                       "--no-progress")
+    done = run_tessera("train", "azure", run, "--out", out, "--seed", 1, "--validation", 0.5, "--no-progress")
     assert done.returncode == 0, done.stderr
     model = load_model(out, "azure")
     assert model.has_policy and model.policy_feature_names == POLICY_FEATURE_NAMES

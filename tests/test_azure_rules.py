@@ -42,6 +42,7 @@ thresholds lie between steps 1|2 and 3|4 on their side.
     6     .         B:1A*     B:1V+1    B:+4      V:c1*     V:2W+1    V:1B+2    V:1A*
     7     .         .         .         .         V:+4      V:1Bc1+1  V:c1+2    V:2A+1
 """
+
 import pytest
 
 try:  # pytest puts tests/ on sys.path (rootdir-relative "prepend" import mode)
@@ -60,8 +61,7 @@ position, score, stones_of, winner = P.position, P.score, P.stones_of, P.winner
 
 BASE = R.base_layout(0)
 ALIGNED = R.base_layout(12288)
-COSMOS = R.Layout(((L.AZURE, 1, 0), (L.WHITE, 1, 0), (L.BLACK, 1, 0), (L.VERMILLION, 1, 0)),
-                  cosmos=True, arrangement=0)
+COSMOS = R.Layout(((L.AZURE, 1, 0), (L.WHITE, 1, 0), (L.BLACK, 1, 0), (L.VERMILLION, 1, 0)), cosmos=True, arrangement=0)
 FREYA, LEONIE = 0, 1
 A, W, V, B = L.AZURE, L.WHITE, L.VERMILLION, L.BLACK
 
@@ -118,16 +118,17 @@ def test_the_realms_drawn_above():
 
 # ---- setup ---------------------------------------------------------------------------
 
+
 def test_setup_start_player_draws_two_the_other_three(E):
     state = new_game(BASE)
     assert E.to_move(state) == -1
-    assert E.chance(state) == {L.DRAW_BASE + c: 0.25 for c in range(4)}   # 3 of each of 12
+    assert E.chance(state) == {L.DRAW_BASE + c: 0.25 for c in range(4)}  # 3 of each of 12
     state = draw_all(E, state, A, A)
     assert hand(state, FREYA) == "AA" and E.chance(state)[L.DRAW_BASE + A] == pytest.approx(1 / 10)
     state = draw_all(E, state, W, B, B)
     assert hand(state, LEONIE) == "WBB" and P.deck(state) == "AWWVVVB"
     assert E.to_move(state) == FREYA and phase(state) == L.PHASE_PLACE
-    assert known(state, FREYA) == known(state, LEONIE) == ""              # drawn: secret
+    assert known(state, FREYA) == known(state, LEONIE) == ""  # drawn: secret
     assert P.faceup(state) == [9, 9, 9, 9]
     assert supply(state, FREYA) == supply(state, LEONIE) == 14
 
@@ -140,8 +141,12 @@ def test_setup_start_player_draws_two_the_other_three(E):
 # Freya: row 1 at (1,0) and (1,4), column 1 at (0,1) and (4,1) (behind V:MOUNT (3,1)).
 # Leonie's stones at (1,2) and (1,3) stand between: stones never block. Freya holds the
 # Dragon already ((1,0) and (0,1) guard A:MOUNT).
-BONDS = dict(stones={FREYA: [(1, 0), (1, 4), (0, 1), (4, 1)], LEONIE: [(1, 2), (1, 3)]},
-             holders={"dragon": FREYA}, scores={FREYA: 3}, hands={FREYA: "A", LEONIE: "WW"})
+BONDS = dict(
+    stones={FREYA: [(1, 0), (1, 4), (0, 1), (4, 1)], LEONIE: [(1, 2), (1, 3)]},
+    holders={"dragon": FREYA},
+    scores={FREYA: 3},
+    hands={FREYA: "A", LEONIE: "WW"},
+)
 
 
 def test_four_point_space_with_three_bonds_costs_one_card(E):
@@ -149,14 +154,14 @@ def test_four_point_space_with_three_bonds_costs_one_card(E):
     assert (1, 1) in places(E, state)
     after = E.play(state, cell(1, 1))
     assert hand(after, FREYA) == "" and score(after, FREYA) == 3 + 4
-    assert P.faceup(after)[A] == P.faceup(state)[A] + 1        # paid back to its face-up deck
+    assert P.faceup(after)[A] == P.faceup(state)[A] + 1  # paid back to its face-up deck
     assert (1, 1) in stones_of(after, FREYA) and supply(after, FREYA) == 14 - 5
     assert E.to_move(after) == LEONIE and holder(after, "dragon") == FREYA
 
 
 def test_the_mountain_blocked_stone_gives_no_bond(E):
     state = position(BASE, **{**BONDS, "hands": {FREYA: "", LEONIE: "WW"}})
-    assert (1, 1) not in places(E, state)                      # 4 - 3 = 1 card, none held
+    assert (1, 1) not in places(E, state)  # 4 - 3 = 1 card, none held
 
 
 def test_a_cost_is_never_below_zero(E):
@@ -164,7 +169,11 @@ def test_a_cost_is_never_below_zero(E):
     state = position(BASE, stones={FREYA: [(1, 0), (1, 4)]}, hands={FREYA: "A", LEONIE: "W"})
     after = E.play(state, cell(1, 2))
     assert hand(after, FREYA) == "AV" and P.faceup(after) == [
-        P.faceup(state)[A], P.faceup(state)[W], P.faceup(state)[V] - 1, P.faceup(state)[B]]
+        P.faceup(state)[A],
+        P.faceup(state)[W],
+        P.faceup(state)[V] - 1,
+        P.faceup(state)[B],
+    ]
 
 
 def test_only_own_stones_bond(E):
@@ -178,30 +187,35 @@ def test_only_own_stones_bond(E):
 def test_known_cards_are_paid_first_and_face_up_cards_are_known(E):
     # Freya holds two azure cards, one of them taken face up (known to Leonie).
     state = position(BASE, hands={FREYA: "AA", LEONIE: "W"}, known={FREYA: "A"})
-    after = E.play(state, cell(1, 2))                          # (1,2) A:1V*: pays one azure
+    after = E.play(state, cell(1, 2))  # (1,2) A:1V*: pays one azure
     assert hand(after, FREYA) == "AV" and known(after, FREYA) == "V"
 
 
 # ---- beasts --------------------------------------------------------------------------
 
+
 def test_first_player_with_two_guards_claims_the_dragon(E):
     # Leonie's (5,0) guards A:MOUNT down column 0, past Freya's (1,0) (stones never
     # block). (0,2) A:1W+2 guards it along row 0: her second guard against Freya's one.
-    state = position(BASE, turn=LEONIE, stones={FREYA: [(1, 0)], LEONIE: [(5, 0)]},
-                     hands={FREYA: "B", LEONIE: "AAA"})
+    state = position(BASE, turn=LEONIE, stones={FREYA: [(1, 0)], LEONIE: [(5, 0)]}, hands={FREYA: "B", LEONIE: "AAA"})
     assert holder(state, "dragon") == L.NOBODY
     after = E.play(state, cell(0, 2))
     assert holder(after, "dragon") == LEONIE
     assert score(after, LEONIE) == 2 + 3 and score(after, FREYA) == 0
     assert hand(after, LEONIE) == "W"
-    assert holder(after, "tiger") == L.NOBODY                  # (0,2) is her only W guard
+    assert holder(after, "tiger") == L.NOBODY  # (0,2) is her only W guard
 
 
 def test_a_tie_keeps_the_dragon_with_its_holder(E):
-    state = position(BASE, turn=LEONIE, stones={FREYA: [(1, 0), (2, 0)], LEONIE: [(5, 0)]},
-                     holders={"dragon": FREYA}, scores={FREYA: 3},
-                     hands={FREYA: "B", LEONIE: "AAA"})
-    after = E.play(state, cell(0, 2))                          # two guards each
+    state = position(
+        BASE,
+        turn=LEONIE,
+        stones={FREYA: [(1, 0), (2, 0)], LEONIE: [(5, 0)]},
+        holders={"dragon": FREYA},
+        scores={FREYA: 3},
+        hands={FREYA: "B", LEONIE: "AAA"},
+    )
+    after = E.play(state, cell(0, 2))  # two guards each
     assert holder(after, "dragon") == FREYA
     assert score(after, FREYA) == 3 and score(after, LEONIE) == 2
 
@@ -216,17 +230,21 @@ def test_one_guard_claims_nothing(E):
 # Freya's two stones. Leonie takes the White Tiger from Freya - Freya loses two points
 # and Leonie gains two points." W:MOUNT (0,3) is guarded from (0,1), (0,2), (0,4), (0,5),
 # (1,3) and (2,3); A:MOUNT and B:MOUNT block further.
-TIGER = dict(turn=LEONIE, stones={FREYA: [(0, 4), (1, 3)], LEONIE: [(0, 5), (2, 3)]},
-             holders={"tiger": FREYA}, scores={FREYA: 5, LEONIE: 4},
-             hands={FREYA: "B", LEONIE: "AAA"})
+TIGER = dict(
+    turn=LEONIE,
+    stones={FREYA: [(0, 4), (1, 3)], LEONIE: [(0, 5), (2, 3)]},
+    holders={"tiger": FREYA},
+    scores={FREYA: 5, LEONIE: 4},
+    hands={FREYA: "B", LEONIE: "AAA"},
+)
 
 
 def test_a_third_guard_takes_the_tiger(E):
     state = position(BASE, **TIGER)
-    after = E.play(state, cell(0, 2))      # 3 azure: (0,5) is cut off by W:MOUNT
+    after = E.play(state, cell(0, 2))  # 3 azure: (0,5) is cut off by W:MOUNT
     assert holder(after, "tiger") == LEONIE
     assert score(after, FREYA) == 5 - 2 and score(after, LEONIE) == 4 + 2 + 2
-    assert holder(after, "dragon") == L.NOBODY                 # (0,2): one A guard only
+    assert holder(after, "dragon") == L.NOBODY  # (0,2): one A guard only
 
 
 def test_losing_points_stops_at_zero(E):
@@ -240,10 +258,13 @@ def test_losing_points_stops_at_zero(E):
 # has one serpent (3,5). Her second serpent (1,2), bonded for free by (0,2), takes the
 # Tortoise: her stone goes onto B:MOUNT (3,0), which guards A:MOUNT up column 0 and
 # W:MOUNT along row 3: three guards each, and the Dragon and the Tiger follow.
-TORTOISE = dict(turn=LEONIE, stones={FREYA: [(0, 1), (1, 0), (3, 4), (4, 3)],
-                                     LEONIE: [(0, 2), (2, 0), (3, 5), (5, 3)]},
-                holders={"dragon": FREYA, "tiger": FREYA}, scores={FREYA: 10, LEONIE: 4},
-                hands={FREYA: "AAWWBB", LEONIE: ""})
+TORTOISE = dict(
+    turn=LEONIE,
+    stones={FREYA: [(0, 1), (1, 0), (3, 4), (4, 3)], LEONIE: [(0, 2), (2, 0), (3, 5), (5, 3)]},
+    holders={"dragon": FREYA, "tiger": FREYA},
+    scores={FREYA: 10, LEONIE: 4},
+    hands={FREYA: "AAWWBB", LEONIE: ""},
+)
 
 
 def test_two_serpent_stones_claim_the_tortoise_and_its_stone_moves_dragon_and_tiger(E):
@@ -261,12 +282,12 @@ def test_the_black_mountain_stone_gives_bonds(E):
     # Leonie's only stone is on B:MOUNT (3,0); with no cards she can place where its
     # bond pays everything: (3,2) B:1V* along row 3 and (5,0) B:1A* down column 0.
     # (1,0) A:1B+1 and (2,0) A:2V+1 get a bond too, but cost more.
-    state = position(ALIGNED, turn=LEONIE, black_stone=LEONIE, holders={"tortoise": LEONIE},
-                     hands={FREYA: "B"})
+    state = position(ALIGNED, turn=LEONIE, black_stone=LEONIE, holders={"tortoise": LEONIE}, hands={FREYA: "B"})
     assert places(E, state) == [(3, 2), (5, 0)]
-    state = position(ALIGNED, turn=LEONIE, black_stone=LEONIE, holders={"tortoise": LEONIE},
-                     hands={FREYA: "B", LEONIE: "A"})
-    assert (1, 0) in places(E, state) and (2, 0) not in places(E, state)   # 2 - 1; 3 - 1
+    state = position(
+        ALIGNED, turn=LEONIE, black_stone=LEONIE, holders={"tortoise": LEONIE}, hands={FREYA: "B", LEONIE: "A"}
+    )
+    assert (1, 0) in places(E, state) and (2, 0) not in places(E, state)  # 2 - 1; 3 - 1
 
 
 def test_losing_the_tortoise_brings_its_stone_back(E):
@@ -274,11 +295,17 @@ def test_losing_the_tortoise_brings_its_stone_back(E):
     # has two serpents (4,1), (2,4) and places a third, (4,4) W:1B*, free with four
     # bonds. Leonie's stone leaves B:MOUNT for her supply, Freya's goes there, and the
     # Dragon and the Tiger come back to Freya.
-    state = position(ALIGNED, stones={FREYA: [(0, 1), (1, 0), (3, 4), (4, 3), (4, 1), (2, 4)],
-                                      LEONIE: [(0, 2), (2, 0), (3, 5), (5, 3), (1, 2)]},
-                     black_stone=LEONIE, holders={"tortoise": LEONIE, "dragon": LEONIE,
-                                                  "tiger": LEONIE},
-                     scores={FREYA: 5, LEONIE: 9}, hands={FREYA: "", LEONIE: "AAWWBB"})
+    state = position(
+        ALIGNED,
+        stones={
+            FREYA: [(0, 1), (1, 0), (3, 4), (4, 3), (4, 1), (2, 4)],
+            LEONIE: [(0, 2), (2, 0), (3, 5), (5, 3), (1, 2)],
+        },
+        black_stone=LEONIE,
+        holders={"tortoise": LEONIE, "dragon": LEONIE, "tiger": LEONIE},
+        scores={FREYA: 5, LEONIE: 9},
+        hands={FREYA: "", LEONIE: "AAWWBB"},
+    )
     after = E.play(state, cell(4, 4))
     assert holder(after, "tortoise") == FREYA and word(after, L.W_BLACK_STONE) == FREYA
     assert (3, 0) in stones_of(after, FREYA) and (3, 0) not in stones_of(after, LEONIE)
@@ -291,8 +318,13 @@ def test_losing_the_tortoise_brings_its_stone_back(E):
 def test_the_tortoise_without_a_stone_in_supply(E):
     # Freya's last common stone takes the Tortoise (serpents (2,1) and (1,4) against
     # Leonie's (5,1)); nothing goes onto B:MOUNT - never the gifted stone.
-    state = position(BASE, gifted=L.FAVORED, stones={FREYA: [(2, 1)], LEONIE: [(5, 1)]},
-                     hands={FREYA: "WWW", LEONIE: "VV"}, supply={FREYA: 1})
+    state = position(
+        BASE,
+        gifted=L.FAVORED,
+        stones={FREYA: [(2, 1)], LEONIE: [(5, 1)]},
+        hands={FREYA: "WWW", LEONIE: "VV"},
+        supply={FREYA: 1},
+    )
     after = E.play(state, cell(1, 4))
     assert holder(after, "tortoise") == FREYA and word(after, L.W_BLACK_STONE) == L.NOBODY
     assert stones_of(after, FREYA) == {(2, 1), (1, 4)} and supply(after, FREYA) == 0
@@ -302,38 +334,35 @@ def test_the_tortoise_without_a_stone_in_supply(E):
 # The Bird on BASE: V:MOUNT (3,1) is guarded by the stones in the vermillion domain
 # (rows 3-5, columns 0-2).
 def test_the_bird_taker_draws_two_cards(E):
-    state = position(BASE, stones={FREYA: [(4, 1)]}, hands={FREYA: "V", LEONIE: "W"},
-                     deck="AWWB")
-    after = E.play(state, cell(4, 2))            # V:1B+1 costs 2, one bond from (4,1)
+    state = position(BASE, stones={FREYA: [(4, 1)]}, hands={FREYA: "V", LEONIE: "W"}, deck="AWWB")
+    after = E.play(state, cell(4, 2))  # V:1B+1 costs 2, one bond from (4,1)
     assert holder(after, "bird") == FREYA
     assert E.to_move(after) == -1 and word(after, L.W_DRAW_FOR) == FREYA
     assert E.chance(after) == {L.DRAW_BASE + A: 0.25, L.DRAW_BASE + W: 0.5, L.DRAW_BASE + B: 0.25}
     after = draw_all(E, after, W, B)
-    assert hand(after, FREYA) == "WBB" and known(after, FREYA) == "B"   # the qi card only
+    assert hand(after, FREYA) == "WBB" and known(after, FREYA) == "B"  # the qi card only
     assert P.deck(after) == "AW" and E.to_move(after) == LEONIE
 
 
-BIRD = dict(stones={FREYA: [(4, 0), (4, 1)], LEONIE: [(5, 0), (5, 2)]}, holders={"bird": LEONIE},
-            deck="AAWVB")
+BIRD = dict(stones={FREYA: [(4, 0), (4, 1)], LEONIE: [(5, 0), (5, 2)]}, holders={"bird": LEONIE}, deck="AAWVB")
 
 
 def test_the_bird_loser_returns_two_cards_of_their_choice_after_the_draws(E):
     state = position(BASE, hands={FREYA: "", LEONIE: "AWW"}, known={LEONIE: "W"}, **BIRD)
-    after = E.play(state, cell(4, 2))            # free: two bonds; three guards against two
+    after = E.play(state, cell(4, 2))  # free: two bonds; three guards against two
     assert holder(after, "bird") == FREYA and E.to_move(after) == -1
-    assert hand(after, LEONIE) == "AWW"           # the draws come first
+    assert hand(after, LEONIE) == "AWW"  # the draws come first
     after = draw_all(E, after, A, V)
     assert phase(after) == L.PHASE_RETURN_PAIR and E.to_move(after) == LEONIE
     assert E.legal(after) == sorted([L.pair_move(A, W), L.pair_move(W, W)])
     faceup = P.faceup(after)
     after = E.play(after, L.pair_move(W, A))
-    assert hand(after, LEONIE) == "W" and known(after, LEONIE) == ""   # the known W went
+    assert hand(after, LEONIE) == "W" and known(after, LEONIE) == ""  # the known W went
     assert P.faceup(after) == [faceup[A] + 1, faceup[W] + 1, faceup[V], faceup[B]]
     assert E.to_move(after) == LEONIE and phase(after) == L.PHASE_PLACE
 
 
-@pytest.mark.parametrize("cards, left", [("A", ""), ("", ""), ("BB", ""), ("BBB", "B"),
-                                         ("AW", "")])
+@pytest.mark.parametrize("cards, left", [("A", ""), ("", ""), ("BB", ""), ("BBB", "B"), ("AW", "")])
 def test_the_bird_loser_without_a_choice_returns_without_a_move(E, cards, left):
     # Leonie's (5,1) V:1B* is free for her afterwards (bonds from (5,0) and (5,2)).
     state = position(BASE, hands={FREYA: "", LEONIE: cards}, **BIRD)
@@ -344,26 +373,35 @@ def test_the_bird_loser_without_a_choice_returns_without_a_move(E, cards, left):
 
 # ---- the Gifted module ---------------------------------------------------------------
 
+
 def test_mighty_gifted_stone_gives_two_bonds(E):
     # Freya's gifted stone at (1,0): (1,1) A:+4 costs 4 - 2.
-    state = position(BASE, gifted=L.MIGHTY, gifted_stones={FREYA: (1, 0)},
-                     hands={FREYA: "AA", LEONIE: "W"})
+    state = position(BASE, gifted=L.MIGHTY, gifted_stones={FREYA: (1, 0)}, hands={FREYA: "AA", LEONIE: "W"})
     assert (1, 1) in places(E, state)
-    state = position(BASE, gifted=L.MIGHTY, gifted_stones={FREYA: (1, 0)},
-                     hands={FREYA: "A", LEONIE: "W"})
+    state = position(BASE, gifted=L.MIGHTY, gifted_stones={FREYA: (1, 0)}, hands={FREYA: "A", LEONIE: "W"})
     assert (1, 1) not in places(E, state)
-    state = position(BASE, gifted=L.MIGHTY, stones={FREYA: [(1, 0)]},      # a common stone
-                     hands={FREYA: "AA", LEONIE: "W"})
+    state = position(
+        BASE,
+        gifted=L.MIGHTY,
+        stones={FREYA: [(1, 0)]},  # a common stone
+        hands={FREYA: "AA", LEONIE: "W"},
+    )
     assert (1, 1) not in places(E, state)
 
 
 def test_mighty_gifted_stone_is_still_one_guard(E):
     # Leonie holds the Dragon with (0,1), (0,2); Freya's mighty gifted (1,0) and a
     # common (2,0) are two guards: a tie, Leonie keeps it.
-    state = position(BASE, gifted=L.MIGHTY, gifted_stones={FREYA: (1, 0)},
-                     stones={LEONIE: [(0, 1), (0, 2)]}, holders={"dragon": LEONIE, "tiger": LEONIE},
-                     scores={LEONIE: 5}, hands={FREYA: "AA", LEONIE: "W"})
-    after = E.play(state, cell(2, 0))            # A:2V+1 costs 3, two bonds from (1,0)
+    state = position(
+        BASE,
+        gifted=L.MIGHTY,
+        gifted_stones={FREYA: (1, 0)},
+        stones={LEONIE: [(0, 1), (0, 2)]},
+        holders={"dragon": LEONIE, "tiger": LEONIE},
+        scores={LEONIE: 5},
+        hands={FREYA: "AA", LEONIE: "W"},
+    )
+    after = E.play(state, cell(2, 0))  # A:2V+1 costs 3, two bonds from (1,0)
     assert holder(after, "dragon") == LEONIE and score(after, LEONIE) == 5
 
 
@@ -378,11 +416,10 @@ def test_gifted_stone_extra_cost_in_the_domain_colour_less_bonds(E):
     after = E.play(state, gifted(1, 1))
     assert hand(after, FREYA) == "" and score(after, FREYA) == 4
     assert P.pw(after, FREYA, L.P_GIFTED) == cell(1, 1) and (1, 1) in stones_of(after, FREYA)
-    assert supply(after, FREYA) == 14 - 2                     # not a common stone
+    assert supply(after, FREYA) == 14 - 2  # not a common stone
 
 
-@pytest.mark.parametrize("card, extra", [(L.MIGHTY, 2), (L.PERCEPTIVE, 2), (L.BOUNTIFUL, 1),
-                                         (L.FAVORED, 1)])
+@pytest.mark.parametrize("card, extra", [(L.MIGHTY, 2), (L.PERCEPTIVE, 2), (L.BOUNTIFUL, 1), (L.FAVORED, 1)])
 def test_each_gifted_card_extra_cost(E, card, extra):
     # (1,2) A:1V* costs 1; the gifted stone 1 + extra, no bonds.
     enough = position(BASE, gifted=card, hands={FREYA: "A" * (1 + extra), LEONIE: "W"})
@@ -392,11 +429,11 @@ def test_each_gifted_card_extra_cost(E, card, extra):
 
 
 def test_the_gifted_stone_is_placed_once(E):
-    state = position(BASE, gifted=L.BOUNTIFUL, gifted_stones={FREYA: (5, 5)},
-                     hands={FREYA: "AAAAAA", LEONIE: "W"})
+    state = position(BASE, gifted=L.BOUNTIFUL, gifted_stones={FREYA: (5, 5)}, hands={FREYA: "AAAAAA", LEONIE: "W"})
     assert not [m for m in E.legal(state) if m >= L.GIFTED_BASE]
-    assert [m for m in E.legal(position(BASE, hands={FREYA: "AAAAAA", LEONIE: "W"}))
-            if m >= L.GIFTED_BASE] == []                       # and only with the module
+    assert [
+        m for m in E.legal(position(BASE, hands={FREYA: "AAAAAA", LEONIE: "W"})) if m >= L.GIFTED_BASE
+    ] == []  # and only with the module
 
 
 def test_gifted_stone_without_common_stones_left(E):
@@ -421,12 +458,11 @@ def test_perceptive_diagonal_bond_stops_at_a_mountain(E):
     state = position(BASE, hands={FREYA: "WW", LEONIE: "W"}, **kw)
     assert (0, 4) in places(E, state)
     state = position(BASE, hands={FREYA: "BBB", LEONIE: "W"}, **kw)
-    assert (4, 4) in places(E, state) and (5, 5) not in places(E, state)   # B:+4, no bond
+    assert (4, 4) in places(E, state) and (5, 5) not in places(E, state)  # B:+4, no bond
 
 
 def test_perceptive_common_stones_have_no_diagonal_bond(E):
-    state = position(BASE, gifted=L.PERCEPTIVE, stones={FREYA: [(2, 2)]},
-                     hands={FREYA: "W", LEONIE: "W"})
+    state = position(BASE, gifted=L.PERCEPTIVE, stones={FREYA: [(2, 2)]}, hands={FREYA: "W", LEONIE: "W"})
     assert (1, 3) not in places(E, state)
 
 
@@ -456,22 +492,27 @@ def test_bountiful_only_around_ones_own_gifted_stone(E):
     # (1,3) W:1V+1 is not next to (1,1); Leonie's gifted stone next to (0,1) is hers.
     after = E.play(position(BASE, **{**BOUNTY, "hands": {FREYA: "W", LEONIE: "W"}}), cell(1, 3))
     assert hand(after, FREYA) == "V" and E.to_move(after) == LEONIE
-    state = position(BASE, gifted=L.BOUNTIFUL, gifted_stones={LEONIE: (1, 1)},
-                     hands={FREYA: "AA", LEONIE: "W"})
+    state = position(BASE, gifted=L.BOUNTIFUL, gifted_stones={LEONIE: (1, 1)}, hands={FREYA: "AA", LEONIE: "W"})
     after = E.play(state, cell(0, 1))
     assert hand(after, FREYA) == "W" and score(after, FREYA) == 1 and E.to_move(after) == LEONIE
 
 
 def test_bountiful_gifted_stone_itself_takes_no_extra_boon(E):
-    after = E.play(position(BASE, gifted=L.BOUNTIFUL, hands={FREYA: "AAA", LEONIE: "W"}),
-                   gifted(1, 2))                               # 1 + 1 azure; (1,2) A:1V*
+    after = E.play(
+        position(BASE, gifted=L.BOUNTIFUL, hands={FREYA: "AAA", LEONIE: "W"}), gifted(1, 2)
+    )  # 1 + 1 azure; (1,2) A:1V*
     assert hand(after, FREYA) == "AV" and E.to_move(after) == LEONIE
 
 
 # Favored: Leonie holds the Dragon with (1,0), (2,0). Freya's gifted stone (0,1) guards
 # A:MOUNT; her common stone at (0,2) A:1W+2 (3 - 1 bond) makes it two against two.
-FAVOR = dict(stones={LEONIE: [(1, 0), (2, 0)]}, gifted_stones={FREYA: (0, 1)},
-             holders={"dragon": LEONIE}, scores={LEONIE: 3}, hands={FREYA: "AA", LEONIE: "W"})
+FAVOR = dict(
+    stones={LEONIE: [(1, 0), (2, 0)]},
+    gifted_stones={FREYA: (0, 1)},
+    holders={"dragon": LEONIE},
+    scores={LEONIE: 3},
+    hands={FREYA: "AA", LEONIE: "W"},
+)
 
 
 def test_favored_gifted_stone_wins_a_tie(E):
@@ -495,19 +536,33 @@ def test_favored_tie_not_won_when_both_gifted_stones_guard(E):
 
 # ---- Cosmos --------------------------------------------------------------------------
 
+
 def test_cosmos_eighteen_stones(E):
     state = new_game(COSMOS)
     assert supply(state, FREYA) == supply(state, LEONIE) == 18
     # Fourteen of Freya's stones on the realm: four are left to place.
-    fourteen = [(0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (1, 2), (1, 3), (2, 0), (2, 1), (2, 2),
-                (2, 3), (3, 0), (3, 1), (3, 2)]
+    fourteen = [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (1, 0),
+        (1, 1),
+        (1, 2),
+        (1, 3),
+        (2, 0),
+        (2, 1),
+        (2, 2),
+        (2, 3),
+        (3, 0),
+        (3, 1),
+        (3, 2),
+    ]
     state = position(COSMOS, stones={FREYA: fourteen}, hands={FREYA: "WWWW", LEONIE: "B"})
     assert supply(state, FREYA) == 4 and places(E, state)
     # Without Cosmos, fourteen is all: Freya has cards but no stone to place.
-    state = position(BASE, stones={FREYA: [(0, 1)]}, supply={FREYA: 0},
-                     turn=LEONIE, hands={FREYA: "WWWW", LEONIE: "B"})
-    after = E.play(state, cell(5, 3))                          # Leonie: B:1A*
-    assert winner(after) == LEONIE                             # no stone left to Freya
+    state = position(BASE, stones={FREYA: [(0, 1)]}, supply={FREYA: 0}, turn=LEONIE, hands={FREYA: "WWWW", LEONIE: "B"})
+    after = E.play(state, cell(5, 3))  # Leonie: B:1A*
+    assert winner(after) == LEONIE  # no stone left to Freya
 
 
 def test_crossing_ones_own_threshold_gives_a_point_and_a_card_of_choice(E):
@@ -532,8 +587,9 @@ def test_leonie_crosses_her_own_threshold_the_other_way(E):
 def test_a_card_of_choice_from_the_only_face_up_deck_needs_no_move(E):
     # Every card but the vermillion ones is in Leonie's hand; (2,0) is free for Freya
     # (a bond from (2,2) along row 2).
-    state = position(COSMOS, dragon=1, stones={FREYA: [(2, 2)]}, deck="",
-                     hands={FREYA: "", LEONIE: "A" * 12 + "W" * 12 + "B" * 12})
+    state = position(
+        COSMOS, dragon=1, stones={FREYA: [(2, 2)]}, deck="", hands={FREYA: "", LEONIE: "A" * 12 + "W" * 12 + "B" * 12}
+    )
     after = E.play(state, cell(2, 0))
     assert hand(after, FREYA) == "V" and score(after, FREYA) == 1 and E.to_move(after) == LEONIE
 
@@ -541,8 +597,9 @@ def test_a_card_of_choice_from_the_only_face_up_deck_needs_no_move(E):
 def test_moving_the_dragon_back_across_a_threshold(E):
     # Freya crossed her 1|2 threshold before; Leonie moves the Dragon back to 1: Freya
     # loses a point and returns a card of her choice.
-    state = position(COSMOS, dragon=2, turn=LEONIE, scores={FREYA: 3},
-                     hands={FREYA: "VW", LEONIE: "A"}, known={FREYA: "VW"})
+    state = position(
+        COSMOS, dragon=2, turn=LEONIE, scores={FREYA: 3}, hands={FREYA: "VW", LEONIE: "A"}, known={FREYA: "VW"}
+    )
     after = E.play(state, cell(2, 0))
     assert word(after, L.W_DRAGON) == 1 and score(after, FREYA) == 2
     assert phase(after) == L.PHASE_RETURN and E.to_move(after) == FREYA
@@ -555,8 +612,14 @@ def test_moving_the_dragon_back_across_a_threshold(E):
 
 @pytest.mark.parametrize("cards, points, left", [("VV", 0, "V"), ("", 2, "")])
 def test_a_card_returned_without_a_choice(E, cards, points, left):
-    state = position(COSMOS, dragon=2, turn=LEONIE, scores={FREYA: points},
-                     hands={FREYA: cards, LEONIE: "A"}, stones={FREYA: [(1, 0)]})
+    state = position(
+        COSMOS,
+        dragon=2,
+        turn=LEONIE,
+        scores={FREYA: points},
+        hands={FREYA: cards, LEONIE: "A"},
+        stones={FREYA: [(1, 0)]},
+    )
     after = E.play(state, cell(2, 0))
     assert score(after, FREYA) == max(0, points - 1) and hand(after, FREYA) == left
     assert E.to_move(after) == FREYA and phase(after) == L.PHASE_PLACE
@@ -579,11 +642,11 @@ def test_a_threshold_point_can_win(E):
 
 # ---- the end of the game -------------------------------------------------------------
 
+
 def test_reaching_25_wins_at_once(E):
     # Freya at 23; (0,2) A:1W+2 would also be her second guard of A:MOUNT (with (1,0)),
     # but the game is over before the beasts are checked. The qi card comes first.
-    state = position(BASE, stones={FREYA: [(1, 0)]}, scores={FREYA: 23},
-                     hands={FREYA: "AAA", LEONIE: "W"})
+    state = position(BASE, stones={FREYA: [(1, 0)]}, scores={FREYA: 23}, hands={FREYA: "AAA", LEONIE: "W"})
     after = E.play(state, cell(0, 2))
     assert winner(after) == FREYA and score(after, FREYA) == 25
     assert holder(after, "dragon") == L.NOBODY and hand(after, FREYA) == "W"
@@ -591,16 +654,26 @@ def test_reaching_25_wins_at_once(E):
 
 
 def test_scores_stop_at_25(E):
-    state = position(BASE, stones={FREYA: [(1, 0), (0, 1)]}, holders={"dragon": FREYA},
-                     scores={FREYA: 22}, hands={FREYA: "AA", LEONIE: "W"})
-    after = E.play(state, cell(1, 1))                          # +4, two bonds
+    state = position(
+        BASE,
+        stones={FREYA: [(1, 0), (0, 1)]},
+        holders={"dragon": FREYA},
+        scores={FREYA: 22},
+        hands={FREYA: "AA", LEONIE: "W"},
+    )
+    after = E.play(state, cell(1, 1))  # +4, two bonds
     assert score(after, FREYA) == 25 and winner(after) == FREYA
 
 
 def test_a_beast_can_win(E):
-    state = position(BASE, turn=LEONIE, stones={FREYA: [(1, 0)], LEONIE: [(5, 0)]},
-                     scores={LEONIE: 21}, hands={FREYA: "B", LEONIE: "AAA"})
-    after = E.play(state, cell(0, 2))                          # 21 + 2 + Dragon 3
+    state = position(
+        BASE,
+        turn=LEONIE,
+        stones={FREYA: [(1, 0)], LEONIE: [(5, 0)]},
+        scores={LEONIE: 21},
+        hands={FREYA: "B", LEONIE: "AAA"},
+    )
+    after = E.play(state, cell(0, 2))  # 21 + 2 + Dragon 3
     assert winner(after) == LEONIE and score(after, LEONIE) == 25
 
 
@@ -618,18 +691,22 @@ def test_a_position_waiting_for_a_placement_that_cannot_be_made_is_invalid(E):
     after = E.play(position(BASE, hands={FREYA: "A", LEONIE: ""}), cell(1, 2))
     validate(after)
     after[L.W_PHASE], after[L.W_WINNER] = L.PHASE_PLACE, L.NOBODY
-    with pytest.raises(PositionError, match="player 2 is to place a stone but can afford no"
-                                            " empty space with no cards"):
+    with pytest.raises(PositionError, match="player 2 is to place a stone but can afford no empty space with no cards"):
         validate(after)
 
 
 def test_the_deck_is_rebuilt_when_it_runs_out_and_every_card_becomes_known(E):
     # Freya takes the Bird with a two-card hidden deck. Face up: A 10, W 10, V 8, B 2.
-    state = position(BASE, stones={FREYA: [(4, 0), (4, 1)], LEONIE: [(5, 0), (5, 2)]},
-                     holders={"bird": LEONIE}, hands={FREYA: "VVVV", LEONIE: "AW" + "B" * 10},
-                     known={LEONIE: "B" * 10}, deck="AW")
+    state = position(
+        BASE,
+        stones={FREYA: [(4, 0), (4, 1)], LEONIE: [(5, 0), (5, 2)]},
+        holders={"bird": LEONIE},
+        hands={FREYA: "VVVV", LEONIE: "AW" + "B" * 10},
+        known={LEONIE: "B" * 10},
+        deck="AW",
+    )
     assert P.faceup(state) == [10, 10, 8, 2]
-    after = E.play(state, cell(4, 2))                          # free; takes a black card
+    after = E.play(state, cell(4, 2))  # free; takes a black card
     assert E.chance(after) == {L.DRAW_BASE + A: 0.5, L.DRAW_BASE + W: 0.5}
     after = draw_all(E, after, A)
     assert E.chance(after) == {L.DRAW_BASE + W: 1.0}
@@ -647,8 +724,7 @@ def test_the_deck_is_rebuilt_when_it_runs_out_and_every_card_becomes_known(E):
 def test_a_held_beast_goes_to_one_guard_when_the_holder_has_none(E):
     # docs/azure.md: "any number, even one, if the holder has none" (a built position:
     # Leonie holds the Dragon without a guard).
-    state = position(BASE, holders={"dragon": LEONIE}, scores={LEONIE: 3},
-                     hands={FREYA: "AAA", LEONIE: "W"})
+    state = position(BASE, holders={"dragon": LEONIE}, scores={LEONIE: 3}, hands={FREYA: "AAA", LEONIE: "W"})
     after = E.play(state, cell(0, 2))
     assert holder(after, "dragon") == FREYA
     assert score(after, FREYA) == 2 + 3 and score(after, LEONIE) == 0
@@ -656,21 +732,32 @@ def test_a_held_beast_goes_to_one_guard_when_the_holder_has_none(E):
 
 def test_favored_claims_an_unclaimed_beast_on_a_tie_of_two(E):
     # A built position: Leonie's (1,0), (2,0) guard A:MOUNT, the Dragon unclaimed.
-    state = position(BASE, gifted=L.FAVORED, stones={LEONIE: [(1, 0), (2, 0)]},
-                     gifted_stones={FREYA: (0, 1)}, hands={FREYA: "AA", LEONIE: "W"})
+    state = position(
+        BASE,
+        gifted=L.FAVORED,
+        stones={LEONIE: [(1, 0), (2, 0)]},
+        gifted_stones={FREYA: (0, 1)},
+        hands={FREYA: "AA", LEONIE: "W"},
+    )
     after = E.play(state, cell(0, 2))
-    assert holder(after, "dragon") == FREYA and score(after, FREYA) == 2 + 3 + 2   # + Tiger
+    assert holder(after, "dragon") == FREYA and score(after, FREYA) == 2 + 3 + 2  # + Tiger
 
 
 # ---- where the rule texts and docs/azure.md are silent (tests/oracle/azure_oracle.py,
 # OPEN_POINTS): the choices both engines make --------------------------------------------
 
+
 def test_a_beast_that_wins_still_costs_its_loser_first(E):
     # Leonie at 21 takes the Dragon from Freya (three guards against two) and wins:
     # Freya's -3 is part of the same change of hands.
-    state = position(BASE, turn=LEONIE, stones={FREYA: [(1, 0), (2, 0)], LEONIE: [(5, 0), (4, 0)]},
-                     holders={"dragon": FREYA}, scores={FREYA: 5, LEONIE: 21},
-                     hands={FREYA: "B", LEONIE: "AAA"})
+    state = position(
+        BASE,
+        turn=LEONIE,
+        stones={FREYA: [(1, 0), (2, 0)], LEONIE: [(5, 0), (4, 0)]},
+        holders={"dragon": FREYA},
+        scores={FREYA: 5, LEONIE: 21},
+        hands={FREYA: "B", LEONIE: "AAA"},
+    )
     after = E.play(state, cell(0, 2))
     assert winner(after) == LEONIE and score(after, LEONIE) == 25 and score(after, FREYA) == 2
 
@@ -678,8 +765,9 @@ def test_a_beast_that_wins_still_costs_its_loser_first(E):
 def test_bountiful_offers_a_qi_boon_whose_deck_is_empty(E):
     # Every white card is in Leonie's hand: the extra white qi card would take nothing,
     # yet it is one of the choices (the space shows it).
-    state = position(BASE, gifted=L.BOUNTIFUL, gifted_stones={FREYA: (1, 1)},
-                     hands={FREYA: "A", LEONIE: "W" * 12}, deck="AAAVVVBBB")
+    state = position(
+        BASE, gifted=L.BOUNTIFUL, gifted_stones={FREYA: (1, 1)}, hands={FREYA: "A", LEONIE: "W" * 12}, deck="AAAVVVBBB"
+    )
     after = E.play(state, cell(0, 1))
     assert E.legal(after) == [L.BOON_BASE + L.BOON_QI, L.BOON_BASE + L.BOON_WISDOM]
     after = E.play(after, L.BOON_BASE + L.BOON_QI)

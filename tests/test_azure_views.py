@@ -5,6 +5,7 @@ known cards and hand size, the deck's size and everything public; ``determinize`
 deals the opponent's unknown cards uniformly from the cards the observer cannot
 place and puts the rest in the hidden deck.
 """
+
 import math
 from collections import Counter
 from itertools import product
@@ -55,8 +56,9 @@ def played(options, seed, plies):
         who = games.to_move(state)
         if who == games.TERMINAL:
             break
-        games.apply_move(state, games.sample_chance(state, rng) if who == games.CHANCE
-                         else games.random_move(state, rng, MOVES))
+        games.apply_move(
+            state, games.sample_chance(state, rng) if who == games.CHANCE else games.random_move(state, rng, MOVES)
+        )
     return state
 
 
@@ -73,17 +75,19 @@ def hand(state, p, offset=P_HAND):
 def hidden_words(observer):
     """The words a view may not show as they are: the opponent's hand and the deck's colours."""
     other = 1 - observer
-    return {W_VIEW} | {player_word(other, P_HAND + c) for c in range(NCOLOURS)} | \
-        {W_DECK + c for c in range(NCOLOURS)}
+    return {W_VIEW} | {player_word(other, P_HAND + c) for c in range(NCOLOURS)} | {W_DECK + c for c in range(NCOLOURS)}
 
 
 def unseen(view, observer):
     other = 1 - observer
-    return [CARDS_PER_COLOUR - int(view[W_FACEUP + c]) - hand(view, observer)[c]
-            - hand(view, other, P_KNOWN)[c] for c in range(NCOLOURS)]
+    return [
+        CARDS_PER_COLOUR - int(view[W_FACEUP + c]) - hand(view, observer)[c] - hand(view, other, P_KNOWN)[c]
+        for c in range(NCOLOURS)
+    ]
 
 
 # ---- views --------------------------------------------------------------------------
+
 
 def test_a_view_shows_the_own_hand_and_the_opponents_known_cards():
     state = played({}, 4, 30)
@@ -102,7 +106,7 @@ def test_a_view_shows_the_own_hand_and_the_opponents_known_cards():
 
 
 def test_at_setup_nothing_of_the_opponent_is_known():
-    state = played({}, 9, 5)                    # the five starting draws
+    state = played({}, 9, 5)  # the five starting draws
     assert games.to_move(state) == 0
     for p in range(PLAYERS):
         assert hand(state, p, P_KNOWN) == [0] * NCOLOURS
@@ -130,6 +134,7 @@ def test_the_observers_moves_are_the_same_in_the_view():
 
 # ---- determinize --------------------------------------------------------------------
 
+
 @st.composite
 def azure_views(draw):
     options = CONFIGURATIONS[draw(st.integers(0, len(CONFIGURATIONS) - 1))]
@@ -145,17 +150,16 @@ def test_determinize_completes_the_view_consistently(case, seed):
     det = np.empty_like(view)
     games.determinize(view, observer, make_rng(seed), det)
     same = [i for i in range(view.size) if i not in hidden_words(observer)]
-    assert np.array_equal(det[same], view[same])                     # every known part kept
+    assert np.array_equal(det[same], view[same])  # every known part kept
     other = 1 - observer
-    assert all(a >= k for a, k in zip(hand(det, other), hand(view, other)))   # known cards kept
+    assert all(a >= k for a, k in zip(hand(det, other), hand(view, other)))  # known cards kept
     assert games.is_complete(det) and det[W_VIEW] == NOBODY
-    check_azure_invariants(det)                                      # 12 cards a colour, sizes
-    assert np.array_equal(view_of(det, observer), view)              # the same view
+    check_azure_invariants(det)  # 12 cards a colour, sizes
+    assert np.array_equal(view_of(det, observer), view)  # the same view
     # The unknown cards and the deck are exactly the unseen cards.
-    dealt = [hand(det, other)[c] - hand(det, other, P_KNOWN)[c] + int(det[W_DECK + c])
-             for c in range(NCOLOURS)]
+    dealt = [hand(det, other)[c] - hand(det, other, P_KNOWN)[c] + int(det[W_DECK + c]) for c in range(NCOLOURS)]
     assert dealt == unseen(view, observer)
-    rng = make_rng(seed)                                             # legal moves apply to the end
+    rng = make_rng(seed)  # legal moves apply to the end
     while games.to_move(det) != games.TERMINAL:
         if games.to_move(det) == games.CHANCE:
             games.apply_move(det, games.sample_chance(det, rng))
@@ -183,7 +187,7 @@ def hypergeometric(counts, k):
 
 def test_determinize_deals_the_unknown_cards_uniformly():
     """The opponent's unknown cards follow the hypergeometric split of the unseen cards."""
-    state = played({}, 12, 5)                   # after the starting draws
+    state = played({}, 12, 5)  # after the starting draws
     view = view_of(state, 0)
     pool = unseen(view, 0)
     assert sum(pool) == 10 and view[player_word(1, P_HAND_SIZE)] == 3
@@ -203,16 +207,18 @@ def test_determinize_deals_the_unknown_cards_uniformly():
 def test_determinize_keeps_known_cards_and_deals_only_the_rest():
     state = played({}, 21, 40)
     other = 1
-    state[player_word(other, P_KNOWN):player_word(other, P_KNOWN) + NCOLOURS] = \
-        state[player_word(other, P_HAND):player_word(other, P_HAND) + NCOLOURS]  # all known
+    state[player_word(other, P_KNOWN) : player_word(other, P_KNOWN) + NCOLOURS] = state[
+        player_word(other, P_HAND) : player_word(other, P_HAND) + NCOLOURS
+    ]  # all known
     view = view_of(state, 0)
     det = np.empty_like(view)
     for seed in range(20):
         games.determinize(view, 0, make_rng(seed), det)
-        assert np.array_equal(det, state)       # nothing left to guess
+        assert np.array_equal(det, state)  # nothing left to guess
 
 
 # ---- known cards --------------------------------------------------------------------
+
 
 def test_only_draws_add_unknown_cards():
     """Through random games a hand's unknown cards grow only by a draw for that player,
@@ -223,14 +229,17 @@ def test_only_draws_add_unknown_cards():
         while games.to_move(state) != games.TERMINAL:
             before = state.copy()
             who = games.to_move(state)
-            move = games.sample_chance(state, rng) if who == games.CHANCE else \
-                games.random_move(state, rng, MOVES)
+            move = games.sample_chance(state, rng) if who == games.CHANCE else games.random_move(state, rng, MOVES)
             games.apply_move(state, move)
             if who == games.CHANCE and before[W_DECK_SIZE] == 1:
-                continue                                # the deck ran out: everything known
+                continue  # the deck ran out: everything known
             for p in range(PLAYERS):
-                grown = [(h1 - k1) - (h0 - k0) for h0, k0, h1, k1 in zip(
-                    hand(before, p), hand(before, p, P_KNOWN), hand(state, p), hand(state, p, P_KNOWN))]
+                grown = [
+                    (h1 - k1) - (h0 - k0)
+                    for h0, k0, h1, k1 in zip(
+                        hand(before, p), hand(before, p, P_KNOWN), hand(state, p), hand(state, p, P_KNOWN)
+                    )
+                ]
                 if who == games.CHANCE and p == before[W_DRAW_FOR]:
                     assert grown == [int(c == move - DRAW_BASE) for c in range(NCOLOURS)]
                 else:
@@ -238,8 +247,8 @@ def test_only_draws_add_unknown_cards():
 
 
 def test_a_payment_spends_known_cards_first():
-    state = played({}, 31, 5)                           # player 1 to place, nothing known
-    moves = MOVES[:games.legal_moves(state, MOVES)].copy()
+    state = played({}, 31, 5)  # player 1 to place, nothing known
+    moves = MOVES[: games.legal_moves(state, MOVES)].copy()
     for move in moves:
         cell = int(move)
         packed = int(state[S_CELL + cell])
@@ -271,41 +280,42 @@ def test_a_deck_running_out_makes_every_hand_known():
     """A hidden deck of two cards at setup: the start player's draws empty it, both hands
     become known and three cards of each colour make the new deck."""
     state = deal_new_game(2)
-    state[W_FACEUP:W_FACEUP + NCOLOURS] += state[W_DECK:W_DECK + NCOLOURS]
-    state[W_DECK:W_DECK + NCOLOURS] = [1, 0, 1, 0]
+    state[W_FACEUP : W_FACEUP + NCOLOURS] += state[W_DECK : W_DECK + NCOLOURS]
+    state[W_DECK : W_DECK + NCOLOURS] = [1, 0, 1, 0]
     state[W_FACEUP + 0] -= 1
     state[W_FACEUP + 2] -= 1
     state[W_DECK_SIZE] = 2
     games.apply_move(state, DRAW_BASE + 0)
-    assert hand(state, 0, P_KNOWN) == [0] * NCOLOURS          # drawn, not known
-    games.apply_move(state, DRAW_BASE + 2)                     # the last card: the deck runs out
+    assert hand(state, 0, P_KNOWN) == [0] * NCOLOURS  # drawn, not known
+    games.apply_move(state, DRAW_BASE + 2)  # the last card: the deck runs out
     assert hand(state, 0) == hand(state, 0, P_KNOWN) == [1, 0, 1, 0]
     assert [int(state[W_DECK + c]) for c in range(NCOLOURS)] == [3] * NCOLOURS
     assert state[W_DECK_SIZE] == 12 and games.to_move(state) == games.CHANCE
     check_azure_invariants(state)
-    games.resolve_chance(state, make_rng(1))                   # player 2's draws: unknown again
+    games.resolve_chance(state, make_rng(1))  # player 2's draws: unknown again
     assert hand(state, 1, P_KNOWN) == [0] * NCOLOURS and sum(hand(state, 1)) == 3
     view = view_of(state, 1)
-    assert hand(view, 0) == [1, 0, 1, 0]                       # player 1's cards stay known
+    assert hand(view, 0) == [1, 0, 1, 0]  # player 1's cards stay known
 
 
 def test_an_empty_deck_with_empty_face_up_decks_draws_nothing():
     state = deal_new_game(3)
     # Every card in the hands: 2 for the start player, the rest for the other.
-    state[W_FACEUP:W_FACEUP + NCOLOURS] = 0
-    state[W_DECK:W_DECK + NCOLOURS] = [1, 1, 0, 0]
+    state[W_FACEUP : W_FACEUP + NCOLOURS] = 0
+    state[W_DECK : W_DECK + NCOLOURS] = [1, 1, 0, 0]
     state[W_DECK_SIZE] = 2
     other = player_word(1, P_HAND)
-    state[other:other + NCOLOURS] = [11, 11, 12, 12]
+    state[other : other + NCOLOURS] = [11, 11, 12, 12]
     state[player_word(1, P_HAND_SIZE)] = 46
     games.apply_move(state, DRAW_BASE + 0)
-    games.apply_move(state, DRAW_BASE + 1)                     # runs out; nothing to rebuild
+    games.apply_move(state, DRAW_BASE + 1)  # runs out; nothing to rebuild
     assert state[W_DECK_SIZE] == 0
-    assert games.to_move(state) == 0                           # player 2's draws are skipped
+    assert games.to_move(state) == 0  # player 2's draws are skipped
     check_azure_invariants(state)
 
 
 # ---- searching a view ---------------------------------------------------------------
+
 
 def test_a_search_from_a_view_ignores_the_opponents_hidden_cards():
     """Two positions that differ only in the opponent's unknown cards have the same view
@@ -326,8 +336,8 @@ def test_a_search_from_a_view_ignores_the_opponents_hidden_cards():
     options = MctsOptions(iterations=1500, seed=3)
     result = Ismcts(options).search(a)
     assert result.algo == "ismcts" and result.visits == 1500
-    assert {m.move for m in result.moves} == set(MOVES[:games.legal_moves(state, MOVES)].tolist())
-    assert np.array_equal(a, view_of(state, 0))               # the search left the view alone
+    assert {m.move for m in result.moves} == set(MOVES[: games.legal_moves(state, MOVES)].tolist())
+    assert np.array_equal(a, view_of(state, 0))  # the search left the view alone
 
 
 def test_the_heuristic_and_evaluation_read_only_what_the_mover_knows():

@@ -1,5 +1,6 @@
 """Bad input of every shape gets the project's own error: one line and exit status 2
 from the real `tessera` command, a ``TesseraError`` from the Python API."""
+
 import json
 import subprocess
 import sys
@@ -29,9 +30,14 @@ def start_text(game, seed=1):
 
 # ---- the command line ----------------------------------------------------------------
 
+
 def test_stdin_that_is_not_utf8_is_named():
-    result = subprocess.run([sys.executable, "-m", "tessera", "show", "-"], input=b"\xff\xfe azul",
-                            capture_output=True, timeout=COLD_START_SECONDS)
+    result = subprocess.run(
+        [sys.executable, "-m", "tessera", "show", "-"],
+        input=b"\xff\xfe azul",
+        capture_output=True,
+        timeout=COLD_START_SECONDS,
+    )
     result.stdout, result.stderr = result.stdout.decode(), result.stderr.decode()
     assert_one_line_error(result, "cannot read stdin: not UTF-8 text")
 
@@ -39,17 +45,31 @@ def test_stdin_that_is_not_utf8_is_named():
 DEEP_JSON = '{"game": ' + "[" * 100_000 + "]" * 100_000 + "}"
 
 
-@pytest.mark.parametrize("args, stdin, names", [
-    (["show", "-"], ";", "empty input"),
-    (["show", ";"], "", "';' is neither a file nor a position"),
-    (["moves", "-"], " ; ;\n;", "empty input"),
-    (["moves", "-"], DEEP_JSON, "json: nested too deeply"),
-    (["moves", "-"], '{"game": "azul", "players": 1' + "0" * 5000 + "}", "json: not a position"),
-    (["moves", "-"], "[" * 5000 + "azul", "unknown game '" + "[" * 36 + "..."),
-    (["moves", "-"], '{"game": "azul", "players": ' + "[" * 500 + "]" * 500 + "}",
-     "players: expected a whole number from 0 to 2147483647, got " + "[" * 37 + "...\n"),
-], ids=["semicolon-stdin", "semicolon-argument", "semicolons-only", "deep-json",
-        "huge-json-number", "long-game-name", "long-json-value"])
+@pytest.mark.parametrize(
+    "args, stdin, names",
+    [
+        (["show", "-"], ";", "empty input"),
+        (["show", ";"], "", "';' is neither a file nor a position"),
+        (["moves", "-"], " ; ;\n;", "empty input"),
+        (["moves", "-"], DEEP_JSON, "json: nested too deeply"),
+        (["moves", "-"], '{"game": "azul", "players": 1' + "0" * 5000 + "}", "json: not a position"),
+        (["moves", "-"], "[" * 5000 + "azul", "unknown game '" + "[" * 36 + "..."),
+        (
+            ["moves", "-"],
+            '{"game": "azul", "players": ' + "[" * 500 + "]" * 500 + "}",
+            "players: expected a whole number from 0 to 2147483647, got " + "[" * 37 + "...\n",
+        ),
+    ],
+    ids=[
+        "semicolon-stdin",
+        "semicolon-argument",
+        "semicolons-only",
+        "deep-json",
+        "huge-json-number",
+        "long-game-name",
+        "long-json-value",
+    ],
+)
 def test_bad_input_is_one_line(args, stdin, names):
     assert_one_line_error(tessera(*args, stdin=stdin), names)
 
@@ -61,16 +81,17 @@ def test_a_byte_order_mark_is_accepted(game, tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stdout == tessera("moves", "-", stdin=text).stdout
     path = tmp_path / "start.pos"
-    path.write_text(BYTE_ORDER_MARK + json.dumps(get_game(game).position_to_json(
-        get_game(game).new(1))), encoding="utf-8")
+    path.write_text(
+        BYTE_ORDER_MARK + json.dumps(get_game(game).position_to_json(get_game(game).new(1))), encoding="utf-8"
+    )
     assert tessera("moves", path).stdout == result.stdout
 
 
 # ---- the Python API ------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("value", [None, 123, b"azul players 2", ["azul"]],
-                         ids=["none", "int", "bytes", "list"])
+@pytest.mark.parametrize("value", [None, 123, b"azul players 2", ["azul"]], ids=["none", "int", "bytes", "list"])
 def test_parse_position_of_a_non_string(game, value):
     with pytest.raises(PositionError, match="expected text, got"):
         get_game(game).parse_position(value)
@@ -109,6 +130,7 @@ def test_pavilion_take_and_keep_codes_stop_at_what_the_rules_allow():
         MAX_REWARD,
         TAKE_BASE,
     )
+
     pavilion = get_game("pavilion")
     state = pavilion.new(1)
     assert pavilion.format_move(state, KEEP_BASE) == "keep -"
@@ -122,6 +144,7 @@ def test_pavilion_take_and_keep_codes_stop_at_what_the_rules_allow():
 
 # ---- clear words ---------------------------------------------------------------------
 
+
 def position_error(game, text_or_obj):
     with pytest.raises(PositionError) as caught:
         if isinstance(text_or_obj, str):
@@ -133,30 +156,36 @@ def position_error(game, text_or_obj):
 
 def test_a_number_too_large_names_the_limit():
     text = start_text("azul").replace("round 1", "round 99999999999")
-    assert position_error("azul", text) == ("bad position: round: expected a whole number from"
-                                            " 0 to 2147483647, got '99999999999'")
+    assert position_error("azul", text) == (
+        "bad position: round: expected a whole number from 0 to 2147483647, got '99999999999'"
+    )
     obj = get_game("azul").position_to_json(get_game("azul").new(1))
     assert position_error("azul", dict(obj, turn=2**31)).endswith(
-        "turn: expected a whole number from 0 to 2147483647, got 2147483648")
+        "turn: expected a whole number from 0 to 2147483647, got 2147483648"
+    )
 
 
 def test_a_missing_marker_says_there_must_be_one():
     text = start_text("azul").replace("centre 1", "centre -")
     assert position_error("azul", text) == (
         "bad position: marker: 0 first-player markers; there must be exactly one, in the"
-        " centre or on a floor (at most one once the game is over)")
+        " centre or on a floor (at most one once the game is over)"
+    )
 
 
-@pytest.mark.parametrize("game, names", [
-    ("azul", "players: expected a whole number"),
-    ("pavilion", "players: expected a whole number"),
-    ("azure", "players: expected a list of 2 players, got True"),
-])
+@pytest.mark.parametrize(
+    "game, names",
+    [
+        ("azul", "players: expected a whole number"),
+        ("pavilion", "players: expected a whole number"),
+        ("azure", "players: expected a list of 2 players, got True"),
+    ],
+)
 def test_json_fields_are_checked_in_the_order_they_are_read(game, names):
     """A bad field is named before a missing one read after it."""
     full = get_game(game).position_to_json(get_game(game).new(1))
     assert names in position_error(game, dict(full, players=True))
-    if game != "azure":         # Azure reads its realm before its players
+    if game != "azure":  # Azure reads its realm before its players
         assert names in position_error(game, {"game": game, "players": True})
         missing = {key: value for key, value in full.items() if key != "boards"}
         assert position_error(game, missing).endswith("boards: missing")
@@ -167,6 +196,7 @@ def test_format_move_names_each_move_code_once(game):
     """Each text is the move of one code, so a text read back is the code written (a
     Summer Pavilion outer star with another colour's code wrote its own star's move)."""
     from tessera.kernels.pavilion.layout import KEEP_BASE, TAKE_BASE
+
     state = get_game(game).new(1)
     codes = list(range(-5, 4100)) + list(range(TAKE_BASE, TAKE_BASE + 600))
     codes += list(range(KEEP_BASE, KEEP_BASE + 600))

@@ -1,4 +1,5 @@
 """tessera best and tessera solve: the JSON schema, seeds, errors, and MCTS against the solver."""
+
 import os
 from contextlib import contextmanager
 
@@ -45,22 +46,27 @@ def without_timings(report):
 def legal_texts(text):
     state = AZUL.parse_position(text)
     moves = np.empty(games.MAX_MOVES, np.int64)
-    return {AZUL.format_move(state, m) for m in moves[:games.legal_moves(state, moves)]}
+    return {AZUL.format_move(state, m) for m in moves[: games.legal_moves(state, moves)]}
 
 
 # ---- JSON ----------------------------------------------------------------------------
+
 
 def test_the_schema_is_valid():
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
 
 
-@pytest.mark.parametrize("pos, args", [
-    (START, ["-n", 300, "--seed", 1]),
-    (START, ["-n", 300, "--threads", 2, "--select", "puct", "--value", "blend"]),
-    (START, ["--algo", "alphabeta", "--depth", 1]),
-    (LATE_POSITION, ["--algo", "alphabeta"]),
-    (LATE_POSITION, ["--algo", "solve"]),
-], ids=["mcts", "mcts-threads-puct-blend", "alphabeta-depth-1", "alphabeta-late", "solve-late"])
+@pytest.mark.parametrize(
+    "pos, args",
+    [
+        (START, ["-n", 300, "--seed", 1]),
+        (START, ["-n", 300, "--threads", 2, "--select", "puct", "--value", "blend"]),
+        (START, ["--algo", "alphabeta", "--depth", 1]),
+        (LATE_POSITION, ["--algo", "alphabeta"]),
+        (LATE_POSITION, ["--algo", "solve"]),
+    ],
+    ids=["mcts", "mcts-threads-puct-blend", "alphabeta-depth-1", "alphabeta-late", "solve-late"],
+)
 def test_best_json_follows_the_schema(pos, args):
     report = document("best", pos, *args)
     assert report["command"] == "best" and report["game"] == "azul" and report["player"] == 1
@@ -74,7 +80,7 @@ def test_mcts_json_ranks_by_visits_and_counts_every_simulation():
     visits = [move["visits"] for move in report["moves"]]
     assert visits == sorted(visits, reverse=True)
     assert report["root"]["visits"] == 500 and report["settings"]["iterations"] == 500
-    assert report["settings"]["value"] == "blend"        # Azul's own (docs/search.md)
+    assert report["settings"]["value"] == "blend"  # Azul's own (docs/search.md)
 
 
 def test_each_game_searches_with_its_own_exploration_and_value_unless_given():
@@ -83,13 +89,16 @@ def test_each_game_searches_with_its_own_exploration_and_value_unless_given():
     value scores its round rollouts, as by default) (docs/search.md); the settings say which
     were used, and the same search with them given is the same search."""
     from tessera.search.mcts import MctsOptions, kernel
+
     azure = get_game("azure")
     state = azure.new(5)
     view = azure.format_position(azure.view(state, int(games.to_move(state))))
-    for position, model, exploration, value in ((START, (), 1.0, "blend"),
-                                                (START, ("--model", "none"), 2.0, "blend"),
-                                                (view, (), 0.7, "win"),
-                                                (view, ("--model", "none"), 0.7, "margin")):
+    for position, model, exploration, value in (
+        (START, (), 1.0, "blend"),
+        (START, ("--model", "none"), 2.0, "blend"),
+        (view, (), 0.7, "win"),
+        (view, ("--model", "none"), 0.7, "margin"),
+    ):
         search = ("best", position, "-n", 300, "--seed", 4, "--threads", 1, *model)
         report = document(*search)
         assert (report["settings"]["exploration"], report["settings"]["value"]) == (exploration, value)
@@ -122,8 +131,7 @@ def test_default_budget_is_documented_and_used():
 def test_solve_json():
     report = document("solve", LATE_POSITION)
     assert report["proven"] and report["best_moves"] == ["C blue 4"]
-    assert report["root"]["exact"] == {"margin": 16.0, "horizon": "game", "result": "win",
-                                       "win_rate": 1.0}
+    assert report["root"]["exact"] == {"margin": 16.0, "horizon": "game", "result": "win", "win_rate": 1.0}
     assert report["settings"]["mode"] == "round"
     assert report["pv"][0] == "C blue 4"
 
@@ -136,6 +144,7 @@ def test_solve_out_of_time_is_not_proven():
 
 
 # ---- seeds ---------------------------------------------------------------------------
+
 
 def test_the_seed_makes_a_one_thread_search_reproducible():
     args = ("best", START, "-n", 400, "--threads", "1", "--seed", 7)
@@ -168,6 +177,7 @@ def test_an_unseeded_search_shows_its_seed():
 
 # ---- text ----------------------------------------------------------------------------
 
+
 def test_best_text_has_the_root_block_and_every_move_with_top_0():
     out = ok("best", START, "-n", 300, "--seed", 1, "--top", 0, "--threads", 1).stdout
     report = document("best", START, "-n", 300, "--seed", 1, "--threads", 1)
@@ -180,17 +190,19 @@ def test_best_text_has_the_root_block_and_every_move_with_top_0():
 def move_rows(out, report):
     """The table rows of ``out``: lines starting with a rank and a move of ``report``."""
     names = {move["move"] for move in report["moves"]}
-    return [line for line in out.splitlines()
-            if line.split() and line.split()[0].isdigit()
-            and any(f" {name} " in line for name in names)]
+    return [
+        line
+        for line in out.splitlines()
+        if line.split() and line.split()[0].isdigit() and any(f" {name} " in line for name in names)
+    ]
 
 
 @pytest.mark.parametrize("columns", [60, 250])
 def test_best_text_shows_the_top_10_cut_to_the_width(columns):
     args = ("best", START, "-n", 300, "--seed", 1, "--threads", 1)
     report = document(*args)
-    assert len(report["moves"]) == len(legal_texts(START)) > 10      # JSON keeps every move
-    result = tessera(*args, COLUMNS=str(columns))        # output not a terminal
+    assert len(report["moves"]) == len(legal_texts(START)) > 10  # JSON keeps every move
+    result = tessera(*args, COLUMNS=str(columns))  # output not a terminal
     assert result.returncode == 0, result.stderr
     out = result.stdout
     rows = move_rows(out, report)
@@ -235,7 +247,9 @@ def test_ctrl_c_prints_the_search_so_far(monkeypatch):
             calls.append(fraction)
             if len(calls) == 3:
                 raise KeyboardInterrupt
+
         yield show
+
     monkeypatch.setattr(cli_module, "progress_bar", interrupting_bar)
     report = best_report(ok("best", START, "-n", 10**6, "--seed", 1, "--json").stdout)
     assert report["interrupted"]
@@ -245,12 +259,14 @@ def test_ctrl_c_prints_the_search_so_far(monkeypatch):
 
 # ---- MCTS against the solver ---------------------------------------------------------
 
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_mcts_picks_a_move_the_solver_rates_optimal(seed):
-    exact = {move["move"]: move["exact"]["margin"]
-             for move in document("best", LATE_POSITION, "--algo", "solve")["moves"]}
+    exact = {
+        move["move"]: move["exact"]["margin"] for move in document("best", LATE_POSITION, "--algo", "solve")["moves"]
+    }
     best_margin = max(exact.values())
-    assert sorted(exact.values()).count(best_margin) < len(exact)    # a wrong pick is possible
+    assert sorted(exact.values()).count(best_margin) < len(exact)  # a wrong pick is possible
     # The margins differ by a point at most, so PUCT needs some thousands of visits. Every
     # move wins, so only the margin tells them apart: Azul's default blend of win and
     # margin sees half the difference, and picked a move a point short (docs/search.md).
@@ -260,25 +276,29 @@ def test_mcts_picks_a_move_the_solver_rates_optimal(seed):
 
 # ---- user errors ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("args, names", [
-    (["best", START, "--algo", "minimax"], "unknown --algo 'minimax'"),
-    (["best", START, "--top", -1], "--top must be 0 (every move) or more, not -1"),
-    (["best", START, "-n", 0], "--iterations must be at least 1"),
-    (["best", START, "--time", 0], "--time must be more than 0"),
-    (["best", START, "--threads", 0], "--threads must be at least 1"),
-    (["best", START, "--seed", -1], "--seed must be from 0"),
-    (["best", START, "--depth", 3], "--depth is an alpha-beta option"),
-    (["best", START, "--algo", "alphabeta", "--depth", 0], "--depth must be at least 1"),
-    (["best", START, "--algo", "alphabeta", "-n", 100], "--iterations is an MCTS option"),
-    (["best", START, "--algo", "solve", "--seed", 1], "--seed is an MCTS option"),
-    (["best", START, "--value", "score"], "unknown value 'score'"),
-    (["best", START, "--rollout", "smart"], "unknown rollout 'smart'"),
-    (["best", START, "-c", -1], "exploration must be 0 or more"),
-    (["best", "azul players 2"], "bad position"),
-    (["best", "no-such-file.pos"], "no-such-file.pos"),
-    (["solve", START, "--time", -1], "--time must be more than 0"),
-    (["solve", '{"game": "chess"}'], "unknown game 'chess'"),
-])
+
+@pytest.mark.parametrize(
+    "args, names",
+    [
+        (["best", START, "--algo", "minimax"], "unknown --algo 'minimax'"),
+        (["best", START, "--top", -1], "--top must be 0 (every move) or more, not -1"),
+        (["best", START, "-n", 0], "--iterations must be at least 1"),
+        (["best", START, "--time", 0], "--time must be more than 0"),
+        (["best", START, "--threads", 0], "--threads must be at least 1"),
+        (["best", START, "--seed", -1], "--seed must be from 0"),
+        (["best", START, "--depth", 3], "--depth is an alpha-beta option"),
+        (["best", START, "--algo", "alphabeta", "--depth", 0], "--depth must be at least 1"),
+        (["best", START, "--algo", "alphabeta", "-n", 100], "--iterations is an MCTS option"),
+        (["best", START, "--algo", "solve", "--seed", 1], "--seed is an MCTS option"),
+        (["best", START, "--value", "score"], "unknown value 'score'"),
+        (["best", START, "--rollout", "smart"], "unknown rollout 'smart'"),
+        (["best", START, "-c", -1], "exploration must be 0 or more"),
+        (["best", "azul players 2"], "bad position"),
+        (["best", "no-such-file.pos"], "no-such-file.pos"),
+        (["solve", START, "--time", -1], "--time must be more than 0"),
+        (["solve", '{"game": "chess"}'], "unknown game 'chess'"),
+    ],
+)
 def test_bad_input_gives_one_line(args, names):
     result = run(*args)
     assert result.exit_code == 2, result.output
@@ -323,39 +343,60 @@ def test_the_help_gives_the_mcts_defaults_the_search_uses():
         default_exploration,
         default_value,
     )
+
     helps = {param.name: param.help for param in cli_module.best.params}
     assert helps["select"].endswith(f"[default: {MctsOptions().select}]")
-    long_rollouts = {game.name: (game.spec.search.long_rollout, game.spec.search.long_budget)
-                     for game in registered_games().values() if game.spec.search.long_rollout}
-    assert set(long_rollouts) == {"azul"}                                       # as the help names them
+    long_rollouts = {
+        game.name: (game.spec.search.long_rollout, game.spec.search.long_budget)
+        for game in registered_games().values()
+        if game.spec.search.long_rollout
+    }
+    assert set(long_rollouts) == {"azul"}  # as the help names them
     rollout, budget = long_rollouts["azul"]
     assert helps["rollout"].endswith(
         f"[default: round with a model (Azul: {rollout} when each limit is at least"
-        f" {budget.seconds:g} s or {budget.simulations} simulations), else greedy]")
+        f" {budget.seconds:g} s or {budget.simulations} simulations), else greedy]"
+    )
     from tessera.analysis.protocol import QUERY_SCHEMA  # the analyze query's words
+
     assert QUERY_SCHEMA["properties"]["rollout"]["description"].endswith(
         f"(Azul: {rollout} when each limit of the query is at least {budget.seconds:g} s or"
-        f" {budget.simulations} visits), else greedy]")
-    learned = {game.name: game.spec.search.learned_players for game in registered_games().values()
-               if game.spec.search.learned_players}
-    assert learned == {"azul": (2, 3, 4), "pavilion": (2, 3), "azure": (2,)}   # as the help names them
-    unlearned = {game.name: game.spec.search.unlearned_options for game in registered_games().values()
-                 if game.spec.search.unlearned_options}
-    assert unlearned == {"azure": ("cosmos",)}                                  # as the help names them
-    assert helps["model"].endswith("[default: builtin for Azul, 2- and 3-player Summer Pavilion"
-                                   " and Azure without Cosmos unless another rollout than round or"
-                                   " mixed is asked for, else none]")
-    mixed_learned = {game.name: game.spec.search.learned_mixed_players
-                     for game in registered_games().values() if game.spec.search.learned_mixed_players}
-    assert mixed_learned == {"azul": (3, 4)}                                    # as the help names them
-    assert set(VALUE) == {"azul"} and set(EXPLORATION) == {"azul", "azure"}      # all the help names
-    assert helps["value"].endswith(f"[default: {default_value('azul')} for Azul, {DEFAULT_VALUE} for the"
-                                   f" others; Azure: {default_value('azure', learned=True)} with a"
-                                   f" learned value at the round cut]")
+        f" {budget.simulations} visits), else greedy]"
+    )
+    learned = {
+        game.name: game.spec.search.learned_players
+        for game in registered_games().values()
+        if game.spec.search.learned_players
+    }
+    assert learned == {"azul": (2, 3, 4), "pavilion": (2, 3), "azure": (2,)}  # as the help names them
+    unlearned = {
+        game.name: game.spec.search.unlearned_options
+        for game in registered_games().values()
+        if game.spec.search.unlearned_options
+    }
+    assert unlearned == {"azure": ("cosmos",)}  # as the help names them
+    assert helps["model"].endswith(
+        "[default: builtin for Azul, 2- and 3-player Summer Pavilion"
+        " and Azure without Cosmos unless another rollout than round or"
+        " mixed is asked for, else none]"
+    )
+    mixed_learned = {
+        game.name: game.spec.search.learned_mixed_players
+        for game in registered_games().values()
+        if game.spec.search.learned_mixed_players
+    }
+    assert mixed_learned == {"azul": (3, 4)}  # as the help names them
+    assert set(VALUE) == {"azul"} and set(EXPLORATION) == {"azul", "azure"}  # all the help names
+    assert helps["value"].endswith(
+        f"[default: {default_value('azul')} for Azul, {DEFAULT_VALUE} for the"
+        f" others; Azure: {default_value('azure', learned=True)} with a"
+        f" learned value at the round cut]"
+    )
     assert set(LEARNED_VALUE) == {"azure"}
     assert set(LEARNED_EXPLORATION) == {"azul"}
     assert helps["exploration"].endswith(
         f"[default: Azul {default_exploration('azul')} ({default_exploration('azul', learned=True)}"
         f" with a learned value at the round cut, and at 3 and 4 players with mixed rollouts too), Azure"
         f" {default_exploration('azure')}, "
-        f"the others {DEFAULT_EXPLORATION}]")
+        f"the others {DEFAULT_EXPLORATION}]"
+    )

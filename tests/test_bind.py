@@ -1,5 +1,6 @@
 """Per-game instances of the generic kernels (kernels.bind): what they bind, what they import,
 their numba cache entries across processes, and searches that compile before their clock."""
+
 import importlib
 import json
 import os
@@ -25,9 +26,15 @@ def python(code, cache_dir=None, **env):
     environ = dict(os.environ, **env)
     if cache_dir is not None:
         environ["NUMBA_CACHE_DIR"] = str(cache_dir)
-        environ["TESSERA_PREBUILT"] = "0"       # compiles into it, not loading the shipped kernels
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
-                          text=True, env=environ, cwd=ROOT, timeout=COLD_START_SECONDS)
+        environ["TESSERA_PREBUILT"] = "0"  # compiles into it, not loading the shipped kernels
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        env=environ,
+        cwd=ROOT,
+        timeout=COLD_START_SECONDS,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -63,7 +70,8 @@ def test_an_instance_is_a_module_of_its_game_with_its_own_qualnames():
 def test_a_variant_compiles_only_its_own_rollout(tmp_path):
     """The rollout is chosen at compile time: with a fresh cache a greedy search compiles no
     random playout (a runtime choice typed, so compiled, both rollouts); a random one does."""
-    out = python("""
+    out = python(
+        """
         from tessera.kernels import bind
         from tessera.kernels.rng import make_rng
         from tessera.kernels.search import mcts_layout
@@ -79,7 +87,9 @@ def test_a_variant_compiles_only_its_own_rollout(tmp_path):
             search.run_tree(nodes, stats, size, state, 50, float("inf"), prm, make_rng(1), 1,
                             NO_MODEL)
             print(len(playout.signatures))
-    """, tmp_path)
+    """,
+        tmp_path,
+    )
     assert out.split() == ["0", "1"]
 
 
@@ -88,10 +98,14 @@ def test_the_tree_kernels_of_mcts_are_one_for_every_game_and_rollout():
     every game's search loads the same kernels, so a new game's first search compiles
     none of them again."""
     from tessera.search import mcts
-    listed = {(name, rollout): [k for k, _ in mcts.search_kernels(get_game(name).new(1), rollout)]
-              for name in ("azul", "pavilion") for rollout in ("greedy", "random")}
+
+    listed = {
+        (name, rollout): [k for k, _ in mcts.search_kernels(get_game(name).new(1), rollout)]
+        for name in ("azul", "pavilion")
+        for rollout in ("greedy", "random")
+    }
     run_trees = {kernels[0] for kernels in listed.values()}
-    assert len(run_trees) == 4                          # the simulations: one per game and rollout
+    assert len(run_trees) == 4  # the simulations: one per game and rollout
     shared = {tuple(kernels[1:]) for kernels in listed.values()}
     assert len(shared) == 1
     assert all("azul" not in k.py_func.__qualname__ for k in shared.pop())
@@ -109,7 +123,7 @@ def test_a_game_may_set_how_often_its_greedy_rollouts_play_at_random():
 
 
 def test_a_template_itself_is_not_compiled_and_names_the_instance_to_use():
-    perft = importlib.import_module(bind.TEMPLATES["perft"])     # the template itself, as bind sees it
+    perft = importlib.import_module(bind.TEMPLATES["perft"])  # the template itself, as bind sees it
     state = get_game("azul").new(1)
     with pytest.raises(TypeError, match=r"bind.instance\(game, 'perft'\).perft"):
         perft.perft(state, 1)
@@ -179,8 +193,8 @@ def test_each_game_keeps_its_own_cache_entries_and_a_second_process_loads_them(t
     azul_first = python(CACHE_PROBE.format(game="azul"), tmp_path).split()
     toy_again = python(CACHE_PROBE.format(game="toy"), tmp_path).split()
     azul_again = python(CACHE_PROBE.format(game="azul"), tmp_path).split()
-    assert toy_first[1:] == ["0", "1"] and azul_first[1:] == ["0", "1"]     # compiled
-    assert toy_again[1:] == ["1", "0"] and azul_again[1:] == ["1", "0"]     # loaded
+    assert toy_first[1:] == ["0", "1"] and azul_first[1:] == ["0", "1"]  # compiled
+    assert toy_again[1:] == ["1", "0"] and azul_again[1:] == ["1", "0"]  # loaded
     assert toy_again[0] == toy_first[0] and azul_again[0] == azul_first[0]
     state = get_game("azul").new(1)
     assert int(azul_first[0]) == bind.instance(state[0], "perft").perft(state, 2)
@@ -193,7 +207,8 @@ def test_a_timed_search_compiles_before_its_clock_and_tree_reuse_compiles_nothin
     """The first search compiles before its clock starts, and the first reuse of a tree
     finds ``keep_subtree`` compiled (by ``play``), not compiling it under the agent's time
     limit."""
-    out = python("""
+    out = python(
+        """
         import numpy as np
         import tessera.kernels.toy as toy
         from tessera.kernels.toy.layout import BET, DEAL_BASE
@@ -210,7 +225,9 @@ def test_a_timed_search_compiles_before_its_clock_and_tree_reuse_compiles_nothin
         with compile_clock() as compiling:
             second = searcher.search(child)
         print(first.compile_seconds, first.seconds, compiling.seconds, second.reused_visits)
-    """, tmp_path)
+    """,
+        tmp_path,
+    )
     compiled, searched, compiled_later, reused = (float(x) for x in out.split())
     assert compiled > 0 and searched < 0.2 + 0.15 < compiled
     assert compiled_later == 0 and reused > 0

@@ -3,6 +3,7 @@
 The broken-file tests run the real CLI on a copy of the two packages in a temporary
 folder, with one data file damaged or removed there.
 """
+
 import json
 import os
 import shutil
@@ -32,7 +33,9 @@ def test_a_users_file_replaces_the_packaged_one(tmp_path, monkeypatch):
     monkeypatch.setenv("TESSERA_AZURE_DOMAINS", str(path))
     assert board_json("azure-domains.json", "Azure board data", "TESSERA_AZURE_DOMAINS") == (data, str(path))
     monkeypatch.setenv("TESSERA_AZURE_DOMAINS", str(tmp_path / "missing.json"))
-    with pytest.raises(BoardDataError, match=r"Azure board data not found: .*missing.json \(named by \$TESSERA_AZURE_DOMAINS\)"):
+    with pytest.raises(
+        BoardDataError, match=r"Azure board data not found: .*missing.json \(named by \$TESSERA_AZURE_DOMAINS\)"
+    ):
         board_json("azure-domains.json", "Azure board data", "TESSERA_AZURE_DOMAINS")
 
 
@@ -42,16 +45,22 @@ def package_copy(tmp_path_factory):
     tessera/kernels/) in a folder of its own."""
     root = tmp_path_factory.mktemp("copy")
     for folder, target in (("solver", root / "tessera"), ("kernels", root / "tessera" / "kernels")):
-        shutil.copytree(PACKAGES / folder, target,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+        shutil.copytree(PACKAGES / folder, target, ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
     return root
 
 
 def _tessera(root, *args, stdin=None):
     env = dict(os.environ, PYTHONPATH=str(root), NUMBA_CACHE_DIR=str(root / "numba-cache"))
     env.pop("TESSERA_AZURE_COSMOS", None)
-    return subprocess.run([sys.executable, "-m", "tessera", *args], input=stdin, env=env,
-                          cwd=root, capture_output=True, text=True, timeout=COLD_START_SECONDS)
+    return subprocess.run(
+        [sys.executable, "-m", "tessera", *args],
+        input=stdin,
+        env=env,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=COLD_START_SECONDS,
+    )
 
 
 def _one_error_line(result, *words):
@@ -68,7 +77,12 @@ def test_a_broken_file_stops_only_its_own_game(package_copy):
     azul = _tessera(package_copy, "new", "azul", "--seed", "1")
     assert azul.returncode == 0, azul.stderr
     assert _tessera(package_copy, "moves", "-", stdin=azul.stdout).returncode == 0
-    _one_error_line(_tessera(package_copy, "new", "pavilion", "--seed", "1"),
-                    "summer-pavilion-board.json", "not valid JSON")
-    _one_error_line(_tessera(package_copy, "new", "azure", "--seed", "1"),
-                    "Azure board data not found", "azure-domains.json", "reinstall")
+    _one_error_line(
+        _tessera(package_copy, "new", "pavilion", "--seed", "1"), "summer-pavilion-board.json", "not valid JSON"
+    )
+    _one_error_line(
+        _tessera(package_copy, "new", "azure", "--seed", "1"),
+        "Azure board data not found",
+        "azure-domains.json",
+        "reinstall",
+    )

@@ -4,6 +4,7 @@ a view, alpha-beta with its hash table, parallel playouts) and answers as one th
 them; it never installs the compiler's registries of implementations, nor imports numba's
 array implementations for the globals of the kernels' environments. The patched path:
 skipped where tessera.kernels.patches turns numba's patches off (TESSERA_NUMBA_PATCHES=0)."""
+
 import json
 import os
 import subprocess
@@ -49,20 +50,26 @@ PROBE = textwrap.dedent("""
 
 
 def probe():
-    done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, cwd=ROOT,
-                          env=dict(os.environ, TESSERA_COMPILE_HELPER="0"), timeout=COLD_START_SECONDS)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=dict(os.environ, TESSERA_COMPILE_HELPER="0"),
+        timeout=COLD_START_SECONDS,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
 
 def test_a_process_that_only_loads_kernels_runs_them_all_and_answers_alike():
-    first = probe()                  # compiles what the run's cache lacks
+    first = probe()  # compiles what the run's cache lacks
     second = probe()
     assert second["compile_seconds"] == 0
-    assert second["registries_installed"] == 0          # loads alone refresh no context
-    assert not second["inliner_imported"]               # nor install the inliner
-    assert not second["arrays_module_imported"]         # nor import what environments name
+    assert second["registries_installed"] == 0  # loads alone refresh no context
+    assert not second["inliner_imported"]  # nor install the inliner
+    assert not second["arrays_module_imported"]  # nor import what environments name
     if first["compile_seconds"] > 0:
-        assert first["registries_installed"] > 0        # a compile refreshes them itself
+        assert first["registries_installed"] > 0  # a compile refreshes them itself
     assert second["answers"] == first["answers"]
     assert all(second["answers"].values())

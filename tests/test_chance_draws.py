@@ -1,5 +1,6 @@
 """``ChanceDraws``: the chance of one game drawn from its seed, step after step, as self-play,
 the analysis engine and the web board deal it."""
+
 import pytest
 
 import tessera

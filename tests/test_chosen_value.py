@@ -2,6 +2,7 @@
 instead of working out every child's value, so after a search it must equal the value of
 the node's own sums for the player who chose it, by the search's value (win, margin or
 their blend). IS-MCTS keeps none: its selections work the values out."""
+
 from itertools import islice
 
 import numpy as np
@@ -42,19 +43,20 @@ def checked_nodes(nodes, stats, rules, root, value, depth):
             chooser = rules.to_move(state)
             first = nodes[node, layout.FIRST]
             if first < 0 or (chooser < 0 and chooser != CHANCE):
-                continue                                # a leaf, or the game's end
+                continue  # a leaf, or the game's end
             for child in range(first, first + max(nodes[node, layout.COUNT], 0)):
                 if nodes[child, layout.VISITS] == 0:
                     continue
                 after = state.copy()
-                if chooser == CHANCE:                   # an outcome: chance chose it
+                if chooser == CHANCE:  # an outcome: chance chose it
                     rng = make_rng(0)
                     reseed(rng, nodes[child, layout.MOVE])
                     rules.resolve_chance(after, rng)
                     deeper.append((child, after, True))
                     continue
                 assert stats[child, layout.CHOSEN_VALUE] == pytest.approx(
-                    value_of_sums(stats, nodes, child, chooser, value), abs=1e-12)
+                    value_of_sums(stats, nodes, child, chooser, value), abs=1e-12
+                )
                 compared += 1
                 after_chance += past_chance
                 rules.apply_move(after, nodes[child, layout.MOVE])
@@ -73,8 +75,11 @@ def late_in_a_round(seed, players=2, moves_played=8):
 @pytest.mark.parametrize("value", ["blend", "win", "margin"])
 @pytest.mark.parametrize("select, fpu", [("puct", 0.5), ("uct", 0.5), ("puct", -0.1)])
 def test_each_node_keeps_the_value_of_its_sums_for_the_player_who_chose_it(value, select, fpu):
-    searcher = Mcts(MctsOptions(iterations=2000, seed=3, threads=1, value=value, select=select,
-                                fpu=fpu, rollout="round", model="builtin"))
+    searcher = Mcts(
+        MctsOptions(
+            iterations=2000, seed=3, threads=1, value=value, select=select, fpu=fpu, rollout="round", model="builtin"
+        )
+    )
     searcher.search(AZUL.new(4))
     nodes, stats, _ = searcher.tree
     compared, _ = checked_nodes(nodes, stats, searcher.rules, searcher.root, value, 2)
@@ -114,8 +119,17 @@ def test_a_search_for_threads_keeps_them_through_virtual_losses():
     options = MctsOptions(iterations=1, rollout="round", model="builtin").for_position(state)
     nodes, stats, size = layout.new_tree(200_000)
     bind.instance("azul", "mcts", "round").run_tree(
-        nodes, stats, size, state, 3000, FOREVER, options.kernel_params(state[0]), make_rng(4), 2,
-        options.kernel_model(state))
+        nodes,
+        stats,
+        size,
+        state,
+        3000,
+        FOREVER,
+        options.kernel_params(state[0]),
+        make_rng(4),
+        2,
+        options.kernel_model(state),
+    )
     compared, _ = checked_nodes(nodes, stats, AZUL.kernels(), state, options.value, 3)
     assert compared > 100
 
@@ -129,7 +143,8 @@ def test_information_set_trees_keep_no_chosen_values():
     nodes, stats, size = ismcts_layout.new_tree(100_000)
     nodes, stats, size = nodes[0], stats[0], size[0]
     bind.instance("azure", "ismcts", "greedy").run_tree(
-        nodes, stats, size, AZURE.view(state, observer), 3000, FOREVER, prm, make_rng(7), NO_MODEL)
+        nodes, stats, size, AZURE.view(state, observer), 3000, FOREVER, prm, make_rng(7), NO_MODEL
+    )
     used = size[ismcts_layout.USED]
     assert used > 100 and (nodes[1:used, ismcts_layout.VISITS] > 0).sum() > 100
     assert not stats[:used, ismcts_layout.CHOSEN_VALUE].any()

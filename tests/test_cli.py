@@ -1,4 +1,5 @@
 """The tessera command line, run in-process with click's CliRunner."""
+
 import json
 import subprocess
 import sys
@@ -64,7 +65,7 @@ def is_tiling(state):
 
 def kernel_moves(state):
     moves = np.empty(games.MAX_MOVES, np.int64)
-    return list(moves[:azul.legal_moves(state, moves)])
+    return list(moves[: azul.legal_moves(state, moves)])
 
 
 def text(state):
@@ -76,6 +77,7 @@ def parsed(output):
 
 
 # ---- new -----------------------------------------------------------------------------
+
 
 def test_new_is_seeded():
     first = ok("new", "azul", "--seed", 7).stdout
@@ -109,25 +111,29 @@ def test_new_lists_games_in_help():
 
 # ---- show ----------------------------------------------------------------------------
 
+
 def test_show_draws_the_position_plainly(tmp_path):
     path = tmp_path / "start.txt"
     path.write_text(text(start(2)))
     out = ok("show", path).stdout
-    assert "\x1b[" not in out                       # no colour codes off a terminal
+    assert "\x1b[" not in out  # no colour codes off a terminal
     assert "Azul · 2 players · colour wall · round 1" in out
     assert "draft: player 1 to move" in out
     assert "Player 1" in out and "Player 2" in out
     assert "-1 -1 -2 -2 -2 -3 -3" in out
-    assert "b y r k w" in out                       # the empty colour wall's first row
+    assert "b y r k w" in out  # the empty colour wall's first row
     factories = text(start(2)).splitlines()[1].split()[1:]
-    assert " ".join(factories[0]) in out            # factory 1's tiles, one letter each
+    assert " ".join(factories[0]) in out  # factory 1's tiles, one letter each
 
 
-@pytest.mark.parametrize("wanted, heading", [
-    (is_chance, "refill: chance draws a tile for factory"),
-    (is_tiling, "tiling: player"),
-    (is_over, "game over: player"),
-])
+@pytest.mark.parametrize(
+    "wanted, heading",
+    [
+        (is_chance, "refill: chance draws a tile for factory"),
+        (is_tiling, "tiling: player"),
+        (is_over, "game over: player"),
+    ],
+)
 def test_show_every_phase(wanted, heading):
     state = play_until(start(4, 3, "gray"), wanted, seed=4)
     out = ok("show", text(state)).stdout
@@ -135,6 +141,7 @@ def test_show_every_phase(wanted, heading):
 
 
 # ---- moves ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_moves_lists_the_kernel_moves(players):
@@ -187,6 +194,7 @@ def test_moves_accepts_a_one_line_position():
 
 
 # ---- play ----------------------------------------------------------------------------
+
 
 def test_play_applies_moves_like_the_kernel():
     state = start(11)
@@ -247,6 +255,7 @@ def test_play_output_pipes_into_another_command():
 
 # ---- perft ---------------------------------------------------------------------------
 
+
 def _nodes(out):
     return int(next(line for line in out.splitlines() if line.startswith("nodes ")).split()[1])
 
@@ -281,6 +290,7 @@ def test_perft_stops_at_chance():
 
 # ---- bench ---------------------------------------------------------------------------
 
+
 def test_bench_signature_is_the_total_perft():
     out = ok("bench", "--depth", 2).stdout
     expected = sum(bind.instance(state[0], "perft").perft(state, 2) for _, state in bench_states())
@@ -307,24 +317,27 @@ def test_bench_positions_are_fixed():
 START = text(start(30))
 
 
-@pytest.mark.parametrize("args, stdin, names", [
-    (["moves", START.replace("bag", "bog")], None, "unknown key 'bog'"),
-    (["show", START.replace("centre 1", "centre 1B")], None, "bad position: tiles"),
-    (["moves", "azul players 2"], None, "bad position"),
-    (["moves", '{"game": "azul"'], None, "json"),
-    (["moves", '{"game": "chess"}'], None, "unknown game 'chess'"),
-    (["play", START, "F9 blue 1"], None, "move 1 of 1: bad move 'F9 blue 1'"),
-    (["play", START, "F1 blue floor", "X"], None, "bad move"),
-    (["new", "azul", "--players", "5"], None, "players"),
-    (["new", "azul", "--variant", "grey"], None, "variant 'grey'"),
-    (["new", "azul", "--seed", "-3"], None, "seed"),
-    (["new", "chess"], None, "unknown game 'chess'"),
-    (["show", "no-such-file.txt"], None, "no-such-file.txt"),
-    (["show", "."], None, "directory"),
-    (["moves", "-"], "", "stdin is empty"),
-    (["perft", START, "--depth", "-1"], None, "--depth"),
-    (["bench", "--depth", "-1"], None, "--depth"),
-])
+@pytest.mark.parametrize(
+    "args, stdin, names",
+    [
+        (["moves", START.replace("bag", "bog")], None, "unknown key 'bog'"),
+        (["show", START.replace("centre 1", "centre 1B")], None, "bad position: tiles"),
+        (["moves", "azul players 2"], None, "bad position"),
+        (["moves", '{"game": "azul"'], None, "json"),
+        (["moves", '{"game": "chess"}'], None, "unknown game 'chess'"),
+        (["play", START, "F9 blue 1"], None, "move 1 of 1: bad move 'F9 blue 1'"),
+        (["play", START, "F1 blue floor", "X"], None, "bad move"),
+        (["new", "azul", "--players", "5"], None, "players"),
+        (["new", "azul", "--variant", "grey"], None, "variant 'grey'"),
+        (["new", "azul", "--seed", "-3"], None, "seed"),
+        (["new", "chess"], None, "unknown game 'chess'"),
+        (["show", "no-such-file.txt"], None, "no-such-file.txt"),
+        (["show", "."], None, "directory"),
+        (["moves", "-"], "", "stdin is empty"),
+        (["perft", START, "--depth", "-1"], None, "--depth"),
+        (["bench", "--depth", "-1"], None, "--depth"),
+    ],
+)
 def test_user_errors_are_one_line(args, stdin, names):
     result = run(*args, stdin=stdin)
     assert result.exit_code == 2
@@ -338,24 +351,29 @@ def test_user_errors_are_one_line(args, stdin, names):
 def test_an_illegal_later_move_is_named():
     state = start(31)
     move = AZUL.format_move(state, kernel_moves(state)[0])
-    result = run("play", text(state), move, move)       # the source is empty the second time
+    result = run("play", text(state), move, move)  # the source is empty the second time
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: move 2 of 2: bad move '{move}'")
 
 
 def test_a_position_piped_from_another_command():
     """stdin is read once numba has started: the whole of it arrives."""
-    command = (f'"{sys.executable}" -m tessera new azul --seed 1 | "{sys.executable}" -m tessera moves -')
-    piped = subprocess.run(["bash", "-c", "set -o pipefail; " + command], capture_output=True, text=True,
-                           timeout=COLD_START_SECONDS)
+    command = f'"{sys.executable}" -m tessera new azul --seed 1 | "{sys.executable}" -m tessera moves -'
+    piped = subprocess.run(
+        ["bash", "-c", "set -o pipefail; " + command], capture_output=True, text=True, timeout=COLD_START_SECONDS
+    )
     assert piped.returncode == 0, piped.stderr
     direct = run("moves", text(get_game("azul").new(1)))
     assert piped.stdout == direct.stdout
 
 
 def test_a_closed_stdin_is_a_one_line_error():
-    closed = subprocess.run(["bash", "-c", 'exec 0<&-; exec "$0" -m tessera show -', sys.executable],
-                            capture_output=True, text=True, timeout=COLD_START_SECONDS)
+    closed = subprocess.run(
+        ["bash", "-c", 'exec 0<&-; exec "$0" -m tessera show -', sys.executable],
+        capture_output=True,
+        text=True,
+        timeout=COLD_START_SECONDS,
+    )
     assert closed.returncode == 2
     assert closed.stderr == "error: stdin is closed (expected a position)\n"
 
@@ -375,31 +393,56 @@ def test_empty_file(tmp_path):
     assert result.stderr == f"error: {path} is empty (expected a position)\n"
 
 
-@pytest.mark.parametrize("args", [
-    ["frobnicate"], ["perft", START], ["new", "azul", "--players", "x"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["frobnicate"],
+        ["perft", START],
+        ["new", "azul", "--players", "x"],
+    ],
+)
 def test_usage_errors_keep_clicks_exit_code(args):
     result = run(*args)
     assert result.exit_code == 2
     assert "Traceback" not in result.output and "Usage:" in result.output
 
 
-@pytest.mark.parametrize("option, message", [
-    ("variant", "--option takes NAME=VALUE, not 'variant'"),
-    ("colour=red", "azul has no option 'colour' (its options: players, variant)"),
-    ("players=two", "option players takes a whole number, not 'two'"),
-    ("variant=purple", "variant"),
-])
+@pytest.mark.parametrize(
+    "option, message",
+    [
+        ("variant", "--option takes NAME=VALUE, not 'variant'"),
+        ("colour=red", "azul has no option 'colour' (its options: players, variant)"),
+        ("players=two", "option players takes a whole number, not 'two'"),
+        ("variant=purple", "variant"),
+    ],
+)
 def test_selfplay_game_option_errors(tmp_path, option, message):
-    result = run("selfplay", "azul", "--games", "2", "--agents", "random,random",
-                 "--option", option, "--out", tmp_path / "run")
+    result = run(
+        "selfplay", "azul", "--games", "2", "--agents", "random,random", "--option", option, "--out", tmp_path / "run"
+    )
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
 
 
 def test_selfplay_game_option_sets_the_variant(tmp_path):
-    ok("selfplay", "azul", "--games", "4", "--agents", "random,random", "--option", "variant=gray",
-       "--seed", "3", "--workers", "1", "--no-plots", "--no-progress", "--out", tmp_path / "run")
+    ok(
+        "selfplay",
+        "azul",
+        "--games",
+        "4",
+        "--agents",
+        "random,random",
+        "--option",
+        "variant=gray",
+        "--seed",
+        "3",
+        "--workers",
+        "1",
+        "--no-plots",
+        "--no-progress",
+        "--out",
+        tmp_path / "run",
+    )
     plan = json.loads((tmp_path / "run" / "run.json").read_text())
     assert plan["options"]["variant"] == "gray"

@@ -2,6 +2,7 @@
 loses nothing by it: the output, the exit status, the exit handlers. With the patches off
 (``TESSERA_NUMBA_PATCHES=0``) it exits the ordinary way, teardown and all, and answers
 alike; on a system the kernels do not run on it prints one line."""
+
 import json
 import os
 import subprocess
@@ -50,8 +51,13 @@ SWITCHES = pytest.mark.parametrize("switch", ["1", "0"])
 
 
 def run_with(code, *args, switch):
-    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                          timeout=COLD_START_SECONDS, env=dict(os.environ, TESSERA_NUMBA_PATCHES=switch))
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        timeout=COLD_START_SECONDS,
+        env=dict(os.environ, TESSERA_NUMBA_PATCHES=switch),
+    )
 
 
 def run_with_leftovers(*args, switch):
@@ -63,9 +69,13 @@ def test_a_long_output_reaches_a_file_whole(tmp_path):
     position.write_text(tessera("new", "azul", "--seed", "1").stdout)
     out = tmp_path / "moves.json"
     with open(out, "w") as sink:
-        result = subprocess.run([sys.executable, "-m", "tessera", "moves", str(position),
-                                 "--json"], stdout=sink, stderr=subprocess.PIPE, text=True,
-                                timeout=COLD_START_SECONDS)
+        result = subprocess.run(
+            [sys.executable, "-m", "tessera", "moves", str(position), "--json"],
+            stdout=sink,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=COLD_START_SECONDS,
+        )
     assert result.returncode == 0, result.stderr
     listed = tessera("moves", position).stdout.splitlines()
     assert listed[0] == f"player 1 to move: {len(listed) - 1} moves"
@@ -105,11 +115,13 @@ def test_the_teardown_is_skipped_only_with_the_patches_on(switch, teardown):
 
 def test_on_windows_the_command_refuses_in_one_line():
     # The system as the kernels' import sees it (click, imported first, keeps the real one).
-    code = ("import sys, click; sys.platform = 'win32'; sys.argv = ['tessera', 'new', 'azul']; "
-            "from tessera.console import run; run()")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            timeout=COLD_START_SECONDS)
+    code = (
+        "import sys, click; sys.platform = 'win32'; sys.argv = ['tessera', 'new', 'azul']; "
+        "from tessera.console import run; run()"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=COLD_START_SECONDS)
     assert result.returncode == 1 and result.stdout == ""
     assert result.stderr.splitlines() == [
         "error: Tessera runs on Linux and macOS; Windows is not supported (its search clock "
-        "calls clock_gettime, which Windows' C library lacks)"]
+        "calls clock_gettime, which Windows' C library lacks)"
+    ]

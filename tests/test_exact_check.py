@@ -1,5 +1,6 @@
 """The exact check (tessera.strength.exact, bench/exact_check.py): its positions end the
 game this round, and its losses add up."""
+
 import numpy as np
 import pytest
 
@@ -22,7 +23,7 @@ def test_the_positions_are_in_the_last_round_whatever_is_played(positions):
     moves = np.empty(rules.MAX_MOVES, np.int64)
     for position in positions:
         assert game_must_end(position["state"])
-        for playout in range(20):       # random play to the end of the round: it ends the game
+        for playout in range(20):  # random play to the end of the round: it ends the game
             state, rng = position["state"].copy(), make_rng(playout)
             while rules.to_move(state) not in (CHANCE, TERMINAL):
                 rules.apply_move(state, rules.random_move(state, rng, moves))

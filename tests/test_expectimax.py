@@ -14,6 +14,7 @@ depth. Azul's refill is a longer run of chance steps in a row (a tile each): a
 round end with a tiny bag is searched to a depth. Then: window bounds at chance
 nodes, the table, the results' conventions, and the mode of each game.
 """
+
 import math
 import random
 
@@ -37,6 +38,7 @@ TOLERANCE = 1e-9
 
 # ---- the reference -----------------------------------------------------------------
 
+
 class Expectimax:
     """Plain expectimax from ``root``'s side; counts the positions and chance nodes met."""
 
@@ -44,7 +46,7 @@ class Expectimax:
         self.root = root
         self.memo = {}
         self.chance_nodes = 0
-        self.chance_states = []          # (state, value) of chance nodes searched to the end
+        self.chance_states = []  # (state, value) of chance nodes searched to the end
 
     def value(self, state, depth=None):
         """The value of ``state`` searched ``depth`` decisions deep (None: to the end)."""
@@ -65,8 +67,7 @@ class Expectimax:
             probs = np.empty(games.MAX_MOVES)
             n = games.chance_outcomes(state, moves, probs)
             assert n > 0 and abs(probs[:n].sum() - 1) < 1e-12
-            value = sum(p * self.value(child, depth) for p, child in zip(probs[:n],
-                                                                          children(state, moves[:n])))
+            value = sum(p * self.value(child, depth) for p, child in zip(probs[:n], children(state, moves[:n])))
             if depth is None:
                 self.chance_states.append((state.copy(), value))
             return value
@@ -89,15 +90,14 @@ def children(state, moves):
 
 def root_moves(state):
     moves = np.empty(games.MAX_MOVES, np.int64)
-    return moves[:games.legal_moves(state, moves)].tolist()
+    return moves[: games.legal_moves(state, moves)].tolist()
 
 
 def reference(state, depth=None):
     """Per root move (engine order): the expectimax value of its child; and the reference."""
     ref = Expectimax(games.to_move(state))
     moves = np.array(root_moves(state), np.int64)
-    values = [ref.value(child, None if depth is None else depth - 1)
-              for child in children(state, moves)]
+    values = [ref.value(child, None if depth is None else depth - 1) for child in children(state, moves)]
     return values, ref
 
 
@@ -110,12 +110,14 @@ def kernel_values(state, depth, bits=16):
     nodes = np.zeros(games.MAX_MOVES, np.int64)
     proven = np.zeros(games.MAX_MOVES, np.bool_)
     for d in range(1, depth + 1):
-        n = search.search_root(state, d, work, table, counters,
-                               kernel.new_limits(mode=kernel.MODE_GAME), values, nodes, proven)
+        n = search.search_root(
+            state, d, work, table, counters, kernel.new_limits(mode=kernel.MODE_GAME), values, nodes, proven
+        )
     return values[:n].copy(), proven[:n].copy()
 
 
 # ---- positions -------------------------------------------------------------------------
+
 
 def azure_decisions(seed, **options):
     return random_decisions("azure", seed, **options)
@@ -145,6 +147,7 @@ def azul_tiny_bag():
     which one is chance's.
     """
     from tests.test_alphabeta import hand_position
+
     lines = "-/../.../..../....."
     p1 = dict(score=10, wall="xxxx./...../...../...../.....", lines=lines, floor="-")
     p2 = dict(score=10, wall=".xxxx/...../...../...../.....", lines=lines, floor="-")
@@ -157,20 +160,28 @@ def azul_tiny_bag():
 
 # (seed, options, decisions before the end): values 0 and 1 only, and win probabilities.
 LATE = [
-    (0, {}, 4), (0, {}, 6), (1, {}, 6), (3, {}, 8), (2, {}, 8), (35, {}, 5),
-    (0, {"gifted": "bountiful"}, 7), (1, {"gifted": "bountiful"}, 7), (2, {"cosmos": True}, 6),
+    (0, {}, 4),
+    (0, {}, 6),
+    (1, {}, 6),
+    (3, {}, 8),
+    (2, {}, 8),
+    (35, {}, 5),
+    (0, {"gifted": "bountiful"}, 7),
+    (1, {"gifted": "bountiful"}, 7),
+    (2, {"cosmos": True}, 6),
 ]
 # The slowest (the expectimax reference takes 15-25 s each): run with ``-m slow``.
 LATE_SLOW = [(10, {"gifted": "mighty"}, 8), (16, {"gifted": "mighty"}, 7)]
 # (seed, options): the middle decision of the game; chance acts within four decisions.
-MIDDLE = [(0, {}), (1, {}), (2, {}), (6, {"gifted": "bountiful"}),
-          (8, {"cosmos": True, "gifted": "perceptive"})]
+MIDDLE = [(0, {}), (1, {}), (2, {}), (6, {"gifted": "bountiful"}), (8, {"cosmos": True, "gifted": "perceptive"})]
 
 
 # ---- values --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("seed, options, back", LATE + [pytest.param(*case, marks=pytest.mark.slow)
-                                                  for case in LATE_SLOW])
+
+@pytest.mark.parametrize(
+    "seed, options, back", LATE + [pytest.param(*case, marks=pytest.mark.slow) for case in LATE_SLOW]
+)
 def test_solve_equals_expectimax_to_the_end(seed, options, back):
     state = azure_late(seed, options, back)
     expected, _ = late_reference(seed, options, back)
@@ -245,9 +256,19 @@ def test_chance_node_bounds_hold_for_any_window():
             a, b = sorted(pick.choice([value, pick.random(), 0.0, 1.0]) for _ in range(2))
             if b - a < 1e-6:
                 a, b = a - 0.05, b + 0.05
-            found = search._search(chance, key, np.int64(1), np.int64(kernel.UNLIMITED),
-                                   np.float64(a), np.float64(b), np.int64(root), work, table,
-                                   counters, limits)
+            found = search._search(
+                chance,
+                key,
+                np.int64(1),
+                np.int64(kernel.UNLIMITED),
+                np.float64(a),
+                np.float64(b),
+                np.int64(root),
+                work,
+                table,
+                counters,
+                limits,
+            )
             if found <= a:
                 assert value <= found + TOLERANCE
                 seen["below"] += 1
@@ -268,6 +289,7 @@ def test_final_round_agrees_with_round_mode():
     """
     from tessera.bench import final_round
     from tests.test_alphabeta import late_in_round
+
     for state in (final_round(8), late_in_round(1, 2, "colour", 7, True)):
         by_round = {line.move: line for line in solve(state).moves}
         by_game = solve(state, mode="game")
@@ -279,6 +301,7 @@ def test_final_round_agrees_with_round_mode():
 
 # ---- the table ------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("seed, options, back", [(35, {}, 5), (16, {"gifted": "mighty"}, 7)])
 def test_table_never_changes_a_proven_win_rate(seed, options, back):
     state = azure_late(seed, options, back)
@@ -288,11 +311,11 @@ def test_table_never_changes_a_proven_win_rate(seed, options, back):
         assert small == pytest.approx(large, abs=TOLERANCE)
     deepened = search_alphabeta(state, tt_bits=20)
     assert deepened.exact is not None
-    assert {line.move: line.win_rate for line in deepened.moves} == pytest.approx(large,
-                                                                                  abs=TOLERANCE)
+    assert {line.move: line.win_rate for line in deepened.moves} == pytest.approx(large, abs=TOLERANCE)
 
 
 # ---- results ---------------------------------------------------------------------------
+
 
 def replay(state, pv):
     end = state.copy()
@@ -301,8 +324,7 @@ def replay(state, pv):
     return end
 
 
-@pytest.mark.parametrize("seed, options, back", [(0, {}, 4), (35, {}, 5),
-                                                 (10, {"gifted": "mighty"}, 8)])
+@pytest.mark.parametrize("seed, options, back", [(0, {}, 4), (35, {}, 5), (10, {"gifted": "mighty"}, 8)])
 def test_results_of_the_game_mode(seed, options, back):
     """margin = 2 p - 1; a result only when certain; the line stops at the first chance step."""
     state = azure_late(seed, options, back)
@@ -338,6 +360,7 @@ def test_unproven_game_mode_values_are_estimates():
 
 def test_mode_is_chosen_by_the_game():
     from tests.test_alphabeta import late_in_round
+
     azul = late_in_round(0, 2, "colour", 5, False)
     assert solve(azul).mode == "round"
     assert solve(azure_late(0, {}, 4)).mode == "game"

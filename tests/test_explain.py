@@ -1,6 +1,7 @@
 """Why a move (tessera.explain): hand-worked breakdowns of Azul, Summer Pavilion and Azure
 moves, the breakdown checked against the positions the engine reaches over random games,
 and the web route's answers and errors."""
+
 import random
 
 import pytest
@@ -14,16 +15,25 @@ from tests.test_web_browser import AZUL_GRAY_TILING, PAVILION_PLACING
 AZUL_COLOURS = "BYRKW"
 
 
-def azul(factories, centre, player1, player2="score 0 wall ...../...../...../...../..... "
-         "lines ./../.../..../..... floor -", round_=2, lid="0/0/0/0/0", wall="colour"):
+def azul(
+    factories,
+    centre,
+    player1,
+    player2="score 0 wall ...../...../...../...../..... lines ./../.../..../..... floor -",
+    round_=2,
+    lid="0/0/0/0/0",
+    wall="colour",
+):
     """An Azul position of two players, player 1 to move, the bag holding every tile the
     rest of the position does not (tiles written as in the notation)."""
-    tiles = factories + centre + player1 + player2      # the notation's words are lower case
+    tiles = factories + centre + player1 + player2  # the notation's words are lower case
     lids = [int(n) for n in lid.split("/")]
     bag = "/".join(str(20 - tiles.count(c) - lids[i]) for i, c in enumerate(AZUL_COLOURS))
-    return Position.parse(f"azul players 2 wall {wall} round {round_} phase draft turn 1 starter 1;"
-                          f" factories {factories}; centre {centre}; bag {bag}; lid {lid};"
-                          f" player 1 {player1}; player 2 {player2}")
+    return Position.parse(
+        f"azul players 2 wall {wall} round {round_} phase draft turn 1 starter 1;"
+        f" factories {factories}; centre {centre}; bag {bag}; lid {lid};"
+        f" player 1 {player1}; player 2 {player2}"
+    )
 
 
 def texts(breakdown):
@@ -32,12 +42,14 @@ def texts(breakdown):
 
 # ---- Azul ------------------------------------------------------------------------------------
 
+
 def test_azul_a_move_completing_a_line_scores_its_wall_tile_by_hand():
     # Line 3 holds two blue; F1's blue fills it. At the round's end blue goes to row 3,
     # column 3 (the colour wall: (blue 0 + row 2) mod 5 = 2): black and white to its left
     # make a row of 3, red and yellow above it a column of 3: 3 + 3 = 6 points.
-    position = azul("BYYK RRWW BKKW YRWW BBRK", "1",
-                    "score 10 wall B.R../..Y../KW.../...../..... lines ./../BB./..../..... floor -")
+    position = azul(
+        "BYYK RRWW BKKW YRWW BBRK", "1", "score 10 wall B.R../..Y../KW.../...../..... lines ./../BB./..../..... floor -"
+    )
     found = explain(position, "F1 blue 3")
     assert found["line"] == {"row": 3, "placed": 1, "filled": 3, "size": 3, "completes": True}
     wall = found["wall"]
@@ -46,27 +58,40 @@ def test_azul_a_move_completing_a_line_scores_its_wall_tile_by_hand():
     assert (wall["row_tiles"], wall["column_tiles"], wall["colour_tiles"]) == (3, 3, 2)
     assert wall["row_bonus"] == wall["column_bonus"] == wall["colour_bonus"] == 0
     assert (found["to_floor"], found["floor_penalty"], found["first_player_token"]) == (0, 0, False)
-    assert found["score_change"] == [0, 0]          # nothing is scored before the round's end
-    assert texts(found) == ["takes 1 blue", "1 to line 3 (full)", "wall +6 at round end (column 3)",
-                            "row 3/5, column 3/5, blue 2/5"]
+    assert found["score_change"] == [0, 0]  # nothing is scored before the round's end
+    assert texts(found) == [
+        "takes 1 blue",
+        "1 to line 3 (full)",
+        "wall +6 at round end (column 3)",
+        "row 3/5, column 3/5, blue 2/5",
+    ]
 
 
 def test_azul_the_full_lines_above_are_tiled_first():
     # Line 1's white (already full) goes to row 1, column 5 before line 2's tile: line 2's
     # black lands in column 5 of row 2, under it: a column of 2.
-    position = azul("BYYK RRWW BKKW YRWW BBRK", "1",
-                    "score 0 wall ...../...../...../...../..... lines W/K./.../..../..... floor -", round_=1)
+    position = azul(
+        "BYYK RRWW BKKW YRWW BBRK",
+        "1",
+        "score 0 wall ...../...../...../...../..... lines W/K./.../..../..... floor -",
+        round_=1,
+    )
     wall = explain(position, "F3 black 2")["wall"]
     assert (wall["row"], wall["column"], wall["points"], wall["column_tiles"]) == (2, 5, 2, 2)
     # The same without the line above: a lone tile, 1 point.
-    alone = azul("BYYK RRWW BKKW YRWW BBRK", "1",
-                 "score 0 wall ...../...../...../...../..... lines ./K./.../..../..... floor -", round_=1)
+    alone = azul(
+        "BYYK RRWW BKKW YRWW BBRK",
+        "1",
+        "score 0 wall ...../...../...../...../..... lines ./K./.../..../..... floor -",
+        round_=1,
+    )
     assert explain(alone, "F3 black 2")["wall"]["points"] == 1
 
 
 def test_azul_a_completed_row_names_its_bonus():
-    position = azul("BYYK RRWW BKKW YRWW BBRK", "1",
-                    "score 10 wall BYRK./...../...../...../..... lines ./../.../..../..... floor -")
+    position = azul(
+        "BYYK RRWW BKKW YRWW BBRK", "1", "score 10 wall BYRK./...../...../...../..... lines ./../.../..../..... floor -"
+    )
     wall = explain(position, "F2 white 1")["wall"]
     assert (wall["points"], wall["row_tiles"], wall["row_bonus"]) == (5, 5, 2)
     assert "completes its row: +2 at game end" in texts(explain(position, "F2 white 1"))
@@ -76,22 +101,29 @@ def test_azul_the_first_player_token_and_the_floor_penalty():
     # Three red from the centre onto line 1: one fits, two overflow. The token takes the
     # third floor slot (two black are there), the reds the fourth and fifth: the floor's
     # penalty goes from 2 (slots 1-2) to 8 (slots 1-5), 6 more.
-    position = azul("BYYK - - - -", "1RRRW",
-                    "score 0 wall ...../...../...../...../..... lines ./../.../..../..... floor KK", round_=1)
+    position = azul(
+        "BYYK - - - -",
+        "1RRRW",
+        "score 0 wall ...../...../...../...../..... lines ./../.../..../..... floor KK",
+        round_=1,
+    )
     found = explain(position, "C red 1")
     assert found["first_player_token"] is True
     assert found["line"]["placed"] == 1
     assert (found["to_floor"], found["to_lid"], found["floor_penalty"]) == (2, 0, 6)
     assert texts(found)[-3:] == ["takes the first-player token", "2 to the floor", "floor -6 at round end"]
     after = position.play("C red 1").to_json()["boards"][0]
-    assert sorted(after["floor"]) == sorted("1KKRR")      # the engine's floor agrees
+    assert sorted(after["floor"]) == sorted("1KKRR")  # the engine's floor agrees
 
 
 def test_azul_a_full_floor_sends_the_rest_to_the_lid():
     # Six slots taken: one of the three blue fits (-3 for the seventh), two go to the lid.
-    position = azul("BBBY YYKK - - -", "1W",
-                    "score 0 wall ...../...../...../...../..... lines ./../.../..../..... floor RRKKWW",
-                    round_=1)
+    position = azul(
+        "BBBY YYKK - - -",
+        "1W",
+        "score 0 wall ...../...../...../...../..... lines ./../.../..../..... floor RRKKWW",
+        round_=1,
+    )
     found = explain(position, "F1 blue floor")
     assert (found["to_floor"], found["to_lid"], found["floor_penalty"]) == (1, 2, 3)
 
@@ -99,12 +131,15 @@ def test_azul_a_full_floor_sends_the_rest_to_the_lid():
 def test_azul_on_the_gray_wall_a_full_line_is_worth_its_best_legal_column():
     # Yellow for row 1: column 1 is taken, column 2 has a yellow (a colour once a column);
     # column 4, above row 2's red, links 2; columns 3 and 5 are lone: the best is 2.
-    position = azul("BYYK RRWW BKKW YRWW BBRK", "1",
-                    "score 3 wall B..../.Y.R./...../...../..... lines ./../.../..../..... floor -",
-                    wall="gray")
+    position = azul(
+        "BYYK RRWW BKKW YRWW BBRK",
+        "1",
+        "score 3 wall B..../.Y.R./...../...../..... lines ./../.../..../..... floor -",
+        wall="gray",
+    )
     found = explain(position, "F1 yellow 1")
     assert found["wall"]["column"] is None and found["wall"]["points"] == 2
-    assert found["to_floor"] == 1                           # the second yellow
+    assert found["to_floor"] == 1  # the second yellow
     assert "wall +2 at round end (the best column)" in texts(found)
 
 
@@ -162,6 +197,7 @@ def test_azul_breakdowns_agree_with_the_engine_over_random_games():
 
 
 # ---- Summer Pavilion -------------------------------------------------------------------------
+
 
 def test_pavilion_a_placement_scores_its_run_and_counts_its_star_and_number():
     # Player 2 covers purple 3 beside purple 1 and 2: a run of three, +3. The purple star
@@ -269,6 +305,7 @@ def test_azure_beasts_that_change_hands_and_the_points_they_move():
 
 # ---- errors and the web route ----------------------------------------------------------------
 
+
 def test_an_illegal_move_or_a_view_is_one_error():
     position = Position.parse(PAVILION_PLACING)
     with pytest.raises(MoveError):
@@ -278,7 +315,7 @@ def test_an_illegal_move_or_a_view_is_one_error():
 
 
 def test_chance_outcomes_have_no_terms():
-    position = azul("- - - - -", "K", ROUND_END).play("C black 1")     # the refill: chance
+    position = azul("- - - - -", "K", ROUND_END).play("C black 1")  # the refill: chance
     found = explain(position, position.legal_moves[0])
     assert found["kind"] == "chance" and found["terms"] == [] and found["player"] is None
 
@@ -286,28 +323,31 @@ def test_chance_outcomes_have_no_terms():
 @pytest.fixture(scope="module")
 def client():
     from tessera.web.app import create_app
+
     with TestClient(create_app(analysis=False), base_url="http://127.0.0.1:8765") as test_client:
         yield test_client
 
 
 def test_the_route_answers_the_breakdowns_in_order(client):
-    answer = client.post("/api/explain", json={"position": PAVILION_PLACING,
-                                               "moves": ["place purple 3", "pass"]})
+    answer = client.post("/api/explain", json={"position": PAVILION_PLACING, "moves": ["place purple 3", "pass"]})
     assert answer.status_code == 200
     position = Position.parse(PAVILION_PLACING)
     assert answer.json()["moves"] == [explain(position, "place purple 3"), explain(position, "pass")]
 
 
-@pytest.mark.parametrize("body, message", [
-    ({"position": PAVILION_PLACING, "moves": "pass"}, "moves must be a list of 1 to 64 move texts"),
-    ({"position": PAVILION_PLACING, "moves": []}, "moves must be a list"),
-    ({"position": PAVILION_PLACING, "moves": ["pass"] * 65}, "moves must be a list"),
-    ({"position": PAVILION_PLACING, "moves": ["pass", 3]}, "moves must be a list"),
-    ({"position": PAVILION_PLACING, "moves": ["F1 red"]}, "bad move 'F1 red'"),
-    ({"position": "azul nonsense", "moves": ["pass"]}, "bad position"),
-    ({"moves": ["pass"]}, "position must be"),
-    ({"position": Position.parse(AZURE_MIGHTY).view(2).text(), "moves": ["place d1"]}, "complete position"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ({"position": PAVILION_PLACING, "moves": "pass"}, "moves must be a list of 1 to 64 move texts"),
+        ({"position": PAVILION_PLACING, "moves": []}, "moves must be a list"),
+        ({"position": PAVILION_PLACING, "moves": ["pass"] * 65}, "moves must be a list"),
+        ({"position": PAVILION_PLACING, "moves": ["pass", 3]}, "moves must be a list"),
+        ({"position": PAVILION_PLACING, "moves": ["F1 red"]}, "bad move 'F1 red'"),
+        ({"position": "azul nonsense", "moves": ["pass"]}, "bad position"),
+        ({"moves": ["pass"]}, "position must be"),
+        ({"position": Position.parse(AZURE_MIGHTY).view(2).text(), "moves": ["place d1"]}, "complete position"),
+    ],
+)
 def test_the_route_refuses_bad_input_with_one_line(client, body, message):
     answer = client.post("/api/explain", json=body)
     assert answer.status_code == 400
@@ -315,9 +355,16 @@ def test_the_route_refuses_bad_input_with_one_line(client, body, message):
     assert message in error and "\n" not in error
 
 
-@pytest.mark.parametrize("game, options", [("azul", {}), ("azul", {"variant": "gray", "players": 3}),
-                                           ("pavilion", {"players": 3}), ("azure", {"gifted": "bountiful"}),
-                                           ("azure", {"cosmos": True, "gifted": "perceptive"})])
+@pytest.mark.parametrize(
+    "game, options",
+    [
+        ("azul", {}),
+        ("azul", {"variant": "gray", "players": 3}),
+        ("pavilion", {"players": 3}),
+        ("azure", {"gifted": "bountiful"}),
+        ("azure", {"cosmos": True, "gifted": "perceptive"}),
+    ],
+)
 def test_every_legal_move_of_random_games_has_a_breakdown(game, options):
     """Every move of every position of seeded random games: terms of text, a score change
     that is the engine's, the move as the notation writes it."""
@@ -340,15 +387,32 @@ def test_every_legal_move_of_random_games_has_a_breakdown(game, options):
 def test_random_bodies_get_an_answer_or_one_error(client):
     rng = random.Random(5)
     position = Position.parse(PAVILION_PLACING)
-    pieces = [PAVILION_PLACING, AZURE_MIGHTY, "", "azul", 3, None, [], {}, True, -1.5, "pass",
-              *position.legal_moves[:5], "place purple 9", "F9 red", "\u00e9\u00e9", "x" * 300]
+    pieces = [
+        PAVILION_PLACING,
+        AZURE_MIGHTY,
+        "",
+        "azul",
+        3,
+        None,
+        [],
+        {},
+        True,
+        -1.5,
+        "pass",
+        *position.legal_moves[:5],
+        "place purple 9",
+        "F9 red",
+        "\u00e9\u00e9",
+        "x" * 300,
+    ]
     for _ in range(300):
         body = {}
         if rng.random() < 0.9:
             body["position"] = rng.choice(pieces)
         if rng.random() < 0.9:
-            body["moves"] = [rng.choice(pieces) for _ in range(rng.randrange(4))] \
-                if rng.random() < 0.8 else rng.choice(pieces)
+            body["moves"] = (
+                [rng.choice(pieces) for _ in range(rng.randrange(4))] if rng.random() < 0.8 else rng.choice(pieces)
+            )
         answer = client.post("/api/explain", json=body)
         assert answer.status_code in (200, 400), (body, answer.text)
         assert ("moves" if answer.status_code == 200 else "error") in answer.json()

@@ -7,6 +7,7 @@ PYTHONPATH puts a finder first on ``sys.meta_path`` that finds none of the libra
 named in ``BLOCKED_LIBRARIES``, as an install without them would not.
 tests/test_standalone.py installs the wheel alone, without any extra, and runs it.
 """
+
 import json
 import os
 import subprocess
@@ -17,9 +18,19 @@ import pytest
 from tests.cli_process import tessera
 
 # Every optional library the package imports (by import name) and the extra that installs it.
-OPTIONAL = {"pyarrow": "selfplay", "matplotlib": "selfplay", "dask": "cluster",
-            "distributed": "cluster", "starlette": "web", "uvicorn": "web", "psutil": "web",
-            "gymnasium": "rl", "pettingzoo": "rl", "pyspiel": "rl", "open_spiel": "rl"}
+OPTIONAL = {
+    "pyarrow": "selfplay",
+    "matplotlib": "selfplay",
+    "dask": "cluster",
+    "distributed": "cluster",
+    "starlette": "web",
+    "uvicorn": "web",
+    "psutil": "web",
+    "gymnasium": "rl",
+    "pettingzoo": "rl",
+    "pyspiel": "rl",
+    "open_spiel": "rl",
+}
 EVERY = tuple(OPTIONAL)
 
 SITECUSTOMIZE = '''\
@@ -52,8 +63,13 @@ def without(tmp_path_factory):
 
 def python(code, env, *args):
     """The finished ``python -c code args`` with ``env`` added to the environment."""
-    return subprocess.run([sys.executable, "-c", code, *map(str, args)], env=dict(os.environ, **env),
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-c", code, *map(str, args)],
+        env=dict(os.environ, **env),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def missing_line(command, extra):
@@ -62,10 +78,13 @@ def missing_line(command, extra):
 
 def test_the_blocked_libraries_cannot_be_imported(without):
     """The premise of the tests below: each blocked library is missing in the child."""
-    done = python("import importlib, json\nmissing = []\nfor name in " + repr(EVERY) + ":\n"
-                  "    try:\n        importlib.import_module(name)\n"
-                  "    except ModuleNotFoundError:\n        missing.append(name)\n"
-                  "print(json.dumps(missing))", without(*EVERY))
+    done = python(
+        "import importlib, json\nmissing = []\nfor name in " + repr(EVERY) + ":\n"
+        "    try:\n        importlib.import_module(name)\n"
+        "    except ModuleNotFoundError:\n        missing.append(name)\n"
+        "print(json.dumps(missing))",
+        without(*EVERY),
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == list(EVERY)
 
@@ -74,8 +93,9 @@ def test_the_core_commands_run_without_any_extra(without):
     env = without(*EVERY)
     position = tessera("new", "azul", "--seed", "1", **env)
     assert position.returncode == 0, position.stderr
-    best = tessera("best", "-", "--iterations", "300", "--threads", "1", "--seed", "1", "--json",
-                   stdin=position.stdout, **env)
+    best = tessera(
+        "best", "-", "--iterations", "300", "--threads", "1", "--seed", "1", "--json", stdin=position.stdout, **env
+    )
     assert best.returncode == 0, best.stderr
     assert json.loads(best.stdout)["root"]["visits"] == 300
     moves = tessera("moves", "-", "--json", stdin=position.stdout, **env)
@@ -85,24 +105,34 @@ def test_the_core_commands_run_without_any_extra(without):
     assert "Traceback" not in position.stderr + best.stderr + moves.stderr + perft.stderr
 
 
-@pytest.mark.parametrize("args, blocked, command, extra", [
-    ("selfplay azul --games 2 --agents random --out {dir}/run", EVERY, "tessera selfplay", "selfplay"),
-    ("selfplay azul --games 2 --agents random --no-plots --out {dir}/run", ("pyarrow",),
-     "tessera selfplay", "selfplay"),
-    ("stats {dir}/run", EVERY, "tessera stats", "selfplay"),
-    ("stats {dir}/run", ("matplotlib",), "tessera stats", "selfplay"),
-    ("selfplay azul --games 2 --agents random --cluster local --out {dir}/run",
-     ("dask", "distributed"), "tessera selfplay --cluster", "cluster"),
-    ("serve --port 0", EVERY, "tessera serve", "web"),
-    ("serve --port 0", ("psutil",), "tessera serve", "web"),
-    ("train azul {dir}/run --out {dir}/model.npz", EVERY, "tessera train", "train"),
-])
-def test_a_command_without_its_extra_names_it_in_one_line(without, tmp_path, args, blocked, command,
-                                                          extra):
+@pytest.mark.parametrize(
+    "args, blocked, command, extra",
+    [
+        ("selfplay azul --games 2 --agents random --out {dir}/run", EVERY, "tessera selfplay", "selfplay"),
+        (
+            "selfplay azul --games 2 --agents random --no-plots --out {dir}/run",
+            ("pyarrow",),
+            "tessera selfplay",
+            "selfplay",
+        ),
+        ("stats {dir}/run", EVERY, "tessera stats", "selfplay"),
+        ("stats {dir}/run", ("matplotlib",), "tessera stats", "selfplay"),
+        (
+            "selfplay azul --games 2 --agents random --cluster local --out {dir}/run",
+            ("dask", "distributed"),
+            "tessera selfplay --cluster",
+            "cluster",
+        ),
+        ("serve --port 0", EVERY, "tessera serve", "web"),
+        ("serve --port 0", ("psutil",), "tessera serve", "web"),
+        ("train azul {dir}/run --out {dir}/model.npz", EVERY, "tessera train", "train"),
+    ],
+)
+def test_a_command_without_its_extra_names_it_in_one_line(without, tmp_path, args, blocked, command, extra):
     done = tessera(*args.format(dir=tmp_path).split(), **without(*blocked))
     assert done.returncode != 0
     assert done.stderr.splitlines() == [missing_line(command, extra)]
-    assert done.stdout == "" and not any(tmp_path.iterdir())       # nothing done before it
+    assert done.stdout == "" and not any(tmp_path.iterdir())  # nothing done before it
 
 
 # Modules of the Python API that an extra's library underlies, imported without it.
@@ -129,12 +159,17 @@ def test_the_api_of_an_extra_names_it_when_its_library_is_missing(without, tmp_p
     done = python(API_CHECK, without(*EVERY), tmp_path)
     assert done.returncode == 0, done.stderr
     answers = json.loads(done.stdout)
-    expected = {"tessera.rl.aec": "rl", "tessera.rl.vector": "rl", "tessera.rl.spiel": "rl",
-                "tessera.web.app": "web", "read_records": "selfplay"}
+    expected = {
+        "tessera.rl.aec": "rl",
+        "tessera.rl.vector": "rl",
+        "tessera.rl.spiel": "rl",
+        "tessera.web.app": "web",
+        "read_records": "selfplay",
+    }
     assert {name: answer[0] for name, answer in answers.items()} == expected
     for extra, message, is_import_error in answers.values():
         assert message.endswith(f'needs the {extra!r} extra: pip install "tessera-games[{extra}]"')
-        assert is_import_error                  # what `pytest.importorskip` and `except ImportError` catch
+        assert is_import_error  # what `pytest.importorskip` and `except ImportError` catch
 
 
 BOARD_CHECK = """
@@ -156,5 +191,4 @@ def test_the_board_works_without_pyarrow_and_its_run_pages_name_the_extra(withou
     (new_status, new), (run_status, run) = json.loads(done.stdout)
     assert new_status == 200 and new["moves"]
     assert run_status == 400
-    assert run["error"] == missing_line("opening a self-play run on the board",
-                                        "selfplay").removeprefix("error: ")
+    assert run["error"] == missing_line("opening a self-play run on the board", "selfplay").removeprefix("error: ")

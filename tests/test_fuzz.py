@@ -9,6 +9,7 @@ of alpha-beta) and a random playout to the end of the game. A mangled move text 
 refused with ``MoveError`` or names a legal move.
 The default run is short; ``pytest -m slow`` runs the long one.
 """
+
 import functools
 import io
 import json
@@ -31,21 +32,41 @@ from tessera.search.mcts import Mcts, MctsOptions
 from tests.random_games import VARIANTS, random_game
 
 GAMES = ("azul", "pavilion", "azure")
-SEED_GAMES = 2                  # random games per variant whose positions seed the fuzzer
-MAX_PLIES = 20_000              # a playout longer than this is a defect (a loop)
-CHECK_EVERY = 16                # plies between validations during a playout
+SEED_GAMES = 2  # random games per variant whose positions seed the fuzzer
+MAX_PLIES = 20_000  # a playout longer than this is a defect (a loop)
+CHECK_EVERY = 16  # plies between validations during a playout
 SEARCH = MctsOptions(iterations=8, seed=1, max_nodes=4096)
-SHORT, LONG = 40, 2500          # examples per test in the default and the slow run
+SHORT, LONG = 40, 2500  # examples per test in the default and the slow run
 
 # Tokens and characters the notations use, and some they do not.
-CHARS = "0123456789/.-x+@*;{}[]\",:BYRKWOPGabcdefghlnoprstuvwz \n\t\ufeff\u00e9"
-WORDS = ["-", ".", "0", "1", "2", "5", "20", "99", "-1", "2147483647", "2147483648",
-         "99999999999", "player", "factories", "over", "draft", "none", "true", "x"]
+CHARS = '0123456789/.-x+@*;{}[]",:BYRKWOPGabcdefghlnoprstuvwz \n\t\ufeff\u00e9'
+WORDS = [
+    "-",
+    ".",
+    "0",
+    "1",
+    "2",
+    "5",
+    "20",
+    "99",
+    "-1",
+    "2147483647",
+    "2147483648",
+    "99999999999",
+    "player",
+    "factories",
+    "over",
+    "draft",
+    "none",
+    "true",
+    "x",
+]
 
 
 def fuzz_settings(examples):
-    return settings(max_examples=examples, deadline=None, derandomize=True, database=None,
-                    suppress_health_check=list(HealthCheck))
+    return settings(
+        max_examples=examples, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
+    )
 
 
 @functools.cache
@@ -77,24 +98,27 @@ SYNTAX_JSON = ("value", "other", "drop", "add", "chars")
 
 
 def a_token(draw, tokens):
-    return draw(st.one_of(
-        st.sampled_from(tokens),
-        st.sampled_from(WORDS),
-        st.integers(-3, 3000).map(str),
-        st.text(CHARS, max_size=6),
-    ))
+    return draw(
+        st.one_of(
+            st.sampled_from(tokens),
+            st.sampled_from(WORDS),
+            st.integers(-3, 3000).map(str),
+            st.text(CHARS, max_size=6),
+        )
+    )
 
 
 def mutated_chars(token, alphabet=CHARS):
     """``token`` with a character replaced, inserted or deleted."""
-    return st.tuples(st.integers(0, len(token)), st.sampled_from(("replace", "insert", "delete")),
-                     st.sampled_from(alphabet + token)).map(lambda args: _edit_chars(token, *args))
+    return st.tuples(
+        st.integers(0, len(token)), st.sampled_from(("replace", "insert", "delete")), st.sampled_from(alphabet + token)
+    ).map(lambda args: _edit_chars(token, *args))
 
 
 def _edit_chars(token, i, how, char):
     if how == "insert":
         return token[:i] + char + token[i:]
-    return token[:i] + (char if how == "replace" else "") + token[i + 1:]
+    return token[:i] + (char if how == "replace" else "") + token[i + 1 :]
 
 
 def changed_char(draw, token, kinds):
@@ -108,10 +132,10 @@ def changed_char(draw, token, kinds):
         char = str(draw(st.integers(0, 9)))
     else:
         char = draw(st.sampled_from(sorted(set(LETTERS) | set(token[i]))))
-    return token[:i] + char + token[i + 1:]
+    return token[:i] + char + token[i + 1 :]
 
 
-LETTERS = "BYRKWOPG.-x1abcdefgh"          # tiles, cards, empty cells, markers, columns
+LETTERS = "BYRKWOPG.-x1abcdefgh"  # tiles, cards, empty cells, markers, columns
 
 
 def is_letter(char):
@@ -150,18 +174,24 @@ def mutated_text(draw, text, other_text, letters, first=1):
             j = draw(st.integers(first, len(tokens) - 1))
             tokens[i], tokens[j] = tokens[j], tokens[i]
         elif how == "cut":
-            tokens = tokens[:i + 1]
+            tokens = tokens[: i + 1]
     return draw(st.sampled_from((" ", "\n", " ; "))).join(tokens)
 
 
 def json_containers(inner):
-    return st.lists(inner, max_size=4) | st.dictionaries(st.text(CHARS, max_size=6), inner,
-                                                         max_size=3)
+    return st.lists(inner, max_size=4) | st.dictionaries(st.text(CHARS, max_size=6), inner, max_size=3)
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 3000) | st.sampled_from([2**31, 2**63, -2**40])
-    | st.floats(allow_nan=True) | st.text(CHARS, max_size=8), json_containers, max_leaves=6)
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3000)
+    | st.sampled_from([2**31, 2**63, -(2**40)])
+    | st.floats(allow_nan=True)
+    | st.text(CHARS, max_size=8),
+    json_containers,
+    max_leaves=6,
+)
 
 
 def json_paths(value, path=()):
@@ -180,11 +210,14 @@ def move_a_piece(draw, obj, names, letters):
     colour) into another string (into a '.' or beside the others) or count. Totals stay,
     so what is checked is where a piece may be."""
     pieces = set(letters) | set(".-1x/")
-    leaves = [(path, value) for path, value in json_paths(obj)
-              if isinstance(value, str) and set(value) <= pieces
-              or type(value) is int and path[-1] in names]
-    sources = [(path, value) for path, value in leaves
-               if (set(value) & set(letters) if isinstance(value, str) else value > 0)]
+    leaves = [
+        (path, value)
+        for path, value in json_paths(obj)
+        if isinstance(value, str) and set(value) <= pieces or type(value) is int and path[-1] in names
+    ]
+    sources = [
+        (path, value) for path, value in leaves if (set(value) & set(letters) if isinstance(value, str) else value > 0)
+    ]
     if not sources:
         return
     path, value = draw(st.sampled_from(sources))
@@ -192,7 +225,7 @@ def move_a_piece(draw, obj, names, letters):
         i = draw(st.sampled_from([i for i, char in enumerate(value) if char in letters]))
         letter = value[i]
         # A string of cells keeps its length: the piece leaves an empty cell.
-        set_at(obj, path, value[:i] + ("." if "." in value else "") + value[i + 1:] or "-")
+        set_at(obj, path, value[:i] + ("." if "." in value else "") + value[i + 1 :] or "-")
     else:
         letter = letters[names.index(path[-1])]
         set_at(obj, path, value - 1)
@@ -203,7 +236,7 @@ def move_a_piece(draw, obj, names, letters):
         set_at(obj, path, letter)
     elif "." in value:
         i = draw(st.sampled_from([i for i, char in enumerate(value) if char == "."]))
-        set_at(obj, path, value[:i] + letter + value[i + 1:])
+        set_at(obj, path, value[:i] + letter + value[i + 1 :])
     else:
         i = draw(st.integers(0, len(value)))
         set_at(obj, path, value[:i] + letter + value[i:])
@@ -219,8 +252,7 @@ def mutated_json(draw, obj, other, names, letters):
     other_values = dict(json_paths(other))
     for _ in range(draw(st.sampled_from((1, 1, 1, 2, 3)))):
         # The game's name stays (a bad one is refused first, tests/test_bad_input.py).
-        paths = [(path, value) for path, value in json_paths(obj)
-                 if path[:1] not in ((), ("game",))]
+        paths = [(path, value) for path, value in json_paths(obj) if path[:1] not in ((), ("game",))]
         path, value = draw(st.sampled_from(paths))
         parent = obj
         for key in path[:-1]:
@@ -230,8 +262,7 @@ def mutated_json(draw, obj, other, names, letters):
         if how == "move":
             move_a_piece(draw, obj, names, letters)
         elif how == "swap" and not isinstance(value, (dict, list)):
-            twin, twin_value = draw(st.sampled_from(
-                [(p, v) for p, v in paths if type(v) is type(value)]))
+            twin, twin_value = draw(st.sampled_from([(p, v) for p, v in paths if type(v) is type(value)]))
             set_at(obj, twin, value)
             set_at(obj, path, twin_value)
         elif how == "nudge" and type(value) is int:
@@ -257,15 +288,15 @@ def mutated_json(draw, obj, other, names, letters):
 
 def text_input(draw, game, state, other):
     """The text of ``state`` mutated (``other``: another position of the game)."""
-    return mutated_text(draw, game.format_position(state), game.format_position(other),
-                        game.notation().COLOUR_LETTERS)
+    return mutated_text(draw, game.format_position(state), game.format_position(other), game.notation().COLOUR_LETTERS)
 
 
 def json_input(draw, game, state, other):
     """The JSON text of ``state`` mutated (``other``: another position of the game)."""
     notation = game.notation()
-    return mutated_json(draw, game.position_to_json(state), game.position_to_json(other),
-                        notation.COLOUR_NAMES, notation.COLOUR_LETTERS)
+    return mutated_json(
+        draw, game.position_to_json(state), game.position_to_json(other), notation.COLOUR_NAMES, notation.COLOUR_LETTERS
+    )
 
 
 def a_seed_pair(draw, game_name):
@@ -275,13 +306,13 @@ def a_seed_pair(draw, game_name):
 
 # ---- what a parsed position must survive ---------------------------------------------
 
+
 def survives(game, state):
     """Validation, read-back, drawing, moves, tiny searches and a random playout."""
     notation = game.notation()
     notation.validate(state.copy())
     assert np.array_equal(game.parse_position(game.format_position(state)), state)
-    assert np.array_equal(game.position_from_json(
-        json.loads(json.dumps(game.position_to_json(state)))), state)
+    assert np.array_equal(game.position_from_json(json.loads(json.dumps(game.position_to_json(state)))), state)
     Console(file=io.StringIO(), width=100).print(game.render(state))
     who, observer = games.to_move(state), game.observer(state)
     if observer is None or who in (observer, games.TERMINAL):
@@ -342,8 +373,7 @@ def playout(game, state):
         if who == games.TERMINAL:
             assert np.array_equal(game.parse_position(game.format_position(state)), state)
             return
-        move = games.sample_chance(state, rng) if who == games.CHANCE else \
-            games.random_move(state, rng, scratch)
+        move = games.sample_chance(state, rng) if who == games.CHANCE else games.random_move(state, rng, scratch)
         games.apply_move(state, move)
     raise AssertionError(f"no end after {MAX_PLIES} plies")
 
@@ -362,6 +392,7 @@ def read_input(text, seed_state):
 
 # ---- the tests -----------------------------------------------------------------------
 
+
 def fuzz_text(data, game_name):
     state, other = a_seed_pair(data.draw, game_name)
     game = get_game(game_name)
@@ -377,15 +408,18 @@ def fuzz_json(data, game_name):
 def fuzz_moves(data, game_name):
     """A mangled move text is a MoveError or a legal move; so is a random move code."""
     game = get_game(game_name)
-    state = data.draw(st.sampled_from([s for s in seed_positions(game_name)
-                                       if game.observer(s) is None
-                                       and games.to_move(s) != games.TERMINAL]))
+    state = data.draw(
+        st.sampled_from(
+            [s for s in seed_positions(game_name) if game.observer(s) is None and games.to_move(s) != games.TERMINAL]
+        )
+    )
     moves = listed_moves(game, state)
     text = game.format_move(state, data.draw(st.sampled_from(moves)))
     other = game.format_move(state, data.draw(st.sampled_from(moves)))
-    for candidate in (mutated_text(data.draw, text, other, game.notation().COLOUR_LETTERS,
-                                   first=0),
-                      data.draw(st.text(CHARS, max_size=12))):
+    for candidate in (
+        mutated_text(data.draw, text, other, game.notation().COLOUR_LETTERS, first=0),
+        data.draw(st.text(CHARS, max_size=12)),
+    ):
         try:
             move = game.parse_move(state, candidate)
         except MoveError:
@@ -425,8 +459,7 @@ def test_fuzz_long(game_name, kind, data):
 def cli_answers_in_one_line(args, text):
     """`tessera ARGS` with ``text`` on stdin: success, or one line `error: ...` and exit 2."""
     result = CliRunner().invoke(main, args, input=text)
-    assert result.exception is None or isinstance(result.exception, SystemExit), \
-        (args, text, result.exception)
+    assert result.exception is None or isinstance(result.exception, SystemExit), (args, text, result.exception)
     if result.exit_code:
         assert result.exit_code == 2 and result.stdout == "", (args, text)
         lines = result.stderr.splitlines()
@@ -442,13 +475,11 @@ def fuzz_cli(data, game_name):
         text = text_input(data.draw, game, state, other)
     else:
         text = json_input(data.draw, game, state, other)
-    commands = [["show", "-"], ["moves", "-"], ["best", "-", "-n", "8", "--seed", "1"],
-                ["view", "-", "--player", "1"]]
+    commands = [["show", "-"], ["moves", "-"], ["best", "-", "-n", "8", "--seed", "1"], ["view", "-", "--player", "1"]]
     moves = listed_moves(game, state) if game.observer(state) is None else []
     if moves:
         move = game.format_move(state, data.draw(st.sampled_from(moves)))
-        commands.append(["play", "-", mutated_text(data.draw, move, move,
-                                                   game.notation().COLOUR_LETTERS, first=0)])
+        commands.append(["play", "-", mutated_text(data.draw, move, move, game.notation().COLOUR_LETTERS, first=0)])
     cli_answers_in_one_line(data.draw(st.sampled_from(commands)), text)
 
 

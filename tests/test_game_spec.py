@@ -1,5 +1,6 @@
 """Every game's spec (``Game.spec``) agrees with its kernels and with what a search uses, and
 no code above the games asks which game it is instead of reading a fact of the spec."""
+
 import itertools
 import re
 from pathlib import Path
@@ -112,16 +113,14 @@ def test_a_resample_keeps_the_observers_view(name):
 # A comparison with a game's name: ``game == "azure"``, ``"azul" !== doc.game``,
 # ``name in ("azul", "pavilion")``.
 _NAMES = "|".join(map(re.escape, [*NAMES, *GAME_NAMES.values()]))
-GAME_BRANCH = re.compile(
-    rf"""(?:[!=]==?|\bin)\s*[\(\[]?\s*["'](?:{_NAMES})["']|["'](?:{_NAMES})["']\s*[!=]==?""")
+GAME_BRANCH = re.compile(rf"""(?:[!=]==?|\bin)\s*[\(\[]?\s*["'](?:{_NAMES})["']|["'](?:{_NAMES})["']\s*[!=]==?""")
 
 
 def _is_the_games_own(path):
     """A module of one game: its ``Game``, notation or drawing."""
     parts = path.relative_to(SOLVER).parts
     own = {("games",), ("notation",), ("render",)}
-    return (parts[:1] in own and len(parts) > 1
-            and any(parts[1].startswith(name) for name in NAMES))
+    return parts[:1] in own and len(parts) > 1 and any(parts[1].startswith(name) for name in NAMES)
 
 
 def game_branches():
@@ -137,10 +136,14 @@ def game_branches():
 
 
 def test_the_pattern_finds_branches_on_a_games_name():
-    for line in ('if game == "azure":', "x = doc.game !== 'azure' || y",
-                 'if name in ("azul", "pavilion"):', 'if "toy" == name:'):
+    for line in (
+        'if game == "azure":',
+        "x = doc.game !== 'azure' || y",
+        'if name in ("azul", "pavilion"):',
+        'if "toy" == name:',
+    ):
         assert GAME_BRANCH.search(line), line
-    for line in ('get_game("azure")', 'BOARDS = {azul: AzulBoard}', 'name = "azul"'):
+    for line in ('get_game("azure")', "BOARDS = {azul: AzulBoard}", 'name = "azul"'):
         assert not GAME_BRANCH.search(line), line
 
 

@@ -1,6 +1,7 @@
 """A game's own ``move_heuristics`` (MCTS's priors and greedy rollouts call it once a
 position) gives each move exactly its ``move_heuristic``, on every position of seeded
 random games of every variant of the games that have one."""
+
 import numpy as np
 import pytest
 
@@ -24,7 +25,7 @@ def test_scoring_together_gives_each_move_its_own_heuristic(variant):
     for seed in range(6):
         for state in random_game(game, options, seed):
             if games.to_move(state) < 0:
-                continue                      # chance or the end
+                continue  # chance or the end
             n = rules.legal_moves(state, moves)
             rules.move_heuristics(state, moves, n, out)
             assert out[:n].tolist() == [rules.move_heuristic(state, move) for move in moves[:n]]

@@ -1,6 +1,7 @@
 """A value with hidden units (``tessera train --hidden N``): a one-layer perceptron beside
 the linear weights, fitted by ``fit.fit_hidden``, stored in the model file, and evaluated
 by the search's kernels as ``ValueModel.predict`` says."""
+
 import json
 
 import numpy as np
@@ -19,10 +20,16 @@ from tests.value_models import weights
 
 def hidden_model(units=3, seed=5):
     rng = np.random.default_rng(seed)
-    return ValueModel("azul", rng.normal(size=N_VALUE_FEATURES) * 0.1,
-                      rng.normal(size=N_VALUE_FEATURES) * 0.05, FEATURE_NAMES, [2],
-                      hidden_weights=rng.normal(size=(units, N_VALUE_FEATURES)) * 0.2,
-                      hidden_margin=rng.normal(size=units), hidden_win=rng.normal(size=units) * 0.1)
+    return ValueModel(
+        "azul",
+        rng.normal(size=N_VALUE_FEATURES) * 0.1,
+        rng.normal(size=N_VALUE_FEATURES) * 0.05,
+        FEATURE_NAMES,
+        [2],
+        hidden_weights=rng.normal(size=(units, N_VALUE_FEATURES)) * 0.2,
+        hidden_margin=rng.normal(size=units),
+        hidden_win=rng.normal(size=units) * 0.1,
+    )
 
 
 def boundary_features():
@@ -35,13 +42,21 @@ def boundary_features():
 
 # ---- the kernel -------------------------------------------------------------------------
 
+
 def test_one_hidden_unit_on_the_score_difference_worked_by_hand(tmp_path):
     """At BOUNDARY the first player leads by 6. A unit relu(score_diff) with weight 2 in the
     margin and 0.5 in the logit, and no linear weights: the leader's margin is 2 x 6 = 12 and
     logit 3, the trailer's unit is off (relu(-6) = 0): margin 0, logit 0."""
-    model = ValueModel("azul", np.zeros(N_VALUE_FEATURES), np.zeros(N_VALUE_FEATURES),
-                       FEATURE_NAMES, [2], hidden_weights=weights(score_diff=1.0)[None, :],
-                       hidden_margin=np.array([2.0]), hidden_win=np.array([0.5]))
+    model = ValueModel(
+        "azul",
+        np.zeros(N_VALUE_FEATURES),
+        np.zeros(N_VALUE_FEATURES),
+        FEATURE_NAMES,
+        [2],
+        hidden_weights=weights(score_diff=1.0)[None, :],
+        hidden_margin=np.array([2.0]),
+        hidden_win=np.array([0.5]),
+    )
     model.save(tmp_path / "m.npz")
     state, _ = boundary_features()
     payoff, margin = cut_outcome(state, model_weights(tmp_path / "m.npz", "azul")[0])
@@ -67,6 +82,7 @@ def test_the_kernels_value_is_the_models_prediction(tmp_path):
 
 # ---- the model file ---------------------------------------------------------------------
 
+
 def test_hidden_units_round_trip_in_the_file_and_its_hash(tmp_path):
     model = hidden_model()
     model.save(tmp_path / "m.npz")
@@ -74,28 +90,34 @@ def test_hidden_units_round_trip_in_the_file_and_its_hash(tmp_path):
     assert loaded.hidden == 3
     for name in ("hidden_weights", "hidden_margin", "hidden_win"):
         assert np.array_equal(getattr(loaded, name), getattr(model, name))
-    assert loaded.hash == model.hash == weights_hash(
-        model.margin_weights, model.win_weights, None,
-        (model.hidden_weights, model.hidden_margin, model.hidden_win))
+    assert (
+        loaded.hash
+        == model.hash
+        == weights_hash(
+            model.margin_weights, model.win_weights, None, (model.hidden_weights, model.hidden_margin, model.hidden_win)
+        )
+    )
     assert loaded.hash != weights_hash(model.margin_weights, model.win_weights)
     assert json.loads(str(np.load(tmp_path / "m.npz")["meta"]))["hidden"] == 3
     assert not has_policy(model_weights(tmp_path / "m.npz", "azul")[0])
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda a: {**a, "hidden_win": a["hidden_win"] * 2}, "damaged: its weights do not match"),
-    (lambda a: {k: v for k, v in a.items() if k != "hidden_win"}, "hidden units without hidden_win"),
-    (lambda a: {**a, "hidden_margin": a["hidden_margin"][:2]}, "hidden units of other shapes"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda a: {**a, "hidden_win": a["hidden_win"] * 2}, "damaged: its weights do not match"),
+        (lambda a: {k: v for k, v in a.items() if k != "hidden_win"}, "hidden units without hidden_win"),
+        (lambda a: {**a, "hidden_margin": a["hidden_margin"][:2]}, "hidden units of other shapes"),
+    ],
+)
 def test_bad_hidden_units_are_named_in_one_line(tmp_path, change, message):
     model = hidden_model()
     model.save(tmp_path / "m.npz")
     arrays = change(dict(np.load(tmp_path / "m.npz")))
-    if "damaged" not in message:       # a consistent hash: the shape check must speak
+    if "damaged" not in message:  # a consistent hash: the shape check must speak
         hidden = tuple(arrays.get(name) for name in ("hidden_weights", "hidden_margin", "hidden_win"))
         if all(array is not None for array in hidden):
-            arrays["hash"] = np.array(weights_hash(arrays["margin_weights"], arrays["win_weights"],
-                                                   None, hidden))
+            arrays["hash"] = np.array(weights_hash(arrays["margin_weights"], arrays["win_weights"], None, hidden))
     np.savez(tmp_path / "bad.npz", **arrays)
     with pytest.raises(ModelError, match=message) as caught:
         load_model(tmp_path / "bad.npz")
@@ -103,6 +125,7 @@ def test_bad_hidden_units_are_named_in_one_line(tmp_path, change, message):
 
 
 # ---- the fit ----------------------------------------------------------------------------
+
 
 def interaction_data(rows=6000, seed=0):
     """Rows of (constant, a, b) whose margin is 4 |a| - b and whose win share is the
@@ -120,7 +143,7 @@ def test_hidden_units_learn_what_the_linear_fit_cannot():
     hidden = fit.fit_hidden(x, margin, win, games, 8, 1.0, seed=3)
     linear_figures = fit.figures(*linear.predict(test_x), test_margin, test_win)
     hidden_figures = fit.figures(*hidden.predict(test_x), test_margin, test_win)
-    assert linear_figures["margin_mse"] > 3.0           # the variance of 4|a| is 16(1 - 2/pi)
+    assert linear_figures["margin_mse"] > 3.0  # the variance of 4|a| is 16(1 - 2/pi)
     assert hidden_figures["margin_mse"] < 0.1 * linear_figures["margin_mse"]
     assert hidden_figures["win_log_loss"] < linear_figures["win_log_loss"] - 0.02
 
@@ -136,10 +159,12 @@ def test_the_fit_follows_its_seed():
 
 # ---- tessera train ----------------------------------------------------------------------
 
+
 def test_train_with_hidden_units_writes_them_and_their_figures(tiny_run, tmp_path):  # noqa: F811
     out = tmp_path / "hidden.npz"
-    done = run_tessera("train", "azul", tiny_run, "--out", out, "--seed", 2, "--validation", 0.34,
-                       "--hidden", 4, "--json")
+    done = run_tessera(
+        "train", "azul", tiny_run, "--out", out, "--seed", 2, "--validation", 0.34, "--hidden", 4, "--json"
+    )
     assert done.returncode == 0, done.stderr
     model = load_model(out, game="azul")
     assert model.hidden == 4 and model.hidden_weights.shape == (4, N_VALUE_FEATURES)
@@ -149,5 +174,4 @@ def test_train_with_hidden_units_writes_them_and_their_figures(tiny_run, tmp_pat
     # The figures are the saved model's own on the validation games.
     data = dataset.load_runs("azul", [tiny_run])
     _, held = data.split(0.34, 2)
-    assert model.validation["model"] == pytest.approx(
-        fit.figures(*model.predict(held.features), held.margin, held.win))
+    assert model.validation["model"] == pytest.approx(fit.figures(*model.predict(held.features), held.margin, held.win))

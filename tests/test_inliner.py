@@ -1,6 +1,7 @@
 """tessera.kernels.inliner: numba's inliner copies a callee's blocks with one memo, and the
 functions it inlines still compute what they did. The patched path: skipped where
 tessera.kernels.patches turns numba's patches off (TESSERA_NUMBA_PATCHES=0)."""
+
 import copy
 import subprocess
 import sys
@@ -16,7 +17,7 @@ from tests.limits import COLD_START_SECONDS
 
 pytestmark = pytest.mark.skipif(not patches.numba_patches(), reason="numba's patches are off")
 
-inliner.install()      # as a kernel's first compile does
+inliner.install()  # as a kernel's first compile does
 
 
 def _branchy(values, limit):
@@ -58,7 +59,7 @@ def test_blocks_copied_in_one_call_share_one_scope():
     variables = [var for block in copies for stmt in block.body for var in stmt.list_vars()]
     assert variables and all(var.scope is copies[0].scope for var in variables)
     assert {var.name for var in variables} <= set(copies[0].scope.localvars._con)
-    assert inline_closurecall.copy.deepcopy(blocks[0]).scope is not copies[0].scope   # call over
+    assert inline_closurecall.copy.deepcopy(blocks[0]).scope is not copies[0].scope  # call over
 
 
 def test_outside_an_inline_call_a_block_copies_as_copy_deepcopy_does():
@@ -81,6 +82,7 @@ njit(lambda x: x + 1)(1)
 from numba.core.inline_closurecall import InlineWorker
 print(getattr(InlineWorker.inline_ir, 'one_memo_per_scope', False))
 """
-    lines = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                           check=True, timeout=COLD_START_SECONDS).stdout.split()
+    lines = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=COLD_START_SECONDS
+    ).stdout.split()
     assert lines == ["False", "True"]

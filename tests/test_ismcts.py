@@ -4,6 +4,7 @@ The toy's values are known exactly (docs/hidden-information.md): holding card h
 of N, player 1's bet wins with probability (h - 1) / (N - 1) and its mean score
 margin is (2h - N - 1) / (N - 1); a pass is a draw, 0.5 and margin 0.
 """
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -69,14 +70,15 @@ def bet_margin(card):
 
 # ---- the toy's rules ----------------------------------------------------------------
 
+
 def test_toy_rules_by_hand():
     state = dealt(5, 2, reply=True)
     moves = np.empty(games.MAX_MOVES, np.int64)
     assert games.to_move(state) == 0
-    assert sorted(moves[:games.legal_moves(state, moves)]) == [PASS, BET]
+    assert sorted(moves[: games.legal_moves(state, moves)]) == [PASS, BET]
     games.apply_move(state, BET)
     assert games.to_move(state) == 1
-    assert list(moves[:games.legal_moves(state, moves)]) == [CALL]      # 2 is no raising card
+    assert list(moves[: games.legal_moves(state, moves)]) == [CALL]  # 2 is no raising card
     games.apply_move(state, CALL)
     out = np.zeros(4)
     games.payoffs(state, out)
@@ -84,7 +86,7 @@ def test_toy_rules_by_hand():
 
     state = dealt(3, 6, reply=True)
     games.apply_move(state, BET)
-    assert sorted(moves[:games.legal_moves(state, moves)]) == [CALL, RAISE]
+    assert sorted(moves[: games.legal_moves(state, moves)]) == [CALL, RAISE]
     games.apply_move(state, RAISE)
     games.scores(state, out)
     assert list(out[:2]) == [0, 2]
@@ -106,6 +108,7 @@ def test_toy_deal_is_uniform_over_the_cards_left():
 
 
 # ---- determinize --------------------------------------------------------------------
+
 
 @st.composite
 def toy_views(draw):
@@ -132,16 +135,17 @@ def test_determinize_completes_the_view_consistently(case, seed):
     games.determinize(view, observer, make_rng(seed), det)
     hidden = [W_HAND + p for p in range(2) if view[W_HAND + p] == HIDDEN]
     known = [i for i in range(view.size) if i not in hidden]
-    assert np.array_equal(det[known], view[known])              # the observer's knowledge kept
+    assert np.array_equal(det[known], view[known])  # the observer's knowledge kept
     assert games.is_complete(det) and games.is_complete(view) == (not hidden)
     hands = [int(det[W_HAND + p]) for p in range(2) if det[W_HAND + p] != 0]
     assert len(set(hands)) == len(hands) and all(1 <= c <= det[W_CARDS] for c in hands)
-    assert np.array_equal(view_of(det, observer), view)         # the same view: a legal completion
+    assert np.array_equal(view_of(det, observer), view)  # the same view: a legal completion
     moves = np.empty(games.MAX_MOVES, np.int64)
     rng = make_rng(seed)
-    while games.to_move(det) != games.TERMINAL:                 # and it plays on to the end
-        games.apply_move(det, games.random_move(det, rng, moves) if games.to_move(det) >= 0
-                         else games.sample_chance(det, rng))
+    while games.to_move(det) != games.TERMINAL:  # and it plays on to the end
+        games.apply_move(
+            det, games.random_move(det, rng, moves) if games.to_move(det) >= 0 else games.sample_chance(det, rng)
+        )
 
 
 def test_determinize_deals_the_hidden_card_uniformly():
@@ -153,11 +157,12 @@ def test_determinize_deals_the_hidden_card_uniformly():
         games.determinize(view, 0, rng, det)
         counts[int(det[W_HAND + 1])] += 1
     chi2 = sum((k - 1000) ** 2 / 1000 for k in counts.values())
-    assert chi2 < 25                                            # 5 degrees of freedom, p < 1e-4
+    assert chi2 < 25  # 5 degrees of freedom, p < 1e-4
 
 
 def test_determinize_copies_complete_states():
     from tessera.games import get_game
+
     azul_state = get_game("azul").new(7)
     for state in (dealt(4, 2), azul_state):
         out = np.zeros_like(state)
@@ -166,6 +171,7 @@ def test_determinize_copies_complete_states():
 
 
 # ---- IS-MCTS on the toy -------------------------------------------------------------
+
 
 @pytest.mark.parametrize("card, best", [(2, PASS), (3, PASS), (5, BET), (6, BET)])
 def test_bets_a_high_card_and_passes_a_low_one(card, best):
@@ -200,13 +206,15 @@ def test_availability_counts_a_reply_legal_in_some_determinizations():
     card = 6
     nodes, stats, size = kernel.new_tree(100_000)
     prm = MctsOptions(iterations=1, **TEXTBOOK).kernel_params("toy")
-    bind.instance("toy", "ismcts", TEXTBOOK["rollout"]).run_tree(nodes[0], stats[0], size[0], view_of(dealt(card, 1, reply=True)), 20_000, np.inf, prm, make_rng(2), NO_MODEL)
+    bind.instance("toy", "ismcts", TEXTBOOK["rollout"]).run_tree(
+        nodes[0], stats[0], size[0], view_of(dealt(card, 1, reply=True)), 20_000, np.inf, prm, make_rng(2), NO_MODEL
+    )
     tree = nodes[0]
     bet = child_with_move(tree, 0, BET)
     call, raise_ = child_with_move(tree, bet, CALL), child_with_move(tree, bet, RAISE)
-    passes = tree[bet, kernel.VISITS] - 1                       # the visit that added it stopped there
+    passes = tree[bet, kernel.VISITS] - 1  # the visit that added it stopped there
     assert tree[call, kernel.VISITS] + tree[raise_, kernel.VISITS] == passes
-    assert passes - 1 <= tree[call, kernel.AVAIL] <= passes     # call is always legal
+    assert passes - 1 <= tree[call, kernel.AVAIL] <= passes  # call is always legal
     assert tree[raise_, kernel.AVAIL] / passes == pytest.approx(3 / 6, abs=0.03)
     assert tree[raise_, kernel.VISITS] <= tree[raise_, kernel.AVAIL]
     # Whatever player 2 answers, the showdown's winner is the higher card.
@@ -215,7 +223,11 @@ def test_availability_counts_a_reply_legal_in_some_determinizations():
 
 def child_with_move(tree, node, move):
     ids = np.empty(games.MAX_MOVES, np.int64)
-    return next(c for c in ids[:bind.instance("toy", "ismcts", TEXTBOOK["rollout"]).children(tree, node, ids)] if tree[c, kernel.MOVE] == move)
+    return next(
+        c
+        for c in ids[: bind.instance("toy", "ismcts", TEXTBOOK["rollout"]).children(tree, node, ids)]
+        if tree[c, kernel.MOVE] == move
+    )
 
 
 def test_same_seed_same_result():
@@ -227,8 +239,9 @@ def test_same_seed_same_result():
 
 @pytest.mark.parametrize("select, rollout", [("puct", "random"), ("uct", "greedy")])
 def test_options_and_threads(select, rollout):
-    result = search(view_of(dealt(6, 1, reply=True)), iterations=4000, threads=2, select=select,
-                    rollout=rollout, value="blend")
+    result = search(
+        view_of(dealt(6, 1, reply=True)), iterations=4000, threads=2, select=select, rollout=rollout, value="blend"
+    )
     assert result.algo == "ismcts" and result.threads == 2
     assert result.visits == 4000 == sum(m.visits for m in result.moves)
     assert result.best.move == BET and result.best.pv[0] == BET
@@ -243,7 +256,7 @@ def test_time_limit_and_progress():
 
 def test_no_move_to_search():
     with pytest.raises(TesseraError):
-        search(toy.new_game(N, False))                           # chance deals first
+        search(toy.new_game(N, False))  # chance deals first
     over = dealt(3, 4)
     games.apply_move(over, PASS)
     with pytest.raises(TesseraError):
@@ -252,13 +265,15 @@ def test_no_move_to_search():
 
 # ---- Azul: complete information -----------------------------------------------------
 
+
 def test_agrees_with_mcts_on_azul():
     """The last move of a game: only 'F1 white 4' (79 points, more complete rows) beats 79."""
     state = parse_position(
         "azul players 2 wall colour round 6 phase draft turn 1 starter 1; factories WWWW - - - -; "
         "centre 1; bag 12/15/15/15/14; lid 0/0/0/0/0; "
         "player 1 score 40 wall BYRK./WBYR./K.B../R..B./Y...B lines W/KK/.../..../..... floor -; "
-        "player 2 score 79 wall BYRK./.BYR./..B../...../..... lines ./../.../..../..... floor -")
+        "player 2 score 79 wall BYRK./.BYR./..B../...../..... lines ./../.../..../..... floor -"
+    )
     best = parse_move(state, "F1 white 4")
     options = MctsOptions(iterations=2000, seed=1, **TEXTBOOK)
     by_ismcts = Ismcts(options).search(state)

@@ -1,6 +1,7 @@
 """The memory bound of IS-MCTS: a full tree is compacted (the children of its least visited
 nodes freed, the rest packed, sibling lists kept whole) and keeps growing, as MCTS's does
 (docs/search.md, "Memory bound")."""
+
 import numpy as np
 import pytest
 
@@ -16,7 +17,7 @@ from tests.test_mcts_memory import assert_same_search
 
 AZURE = get_game("azure")
 SEARCH = bind.instance("azure", "ismcts", "greedy")
-PRM = MctsOptions(iterations=1).kernel_params("azure")   # the defaults: PUCT, greedy rollouts
+PRM = MctsOptions(iterations=1).kernel_params("azure")  # the defaults: PUCT, greedy rollouts
 
 
 def azure_view():
@@ -28,8 +29,7 @@ def azure_view():
 
 def grown(iterations, max_nodes, seed=1, prm=PRM):
     nodes, stats, size = kernel.new_tree(max_nodes)
-    SEARCH.run_tree(nodes[0], stats[0], size[0], azure_view(), iterations, FOREVER, prm, make_rng(seed),
-                    NO_MODEL)
+    SEARCH.run_tree(nodes[0], stats[0], size[0], azure_view(), iterations, FOREVER, prm, make_rng(seed), NO_MODEL)
     return nodes[0], stats[0], size[0]
 
 
@@ -60,7 +60,7 @@ def test_compaction_keeps_the_root_and_the_visited_part_of_the_tree_whole():
     after, seen = by_path(nodes, stats, int(size[kernel.USED]))
     assert size[kernel.USED] <= used // 2 and size[kernel.COMPACTIONS] == 1
     assert size[kernel.FREED] == used - size[kernel.USED]
-    assert len(seen) == size[kernel.USED]                              # packed
+    assert len(seen) == size[kernel.USED]  # packed
     root_children = [path for path in before if len(path) == 1]
     legal = AZURE.kernels().legal_moves(azure_view(), np.empty(AZURE.kernels().MAX_MOVES, np.int64))
     assert all(path in after for path in root_children) and len(root_children) == legal
@@ -69,8 +69,11 @@ def test_compaction_keeps_the_root_and_the_visited_part_of_the_tree_whole():
         assert row[kernel.VISITS] == old_row[kernel.VISITS] and row[kernel.AVAIL] == old_row[kernel.AVAIL]
         assert np.array_equal(sums, old_sums)
     # What was freed hung below nodes with fewer visits than any that kept its children.
-    cut = [path for path, (row, _) in after.items()
-           if row[kernel.FIRST] == kernel.NO_NODE and before[path][0][kernel.FIRST] != kernel.NO_NODE]
+    cut = [
+        path
+        for path, (row, _) in after.items()
+        if row[kernel.FIRST] == kernel.NO_NODE and before[path][0][kernel.FIRST] != kernel.NO_NODE
+    ]
     still = [path for path, (row, _) in after.items() if row[kernel.FIRST] != kernel.NO_NODE and path]
     assert cut and still
     assert max(after[p][0][kernel.VISITS] for p in cut) < min(after[p][0][kernel.VISITS] for p in still)

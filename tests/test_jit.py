@@ -1,6 +1,7 @@
 """tessera.kernels.jit.njit: a kernel called with constant arguments compiles once per argument
 type, not once per constant, and still computes with the constants. The patched path:
 skipped where tessera.kernels.patches turns numba's patches off (TESSERA_NUMBA_PATCHES=0)."""
+
 import numpy as np
 import pytest
 

@@ -5,6 +5,7 @@ imported as itself it gives uncompilable stand-ins. Whatever Python needs of a t
 arrays (columns, codes, ``new_tree``, ``params``) is in its layout module, which the template
 imports too, so no module but ``kernels/bind.py`` has a reason to import a template.
 """
+
 import inspect
 
 import numba
@@ -20,9 +21,13 @@ TEMPLATES = frozenset(bind.TEMPLATES.values())
 
 def template_imports(files):
     """``(file, template)`` of every import of a template among ``files``, ``(path, name)`` pairs."""
-    return [(str(path), module) for path, name in files if path.name != "bind.py" or name != bind.__name__
-            for module in imported_modules(path.read_text(), name, path.name == "__init__.py", str(path))
-            if module in TEMPLATES]
+    return [
+        (str(path), module)
+        for path, name in files
+        if path.name != "bind.py" or name != bind.__name__
+        for module in imported_modules(path.read_text(), name, path.name == "__init__.py", str(path))
+        if module in TEMPLATES
+    ]
 
 
 def test_the_scan_finds_every_way_of_importing_a_template():
@@ -37,8 +42,10 @@ def test_the_scan_finds_every_way_of_importing_a_template():
     }
     for source, name in sources.items():
         assert set(imported_modules(source, name)) & TEMPLATES, source
-    allowed = ("from tessera.kernels.search import mcts_layout, tree\nfrom tessera.kernels import bind, selfplay_layout\n"
-               "importlib.import_module(bind.TEMPLATES['perft'])")
+    allowed = (
+        "from tessera.kernels.search import mcts_layout, tree\nfrom tessera.kernels import bind, selfplay_layout\n"
+        "importlib.import_module(bind.TEMPLATES['perft'])"
+    )
     assert not set(imported_modules(allowed, "tessera.x")) & TEMPLATES
 
 
@@ -64,9 +71,11 @@ def test_the_kernel_parameters_have_no_defaults():
 def test_the_kernel_parameters_have_one_numba_type_whatever_numbers_make_them():
     """numba compiles a kernel once per argument type: ints, floats and numpy scalars given
     for the same fields make the same type, so a search never compiles its kernels twice."""
-    given = [(1, 0, 1, 2, 2, 1, 0), (1.4, 1.0, 0.0, 3.0, 2.0, 1.5, -0.5),
-             (np.float64(1.4), np.int64(2), np.int32(1), np.int64(4), np.float32(2.0), np.int64(1),
-              np.int64(1))]
+    given = [
+        (1, 0, 1, 2, 2, 1, 0),
+        (1.4, 1.0, 0.0, 3.0, 2.0, 1.5, -0.5),
+        (np.float64(1.4), np.int64(2), np.int32(1), np.int64(4), np.float32(2.0), np.int64(1), np.int64(1)),
+    ]
     made = [mcts_layout.params(*values) for values in given]
     assert len({numba.typeof(prm) for prm in made}) == 1
     assert made[1] == (1.4, 1, 0, 3, 2.0, 1.5, -0.5) and made[1].chance_width == 3
@@ -75,8 +84,7 @@ def test_the_kernel_parameters_have_one_numba_type_whatever_numbers_make_them():
 
 def test_an_instance_reads_its_layout_from_the_layout_module():
     """The instances compile with the layout module's columns and codes, the ones Python reads."""
-    for name in ("VISITS", "FIRST", "COUNT", "MOVE", "WIN", "MARGIN", "CHOSEN_VALUE", "PRIOR", "USED",
-                 "SELECT_PUCT"):
+    for name in ("VISITS", "FIRST", "COUNT", "MOVE", "WIN", "MARGIN", "CHOSEN_VALUE", "PRIOR", "USED", "SELECT_PUCT"):
         assert getattr(bind.instance("toy", "mcts", "random"), name) == getattr(mcts_layout, name)
     for name in ("VISITS", "AVAIL", "FIRST", "NEXT", "MOVE", "NO_NODE", "PRIOR", "USED"):
         assert getattr(bind.instance("toy", "ismcts", "random"), name) == getattr(ismcts_layout, name)

@@ -2,6 +2,7 @@
 learned value"): the kernel's payoff and margin are the model's, the root value moves as
 the weights say, every surface gives the same seeded search and names the model's hash,
 a search without a model is the search it was, and `builtin` is the game's shipped model."""
+
 from importlib import resources
 from pathlib import Path
 
@@ -33,20 +34,19 @@ VISITS = 300
 def random_model(tmp_path_factory):
     rng = np.random.default_rng(8)
     path = tmp_path_factory.mktemp("models") / "random.npz"
-    return path, save_model(path, rng.normal(size=N_VALUE_FEATURES) * 0.1,
-                            rng.normal(size=N_VALUE_FEATURES) * 0.05)
+    return path, save_model(path, rng.normal(size=N_VALUE_FEATURES) * 0.1, rng.normal(size=N_VALUE_FEATURES) * 0.05)
 
 
 def cut_outcome(state, model_array):
     """(payoff, margin) the round instance's ``scored_outcome`` gives ``state``."""
     kernels = bind.instance("azul", "mcts", "round")
     payoff, margin = np.zeros(4), np.zeros(4)
-    kernels.scored_outcome(state, payoff, margin, np.zeros(4, np.int64), model_array,
-                           kernels.feature_rows())
+    kernels.scored_outcome(state, payoff, margin, np.zeros(4, np.int64), model_array, kernels.feature_rows())
     return payoff, margin
 
 
 # ---- the kernel -------------------------------------------------------------------------
+
 
 def test_a_cut_rollout_is_scored_by_the_models_dot_products(tmp_path):
     state = tessera.Position.parse(BOUNDARY).state
@@ -86,6 +86,7 @@ def test_without_a_model_a_cut_rollout_is_scored_by_the_estimate():
 
 # ---- the search -------------------------------------------------------------------------
 
+
 def test_a_constant_model_is_the_root_value(tmp_path):
     """Every rollout from the opening stops at the end of round 1, where a model of the
     constant alone says margin 7 and an even share of the win for each player."""
@@ -117,16 +118,26 @@ def test_without_a_model_the_search_is_the_same(random_model):
 
 def test_every_surface_gives_the_same_seeded_search_and_the_models_hash(random_model):
     path, model = random_model
-    by_cli = run_tessera("best", START, "-n", VISITS, "--seed", 6, "--threads", 1,
-                         "--rollout", "round", "--model", path, "--json")
+    by_cli = run_tessera(
+        "best", START, "-n", VISITS, "--seed", 6, "--threads", 1, "--rollout", "round", "--model", path, "--json"
+    )
     assert by_cli.returncode == 0, by_cli.stderr
     by_cli = best_report(by_cli.stdout)
     by_api = tessera.best(START, visits=VISITS, seed=6, rollout="round", model=str(path))
     agent = parse_agent(f"mcts:iters={VISITS},rollout=round,model={path}", seed=6)
     by_agent = agent.decide(AZUL.parse_position(START)).result
     with AnalysisProcess(threads=1) as engine:
-        engine.send({"id": "q", "position": START, "maxVisits": VISITS, "seed": 6, "threads": 1,
-                     "rollout": "round", "model": str(path)})
+        engine.send(
+            {
+                "id": "q",
+                "position": START,
+                "maxVisits": VISITS,
+                "seed": 6,
+                "threads": 1,
+                "rollout": "round",
+                "model": str(path),
+            }
+        )
         by_analyze = engine.answer_to("q", timeout=300)
     assert "error" not in by_analyze, by_analyze
     expected = top_visits(by_cli["moves"])
@@ -138,14 +149,17 @@ def test_every_surface_gives_the_same_seeded_search_and_the_models_hash(random_m
 
 # ---- bad input --------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def bad_models(tmp_path_factory, random_model):
     folder = tmp_path_factory.mktemp("bad")
     (folder / "junk.npz").write_bytes(b"not a model")
-    return {"missing": (folder / "missing.npz", "no such file"),
-            "junk": (folder / "junk.npz", "not a value model file"),
-            "greedy": (random_model[0], "it needs rollout round or mixed, not greedy"),
-            "pavilion": (random_model[0], "a model of azul, not pavilion")}
+    return {
+        "missing": (folder / "missing.npz", "no such file"),
+        "junk": (folder / "junk.npz", "not a value model file"),
+        "greedy": (random_model[0], "it needs rollout round or mixed, not greedy"),
+        "pavilion": (random_model[0], "a model of azul, not pavilion"),
+    }
 
 
 @pytest.mark.parametrize("case", ["missing", "junk", "greedy", "pavilion"])
@@ -170,8 +184,7 @@ def test_a_bad_model_is_one_line_for_agents_and_analyze(bad_models):
         for case in ("missing", "junk", "greedy"):
             path, message = bad_models[case]
             rollout = "greedy" if case == "greedy" else "round"
-            engine.send({"id": case, "position": START, "maxVisits": 10, "rollout": rollout,
-                         "model": str(path)})
+            engine.send({"id": case, "position": START, "maxVisits": 10, "rollout": rollout, "model": str(path)})
             answer = engine.answer_to(case, timeout=300)
             assert answer.get("field") == "model" and message in answer["error"], answer
 
@@ -188,7 +201,7 @@ def test_builtin_is_the_shipped_azul_model_of_the_model_card():
     Azul, with move priors fitted to searches of 20,000 simulations a move."""
     shipped = load_model(SHIPPED, "azul")
     assert model_weights("builtin", "azul")[1] == shipped.hash
-    assert model_weights("builtin")[1] == shipped.hash          # before the game is known
+    assert model_weights("builtin")[1] == shipped.hash  # before the game is known
     assert shipped.hash == load_model(REPO / "results/strength/azul-value2-policy20k.npz").hash
     value = load_model(REPO / "results/strength/azul-value2.npz")
     assert np.array_equal(shipped.margin_weights, value.margin_weights)
@@ -205,24 +218,34 @@ def test_the_default_search_takes_its_priors_from_the_builtin_policy():
     report = tessera.best(START, visits=VISITS, seed=6)
     assert report["settings"]["model"] == "builtin"
     assert report["settings"]["model_hash"] == shipped.hash
-    expected = policy_priors(tessera.Position.parse(START).state,
-                             [move["code"] for move in report["moves"]], shipped.policy_weights)
+    expected = policy_priors(
+        tessera.Position.parse(START).state, [move["code"] for move in report["moves"]], shipped.policy_weights
+    )
     assert [move["prior"] for move in report["moves"]] == pytest.approx(expected, rel=1e-9)
 
 
 def test_builtin_searches_as_the_shipped_file_on_every_surface():
     by_file = tessera.best(START, visits=VISITS, seed=6, rollout="round", model=str(SHIPPED))
-    by_cli = run_tessera("best", START, "-n", VISITS, "--seed", 6, "--threads", 1,
-                         "--rollout", "round", "--model", "builtin", "--json")
+    by_cli = run_tessera(
+        "best", START, "-n", VISITS, "--seed", 6, "--threads", 1, "--rollout", "round", "--model", "builtin", "--json"
+    )
     assert by_cli.returncode == 0, by_cli.stderr
     by_cli = best_report(by_cli.stdout)
-    by_api = tessera.Position.parse(START).best(visits=VISITS, seed=6, rollout="round",
-                                                model="builtin")
+    by_api = tessera.Position.parse(START).best(visits=VISITS, seed=6, rollout="round", model="builtin")
     agent = parse_agent(f"mcts:iters={VISITS},rollout=round,model=builtin", seed=6)
     by_agent = agent.decide(AZUL.parse_position(START)).result
     with AnalysisProcess(threads=1) as engine:
-        engine.send({"id": "q", "position": START, "maxVisits": VISITS, "seed": 6, "threads": 1,
-                     "rollout": "round", "model": "builtin"})
+        engine.send(
+            {
+                "id": "q",
+                "position": START,
+                "maxVisits": VISITS,
+                "seed": 6,
+                "threads": 1,
+                "rollout": "round",
+                "model": "builtin",
+            }
+        )
         by_analyze = engine.answer_to("q", timeout=300)
     assert "error" not in by_analyze, by_analyze
     expected = top_visits(by_file["moves"])
@@ -249,23 +272,34 @@ def test_builtin_is_the_shipped_pavilion_model_of_the_model_card():
 
 
 def test_pavilion_builtin_searches_as_its_file():
-    by_file = tessera.best(PAVILION_START, visits=VISITS, seed=6, rollout="round",
-                           model=str(SHIPPED_PAVILION))
-    by_cli = run_tessera("best", PAVILION_START, "-n", VISITS, "--seed", 6, "--threads", 1,
-                         "--rollout", "round", "--model", "builtin", "--json")
+    by_file = tessera.best(PAVILION_START, visits=VISITS, seed=6, rollout="round", model=str(SHIPPED_PAVILION))
+    by_cli = run_tessera(
+        "best",
+        PAVILION_START,
+        "-n",
+        VISITS,
+        "--seed",
+        6,
+        "--threads",
+        1,
+        "--rollout",
+        "round",
+        "--model",
+        "builtin",
+        "--json",
+    )
     assert by_cli.returncode == 0, by_cli.stderr
     by_cli = best_report(by_cli.stdout)
     assert top_visits(by_cli["moves"]) == top_visits(by_file["moves"])
     assert by_cli["settings"]["model"] == "builtin"
     assert by_cli["settings"]["model_hash"] == load_model(SHIPPED_PAVILION).hash
     without = tessera.best(PAVILION_START, visits=VISITS, seed=6, rollout="round", model="none")
-    assert by_file["root"]["margin"] != without["root"]["margin"]    # the model scored the cuts
+    assert by_file["root"]["margin"] != without["root"]["margin"]  # the model scored the cuts
 
 
 def builtin_hash(position):
     """The model hash in the settings of `tessera best` with the built-in model."""
-    done = run_tessera("best", position, "-n", 50, "--rollout", "round", "--model", "builtin",
-                       "--json")
+    done = run_tessera("best", position, "-n", 50, "--rollout", "round", "--model", "builtin", "--json")
     assert done.returncode == 0, done.stderr
     return best_report(done.stdout)["settings"]["model_hash"]
 
@@ -296,8 +330,7 @@ def test_builtin_takes_the_model_fitted_to_the_player_count_where_one_ships():
         assert np.array_equal(model.policy_weights, two.policy_weights)
     assert builtin_hash(AZUL.format_position(AZUL.new(3, players=4))) == azul_four.hash
     with AnalysisProcess(threads=1) as engine:
-        engine.send({"id": "three", "position": three, "maxVisits": 50, "rollout": "round",
-                     "model": "builtin"})
+        engine.send({"id": "three", "position": three, "maxVisits": 50, "rollout": "round", "model": "builtin"})
         answer = engine.answer_to("three", timeout=300)
     assert answer["settings"]["model_hash"] == fitted.hash, answer
 
@@ -323,8 +356,17 @@ def test_builtin_is_the_shipped_azure_model_of_the_model_card():
     assert by_file["algo"] == by_api["algo"] == "ismcts"
     assert top_visits(by_api["moves"]) == top_visits(by_file["moves"])
     with AnalysisProcess(threads=1) as engine:
-        engine.send({"id": "view", "position": view, "maxVisits": VISITS, "seed": 6, "threads": 1,
-                     "rollout": "round", "model": "builtin"})
+        engine.send(
+            {
+                "id": "view",
+                "position": view,
+                "maxVisits": VISITS,
+                "seed": 6,
+                "threads": 1,
+                "rollout": "round",
+                "model": "builtin",
+            }
+        )
         answer = engine.answer_to("view", timeout=300)
     assert top_visits(answer["moves"]) == top_visits(by_file["moves"]), answer
     assert answer["settings"]["model_hash"] == shipped.hash

@@ -1,5 +1,6 @@
 """A value model learned from self-play: Azul's features, the round-boundary rows of replayed
 records, the fits, the model file and `tessera train` (docs/learning.md)."""
+
 import json
 import shutil
 
@@ -41,17 +42,36 @@ def test_features_of_a_hand_written_position_are_worked_out_by_hand():
     # the other 20 cells 1. Player 2: beside and below its red 2 (three cells), 21 cells 1.
     own_adjacency, other_adjacency = (3 + 2 + 2 + 20) / 23, (2 + 2 + 2 + 21) / 24
     expected = {
-        "score_diff": 6, "own_score": 10, "round_end_score_diff": 6, "own_round_end_score": 10,
-        "prospects_diff": own_prospects - 3.8, "own_prospects": own_prospects,
-        "wall_tiles_diff": 1, "own_wall_tiles": 2, "rows_of_four_diff": 0, "own_rows_of_four": 0,
-        "fullest_row_diff": 1, "own_fullest_row": 2,
+        "score_diff": 6,
+        "own_score": 10,
+        "round_end_score_diff": 6,
+        "own_round_end_score": 10,
+        "prospects_diff": own_prospects - 3.8,
+        "own_prospects": own_prospects,
+        "wall_tiles_diff": 1,
+        "own_wall_tiles": 2,
+        "rows_of_four_diff": 0,
+        "own_rows_of_four": 0,
+        "fullest_row_diff": 1,
+        "own_fullest_row": 2,
         "bonus_progress_diff": 1.68 - 0.76,
         "own_bonus_progress": 2 * 0.16 + 2 * 7 * 0.04 + 2 * 10 * 0.04,
-        "adjacency_diff": own_adjacency - other_adjacency, "own_adjacency": own_adjacency,
-        "line_tiles_diff": 2, "own_line_tiles": 2, "floor_slots_diff": 0, "own_floor_slots": 0,
-        "constant": 1, "round": 2, "progress": 0.5, "starts_next": 0,
-        "players_2": 1, "players_3": 0, "players_4": 0, "gray_wall": 0,
-        "score_diff_x_progress": 3, "round_end_score_diff_x_progress": 3,
+        "adjacency_diff": own_adjacency - other_adjacency,
+        "own_adjacency": own_adjacency,
+        "line_tiles_diff": 2,
+        "own_line_tiles": 2,
+        "floor_slots_diff": 0,
+        "own_floor_slots": 0,
+        "constant": 1,
+        "round": 2,
+        "progress": 0.5,
+        "starts_next": 0,
+        "players_2": 1,
+        "players_3": 0,
+        "players_4": 0,
+        "gray_wall": 0,
+        "score_diff_x_progress": 3,
+        "round_end_score_diff_x_progress": 3,
     }
     assert set(expected) == set(FEATURE_NAMES)
     assert first == pytest.approx(expected)
@@ -61,8 +81,7 @@ def test_features_of_a_hand_written_position_are_worked_out_by_hand():
 
 
 def test_three_players_compare_with_the_best_other_board_and_full_lines_count():
-    text = BOUNDARY.replace("players 2", "players 3").replace("factories - - - - -",
-                                                               "factories - - - - - - -")
+    text = BOUNDARY.replace("players 2", "players 3").replace("factories - - - - -", "factories - - - - - - -")
     text = text.replace("17/20/20", "17/20/19")
     text += "\nplayer 3 score 7 wall ....W/...../...../...../..... lines -/-/-/-/- floor -"
     middle = features(tessera.Position.parse(text), 2)
@@ -72,7 +91,7 @@ def test_three_players_compare_with_the_best_other_board_and_full_lines_count():
     # A full line scores at the round's end: the round-end score runs ahead of the score.
     # (A full line in a refill breaks the rules; as a bare state it serves the arithmetic.)
     state = tessera.Position.parse(BOUNDARY).state
-    state[player_word(0, P_LINES)] += 1 << 16           # line 3: a third red tile
+    state[player_word(0, P_LINES)] += 1 << 16  # line 3: a third red tile
     full = features(tessera.Position.from_state(state), 0)
     assert full["round_end_score_diff"] == 11 - 4 and full["score_diff"] == 6
     assert full["round_end_score_diff_x_progress"] == 7 * 0.5
@@ -88,11 +107,26 @@ def test_a_model_value_is_the_dot_product_of_its_weights_and_the_features():
 
 # ---- the dataset ------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("learning") / "run"
-    done = run_tessera("selfplay", "azul", "--games", 6, "--agents", "greedy,random", "--seed", 3,
-                       "--workers", 1, "--out", out, "--no-plots", "--no-progress")
+    done = run_tessera(
+        "selfplay",
+        "azul",
+        "--games",
+        6,
+        "--agents",
+        "greedy,random",
+        "--seed",
+        3,
+        "--workers",
+        1,
+        "--out",
+        out,
+        "--no-plots",
+        "--no-progress",
+    )
     assert done.returncode == 0, done.stderr
     return out
 
@@ -104,12 +138,10 @@ def test_the_rows_are_each_players_view_of_each_round_boundary_labelled_with_the
     assert data.games == len(records) == 6
     kernel_columns = list(FEATURE_NAMES)
     for index, record in enumerate(records):
-        boundaries, final = dataset.boundary_positions("azul", plan.options, record["seed"],
-                                                       record["moves"])
+        boundaries, final = dataset.boundary_positions("azul", plan.options, record["seed"], record["moves"])
         rounds = int(final.state[W_ROUND])
-        assert len(boundaries) == rounds - 1 >= 1        # every round but the last ends in one
-        assert all(b.is_chance and int(b.state[W_ROUND]) == r
-                   for r, b in enumerate(boundaries, 2))
+        assert len(boundaries) == rounds - 1 >= 1  # every round but the last ends in one
+        assert all(b.is_chance and int(b.state[W_ROUND]) == r for r, b in enumerate(boundaries, 2))
         rows = data.game == index
         assert rows.sum() == 2 * len(boundaries)
         scores, payoffs = record["scores"], record["payoffs"]
@@ -128,8 +160,7 @@ def test_the_split_keeps_each_game_on_one_side_and_follows_its_seed(tiny_run):
     assert len(set(held.game)) == 2 and training.rows + held.rows == data.rows
     again = data.split(0.34, seed=5)[1]
     assert np.array_equal(again.game, held.game)
-    assert any(not np.array_equal(data.split(0.34, seed=s)[1].game, held.game)
-               for s in range(6, 12))
+    assert any(not np.array_equal(data.split(0.34, seed=s)[1].game, held.game) for s in range(6, 12))
 
 
 def test_final_margins_are_over_the_best_other_player():
@@ -138,10 +169,18 @@ def test_final_margins_are_over_the_best_other_player():
 
 # ---- the fits ---------------------------------------------------------------------------
 
+
 def synthetic(rows=4000, seed=0):
     rng = np.random.default_rng(seed)
-    x = np.column_stack([rng.normal(3, 5, rows), np.ones(rows), rng.normal(-2, 0.1, rows),
-                         np.zeros(rows), rng.integers(0, 2, rows).astype(float)])
+    x = np.column_stack(
+        [
+            rng.normal(3, 5, rows),
+            np.ones(rows),
+            rng.normal(-2, 0.1, rows),
+            np.zeros(rows),
+            rng.integers(0, 2, rows).astype(float),
+        ]
+    )
     weights = np.array([0.7, -1.5, 4.0, 0.0, 2.0])
     return x, weights
 
@@ -170,20 +209,31 @@ def test_the_validation_figures_put_a_true_model_ahead_of_the_baselines():
     data = dataset.Dataset("azul", x, margin, win, np.arange(len(x)), np.full(len(x), 2), len(x))
     model = fit.fit(x, margin, win, 1e-6)
     report = fit.evaluate(model, fit.baselines(data, (1, 0), 1e-6), data)
-    assert report["model"]["margin_mse"] < 1e-6 < report["score_difference"]["margin_mse"] \
+    assert (
+        report["model"]["margin_mse"]
+        < 1e-6
+        < report["score_difference"]["margin_mse"]
         < report["constant"]["margin_mse"]
-    assert report["model"]["win_brier"] < report["score_difference"]["win_brier"] \
-        < report["constant"]["win_brier"]
+    )
+    assert report["model"]["win_brier"] < report["score_difference"]["win_brier"] < report["constant"]["win_brier"]
     assert report["constant"]["margin_mse"] == pytest.approx(margin.var())
 
 
 # ---- the model file ---------------------------------------------------------------------
 
+
 def a_model():
     rng = np.random.default_rng(4)
-    return ValueModel("azul", rng.normal(size=N_VALUE_FEATURES), rng.normal(size=N_VALUE_FEATURES),
-                      FEATURE_NAMES, [2], {"seed": 1}, {"games": 3},
-                      {"model": {"margin_mse": 1.5}})
+    return ValueModel(
+        "azul",
+        rng.normal(size=N_VALUE_FEATURES),
+        rng.normal(size=N_VALUE_FEATURES),
+        FEATURE_NAMES,
+        [2],
+        {"seed": 1},
+        {"games": 3},
+        {"model": {"margin_mse": 1.5}},
+    )
 
 
 def test_a_model_file_round_trips_with_its_hash(tmp_path):
@@ -193,8 +243,12 @@ def test_a_model_file_round_trips_with_its_hash(tmp_path):
     assert np.array_equal(loaded.margin_weights, model.margin_weights)
     assert np.array_equal(loaded.win_weights, model.win_weights)
     assert loaded.hash == model.hash == weights_hash(model.margin_weights, model.win_weights)
-    assert (loaded.players, loaded.settings, loaded.data, loaded.validation) == \
-        ([2], {"seed": 1}, {"games": 3}, {"model": {"margin_mse": 1.5}})
+    assert (loaded.players, loaded.settings, loaded.data, loaded.validation) == (
+        [2],
+        {"seed": 1},
+        {"games": 3},
+        {"model": {"margin_mse": 1.5}},
+    )
     other = a_model()
     other.win_weights[0] += 1e-12
     assert other.hash != model.hash
@@ -229,10 +283,10 @@ def test_bad_model_files_are_named_in_one_line(tmp_path):
 
 # ---- tessera train ----------------------------------------------------------------------
 
+
 def test_train_end_to_end_writes_a_model_and_prints_its_figures(tiny_run, tmp_path):
     out = tmp_path / "value.npz"
-    done = run_tessera("train", "azul", tiny_run, "--out", out, "--seed", 2, "--validation", 0.34,
-                       "--no-progress")
+    done = run_tessera("train", "azul", tiny_run, "--out", out, "--seed", 2, "--validation", 0.34, "--no-progress")
     assert done.returncode == 0, done.stderr
     data = dataset.load_runs("azul", [tiny_run])
     assert f"data: 6 games, {data.rows} rows" in done.stdout
@@ -245,24 +299,28 @@ def test_train_end_to_end_writes_a_model_and_prints_its_figures(tiny_run, tmp_pa
     assert set(model.validation) == {"model", "score_difference", "constant"}
     assert model.validation["constant"]["win_log_loss"] == pytest.approx(np.log(2))
 
-    again = run_tessera("train", "azul", tiny_run, "--out", tmp_path / "again.npz", "--seed", 2,
-                        "--validation", 0.34, "--json")
+    again = run_tessera(
+        "train", "azul", tiny_run, "--out", tmp_path / "again.npz", "--seed", 2, "--validation", 0.34, "--json"
+    )
     assert again.returncode == 0, again.stderr
     report = json.loads(again.stdout)
     assert report["hash"] == model.hash and report["validation"] == model.validation
 
 
-@pytest.mark.parametrize("args, message", [
-    (["chess", "{run}"], "no value features for 'chess'"),
-    (["azul", "{tmp}/nowhere"], "no self-play run in"),
-    (["azul", "{other}"], "is a run of pavilion, not azul"),
-    (["azul", "{run}", "--validation", "1.5"], "--validation is a share between 0 and 1"),
-    (["azul", "{run}", "--ridge", "-1"], "--ridge is 0 or more"),
-    (["azul", "{run}", "--ridge", "inf"], "--ridge is 0 or more"),
-    (["azul", "{run}", "--validation", "0.99"], "too few to keep a validation share"),
-    (["azul", "{run}", "--hidden", "-1"], "--hidden is a count of units from 0 to 256"),
-    (["azul", "{run}", "--hidden", "257"], "--hidden is a count of units from 0 to 256"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["chess", "{run}"], "no value features for 'chess'"),
+        (["azul", "{tmp}/nowhere"], "no self-play run in"),
+        (["azul", "{other}"], "is a run of pavilion, not azul"),
+        (["azul", "{run}", "--validation", "1.5"], "--validation is a share between 0 and 1"),
+        (["azul", "{run}", "--ridge", "-1"], "--ridge is 0 or more"),
+        (["azul", "{run}", "--ridge", "inf"], "--ridge is 0 or more"),
+        (["azul", "{run}", "--validation", "0.99"], "too few to keep a validation share"),
+        (["azul", "{run}", "--hidden", "-1"], "--hidden is a count of units from 0 to 256"),
+        (["azul", "{run}", "--hidden", "257"], "--hidden is a count of units from 0 to 256"),
+    ],
+)
 def test_train_refuses_bad_input_in_one_line(tiny_run, tmp_path, args, message):
     other = tmp_path / "other"
     shutil.copytree(tiny_run, other)

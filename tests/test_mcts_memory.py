@@ -1,5 +1,6 @@
 """The memory bound of MCTS: a full tree is compacted (the subtrees of its least visited
 nodes freed, the rest packed) and keeps growing (docs/search.md, "Memory bound")."""
+
 import numpy as np
 import pytest
 
@@ -24,10 +25,9 @@ def grown(iterations, max_nodes, seed=1):
     """A tree of the 2-player Azul opening after ``iterations`` simulations."""
     nodes, stats, size = kernel.new_tree(max_nodes)
     state, rng = AZUL.new(1, players=2), make_rng(seed)
-    while iterations:       # the search's loop: the kernel stops when the tree needs room
+    while iterations:  # the search's loop: the kernel stops when the tree needs room
         tree.make_room(nodes, stats, size, SEARCH.room.py_func(PRM, 1))
-        iterations -= SEARCH.run_tree(nodes, stats, size, state, iterations, FOREVER, PRM, rng, 1,
-                                      NO_MODEL)
+        iterations -= SEARCH.run_tree(nodes, stats, size, state, iterations, FOREVER, PRM, rng, 1, NO_MODEL)
     return nodes, stats, size
 
 
@@ -45,7 +45,7 @@ def by_path(nodes, stats, used):
             assert nodes[node, kernel.COUNT] == 0 or node == 0
             continue
         assert nodes[node, kernel.COUNT] <= nodes[node, kernel.CAPACITY]
-        assert nodes[node, kernel.VISITS] >= nodes[first:first + nodes[node, kernel.COUNT], kernel.VISITS].sum()
+        assert nodes[node, kernel.VISITS] >= nodes[first : first + nodes[node, kernel.COUNT], kernel.VISITS].sum()
         for child in range(first, first + nodes[node, kernel.COUNT]):
             stack.append((child, path + (int(nodes[child, kernel.MOVE]),)))
     return found, seen
@@ -70,8 +70,11 @@ def test_compaction_keeps_the_root_and_the_visited_part_of_the_tree_whole():
         old_row, old_sums = before[path]
         assert row[kernel.VISITS] == old_row[kernel.VISITS] and np.array_equal(sums, old_sums)
     # What was freed hung below nodes with fewer visits than anything kept below.
-    cut = [path for path, (row, _) in after.items()
-           if row[kernel.FIRST] == kernel.UNEXPANDED and before[path][0][kernel.FIRST] != kernel.UNEXPANDED]
+    cut = [
+        path
+        for path, (row, _) in after.items()
+        if row[kernel.FIRST] == kernel.UNEXPANDED and before[path][0][kernel.FIRST] != kernel.UNEXPANDED
+    ]
     still = [path for path, (row, _) in after.items() if row[kernel.FIRST] != kernel.UNEXPANDED and path]
     assert cut and still and first >= 0
     assert max(after[p][0][kernel.VISITS] for p in cut) < min(after[p][0][kernel.VISITS] for p in still)
@@ -86,7 +89,7 @@ def test_a_tree_at_its_bound_keeps_growing():
     _, seen = by_path(nodes, stats, int(size[kernel.USED]))
     assert nodes[0, kernel.VISITS] == 20_000
     first, count = nodes[0, kernel.FIRST], nodes[0, kernel.COUNT]
-    assert nodes[first:first + count, kernel.VISITS].sum() == 20_000        # the root expands at once
+    assert nodes[first : first + count, kernel.VISITS].sum() == 20_000  # the root expands at once
 
 
 def test_a_bounded_search_finds_the_forced_move():
@@ -146,8 +149,11 @@ def test_reuse_keeps_only_the_subtree_played_into():
     first = searcher.search(state)
     move = first.best.move
     nodes, stats, size = searcher.tree
-    child = next(c for c in range(nodes[0, kernel.FIRST], nodes[0, kernel.FIRST] + nodes[0, kernel.COUNT])
-                 if nodes[c, kernel.MOVE] == move)
+    child = next(
+        c
+        for c in range(nodes[0, kernel.FIRST], nodes[0, kernel.FIRST] + nodes[0, kernel.COUNT])
+        if nodes[c, kernel.MOVE] == move
+    )
     below, _ = by_path(nodes, stats, int(size[kernel.USED]))
     kept = {path[1:]: value for path, value in below.items() if path[:1] == (move,)}
     searcher.play(move)
@@ -193,7 +199,7 @@ def test_keeping_a_subtree_in_place_keeps_it_whole_and_packed():
     for path, (row, sums) in after.items():
         assert np.array_equal(row[other], wanted[path][0][other]) and np.array_equal(sums, wanted[path][1])
     slots = sum(int(row[kernel.CAPACITY] - row[kernel.COUNT]) for row, _ in after.values())
-    assert slots > 0 and len(seen) + slots == kept      # packed: chance blocks keep their unused slots
+    assert slots > 0 and len(seen) + slots == kept  # packed: chance blocks keep their unused slots
     assert size[kernel.COMPACTIONS] == size[kernel.FREED] == 0
 
 
@@ -217,5 +223,6 @@ def assert_same_search(one, other):
     margin, and every move's line."""
     assert (one.tree_nodes, one.compactions) == (other.tree_nodes, other.compactions)
     assert (one.value, one.margin) == (other.value, other.margin)
-    assert [(line.move, line.visits, line.win_rate, line.margin) for line in one.moves] == \
-        [(line.move, line.visits, line.win_rate, line.margin) for line in other.moves]
+    assert [(line.move, line.visits, line.win_rate, line.margin) for line in one.moves] == [
+        (line.move, line.visits, line.win_rate, line.margin) for line in other.moves
+    ]

@@ -1,4 +1,5 @@
 """MCTS's first-play urgency (``fpu``): the value PUCT gives a move it has not tried."""
+
 import pytest
 
 from tessera.agents import parse_agent
@@ -11,8 +12,7 @@ AZUL = get_game("azul")
 
 def tried(fpu, iterations=200):
     """How many of the opening's root moves a PUCT search of ``iterations`` visits."""
-    result = Mcts(MctsOptions(iterations=iterations, seed=2, rollout="random", fpu=fpu)).search(
-        AZUL.new(1, players=2))
+    result = Mcts(MctsOptions(iterations=iterations, seed=2, rollout="random", fpu=fpu)).search(AZUL.new(1, players=2))
     return sum(line.visits > 0 for line in result.moves), len(result.moves)
 
 

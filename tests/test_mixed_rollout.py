@@ -1,6 +1,7 @@
 """MCTS's mixed rollouts (`--rollout mixed`, docs/search.md): the round's end is scored as a
 round rollout scores it, the rollout plays on to the end of the game, and the simulation
 backs up the mean of the two; every surface takes the rollout and names it."""
+
 import numpy as np
 import pytest
 
@@ -49,8 +50,9 @@ def cut_then_played_on(state, model, mix, seed):
     played = payoff[:2].copy(), margin[:2].copy()
     mixed_state = state.copy()
     MIXED.scored_outcome(mixed_state, payoff, margin, score, model, features)
-    MIXED.mixed_outcome(mixed_state, make_rng(seed), moves, values, payoff, margin, score, mix,
-                        np.zeros(2 * MAX_PLAYERS))
+    MIXED.mixed_outcome(
+        mixed_state, make_rng(seed), moves, values, payoff, margin, score, mix, np.zeros(2 * MAX_PLAYERS)
+    )
     return cut, played, (payoff[:2].copy(), margin[:2].copy())
 
 
@@ -65,12 +67,13 @@ def leader_model(tmp_path_factory):
 
 # ---- the kernel -------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_mix_is_the_weighted_mean_of_the_cut_and_the_finished_game(leader_model, seed):
     state = tessera.Position.parse(BOUNDARY).state
     cut, played, mixed = cut_then_played_on(state, leader_model, 0.5, seed)
     assert cut[1] == pytest.approx([6.0, -6.0])
-    assert played[0].sum() == pytest.approx(1.0)            # a finished game's payoffs
+    assert played[0].sum() == pytest.approx(1.0)  # a finished game's payoffs
     for k in range(2):
         assert mixed[k] == pytest.approx(0.5 * cut[k] + 0.5 * played[k])
 
@@ -82,7 +85,7 @@ def test_the_weights_at_either_end_give_the_cut_or_the_finished_game(leader_mode
     for k in range(2):
         assert all_cut[k] == pytest.approx(cut[k])
         assert all_played[k] == pytest.approx(played[k])
-    assert cut[1].tolist() != played[1].tolist()            # the two differ: the test can fail
+    assert cut[1].tolist() != played[1].tolist()  # the two differ: the test can fail
 
 
 def test_without_a_model_the_cut_is_the_estimate():
@@ -95,12 +98,13 @@ def test_without_a_model_the_cut_is_the_estimate():
 
 # ---- the search and its surfaces ---------------------------------------------------------
 
+
 def test_a_mixed_search_is_neither_the_round_search_nor_the_greedy_one():
-    searches = {rollout: tessera.best(START, visits=VISITS, seed=5, threads=1, rollout=rollout, model=model)
-                for rollout, model in (("mixed", "builtin"), ("round", "builtin"),
-                                       ("greedy", "none"))}
-    root = {rollout: [(m["visits"], m["win_rate"]) for m in report["moves"]]
-            for rollout, report in searches.items()}
+    searches = {
+        rollout: tessera.best(START, visits=VISITS, seed=5, threads=1, rollout=rollout, model=model)
+        for rollout, model in (("mixed", "builtin"), ("round", "builtin"), ("greedy", "none"))
+    }
+    root = {rollout: [(m["visits"], m["win_rate"]) for m in report["moves"]] for rollout, report in searches.items()}
     assert root["mixed"] != root["round"] and root["mixed"] != root["greedy"]
     assert searches["mixed"]["settings"]["rollout"] == "mixed"
     assert searches["mixed"]["settings"]["model"] == "builtin"
@@ -112,25 +116,36 @@ def test_where_the_round_ends_the_game_the_long_default_is_the_greedy_search():
     built-in model, exploration 2.0) is there the full greedy search with the built-in
     model's priors, visit for visit (the exact-play check's positions are such rounds)."""
     from tessera.bench import final_round
-    position = AZUL.format_position(final_round(12))        # player 1 completes a wall row
+
+    position = AZUL.format_position(final_round(12))  # player 1 completes a wall row
     by_default = tessera.best(position, visits=10_000, seed=5, threads=1)
-    greedy = tessera.best(position, visits=10_000, seed=5, threads=1, rollout="greedy",
-                          model="builtin")
+    greedy = tessera.best(position, visits=10_000, seed=5, threads=1, rollout="greedy", model="builtin")
     assert (by_default["settings"]["rollout"], by_default["settings"]["model"]) == ("mixed", "builtin")
     assert by_default["settings"]["exploration"] == greedy["settings"]["exploration"] == 2.0
-    assert [(m["move"], m["visits"], m["margin"]) for m in by_default["moves"]] == \
-        [(m["move"], m["visits"], m["margin"]) for m in greedy["moves"]]
+    assert [(m["move"], m["visits"], m["margin"]) for m in by_default["moves"]] == [
+        (m["move"], m["visits"], m["margin"]) for m in greedy["moves"]
+    ]
 
 
 def test_every_surface_gives_the_same_mixed_search():
-    done = run_tessera("best", START, "-n", VISITS, "--seed", 6, "--threads", 1, "--rollout", "mixed",
-                       "--model", "builtin", "--json")
+    done = run_tessera(
+        "best", START, "-n", VISITS, "--seed", 6, "--threads", 1, "--rollout", "mixed", "--model", "builtin", "--json"
+    )
     assert done.returncode == 0, done.stderr
     by_cli = best_report(done.stdout)
     by_api = tessera.best(START, visits=VISITS, seed=6, threads=1, rollout="mixed", model="builtin")
     with AnalysisProcess() as engine:
-        engine.send({"id": "q", "position": START, "maxVisits": VISITS, "seed": 6, "threads": 1,
-                     "rollout": "mixed", "model": "builtin"})
+        engine.send(
+            {
+                "id": "q",
+                "position": START,
+                "maxVisits": VISITS,
+                "seed": 6,
+                "threads": 1,
+                "rollout": "mixed",
+                "model": "builtin",
+            }
+        )
         by_analyze = engine.answer_to("q", timeout=300)
     assert "error" not in by_analyze, by_analyze
     assert top_visits(by_cli["moves"]) == top_visits(by_api["moves"]) == top_visits(by_analyze["moves"])

@@ -4,6 +4,7 @@ The repository keeps its folders ``solver/`` (installed as ``tessera``) and ``ke
 (``tessera.kernels``); pyproject.toml maps them. These tests read the repository's own
 files, so they carry the ``repo`` marker; tests/test_standalone.py checks the built wheel.
 """
+
 import re
 import subprocess
 import sys
@@ -34,7 +35,7 @@ def source_packages():
         for init in root.rglob("__init__.py"):
             relative = init.parent.relative_to(root).parts
             if "kernels" in relative[:1] and name == "tessera":
-                continue                          # not a folder of solver/
+                continue  # not a folder of solver/
             found.add(".".join((name, *relative)))
     return found
 
@@ -66,8 +67,7 @@ def test_the_extras_named_in_the_code_are_pyprojects_and_all_holds_them():
         named |= set(re.findall(r"require_extra\([^,()]+, \"(\w+)\"", path.read_text(encoding="utf-8")))
     assert named and named <= set(extras)
     (everything,) = extras["all"]
-    assert set(re.fullmatch(r"tessera-games\[(.*)\]", everything).group(1).split(",")) \
-        == set(extras) - {"all", "test"}
+    assert set(re.fullmatch(r"tessera-games\[(.*)\]", everything).group(1).split(",")) == set(extras) - {"all", "test"}
     assert "tessera-games[all]" in extras["test"]
 
 
@@ -75,10 +75,12 @@ def test_the_extras_named_in_the_code_are_pyprojects_and_all_holds_them():
 def test_no_code_imports_the_folders_by_their_repository_names(folder):
     """``import kernels`` would find the repository's folder from a clone's root and another
     project's package elsewhere: everything imports ``tessera``."""
-    wrong = [f"{path.relative_to(REPO)}: {module}"
-             for path, name in repo_files(folder)
-             for module in imported_modules(path.read_text(encoding="utf-8"), name)
-             if module.split(".")[0] in ("kernels", "solver")]
+    wrong = [
+        f"{path.relative_to(REPO)}: {module}"
+        for path, name in repo_files(folder)
+        for module in imported_modules(path.read_text(encoding="utf-8"), name)
+        if module.split(".")[0] in ("kernels", "solver")
+    ]
     assert not wrong
 
 
@@ -95,8 +97,18 @@ def test_an_unknown_name_is_an_attribute_error():
 
 
 # The libraries of the extras (pyproject.toml): the core commands import none of them.
-OPTIONAL = ("pyarrow", "matplotlib", "dask", "distributed", "starlette", "uvicorn", "psutil",
-            "gymnasium", "pettingzoo", "pyspiel")
+OPTIONAL = (
+    "pyarrow",
+    "matplotlib",
+    "dask",
+    "distributed",
+    "starlette",
+    "uvicorn",
+    "psutil",
+    "gymnasium",
+    "pettingzoo",
+    "pyspiel",
+)
 LOADED = f"print(sorted({{m.split('.')[0] for m in sys.modules}} & {{'numba', *{OPTIONAL!r}}}))"
 
 
@@ -106,12 +118,18 @@ def test_importing_the_package_or_the_command_line_loads_no_numba(module):
     public names load on first use, so the import costs nothing; and ``tessera --help`` or an
     option error answers without numba's start-up, which a command pays only when it runs.
     Nor does either import a library of an extra."""
-    out = subprocess.run([sys.executable, "-c", f"import sys, {module}; {LOADED}"],
-                         capture_output=True, text=True, check=True, timeout=CHILD_SECONDS)
+    out = subprocess.run(
+        [sys.executable, "-c", f"import sys, {module}; {LOADED}"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=CHILD_SECONDS,
+    )
     assert out.stdout.strip() == "[]"
 
 
-CORE_COMMANDS = """
+CORE_COMMANDS = (
+    """
 import sys
 import tessera
 from tessera.cli import main
@@ -119,23 +137,28 @@ text = tessera.Position.new("azul", seed=1).text()
 for args in (["best", text, "--iterations", "200", "--threads", "1"], ["moves", text],
              ["perft", text, "--depth", "1"], ["show", text]):
     main(args, standalone_mode=False)
-""" + LOADED
+"""
+    + LOADED
+)
 
 
 def test_the_core_commands_import_no_library_of_an_extra():
     """Where every extra is installed (as here), a core command still imports none of them:
     what makes the core install enough for it (tests/test_extras.py runs them without)."""
-    out = subprocess.run([sys.executable, "-c", CORE_COMMANDS], capture_output=True, text=True,
-                         check=True, timeout=COLD_START_SECONDS)
+    out = subprocess.run(
+        [sys.executable, "-c", CORE_COMMANDS], capture_output=True, text=True, check=True, timeout=COLD_START_SECONDS
+    )
     assert out.stdout.splitlines()[-1] == "['numba']"
 
 
 def test_best_and_solve_take_a_position_or_its_text():
-    late = ("azul players 2 wall colour round 3 phase draft turn 1 starter 1;"
-            " factories - - - - -; centre BYYRRKK; bag 8/8/7/9/8; lid 6/7/6/7/7;"
-            " player 1 score 8 wall BYRK./...../...../..W../..... lines"
-            " W/../.../BBB./K.... floor -; player 2 score 3 wall B..../W..../"
-            "...../...../..... lines ./YY/RRR/..../WW... floor 1R")
+    late = (
+        "azul players 2 wall colour round 3 phase draft turn 1 starter 1;"
+        " factories - - - - -; centre BYYRRKK; bag 8/8/7/9/8; lid 6/7/6/7/7;"
+        " player 1 score 8 wall BYRK./...../...../..W../..... lines"
+        " W/../.../BBB./K.... floor -; player 2 score 3 wall B..../W..../"
+        "...../...../..... lines ./YY/RRR/..../WW... floor 1R"
+    )
     position = tessera.Position.parse(late)
     exact = [tessera.solve(late), tessera.solve(position), position.solve()]
     assert exact[0]["root"]["exact"] == exact[1]["root"]["exact"] == exact[2]["root"]["exact"]
@@ -147,8 +170,7 @@ def test_best_and_solve_take_a_position_or_its_text():
 
 
 def test_the_command_line_reports_the_version():
-    out = subprocess.run(["tessera", "--version"], capture_output=True, text=True, check=True,
-                         timeout=CHILD_SECONDS)
+    out = subprocess.run(["tessera", "--version"], capture_output=True, text=True, check=True, timeout=CHILD_SECONDS)
     assert out.stdout.strip() == f"tessera {tessera.__version__}"
 
 

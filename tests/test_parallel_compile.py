@@ -1,6 +1,7 @@
 """tessera.parallel_compile: on a cold cache a helper process compiles part of a search's
 kernels. What it compiles is what the search uses, it skips what the search has begun,
 and it changes no answer."""
+
 import json
 import os
 import subprocess
@@ -29,8 +30,14 @@ def python(code, cache, helper=True, **env):
     environ = dict(os.environ, NUMBA_CACHE_DIR=str(cache), TESSERA_PREBUILT="0", **env)
     if not helper:
         environ["TESSERA_COMPILE_HELPER"] = "0"
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(TOY) + textwrap.dedent(code)],
-                          capture_output=True, text=True, env=environ, cwd=ROOT, timeout=COLD_START_SECONDS)
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(TOY) + textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        env=environ,
+        cwd=ROOT,
+        timeout=COLD_START_SECONDS,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -41,7 +48,8 @@ def test_every_kernel_a_helper_compiles_is_one_the_search_compiles_with_those_ty
     compile shows what it calls): an MCTS and an IS-MCTS search compile each kernel of
     their helper's plan with the plan's argument types, so the helper never compiles for
     nothing."""
-    out = python("""
+    out = python(
+        """
         from numba import typeof
         from tessera.search import ismcts, mcts
         from tessera.search.ismcts import Ismcts
@@ -51,9 +59,12 @@ def test_every_kernel_a_helper_compiles_is_one_the_search_compiles_with_those_ty
         for plan in (mcts.helper_kernels(state.tolist(), "greedy", False), ismcts.helper_kernels(state.tolist(), "greedy")):
             for kernel, args in plan:
                 print(kernel.py_func.__qualname__, tuple(map(typeof, args)) in kernel.overloads)
-    """, tmp_path, helper=False)
+    """,
+        tmp_path,
+        helper=False,
+    )
     lines = out.splitlines()
-    assert len(lines) == 9                    # 4 kernels in MCTS's plan (no reuse), 5 in IS-MCTS's
+    assert len(lines) == 9  # 4 kernels in MCTS's plan (no reuse), 5 in IS-MCTS's
     assert all(line.endswith(" True") for line in lines), lines
 
 
@@ -69,22 +80,30 @@ def test_the_helper_skips_a_kernel_the_command_has_begun_and_caches_the_others(t
         from tessera.search import mcts
         plan = mcts.helper_kernels(state.tolist(), "random", False)
     """
-    out = python(plan + """
+    out = python(
+        plan
+        + """
         locks = tempfile.mkdtemp()
         held = os.open(parallel_compile.KernelLocks(locks).path(plan[-1][0]), os.O_CREAT | os.O_RDWR)
         fcntl.flock(held, fcntl.LOCK_EX)
         parallel_compile.run_helper(locks, "tessera.search.mcts:helper_kernels", json.dumps([state.tolist(), "random", False]))
         print(json.dumps([tuple(map(typeof, args)) in kernel.overloads for kernel, args in plan]))
-    """, tmp_path)
+    """,
+        tmp_path,
+    )
     assert json.loads(out) == [True, True, True, False]
-    out = python(plan + """
+    out = python(
+        plan
+        + """
         from tessera.kernels import bind
         from tessera.compiletime import compile_clock
         with compile_clock() as clock:
             for kernel, args in plan[:-1]:
                 bind.ready(kernel, *args)
         print(json.dumps(sorted(clock.own)))
-    """, tmp_path)
+    """,
+        tmp_path,
+    )
     assert json.loads(out) == []
 
 
@@ -115,12 +134,14 @@ def test_a_search_loads_its_kernels_once_a_process_per_game_and_options(monkeypa
     from tessera.games import get_game
     from tessera.search import mcts
     from tessera.search.mcts import Mcts, MctsOptions
+
     entered = []
     helped = parallel_compile.helped
 
     def counting(plan, *args):
         entered.append(args[1:])
         return helped(plan, *args)
+
     monkeypatch.setattr(parallel_compile, "helped", counting)
     monkeypatch.setattr(mcts, "load_kernels", parallel_compile.once_per_process(mcts.load_kernels.__wrapped__))
     state = get_game("azul").new(1)

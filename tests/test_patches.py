@@ -1,6 +1,7 @@
 """tessera.kernels.patches: the patches of numba's and CPython's internals apply only with the
 tested versions and ``TESSERA_NUMBA_PATCHES`` not 0; switched off, none is applied, and a
 search compiled and loaded by plain numba answers as the patched one does."""
+
 import json
 import os
 import subprocess
@@ -17,22 +18,29 @@ from tests.cli_process import tessera
 from tests.limits import COLD_START_SECONDS
 from tests.repo import repo_text
 
-AMBIENT_PATCHES = patches.numba_patches()     # this run's own setting (CI runs both)
+AMBIENT_PATCHES = patches.numba_patches()  # this run's own setting (CI runs both)
 UNPATCHED_CACHE = "TESSERA_TEST_UNPATCHED_CACHE"
 
 
-@pytest.mark.parametrize("value, on", [(None, True), ("1", True), ("", True), ("0", False),
-                                       (" 0 ", False)])
+@pytest.mark.parametrize("value, on", [(None, True), ("1", True), ("", True), ("0", False), (" 0 ", False)])
 def test_only_the_value_0_switches_the_patches_off(value, on):
     environ = {} if value is None else {patches.SWITCH: value}
     assert patches.switched_on(environ) is on
 
 
-@pytest.mark.parametrize("program, version, tested", [
-    ("numba", "0.68.1", True), ("numba", "0.68.0rc1", True), ("numba", "0.69.0", False),
-    ("numba", "0.6.8", False), ("llvmlite", "0.50.0", True), ("llvmlite", "0.51.0", False),
-    ("python", (3, 11, 7), True), ("python", (3, 14, 0), False),
-])
+@pytest.mark.parametrize(
+    "program, version, tested",
+    [
+        ("numba", "0.68.1", True),
+        ("numba", "0.68.0rc1", True),
+        ("numba", "0.69.0", False),
+        ("numba", "0.6.8", False),
+        ("llvmlite", "0.50.0", True),
+        ("llvmlite", "0.51.0", False),
+        ("python", (3, 11, 7), True),
+        ("python", (3, 14, 0), False),
+    ],
+)
 def test_a_version_is_tested_when_its_series_is_in_the_table(program, version, tested):
     assert patches.tested(program, version) is tested
 
@@ -46,8 +54,9 @@ def test_the_installed_numba_and_llvmlite_are_tested_ones():
 def test_the_dependency_bounds_admit_the_tested_series_only():
     pyproject = repo_text("pyproject.toml")
     for program in ("numba", "llvmlite"):
-        line = next(line.strip().strip('",') for line in pyproject.splitlines()
-                    if line.strip().startswith(f'"{program}>'))
+        line = next(
+            line.strip().strip('",') for line in pyproject.splitlines() if line.strip().startswith(f'"{program}>')
+        )
         bounds = Requirement(line).specifier
         for tested in patches.TESTED[program]:
             assert bounds.contains(f"{tested}.0") and bounds.contains(f"{tested}.9")
@@ -83,9 +92,13 @@ PROBE = textwrap.dedent("""
 
 
 def probe(switch, cache):
-    done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
-                          timeout=COLD_START_SECONDS,
-                          env=dict(os.environ, TESSERA_NUMBA_PATCHES=switch, NUMBA_CACHE_DIR=str(cache)))
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        capture_output=True,
+        text=True,
+        timeout=COLD_START_SECONDS,
+        env=dict(os.environ, TESSERA_NUMBA_PATCHES=switch, NUMBA_CACHE_DIR=str(cache)),
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -96,8 +109,10 @@ def test_switched_off_no_patch_is_applied(tmp_path):
     assert all(off["numba's own"].values()), off
 
 
-@pytest.mark.skipif(not patches.tested("python", sys.version_info[:3]),
-                    reason="the patches are not tested on this Python, so they stay off")
+@pytest.mark.skipif(
+    not patches.tested("python", sys.version_info[:3]),
+    reason="the patches are not tested on this Python, so they stay off",
+)
 def test_switched_on_every_patch_is_applied(tmp_path):
     on = probe("1", tmp_path)
     assert on["decided"] == [True, True]
@@ -105,10 +120,21 @@ def test_switched_on_every_patch_is_applied(tmp_path):
 
 
 def moves_and_visits(switch, cache):
-    result = tessera("best", "-", "--iterations", 400, "--threads", 1, "--seed", 11, "--json",
-                     stdin=tessera("new", "azul", "--seed", 4).stdout,
-                     TESSERA_NUMBA_PATCHES=switch, NUMBA_CACHE_DIR=str(cache),
-                     TESSERA_COMPILE_HELPER="0")
+    result = tessera(
+        "best",
+        "-",
+        "--iterations",
+        400,
+        "--threads",
+        1,
+        "--seed",
+        11,
+        "--json",
+        stdin=tessera("new", "azul", "--seed", 4).stdout,
+        TESSERA_NUMBA_PATCHES=switch,
+        NUMBA_CACHE_DIR=str(cache),
+        TESSERA_COMPILE_HELPER="0",
+    )
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     moves = [(move["move"], move["visits"]) for move in report["moves"]]
@@ -130,6 +156,6 @@ def test_a_search_without_the_patches_compiles_loads_and_answers_alike(tmp_path)
     patched, _ = moves_and_visits("1", on_cache)
     plain, _ = moves_and_visits("0", off_cache)
     plain_again, compiled = moves_and_visits("0", off_cache)
-    assert compiled == 0                       # loaded from the cache without the patches
+    assert compiled == 0  # loaded from the cache without the patches
     assert plain == plain_again == patched
     assert sum(visits for _, visits in patched) == 400

@@ -1,4 +1,5 @@
 """Every tessera command on Summer Pavilion positions, run in-process with click's CliRunner."""
+
 import json
 
 import numpy as np
@@ -39,7 +40,7 @@ def phase(state):
 
 def kernel_moves(state):
     moves = np.empty(games.MAX_MOVES, np.int64)
-    return list(moves[:pavilion.legal_moves(state, moves)])
+    return list(moves[: pavilion.legal_moves(state, moves)])
 
 
 def play_until(state, wanted, seed=0, limit=5000):
@@ -65,6 +66,7 @@ def in_phase(name):
 
 # ---- new and show --------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_new_is_seeded_with_options(players):
     out = ok("new", "pavilion", "--players", players, "--seed", 3).stdout
@@ -81,15 +83,18 @@ def test_new_json_and_help():
     assert "pavilion" in ok("new", "--help").stdout
 
 
-@pytest.mark.parametrize("wanted, heading", [
-    ("draft", "draft: player 1 to move"),
-    ("place", "place: player"),
-    ("bonus", "bonus: player"),
-    ("keep", "keep: player"),
-    ("resupply", "resupply: chance draws a tile for the supply"),
-    ("refill", "refill: chance draws a tile for factory 1"),
-    ("over", "game over: "),
-])
+@pytest.mark.parametrize(
+    "wanted, heading",
+    [
+        ("draft", "draft: player 1 to move"),
+        ("place", "place: player"),
+        ("bonus", "bonus: player"),
+        ("keep", "keep: player"),
+        ("resupply", "resupply: chance draws a tile for the supply"),
+        ("refill", "refill: chance draws a tile for factory 1"),
+        ("over", "game over: "),
+    ],
+)
 def test_show_every_phase(wanted, heading):
     state = play_until(start(4, 3), in_phase(wanted), seed=4)
     out = ok("show", text(state)).stdout
@@ -98,6 +103,7 @@ def test_show_every_phase(wanted, heading):
 
 
 # ---- moves and play ------------------------------------------------------------------
+
 
 def test_moves_lists_the_kernel_moves():
     state = play_until(start(6), in_phase("place"), seed=6)
@@ -136,6 +142,7 @@ def test_play_reports_score_changes_and_pipes_on():
 
 # ---- perft, bench --------------------------------------------------------------------
 
+
 def test_perft_matches_the_kernel_and_divides():
     state = play_until(start(10), in_phase("place"), seed=10)
     out = ok("perft", text(state), "--depth", 3, "--divide").stdout
@@ -148,8 +155,7 @@ def test_perft_matches_the_kernel_and_divides():
 def test_bench_includes_pavilion_positions():
     labels = [p.label for p in BENCH_POSITIONS if p.game == "pavilion"]
     assert len(labels) >= 5
-    states = [state for position, (_, state) in zip(BENCH_POSITIONS, bench_states())
-              if position.game == "pavilion"]
+    states = [state for position, (_, state) in zip(BENCH_POSITIONS, bench_states()) if position.game == "pavilion"]
     phases = {phase(state) for state in states}
     assert {"draft", "place", "keep"} <= phases
     out = ok("bench", "--depth", 2).stdout
@@ -158,26 +164,41 @@ def test_bench_includes_pavilion_positions():
 
 # ---- best and solve ------------------------------------------------------------------
 
+
 def test_best_mcts_alphabeta_and_solve():
     state = play_until(start(11), in_phase("place"), seed=11)
     report = best_report(ok("best", text(state), "-n", 300, "--seed", 1, "--json").stdout)
     assert report["game"] == "pavilion" and report["moves"]
-    assert {m["move"] for m in report["moves"]} <= {PAVILION.format_move(state, m)
-                                                   for m in kernel_moves(state)}
-    report = best_report(ok("best", text(state), "--algo", "alphabeta", "--depth", 2,
-                            "--json").stdout)
+    assert {m["move"] for m in report["moves"]} <= {PAVILION.format_move(state, m) for m in kernel_moves(state)}
+    report = best_report(ok("best", text(state), "--algo", "alphabeta", "--depth", 2, "--json").stdout)
     assert report["algo"] == "alphabeta" and report["moves"]
     result = run("solve", text(state), "--time", 3, "--json")
-    assert result.exit_code in (0, 3)                      # 3: not proven in time
+    assert result.exit_code in (0, 3)  # 3: not proven in time
     assert best_report(result.stdout)["game"] == "pavilion"
 
 
 # ---- selfplay ------------------------------------------------------------------------
 
+
 def test_selfplay_and_stats(tmp_path):
     out = tmp_path / "run"
-    result = ok("selfplay", "pavilion", "--games", 6, "--agents", "random,greedy", "--players", 3,
-                "--seed", 2, "--workers", 1, "--no-plots", "--out", out)
+    result = ok(
+        "selfplay",
+        "pavilion",
+        "--games",
+        6,
+        "--agents",
+        "random,greedy",
+        "--players",
+        3,
+        "--seed",
+        2,
+        "--workers",
+        1,
+        "--no-plots",
+        "--out",
+        out,
+    )
     assert "pavilion players 3 · 6 of 6 games" in result.stdout
     assert json.loads((out / "run.json").read_text())["options"] == {"players": 3}
     assert ok("stats", out, "--no-plots").stdout == result.stdout
@@ -188,15 +209,18 @@ def test_selfplay_and_stats(tmp_path):
 START = text(start(30))
 
 
-@pytest.mark.parametrize("args, names", [
-    (["moves", START.replace("wild purple", "wild red")], "bad position: wild"),
-    (["show", START.replace("centre -", "centre P")], "bad position: tiles"),
-    (["moves", START.replace("round 1", "round 9")], "bad position: round"),
-    (["play", START, "F9 red"], "move 1 of 1: bad move 'F9 red'"),
-    (["play", START, "place red 1"], "bad move 'place red 1'"),
-    (["new", "pavilion", "--players", "5"], "players"),
-    (["new", "pavilion", "--seed", "-1"], "seed"),
-])
+@pytest.mark.parametrize(
+    "args, names",
+    [
+        (["moves", START.replace("wild purple", "wild red")], "bad position: wild"),
+        (["show", START.replace("centre -", "centre P")], "bad position: tiles"),
+        (["moves", START.replace("round 1", "round 9")], "bad position: round"),
+        (["play", START, "F9 red"], "move 1 of 1: bad move 'F9 red'"),
+        (["play", START, "place red 1"], "bad move 'place red 1'"),
+        (["new", "pavilion", "--players", "5"], "players"),
+        (["new", "pavilion", "--seed", "-1"], "seed"),
+    ],
+)
 def test_user_errors_are_one_line(args, names):
     result = run(*args)
     assert result.exit_code == 2 and result.stdout == ""

@@ -1,4 +1,5 @@
 """Summer Pavilion through the shared conformance harness, with its own invariants."""
+
 from tessera.kernels.pavilion.layout import (
     CENTRE_STAR,
     KEEP_AT_MOST,
@@ -51,7 +52,7 @@ class TestPavilionConformance(GameConformance):
     configurations = [{"players": 2}, {"players": 3}, {"players": 4}]
 
     def check_invariants(self, state):
-        assert tile_counts(state) == [TILES_PER_COLOUR] * NCOLOURS      # 132 tiles
+        assert tile_counts(state) == [TILES_PER_COLOUR] * NCOLOURS  # 132 tiles
         assert sum(lanes(state[W_SUPPLY])) <= SUPPLY_SIZE
         for p in range(int(state[W_PLAYERS])):
             assert state[player_word(p, P_SCORE)] >= 1
@@ -59,4 +60,4 @@ class TestPavilionConformance(GameConformance):
             centre = int(state[player_word(p, P_SPACES)]) >> (STAR_SPACES * CENTRE_STAR)
             colours = int(state[player_word(p, P_CENTRE_COLOURS)])
             assert bin(centre).count("1") == bin(colours).count("1")
-        validate(state)      # every documented notation check holds on reachable positions
+        validate(state)  # every documented notation check holds on reachable positions

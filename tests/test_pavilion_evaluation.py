@@ -1,5 +1,6 @@
 """Summer Pavilion's evaluation and move heuristic (docs/pavilion.md, "Evaluation"),
 worked by hand on built positions, and the heuristic's invariants on played games."""
+
 import hashlib
 
 import numpy as np
@@ -95,8 +96,9 @@ def test_a_nearly_enclosed_pillar_and_statue():
     gain = heuristic(state, "place red 3")
     # red 3 closes both regions: 1 + 2 supply tiles; chain 3 (red 2, 3, 4); star 3 of 6;
     # number 3 now on one star; the three red tiles (all usable) paid
-    assert gain == pytest.approx(3 + progress(R=3) - progress(R=2) + numbers(0, 0, 1)
-                                 + 3 * W[TILE] - (1 + 2) * W[REGION] - 3 * W[TILE])
+    assert gain == pytest.approx(
+        3 + progress(R=3) - progress(R=2) + numbers(0, 0, 1) + 3 * W[TILE] - (1 + 2) * W[REGION] - 3 * W[TILE]
+    )
 
 
 def test_tiles_beyond_what_the_board_can_take_count_nothing():
@@ -129,7 +131,7 @@ def test_passing_keeps_the_best_four_and_pays_for_the_rest():
     # round 2: green wild this round, orange the next; 10 usable tiles, 4 keepable
     assert heuristic(state, "pass") == pytest.approx(4 * W[KEPT] - 6 - 10 * W[TILE])
     keeping = play(state, "pass")
-    assert heuristic(keeping, "keep RRBB") == 0                      # a best keep
+    assert heuristic(keeping, "keep RRBB") == 0  # a best keep
     assert heuristic(keeping, "keep RR") == pytest.approx(-2 * W[KEPT] - 2)
     assert heuristic(keeping, "keep -") == pytest.approx(-4 * W[KEPT] - 4)
     last_round = build(round=6, boards=[player(hand="RRRRRRBBBB"), player()])
@@ -193,12 +195,14 @@ def test_the_heuristic_is_the_change_in_the_movers_evaluation(players):
                 gains.append(games.move_heuristic(state, move) / PRIOR_SCALE)
                 child = state.copy()
                 games.apply_move(child, move)
-                if games.to_move(child) == games.TERMINAL or child[W_ROUND] != state[W_ROUND] \
-                        or completes_a_region(state, move):
+                if (
+                    games.to_move(child) == games.TERMINAL
+                    or child[W_ROUND] != state[W_ROUND]
+                    or completes_a_region(state, move)
+                ):
                     continue
                 games.evaluate(child, after)
-                assert after[who] - before[who] == pytest.approx(gains[-1], abs=1e-9), \
-                    game.format_move(state, move)
+                assert after[who] - before[who] == pytest.approx(gains[-1], abs=1e-9), game.format_move(state, move)
                 checked += 1
             games.apply_move(state, moves[int(np.argmax(gains))])
     assert checked > 1000
@@ -225,9 +229,14 @@ def random_choice(state, moves, n, rng):
 
 def heuristic_values_of_random_games(players, seeds):
     """``move_heuristic`` of every legal move on every position of seeded random games."""
-    return np.array([games.move_heuristic(state, move)
-                     for seed in range(seeds) for state, moves, n in decisions(players, seed, random_choice)
-                     for move in moves[:n]])
+    return np.array(
+        [
+            games.move_heuristic(state, move)
+            for seed in range(seeds)
+            for state, moves, n in decisions(players, seed, random_choice)
+            for move in moves[:n]
+        ]
+    )
 
 
 def test_the_heuristic_gives_the_values_recorded_before_it_was_made_faster():
@@ -241,11 +250,12 @@ def test_the_heuristic_gives_the_values_recorded_before_it_was_made_faster():
     assert hashlib.sha256(values.tobytes()).hexdigest()[:16] == "cdc293c8af23e16f"
 
 
-@pytest.mark.slow      # 70 games of the tuner's duel: about 25 s
+@pytest.mark.slow  # 70 games of the tuner's duel: about 25 s
 def test_the_tuned_weights_beat_worse_ones_in_the_tuners_duel():
     """The tuner's duel (tessera.strength.pavilion_duel): a weight set against itself splits every
     deal evenly; wild tiles valued below plain ones lose most games (the tuning found 8%)."""
     from tessera.strength.pavilion_duel import duel
+
     assert duel(W, W, 20, 1) == (20.0, 0.0)
     worse = W.copy()
     worse[WILD] = 0.5 * W[WILD]

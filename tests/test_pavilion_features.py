@@ -2,6 +2,7 @@
 round boundary worked out by hand, the two sides of a 2-player position, agreement with a
 plain-Python reading of the board on random games, the round boundaries of replayed
 self-play games, and a model trained on Pavilion self-play scoring MCTS's round rollouts."""
+
 import json
 
 import numpy as np
@@ -60,19 +61,32 @@ def test_a_round_boundary_worked_out_by_hand():
     own_numbers = (4 * 16 + 8 * 4 + 12 * 1 + 16 * 1) / 49
     other_numbers = (4 * 16 + 8 * 9 + 12 * 4 + 16 * 4) / 49
     expected = {
-        "score_diff": 5, "own_score": 20,
-        "bonuses_earned_diff": -14, "own_bonuses_earned": 0,      # red star: 14
-        "spaces_covered_diff": 9 - 13, "own_spaces_covered": 9,
-        "stars_complete_diff": -1, "own_stars_complete": 0,
-        "stars_near_diff": 0, "own_stars_near": 1,                # purple 5/6, yellow 4/6
-        "star_progress_diff": own_stars - other_stars, "own_star_progress": own_stars,
-        "number_progress_diff": own_numbers - other_numbers, "own_number_progress": own_numbers,
+        "score_diff": 5,
+        "own_score": 20,
+        "bonuses_earned_diff": -14,
+        "own_bonuses_earned": 0,  # red star: 14
+        "spaces_covered_diff": 9 - 13,
+        "own_spaces_covered": 9,
+        "stars_complete_diff": -1,
+        "own_stars_complete": 0,
+        "stars_near_diff": 0,
+        "own_stars_near": 1,  # purple 5/6, yellow 4/6
+        "star_progress_diff": own_stars - other_stars,
+        "own_star_progress": own_stars,
+        "number_progress_diff": own_numbers - other_numbers,
+        "own_number_progress": own_numbers,
         # The two greens: the green star's four empty spaces and the centre take them.
-        "usable_tiles_diff": 2, "own_usable_tiles": 2,
-        "unusable_tiles_diff": 0, "own_unusable_tiles": 0,
-        "constant": 1, "round": 3, "starts_next": 0,
-        "players_2": 1, "players_3": 0, "players_4": 0,
-        "score_diff_x_progress": 5 * 2 / 5,                       # two rounds of five begun
+        "usable_tiles_diff": 2,
+        "own_usable_tiles": 2,
+        "unusable_tiles_diff": 0,
+        "own_unusable_tiles": 0,
+        "constant": 1,
+        "round": 3,
+        "starts_next": 0,
+        "players_2": 1,
+        "players_3": 0,
+        "players_4": 0,
+        "score_diff_x_progress": 5 * 2 / 5,  # two rounds of five begun
     }
     assert {name: first[name] for name in expected} == pytest.approx(expected)
     evaluated = np.zeros(4)
@@ -101,15 +115,13 @@ def oracle_quantities(board, wild):
     plain-Python oracle's board (tests/oracle/pavilion_oracle.py)."""
     stars = oracle.STARS
     covered = {star: {k for k in oracle.NUMBERS if (star, k) in board.covered} for star in stars}
-    star_progress = sum(oracle.STAR_POINTS[s] * (len(covered[s]) / 6) ** 2
-                        for s in stars if len(covered[s]) < 6)
+    star_progress = sum(oracle.STAR_POINTS[s] * (len(covered[s]) / 6) ** 2 for s in stars if len(covered[s]) < 6)
     number_progress = 0.0
     for number, points in oracle.NUMBER_POINTS.items():
         on = sum((s, number) in board.covered for s in stars)
         if on < len(stars):
             number_progress += points * (on / len(stars)) ** 2
-    regions = sum(reward for region, reward, _ in oracle.REGIONS
-                  if len(region - board.covered) == 1)
+    regions = sum(reward for region, reward, _ in oracle.REGIONS if len(region - board.covered) == 1)
     centre_empty = [k for k in oracle.NUMBERS if k not in covered[oracle.CENTRE]]
     held = [board.hand[c] + board.kept[c] for c in range(oracle.NCOL)]
     usable = 0
@@ -118,13 +130,18 @@ def oracle_quantities(board, wild):
         if colour not in board.centre_colours:
             room += max(centre_empty, default=0)
         usable += held[colour] if colour == wild else min(held[colour], room)
-    return {"score": board.score, "bonuses_earned": oracle.end_bonus(board),
-            "spaces_covered": len(board.covered),
-            "stars_complete": sum(len(covered[s]) == 6 for s in stars),
-            "stars_near": sum(4 <= len(covered[s]) < 6 for s in stars),
-            "star_progress": star_progress, "number_progress": number_progress,
-            "region_tiles_near": regions, "usable_tiles": usable,
-            "unusable_tiles": sum(held) - usable}
+    return {
+        "score": board.score,
+        "bonuses_earned": oracle.end_bonus(board),
+        "spaces_covered": len(board.covered),
+        "stars_complete": sum(len(covered[s]) == 6 for s in stars),
+        "stars_near": sum(4 <= len(covered[s]) < 6 for s in stars),
+        "star_progress": star_progress,
+        "number_progress": number_progress,
+        "region_tiles_near": regions,
+        "usable_tiles": usable,
+        "unusable_tiles": sum(held) - usable,
+    }
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -165,9 +182,14 @@ def test_a_cut_round_rollout_is_scored_by_a_pavilion_model(tmp_path):
     state = tessera.Position.parse(BOUNDARY).state
     kernels = bind.instance("pavilion", "mcts", "round")
     payoff, margin = np.zeros(4), np.zeros(4)
-    kernels.scored_outcome(state, payoff, margin, np.zeros(4, np.int64),
-                           model_weights(tmp_path / "m.npz", "pavilion")[0],
-                           kernels.feature_rows())
+    kernels.scored_outcome(
+        state,
+        payoff,
+        margin,
+        np.zeros(4, np.int64),
+        model_weights(tmp_path / "m.npz", "pavilion")[0],
+        kernels.feature_rows(),
+    )
     rows = np.array([list(features(state, p).values()) for p in range(2)])
     chances = 1 / (1 + np.exp(-(rows @ win_w)))
     assert margin[:2] == pytest.approx(rows @ margin_w)
@@ -176,11 +198,26 @@ def test_a_cut_round_rollout_is_scored_by_a_pavilion_model(tmp_path):
 
 # ---- self-play, training, search -------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def greedy_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("pavilion") / "run"
-    done = run_tessera("selfplay", "pavilion", "--games", 6, "--agents", "greedy,greedy",
-                       "--seed", 3, "--workers", 1, "--out", out, "--no-plots", "--no-progress")
+    done = run_tessera(
+        "selfplay",
+        "pavilion",
+        "--games",
+        6,
+        "--agents",
+        "greedy,greedy",
+        "--seed",
+        3,
+        "--workers",
+        1,
+        "--out",
+        out,
+        "--no-plots",
+        "--no-progress",
+    )
     assert done.returncode == 0, done.stderr
     return out
 
@@ -194,8 +231,7 @@ def test_each_replayed_game_has_a_boundary_before_every_round_but_the_first(gree
     assert data.games == len(records) == 6
     mid_round_chance = 0
     for index, record in enumerate(records):
-        boundaries, final = dataset.boundary_positions("pavilion", plan.options, record["seed"],
-                                                       record["moves"])
+        boundaries, final = dataset.boundary_positions("pavilion", plan.options, record["seed"], record["moves"])
         assert final.is_over
         assert [int(b.state[W_ROUND]) for b in boundaries] == list(range(2, ROUNDS + 1))
         assert all(b.is_chance and b.state[W_PHASE] == PHASE_REFILL for b in boundaries)
@@ -206,13 +242,12 @@ def test_each_replayed_game_has_a_boundary_before_every_round_but_the_first(gree
             position = position.play_codes(int(move))
             mid_round_chance += position.is_chance and not is_round_boundary(position.state)
             position = draws.deal(position)
-    assert mid_round_chance > 0             # the games had top-ups the boundaries left out
+    assert mid_round_chance > 0  # the games had top-ups the boundaries left out
 
 
 def test_a_model_trained_on_pavilion_self_play_scores_round_rollouts(greedy_run, tmp_path):
     out = tmp_path / "pavilion.npz"
-    done = run_tessera("train", "pavilion", greedy_run, "--out", out, "--seed", 1,
-                       "--validation", 0.34, "--json")
+    done = run_tessera("train", "pavilion", greedy_run, "--out", out, "--seed", 1, "--validation", 0.34, "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     model = load_model(out, game="pavilion")
@@ -220,13 +255,13 @@ def test_a_model_trained_on_pavilion_self_play_scores_round_rollouts(greedy_run,
     assert model.players == [2] and model.data["games"] == 6
     assert set(report["validation"]) == {"model", "score_difference", "constant"}
 
-    position = tessera.Position.parse(BOUNDARY).draw_chance(7)            # round 3's draft
-    searched = run_tessera("best", position.text(), "-n", 200, "--seed", 2, "--threads", 1,
-                           "--rollout", "round", "--model", out, "--json")
+    position = tessera.Position.parse(BOUNDARY).draw_chance(7)  # round 3's draft
+    searched = run_tessera(
+        "best", position.text(), "-n", 200, "--seed", 2, "--threads", 1, "--rollout", "round", "--model", out, "--json"
+    )
     assert searched.returncode == 0, searched.stderr
     answer = json.loads(searched.stdout)
     assert answer["settings"]["model_hash"] == model.hash
     assert sum(m["visits"] for m in answer["moves"]) == 200
     plain = tessera.best(position.text(), visits=200, seed=2, threads=1, rollout="round")
-    assert [(m["move"], m["visits"]) for m in plain["moves"]] != \
-        [(m["move"], m["visits"]) for m in answer["moves"]]
+    assert [(m["move"], m["visits"]) for m in plain["moves"]] != [(m["move"], m["visits"]) for m in answer["moves"]]

@@ -1,5 +1,6 @@
 """Summer Pavilion notation: the documented example, round trips, every validation error,
 and moves (docs/pavilion-notation.md)."""
+
 import json
 import re
 
@@ -40,7 +41,7 @@ except ImportError:  # pragma: no cover - when tests/ is a package
     from tests.test_pavilion_rules import build, player
 
 PAVILION = get_game("pavilion")
-pytestmark = pytest.mark.repo         # the documented examples are this module's positions
+pytestmark = pytest.mark.repo  # the documented examples are this module's positions
 DOC = repo_text("docs/pavilion-notation.md")
 EXAMPLE = re.search(r"```text\n(.*?)\n```", DOC, re.S).group(1)
 EXAMPLE_JSON = json.loads(re.search(r"```json\n(.*?)\n```", DOC, re.S).group(1))
@@ -60,6 +61,7 @@ def errors(text_or_obj):
 
 
 # ---- the documented example and round trips -------------------------------------------
+
 
 def test_documented_example_round_trips():
     state = example()
@@ -83,8 +85,7 @@ def test_input_order_is_free_output_is_canonical():
 def test_property_notation_round_trips_over_random_games(seed, players):
     def round_trip(state, moves):
         assert np.array_equal(parse_position(format_position(state)), state)
-        assert np.array_equal(position_from_json(json.loads(json.dumps(position_to_json(state)))),
-                              state)
+        assert np.array_equal(position_from_json(json.loads(json.dumps(position_to_json(state)))), state)
         for move in moves:
             assert parse_move(state, format_move(state, move)) == move
 
@@ -107,13 +108,13 @@ LINE_ERRORS = [
     (EXAMPLE.replace("reward 0", "reward 2"), "reward: a reward is pending exactly in phase bonus"),
     (EXAMPLE.replace("factories - - - - -", "factories - - - -"), "factories: expected 5"),
     (EXAMPLE.replace("bag 9/11/11/9/12/9", "bag 9/11/11/9/12"), "bag: expected 6 counts"),
-    (EXAMPLE.replace("bag 9/11/11/9/12/9", "bag 9/11/11/9/12/10"), "tiles: each colour has 22"
-                                                                   " tiles in all, but there are"
-                                                                   " 23 red"),
+    (
+        EXAMPLE.replace("bag 9/11/11/9/12/9", "bag 9/11/11/9/12/10"),
+        "tiles: each colour has 22 tiles in all, but there are 23 red",
+    ),
     (EXAMPLE.replace("supply PGOOYYYBRR", "supply PGOOYYYBR"), "tiles:"),
     (EXAMPLE.replace("centre -", "centre X"), "centre: 'X' is not a tile set"),
-    (EXAMPLE.replace("P...../.G....", "G...../.G...."), "player 1 stars: the purple star space"
-                                                         " 1: 'G'"),
+    (EXAMPLE.replace("P...../.G....", "G...../.G...."), "player 1 stars: the purple star space 1: 'G'"),
     (EXAMPLE.replace("O..YB.", "O..YO."), "the centre star holds O twice"),
     (EXAMPLE.replace("O..YB.", "O..YB"), "needs 6 spaces"),
     (EXAMPLE.replace("/RR..../O..YB.", "/O..YB."), "player 1 stars: expected 7 stars"),
@@ -144,17 +145,20 @@ def _with(path, value):
     return obj
 
 
-@pytest.mark.parametrize("obj, message", [
-    (_with(["players"], True), "players: expected a whole number"),
-    (_with(["round"], 3.0), "round: expected a whole number"),
-    (_with(["token"], "centre"), "token: expected null (in the centre) or a player"),
-    (_with(["passed"], "1"), "passed: expected a list of players"),
-    (_with(["boards"], {}), "boards: expected a list"),
-    (_with(["boards", 1, "hand"], 7), "player 2 hand: expected a string"),
-    (_with(["bag"], {"purple": 1}), "bag: expected counts of purple"),
-    (_with(["game"], "azul"), "game: expected 'pavilion'"),
-    ({k: v for k, v in _example_json().items() if k != "supply"}, "supply: missing"),
-])
+@pytest.mark.parametrize(
+    "obj, message",
+    [
+        (_with(["players"], True), "players: expected a whole number"),
+        (_with(["round"], 3.0), "round: expected a whole number"),
+        (_with(["token"], "centre"), "token: expected null (in the centre) or a player"),
+        (_with(["passed"], "1"), "passed: expected a list of players"),
+        (_with(["boards"], {}), "boards: expected a list"),
+        (_with(["boards", 1, "hand"], 7), "player 2 hand: expected a string"),
+        (_with(["bag"], {"purple": 1}), "bag: expected counts of purple"),
+        (_with(["game"], "azul"), "game: expected 'pavilion'"),
+        ({k: v for k, v in _example_json().items() if k != "supply"}, "supply: missing"),
+    ],
+)
 def test_bad_json_positions(obj, message):
     assert message in errors(obj)
 
@@ -176,7 +180,7 @@ def test_validation_of_turn_words_and_phases():
     state[W_PHASE] = 3
     assert "a reward is pending exactly in phase bonus" in _validate_error(state)
     state[W_REWARD] = 3
-    validate(state)                                        # 3 of 10 mixed supply tiles: a choice
+    validate(state)  # 3 of 10 mixed supply tiles: a choice
     with pytest.raises(PositionError, match="is no choice"):
         build(phase="bonus", reward=2, supply="BBBBBBBBBB")
     state = example()
@@ -209,36 +213,39 @@ def test_validation_of_turn_words_and_phases():
 
 # ---- moves ---------------------------------------------------------------------------
 
+
 def legal(state):
     moves = np.empty(games.MAX_MOVES, np.int64)
-    return moves[:games.legal_moves(state, moves)].tolist()
+    return moves[: games.legal_moves(state, moves)].tolist()
 
 
 def test_move_texts_round_trip_and_read_loosely():
-    state = example()                                     # player 2: PPPPOOYYBRR, orange wild
+    state = example()  # player 2: PPPPOOYYBRR, orange wild
     for move in legal(state):
         assert parse_move(state, format_move(state, move)) == move
     assert parse_move(state, "  PLACE  Red 1  ") == parse_move(state, "place red 1")
     assert parse_move(state, "place r 4 wild 2") == parse_move(state, "place red 4 wild 2")
-    assert parse_move(state, "place centre 3 B wild 2") == \
-        parse_move(state, "place centre 3 blue wild 2")
+    assert parse_move(state, "place centre 3 B wild 2") == parse_move(state, "place centre 3 blue wild 2")
     assert parse_move(state, "pass") == PASS_MOVE
     assert format_move(state, parse_move(state, "place orange 2")) == "place orange 2"
 
 
-@pytest.mark.parametrize("text, message", [
-    ("place red 7", "'7' is not a space (1..6)"),
-    ("place red 3 wild 6", "not a count of wild tiles"),
-    ("place centre 3", "name the colour for the centre star only"),
-    ("place red 3 blue", "name the colour for the centre star only"),
-    ("place teal 1", "'teal' is not a colour"),
-    ("place red 3", "not legal for player 2 in phase place"),     # 2 red in hand
-    ("F1 red", "not legal for player 2 in phase place"),
-    ("take RR", "not legal for player 2"),
-    ("jump", "expected 'F3 red'"),
-    ("F10 red", "not a factory"),
-    ("keep XY", "'xy' is not tiles"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("place red 7", "'7' is not a space (1..6)"),
+        ("place red 3 wild 6", "not a count of wild tiles"),
+        ("place centre 3", "name the colour for the centre star only"),
+        ("place red 3 blue", "name the colour for the centre star only"),
+        ("place teal 1", "'teal' is not a colour"),
+        ("place red 3", "not legal for player 2 in phase place"),  # 2 red in hand
+        ("F1 red", "not legal for player 2 in phase place"),
+        ("take RR", "not legal for player 2"),
+        ("jump", "expected 'F3 red'"),
+        ("F10 red", "not a factory"),
+        ("keep XY", "'xy' is not tiles"),
+    ],
+)
 def test_bad_moves(text, message):
     with pytest.raises(MoveError) as info:
         parse_move(example(), text)

@@ -7,6 +7,7 @@ scores must agree, and at the end the payoffs. Players follow one of a few rando
 policies, so that rare rules (a dry bag and tower, a short supply, corner tiles at
 the end) come up; the events seen are counted and asserted.
 """
+
 import random
 import time
 from collections import Counter
@@ -55,8 +56,7 @@ def compare(state, o, where):
         raise Mismatch(f"{where}: kernel state does not decode: {err}") from None
     expected = O.to_canonical(o)
     if decoded != expected:
-        raise Mismatch(f"{where}: position differs (kernel != oracle): "
-                       + "; ".join(O.canon_diff(decoded, expected)))
+        raise Mismatch(f"{where}: position differs (kernel != oracle): " + "; ".join(O.canon_diff(decoded, expected)))
     if K.to_move(state) != O.to_move(o):
         raise Mismatch(f"{where}: to_move kernel {K.to_move(state)} != oracle {O.to_move(o)}")
     if kernel_scores(state, o.players) != O.final_scores(o):
@@ -69,8 +69,10 @@ def compare_moves(state, o, where):
         raise Mismatch(f"{where}: the kernel lists a move twice")
     expected = O.legal_moves(o)
     if set(listed) != expected:
-        raise Mismatch(f"{where}: legal moves differ; kernel only {sorted(set(listed) - expected)},"
-                       f" oracle only {sorted(expected - set(listed))}")
+        raise Mismatch(
+            f"{where}: legal moves differ; kernel only {sorted(set(listed) - expected)},"
+            f" oracle only {sorted(expected - set(listed))}"
+        )
     if O.to_move(o) == O.CHANCE:
         n = K.chance_outcomes(state, _MOVES, _PROBS)
         got = dict(zip(_MOVES[:n].tolist(), _PROBS[:n].tolist()))
@@ -115,7 +117,7 @@ def play_lockstep(state, o, rng, policies, label, script=()):
         if O.to_move(o) == O.TERMINAL:
             pays = np.zeros(L.MAX_PLAYERS, np.float64)
             K.payoffs(state, pays)
-            if pays.tolist()[:o.players] != O.payoffs(o):
+            if pays.tolist()[: o.players] != O.payoffs(o):
                 raise Mismatch(f"{where}: payoffs differ")
             return o
         if script:
@@ -141,8 +143,7 @@ def run_games(players, seeds, events=None):
             policies = [rng.choice(POLICIES) for _ in range(players)]
             label = f"[{players}p seed {seed} {policies}]"
             try:
-                final = play_lockstep(K.new_game(players), O.new_game(players), rng, policies,
-                                      label)
+                final = play_lockstep(K.new_game(players), O.new_game(players), rng, policies, label)
             except Mismatch as err:
                 failures.append(str(err))
                 continue
@@ -167,8 +168,13 @@ def test_kernel_matches_oracle(players):
     events = Counter()
     failures = run_games(players, range(FAST_GAMES[players]), events)
     assert not failures, report(failures)
-    for event in ("start-player penalty", "wild tiles paid", "bonus region completed",
-                  "tower into bag", "corner tiles at the end"):
+    for event in (
+        "start-player penalty",
+        "wild tiles paid",
+        "bonus region completed",
+        "tower into bag",
+        "corner tiles at the end",
+    ):
         assert events[event], f"no game exercised: {event}"
 
 
@@ -178,8 +184,7 @@ def test_the_bag_and_tower_run_dry():
     O.EVENTS = events
     try:
         for seed in range(6):
-            play_lockstep(K.new_game(4), O.new_game(4), random.Random(seed), ["eager"] * 4,
-                          f"[eager 4p seed {seed}]")
+            play_lockstep(K.new_game(4), O.new_game(4), random.Random(seed), ["eager"] * 4, f"[eager 4p seed {seed}]")
     finally:
         O.EVENTS = None
     assert events["refill stopped short"]
@@ -191,30 +196,49 @@ def _rare_positions():
     everything = "".join(letter * L.TILES_PER_COLOUR for letter in L.COLOUR_LETTERS)
     short = R.build_json(supply="YB", boards=[R.player(hand="RRRRRR", R="....R."), R.player()])
     short["bag"], spare = {name: 0 for name in L.COLOUR_NAMES}, short["bag"]
-    short["boards"][1]["hand"] = "".join(L.COLOUR_LETTERS[c] * spare[name]
-                                         for c, name in enumerate(L.COLOUR_NAMES))
+    short["boards"][1]["hand"] = "".join(L.COLOUR_LETTERS[c] * spare[name] for c, name in enumerate(L.COLOUR_NAMES))
     full = {letter: letter * 6 for letter in L.COLOUR_LETTERS}
     full["C"] = L.COLOUR_LETTERS
     return {
         "supply left short": R.position_from_json(short),
-        "nothing to draft": R.build(players=3, round=2, supply="PGOY", passed=[2, 3], turn=1,
-                                    boards=[R.player(hand="R", **full), R.player(kept="B", **full),
-                                            R.player(**full)]),
-        "untouched centre": R.build(players=2, phase="draft", starter=2, turn=2, round=2,
-                                    factories=["PPPG", "-", "-", "-", "-"]),
-        "bonus without a choice": R.build(supply="BBBBBBBBBB",
-                                          boards=[R.player(hand="RRRRRR", R="....R."), R.player()]),
-        "corner tiles at the end": R.build(round=6, passed=[2], turn=1, boards=[
-            R.player(score=2, hand="BBBB"), R.player(score=1, kept="RRRR")]),
-        "tower into bag": R.build(round=2, phase="refill", supply=everything[:10],
-                                  tower=everything[18:], boards=[R.player(hand=everything[10:14]),
-                                                                 R.player(hand=everything[14:18])]),
+        "nothing to draft": R.build(
+            players=3,
+            round=2,
+            supply="PGOY",
+            passed=[2, 3],
+            turn=1,
+            boards=[R.player(hand="R", **full), R.player(kept="B", **full), R.player(**full)],
+        ),
+        "untouched centre": R.build(
+            players=2, phase="draft", starter=2, turn=2, round=2, factories=["PPPG", "-", "-", "-", "-"]
+        ),
+        "bonus without a choice": R.build(
+            supply="BBBBBBBBBB", boards=[R.player(hand="RRRRRR", R="....R."), R.player()]
+        ),
+        "corner tiles at the end": R.build(
+            round=6, passed=[2], turn=1, boards=[R.player(score=2, hand="BBBB"), R.player(score=1, kept="RRRR")]
+        ),
+        "tower into bag": R.build(
+            round=2,
+            phase="refill",
+            supply=everything[:10],
+            tower=everything[18:],
+            boards=[R.player(hand=everything[10:14]), R.player(hand=everything[14:18])],
+        ),
     }
 
 
-@pytest.mark.parametrize("event", ["supply left short", "nothing to draft", "untouched centre",
-                                   "bonus without a choice", "corner tiles at the end",
-                                   "tower into bag"])
+@pytest.mark.parametrize(
+    "event",
+    [
+        "supply left short",
+        "nothing to draft",
+        "untouched centre",
+        "bonus without a choice",
+        "corner tiles at the end",
+        "tower into bag",
+    ],
+)
 def test_kernel_matches_oracle_from_rare_positions(event):
     """From each position the two play on together to the end of the game."""
     events = Counter()
@@ -222,9 +246,13 @@ def test_kernel_matches_oracle_from_rare_positions(event):
     try:
         for seed in range(4):
             state = _rare_positions()[event]
-            play_lockstep(state, O.from_array(state), random.Random(seed),
-                          ["uniform", "eager", "passer"][:int(state[L.W_PLAYERS])],
-                          f"[{event} seed {seed}]")
+            play_lockstep(
+                state,
+                O.from_array(state),
+                random.Random(seed),
+                ["uniform", "eager", "passer"][: int(state[L.W_PLAYERS])],
+                f"[{event} seed {seed}]",
+            )
     finally:
         O.EVENTS = None
     assert events[event]
@@ -236,8 +264,7 @@ def test_kernel_matches_oracle_long(players):
     events = Counter()
     start = time.time()
     failures = run_games(players, range(10_000, 10_000 + SLOW_GAMES), events)
-    print(f"\n{players}p: {events['games']} games in {time.time() - start:.0f}s;"
-          f" events {dict(sorted(events.items()))}")
+    print(f"\n{players}p: {events['games']} games in {time.time() - start:.0f}s; events {dict(sorted(events.items()))}")
     assert not failures, report(failures)
 
 

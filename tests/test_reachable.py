@@ -1,6 +1,7 @@
 """Engine and notation agree on every reachable position: each position of random
 games of every game and variant reads back, as text and as JSON (and, in Azure,
 each player's view of it); and the Azul cases random games found."""
+
 import json
 
 import numpy as np
@@ -15,7 +16,7 @@ from tests.cli_process import tessera
 from tests.random_games import VARIANTS, random_game, variant_id
 
 AZUL = get_game("azul")
-STALLED_GRAY_SEED = 77          # a 2-player gray-wall random game ended by five stalled rounds
+STALLED_GRAY_SEED = 77  # a 2-player gray-wall random game ended by five stalled rounds
 
 
 def assert_reads_back(game, state):
@@ -49,19 +50,22 @@ def test_many_random_games_read_back(variant):
 
 # ---- Azul: stalled games and the round number ----------------------------------------
 
+
 def stalled_game_end():
     state = AZUL.new(STALLED_GRAY_SEED, players=2, variant="gray")
     rules = bind.interface(state[0])
-    bind.instance(state[0], "playout").random_playout(state, make_rng(STALLED_GRAY_SEED),
-                                                      np.empty(rules.MAX_MOVES, np.int64))
+    bind.instance(state[0], "playout").random_playout(
+        state, make_rng(STALLED_GRAY_SEED), np.empty(rules.MAX_MOVES, np.int64)
+    )
     return state
 
 
 def test_a_game_ended_by_stalled_rounds_reads_back():
     state = stalled_game_end()
     assert state[W_PHASE] == PHASE_OVER and state[W_STALLED] == STALL_LIMIT
-    assert not any(row == "BYRKW" for board in AZUL.position_to_json(state)["boards"]
-                   for row in board["wall"])      # no complete row: the stall ended it
+    assert not any(
+        row == "BYRKW" for board in AZUL.position_to_json(state)["boards"] for row in board["wall"]
+    )  # no complete row: the stall ended it
     assert_reads_back(AZUL, state)
     result = tessera("moves", "-", stdin=AZUL.format_position(state))
     assert result.returncode == 0, result.stderr
@@ -84,8 +88,7 @@ def test_round_is_bounded_by_what_the_rules_reach():
     start = AZUL.format_position(AZUL.new(1)).replace("round 1", "round 2 stalled 1")
     AZUL.parse_position(start)
     for late in (3, 2**31 - 1):
-        with pytest.raises(PositionError, match=f"round: round {late} with 0 wall tiles and 1"
-                                                " stalled rounds"):
+        with pytest.raises(PositionError, match=f"round: round {late} with 0 wall tiles and 1 stalled rounds"):
             AZUL.position_from_json(with_round(start, late))
 
 

@@ -1,6 +1,7 @@
 """The README as a newcomer uses it: each ```python block runs in a fresh interpreter and
 exits 0 (the API tour printing what it found), its set-up commands stay the two the
 project documents, its links lead to files, and its index names every document."""
+
 import importlib.util
 import json
 import re
@@ -32,10 +33,11 @@ def test_a_readme_python_example_runs(index):
     code = PYTHON_BLOCKS[index]
     if needs_rl_extra(code) and importlib.util.find_spec("pettingzoo") is None:
         pytest.skip("the rl extra (pettingzoo) is not installed")
-    run = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
-                         text=True, timeout=COLD_START_SECONDS)
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=COLD_START_SECONDS
+    )
     assert run.returncode == 0, run.stderr
-    if "import tessera\n" in code:         # the API tour prints what it found
+    if "import tessera\n" in code:  # the API tour prints what it found
         assert re.search(r"^best \S+ .* win \d+% margin [+-]\d", run.stdout, re.M), run.stdout
         assert re.search(r"^final scores \[\d+, \d+\]$", run.stdout, re.M), run.stdout
 
@@ -51,8 +53,7 @@ def test_the_set_up_commands_are_the_documented_two():
 
 def test_the_documentation_index_names_every_document():
     linked = set(re.findall(r"\]\((docs/[^)#]+)\)", README))
-    documents = {str(path.relative_to(REPO)) for path in (REPO / "docs").rglob("*")
-                 if path.suffix in (".md", ".json")}
+    documents = {str(path.relative_to(REPO)) for path in (REPO / "docs").rglob("*") if path.suffix in (".md", ".json")}
     assert documents <= linked, sorted(documents - linked)
 
 

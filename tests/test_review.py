@@ -2,6 +2,7 @@
 their edges, the game cut into stretches without chance, and a review run by the real
 analysis engine (AnalysisHub, `tessera analyze`'s engine) whose every judged move agrees
 with the engine's answers it was given."""
+
 import asyncio
 import random
 import threading
@@ -29,16 +30,30 @@ EVENT_TIMEOUT = 180
 
 # ---- the thresholds at their edges -----------------------------------------------------------
 
-@pytest.mark.parametrize("win_lost, points_lost, expected", [
-    (0.0, 0.0, None),
-    (0.0499, 0.0, None), (0.05, 0.0, "inaccuracy"), (0.55 - 0.5, 0.0, "inaccuracy"),
-    (0.0999, 0.0, "inaccuracy"), (0.10, 0.0, "mistake"), (0.6 - 0.5, 0.0, "mistake"),
-    (0.1999, 0.0, "mistake"), (0.20, 0.0, "blunder"), (1.0, 0.0, "blunder"),
-    (0.0, 2.49, None), (0.0, 2.5, "inaccuracy"), (0.0, 4.99, "inaccuracy"),
-    (0.0, 5.0, "mistake"), (0.0, 9.99, "mistake"), (0.0, 10.0, "blunder"),
-    (0.06, 10.0, "blunder"),            # the worse of the two counts
-    (0.12, 1.0, "mistake"),
-])
+
+@pytest.mark.parametrize(
+    "win_lost, points_lost, expected",
+    [
+        (0.0, 0.0, None),
+        (0.0499, 0.0, None),
+        (0.05, 0.0, "inaccuracy"),
+        (0.55 - 0.5, 0.0, "inaccuracy"),
+        (0.0999, 0.0, "inaccuracy"),
+        (0.10, 0.0, "mistake"),
+        (0.6 - 0.5, 0.0, "mistake"),
+        (0.1999, 0.0, "mistake"),
+        (0.20, 0.0, "blunder"),
+        (1.0, 0.0, "blunder"),
+        (0.0, 2.49, None),
+        (0.0, 2.5, "inaccuracy"),
+        (0.0, 4.99, "inaccuracy"),
+        (0.0, 5.0, "mistake"),
+        (0.0, 9.99, "mistake"),
+        (0.0, 10.0, "blunder"),
+        (0.06, 10.0, "blunder"),  # the worse of the two counts
+        (0.12, 1.0, "mistake"),
+    ],
+)
 def test_marks_at_the_thresholds_edges(win_lost, points_lost, expected):
     assert mark(win_lost, points_lost) == expected
 
@@ -47,19 +62,22 @@ def test_the_thresholds_run_from_the_worst_mark_down():
     wins = [win for _, win, _ in THRESHOLDS]
     points = [p for _, _, p in THRESHOLDS]
     assert wins == sorted(wins, reverse=True) and points == sorted(points, reverse=True)
-    for name, win, points_ in THRESHOLDS:       # each threshold reached alone gives its mark
+    for name, win, points_ in THRESHOLDS:  # each threshold reached alone gives its mark
         assert mark(win, 0.0) == name and mark(0.0, points_) == name
 
 
 # ---- marks from given answers ----------------------------------------------------------------
 
-ANSWER = {"player": 2, "moves": [              # best first, as the engine ranks them
-    {"move": "A", "code": 11, "visits": 200, "win_rate": 0.70, "margin": 6.0},
-    {"move": "B", "code": 12, "visits": 40, "win_rate": 0.55, "margin": 2.0},
-    {"move": "C", "code": 13, "visits": MIN_VISITS - 1, "win_rate": 0.0, "margin": -20.0},
-    {"move": "D", "code": 14, "visits": 0, "win_rate": None, "margin": None},
-    {"move": "E", "code": 15, "visits": 30, "win_rate": 0.72, "margin": 7.0},
-]}
+ANSWER = {
+    "player": 2,
+    "moves": [  # best first, as the engine ranks them
+        {"move": "A", "code": 11, "visits": 200, "win_rate": 0.70, "margin": 6.0},
+        {"move": "B", "code": 12, "visits": 40, "win_rate": 0.55, "margin": 2.0},
+        {"move": "C", "code": 13, "visits": MIN_VISITS - 1, "win_rate": 0.0, "margin": -20.0},
+        {"move": "D", "code": 14, "visits": 0, "win_rate": None, "margin": None},
+        {"move": "E", "code": 15, "visits": 30, "win_rate": 0.72, "margin": 7.0},
+    ],
+}
 
 
 def test_the_best_move_loses_nothing():
@@ -70,7 +88,7 @@ def test_the_best_move_loses_nothing():
 
 
 def test_a_searched_move_loses_the_difference_to_the_best():
-    verdict = judge(ANSWER, 12, after=(0.0, -50.0))     # enough visits: its own figures count
+    verdict = judge(ANSWER, 12, after=(0.0, -50.0))  # enough visits: its own figures count
     assert verdict["lost"]["win"] == pytest.approx(0.15)
     assert verdict["lost"]["points"] == pytest.approx(4.0)
     assert verdict["mark"] == "mistake" and verdict["played"]["valued_by"] == "search"
@@ -88,17 +106,17 @@ def test_a_move_searched_too_little_is_valued_by_the_position_it_led_to():
 
 
 def test_losses_are_never_negative_and_an_unvalued_move_is_not_judged():
-    better = judge(ANSWER, 15)                  # valued above the engine's choice: no loss
+    better = judge(ANSWER, 15)  # valued above the engine's choice: no loss
     assert better["lost"] == {"win": 0.0, "points": 0.0} and better["mark"] is None
-    assert judge(ANSWER, 14) is None            # no visits, no next position
+    assert judge(ANSWER, 14) is None  # no visits, no next position
     assert judge(ANSWER, 14, after=(0.75, 7.0))["lost"] == {"win": 0.0, "points": 0.0}
-    assert judge(ANSWER, 99) is None            # not a move of that position
+    assert judge(ANSWER, 99) is None  # not a move of that position
 
 
 def test_win_chances_seen_by_each_player():
     assert value_for(1, 1, 2, 0.7, 4.0) == (0.7, 4.0)
     assert value_for(2, 1, 2, 0.7, 4.0) == pytest.approx((0.3, -4.0))
-    assert value_for(2, 1, 3, 0.7, 4.0) is None     # three players: the mover's share only
+    assert value_for(2, 1, 3, 0.7, 4.0) is None  # three players: the mover's share only
     assert value_for(1, 1, 2, None, None) is None
 
 
@@ -113,6 +131,7 @@ def test_the_games_end():
 
 # ---- the plan ----------------------------------------------------------------------------------
 
+
 def page_history(game, seed, plies=None, deal=True, **options):
     """A game as the page's history holds it: positions dealt as the page deals them (the
     seed's chance draws), seeded random moves, until the end or ``plies`` moves."""
@@ -120,8 +139,7 @@ def page_history(game, seed, plies=None, deal=True, **options):
     choose = random.Random(seed)
     history = [{"text": position.text(), "move": None}]
     while not position.is_over and (plies is None or len(history) <= plies):
-        moves = [text for text, _ in position.chance_outcomes()] if position.is_chance \
-            else position.legal_moves
+        moves = [text for text, _ in position.chance_outcomes()] if position.is_chance else position.legal_moves
         move = choose.choice(moves)
         position, _ = documents.play(position, move, draws, deal)
         history.append({"text": position.text(), "move": move})
@@ -135,7 +153,7 @@ def test_a_whole_game_is_cut_where_chance_was_dealt():
     searched = [i for s in plan.stretches for i in s.indices()]
     assert searched == [i for i, p in enumerate(positions) if not p.is_over]
     assert plan.searched() == len(history) - 1 and positions[-1].is_over
-    assert len(plan.stretches) > 1                  # every refill starts a stretch
+    assert len(plan.stretches) > 1  # every refill starts a stretch
     for stretch in plan.stretches:
         start = Position.parse(stretch.text)
         assert start == positions[stretch.start]
@@ -150,8 +168,7 @@ def test_a_whole_game_is_cut_where_chance_was_dealt():
     winners = [p for p, share in enumerate(s for s, _ in plan.final) if share > 0]
     scores = positions[-1].scores
     assert [scores[p] for p in winners] == [max(scores)] * len(winners)
-    assert [margin for _, margin in plan.final] == [s - max(scores[:p] + scores[p + 1:])
-                                                    for p, s in enumerate(scores)]
+    assert [margin for _, margin in plan.final] == [s - max(scores[:p] + scores[p + 1 :]) for p, s in enumerate(scores)]
 
 
 def test_chance_dealt_by_hand_is_not_searched():
@@ -164,25 +181,33 @@ def test_chance_dealt_by_hand_is_not_searched():
     assert plan.final is None
 
 
-@pytest.mark.parametrize("history, message", [
-    ("nope", "history must be a list of 1 to 1000 positions"),
-    ([], "history must be a list of 1 to 1000 positions"),
-    ([5], "history[0] must be an object with text and move"),
-    ([{"text": "azul players 9"}], "history[0]: "),
-    ([{"text": "S"}, {"text": "S", "move": None}], "history[1].move must be the text"),
-    ([{"text": "S"}, {"text": "S", "move": "F9 blue 1"}], "history[1].move: "),
-    ([{"text": "S"}, {"text": "P", "move": "x"}], "history[1] is a position of pavilion, not azul"),
-    ([{"text": "V"}], "history[0] is a player's view"),
-    ([{"text": "OVER"}], "nothing to review"),
-    ([{"text": "OVER"}, {"text": "S", "move": "F1 blue 1"}], "history[1] follows the game's end"),
-])
+@pytest.mark.parametrize(
+    "history, message",
+    [
+        ("nope", "history must be a list of 1 to 1000 positions"),
+        ([], "history must be a list of 1 to 1000 positions"),
+        ([5], "history[0] must be an object with text and move"),
+        ([{"text": "azul players 9"}], "history[0]: "),
+        ([{"text": "S"}, {"text": "S", "move": None}], "history[1].move must be the text"),
+        ([{"text": "S"}, {"text": "S", "move": "F9 blue 1"}], "history[1].move: "),
+        ([{"text": "S"}, {"text": "P", "move": "x"}], "history[1] is a position of pavilion, not azul"),
+        ([{"text": "V"}], "history[0] is a player's view"),
+        ([{"text": "OVER"}], "nothing to review"),
+        ([{"text": "OVER"}, {"text": "S", "move": "F1 blue 1"}], "history[1] follows the game's end"),
+    ],
+)
 def test_a_bad_history_is_named(history, message):
-    texts = {"S": Position.new("azul", seed=1).text(), "P": Position.new("pavilion", seed=1).text(),
-             "V": Position.new("azure", seed=1).view(1).text(),
-             "OVER": Position.parse(page_history("azul", seed=3)[-1]["text"]).text()}
+    texts = {
+        "S": Position.new("azul", seed=1).text(),
+        "P": Position.new("pavilion", seed=1).text(),
+        "V": Position.new("azure", seed=1).view(1).text(),
+        "OVER": Position.parse(page_history("azul", seed=3)[-1]["text"]).text(),
+    }
     if isinstance(history, list):
-        history = [dict(entry, text=texts.get(entry["text"], entry["text"]))
-                   if isinstance(entry, dict) else entry for entry in history]
+        history = [
+            dict(entry, text=texts.get(entry["text"], entry["text"])) if isinstance(entry, dict) else entry
+            for entry in history
+        ]
     with pytest.raises(BadRequest) as caught:
         plan_review(history)
     assert str(caught.value).startswith(message), caught.value
@@ -190,6 +215,7 @@ def test_a_bad_history_is_named(history, message):
 
 
 # ---- a review by the real engine ---------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def hub():
@@ -208,8 +234,7 @@ def page(hub):
     tab = hub.open_tab(loop)
 
     def next_event(timeout=EVENT_TIMEOUT):
-        return asyncio.run_coroutine_threadsafe(
-            asyncio.wait_for(tab.events.get(), timeout), loop).result()
+        return asyncio.run_coroutine_threadsafe(asyncio.wait_for(tab.events.get(), timeout), loop).result()
 
     yield tab, next_event
     hub.close_tab(tab)
@@ -219,9 +244,9 @@ def page(hub):
 
 def test_a_review_agrees_with_the_engines_answers(hub, page):
     tab, next_event = page
-    history = page_history("azul", seed=3)[:26]     # a round and the start of the next
+    history = page_history("azul", seed=3)[:26]  # a round and the start of the next
     plan = plan_review(history)
-    assert len(plan.stretches) >= 2               # chance between: queries one after another
+    assert len(plan.stretches) >= 2  # chance between: queries one after another
     review = Review(hub, tab, plan, visits=200, seed=1)
     review.start()
     events = []
@@ -232,9 +257,9 @@ def test_a_review_agrees_with_the_engines_answers(hub, page):
     done = [event["done"] for event in events]
     assert done == sorted(done) and done[-1] == events[-1]["total"] == plan.searched() == 26
     points = {p["index"]: p for event in events for p in event["positions"]}
-    assert sorted(points) == list(range(26))       # one point per position, each once
+    assert sorted(points) == list(range(26))  # one point per position, each once
     judged = {m["index"]: m for event in events for m in event["moves"]}
-    assert sorted(judged) == list(range(25))       # the last position's move was not played
+    assert sorted(judged) == list(range(25))  # the last position's move was not played
     for i, point in points.items():
         answer = point["answer"]
         assert answer["position_hash"] == plan.positions[i].hash
@@ -244,12 +269,16 @@ def test_a_review_agrees_with_the_engines_answers(hub, page):
         assert point["chances"][other - 1] == pytest.approx(1 - answer["win"])
     for i, verdict in judged.items():
         answer, following = points[i]["answer"], points.get(i + 1)
-        after = None if following is None else value_for(
-            answer["player"], following["player"], 2, following["answer"]["win"],
-            following["answer"]["margin"])
+        after = (
+            None
+            if following is None
+            else value_for(
+                answer["player"], following["player"], 2, following["answer"]["win"], following["answer"]["margin"]
+            )
+        )
         assert verdict == {"index": i, **judge(answer, plan.codes[i], after)}
         assert verdict["move"] == history[i + 1]["move"]
-    assert hub.tabs[tab.id].query is None           # the tab searches no more
+    assert hub.tabs[tab.id].query is None  # the tab searches no more
 
 
 def test_a_stopped_review_says_so_and_sends_no_more(hub, page):
@@ -257,7 +286,7 @@ def test_a_stopped_review_says_so_and_sends_no_more(hub, page):
     plan = plan_review(page_history("azul", seed=4, plies=20))
     review = Review(hub, tab, plan, visits=20_000, seed=0)
     review.start()
-    first = next_event()                            # the start, before any search answered
+    first = next_event()  # the start, before any search answered
     assert first["done"] == 0 and first["positions"] == []
     hub.stop(tab)
     events = [next_event()]
@@ -265,7 +294,7 @@ def test_a_stopped_review_says_so_and_sends_no_more(hub, page):
         events.append(next_event())
     assert events[-1]["stopped"] and events[-1]["done"] < plan.searched()
     with pytest.raises(TimeoutError):
-        next_event(timeout=3)                        # nothing after the stop
+        next_event(timeout=3)  # nothing after the stop
     assert tab.query is None
 
 

@@ -2,6 +2,7 @@
 position: each entry rebuilt here from ``Position.to_json()`` (docs/rl.md), for every
 observer of positions along seeded random games, so the encodings cannot drift from
 the rules. Action ids round-trip through the engine's move codes and the notation."""
+
 import numpy as np
 import pytest
 
@@ -19,10 +20,10 @@ def tile_counts(text, letters):
 
 def azul_expected(doc, observer):
     from tessera.kernels.azul import encoding as enc
+
     letters = "BYRKW"
     players = doc["players"]
-    out = [doc["round"], doc["phase"] == "draft", doc["phase"] == "tiling", doc["wall"] == "gray",
-           doc["stalled"]]
+    out = [doc["round"], doc["phase"] == "draft", doc["phase"] == "tiling", doc["wall"] == "gray", doc["stalled"]]
     acting = [0.0] * players
     if doc["phase"] in ("draft", "tiling"):
         acting[(doc["turn"] - 1 - observer) % players] = 1.0
@@ -44,14 +45,14 @@ def azul_expected(doc, observer):
             for letter in cells.replace(".", ""):
                 lines[5 * line + letters.index(letter)] += 1
         floor = board["floor"]
-        out += [board["score"]] + wall + lines + [len(floor.replace("1", "").replace("-", "")),
-                                                   "1" in floor]
+        out += [board["score"]] + wall + lines + [len(floor.replace("1", "").replace("-", "")), "1" in floor]
     assert len(out) == enc.observation_size(players)
     return out
 
 
 def pavilion_expected(doc, observer):
     from tessera.kernels.pavilion.layout import COLOUR_LETTERS, COLOUR_NAMES
+
     letters = COLOUR_LETTERS
     players = doc["players"]
     phases = ("draft", "place", "bonus", "keep")
@@ -84,8 +85,15 @@ def azure_expected_parts(doc, observer):
     for k in range(2):
         player = doc["players"][observer ^ k]
         hand = player["known"] if "?" in player["hand"] else player["hand"]
-        players.append([player["score"], player["supply"], None, *tile_counts(hand, letters),
-                        *tile_counts(player["known"], letters)])
+        players.append(
+            [
+                player["score"],
+                player["supply"],
+                None,
+                *tile_counts(hand, letters),
+                *tile_counts(player["known"], letters),
+            ]
+        )
         players[-1][2] = len(player["hand"]) if player["hand"] != "-" else 0
     return players, [doc["faceup"][name] for name in ("azure", "white", "vermillion", "black")]
 
@@ -97,27 +105,35 @@ def cell_index(name):
 
 def azure_check(doc, observer, vector):
     from tessera.kernels.azure import encoding as enc
+
     players, faceup = azure_expected_parts(doc, observer)
     for k, expected in enumerate(players):
         at = enc.PLAYERS_AT + k * enc.PLAYER_SIZE
-        assert vector[at:at + enc.PLAYER_SIZE].tolist() == expected
+        assert vector[at : at + enc.PLAYER_SIZE].tolist() == expected
         player = doc["players"][observer ^ k]
-        stones = vector[enc.GLOBAL_SIZE + 64 * (enc.R_STONE + k):][:64]
-        gifted = vector[enc.GLOBAL_SIZE + 64 * (enc.R_GIFTED_STONE + k):][:64]
+        stones = vector[enc.GLOBAL_SIZE + 64 * (enc.R_STONE + k) :][:64]
+        gifted = vector[enc.GLOBAL_SIZE + 64 * (enc.R_GIFTED_STONE + k) :][:64]
         named = {cell_index(cell) for cell in player["stones"]}
         if player["gifted"] is not None:
             named.add(cell_index(player["gifted"]))
             assert np.flatnonzero(gifted).tolist() == [cell_index(player["gifted"])]
         assert set(np.flatnonzero(stones)) == named
-    assert vector[enc.G_FACEUP:enc.G_FACEUP + 4].tolist() == faceup
+    assert vector[enc.G_FACEUP : enc.G_FACEUP + 4].tolist() == faceup
     assert vector[enc.G_DECK_SIZE] == len(doc["deck"].replace("-", ""))
 
 
-@pytest.mark.parametrize("game,options", [("azul", {"players": 2}), ("azul", {"players": 3, "variant": "gray"}),
-                                          ("pavilion", {"players": 3}), ("azure", {"gifted": "mighty"})])
+@pytest.mark.parametrize(
+    "game,options",
+    [
+        ("azul", {"players": 2}),
+        ("azul", {"players": 3, "variant": "gray"}),
+        ("pavilion", {"players": 3}),
+        ("azure", {"gifted": "mighty"}),
+    ],
+)
 def test_observations_read_back_as_the_notation(game, options):
     encoding = Encoding(game, **options)
-    stride = 2 if game == "azure" else 7       # Azure's games are short
+    stride = 2 if game == "azure" else 7  # Azure's games are short
     checked = 0
     for seed in (1, 2):
         for ply, state in enumerate(random_game(game, options, seed)):
@@ -137,8 +153,10 @@ def test_observations_read_back_as_the_notation(game, options):
     assert checked > 20
 
 
-@pytest.mark.parametrize("game,options", [("azul", {"players": 4, "variant": "gray"}),
-                                          ("pavilion", {"players": 2}), ("azure", {"cosmos": True})])
+@pytest.mark.parametrize(
+    "game,options",
+    [("azul", {"players": 4, "variant": "gray"}), ("pavilion", {"players": 2}), ("azure", {"cosmos": True})],
+)
 def test_action_ids_round_trip_through_the_notation(game, options):
     """Every legal move's id maps back to the same move, ids stay inside ``num_actions``
     and differ between the moves of a position."""
@@ -159,8 +177,9 @@ def test_action_ids_round_trip_through_the_notation(game, options):
 
 def test_pavilion_choice_ids_are_every_small_count_vector_once():
     from tessera.kernels.pavilion import encoding as enc
+
     counts = [tuple((code >> (3 * c)) & 7 for c in range(6)) for code in enc.CHOICES]
-    assert len(set(counts)) == len(counts) == 210          # multisets of 0..4 tiles of 6 colours
+    assert len(set(counts)) == len(counts) == 210  # multisets of 0..4 tiles of 6 colours
     assert [sum(c) for c in counts] == sorted(sum(c) for c in counts)
     assert counts[0] == (0,) * 6 and counts[1] == (1, 0, 0, 0, 0, 0)
 
@@ -168,21 +187,23 @@ def test_pavilion_choice_ids_are_every_small_count_vector_once():
 def test_the_worked_azul_example_of_the_notation_docs():
     """docs/azul-notation.md's position, seen by player 2: the numbers of its text."""
     from tessera.kernels.azul import encoding as enc
+
     position = Position.parse(
         "azul players 2 wall colour round 3 phase draft turn 2 starter 1; factories BBYR - KKWW - YRKW;"
         " centre BBY; bag 12/14/11/13/14; lid 1/0/2/0/0; player 1 score 7 wall BY.../W..../..B../...../....."
         " lines ./YY/R../..../KKK.. floor 1RR; player 2 score 2 wall ..R../...../...../R..../....."
-        " lines B/../WW./..../..... floor K")
+        " lines B/../WW./..../..... floor K"
+    )
     vector = Encoding("azul").observation(position.state, 1)
-    assert vector[enc.G_ROUND] == 3 and vector[enc.G_TO_MOVE] == 1          # player 2 acts: the observer
+    assert vector[enc.G_ROUND] == 3 and vector[enc.G_TO_MOVE] == 1  # player 2 acts: the observer
     factories = enc.G_TO_MOVE + 2
-    assert vector[factories:factories + 5].tolist() == [2, 1, 1, 0, 0]       # F1 BBYR
+    assert vector[factories : factories + 5].tolist() == [2, 1, 1, 0, 0]  # F1 BBYR
     me = enc.global_size(2)
     assert vector[me + enc.PL_SCORE] == 2 and vector[me + enc.PL_FLOOR] == 1
-    assert vector[me + enc.PL_WALL + 25 * 2 + 2] == 1                         # red at row 1, column 3
+    assert vector[me + enc.PL_WALL + 25 * 2 + 2] == 1  # red at row 1, column 3
     opponent = me + enc.PLAYER_SIZE
     assert vector[opponent + enc.PL_SCORE] == 7 and vector[opponent + enc.PL_MARKER] == 1
-    assert vector[opponent + enc.PL_LINES + 5 * 4 + 3] == 3                   # KKK on line 5
+    assert vector[opponent + enc.PL_LINES + 5 * 4 + 3] == 3  # KKK on line 5
 
 
 def test_an_azure_observation_does_not_show_what_the_player_cannot_know():
@@ -191,6 +212,7 @@ def test_an_azure_observation_does_not_show_what_the_player_cannot_know():
     they differ in what they hide."""
     from tessera.kernels.azure import determinize
     from tessera.kernels.rng import make_rng
+
     encoding = Encoding("azure")
     differed = 0
     for ply, state in enumerate(random_game("azure", {}, 3)):
@@ -212,6 +234,7 @@ def test_an_azure_observation_does_not_show_what_the_player_cannot_know():
 def test_docs_rl_states_the_sizes_of_the_encodings():
     """docs/rl.md's action counts and observation sizes are the encodings'."""
     from tests.repo import repo_text
+
     text = repo_text("docs/rl.md")
     sizes = {"azul": (305, 354), "pavilion": (2003, 195), "azure": (156, 1282)}
     for game, (actions, observation) in sizes.items():
@@ -226,12 +249,14 @@ def test_a_list_of_moves_maps_as_each_move_does(game):
     state = Position.new(game, seed=4).state
     moves = np.empty(400, np.int64)
     count = encoding_kernels(game).legal_moves(state, moves)
-    assert encoding.actions_of_moves(state, moves[:count]) == \
-        [int(encoding.kernels.action_of_move(state, m)) for m in moves[:count]]
+    assert encoding.actions_of_moves(state, moves[:count]) == [
+        int(encoding.kernels.action_of_move(state, m)) for m in moves[:count]
+    ]
 
 
 def encoding_kernels(game):
     from tessera.kernels import bind
+
     return bind.interface(game)
 
 
@@ -239,6 +264,7 @@ def encoding_kernels(game):
 def test_an_action_id_out_of_range_is_a_move_error(game):
     """Not a move code read from past the kernels' tables (Summer Pavilion's choices)."""
     from tessera.errors import MoveError
+
     encoding = Encoding(game)
     state = Position.new(game, seed=1).state
     for action in (-1, encoding.num_actions, 10**6):
@@ -249,5 +275,6 @@ def test_an_action_id_out_of_range_is_a_move_error(game):
 def test_an_unknown_option_is_an_option_error():
     """As `tessera new` says it, not a TypeError from the game's set-up."""
     from tessera.errors import OptionError
+
     with pytest.raises(OptionError, match=r"azul has no option 'colours' \(its options: players, variant\)"):
         Encoding("azul", colours=6)

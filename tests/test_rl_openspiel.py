@@ -1,6 +1,7 @@
 """OpenSpiel's own checks on the registered games (``tessera.rl.spiel``) and its MCTS and
 IS-MCTS bots playing them; observations, chance and information states against the
 Python API."""
+
 import numpy as np
 import pytest
 
@@ -22,15 +23,16 @@ def test_game_types():
     azul = pyspiel.load_game("tessera_azul", {"players": 3, "variant": "gray"})
     azure = pyspiel.load_game("tessera_azure", {"gifted": "favored", "realm_seed": 4})
     assert azul.num_players() == 3 and azul.num_distinct_actions() == 305
-    assert azul.max_chance_outcomes() == 5 and azure.max_chance_outcomes() == 4   # the colours
+    assert azul.max_chance_outcomes() == 5 and azure.max_chance_outcomes() == 4  # the colours
     assert azul.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert azul.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
     assert azure.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert azure.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
-    start = azure.new_initial_state()          # the realm of seed 4, the hands still to draw
+    start = azure.new_initial_state()  # the realm of seed 4, the hands still to draw
     assert start.is_chance_node()
     from tessera.games import get_game
     from tessera.kernels.rng import make_rng
+
     dealt = start.array.copy()
     get_game("azure").kernels().resolve_chance(dealt, make_rng(4))
     assert np.array_equal(dealt, Position.new("azure", seed=4, gifted="favored").state)
@@ -49,8 +51,9 @@ def play_random(state, rng, until=None):
     return state
 
 
-@pytest.mark.parametrize("game,params", [("azul", {"players": 2}), ("pavilion", {"players": 3}),
-                                         ("azure", {"gifted": "mighty"})])
+@pytest.mark.parametrize(
+    "game,params", [("azul", {"players": 2}), ("pavilion", {"players": 3}), ("azure", {"gifted": "mighty"})]
+)
 def test_observations_chance_and_actions_agree_with_the_python_api(game, params):
     loaded = pyspiel.load_game(f"tessera_{game}", params)
     encoding = Encoding(game, **params)
@@ -60,20 +63,21 @@ def test_observations_chance_and_actions_agree_with_the_python_api(game, params)
     while not state.is_terminal():
         position = Position.from_state(state.array)
         if state.is_chance_node():
-            assert [(state.action_to_string(a), p) for a, p in state.chance_outcomes()] == \
-                position.chance_outcomes()
+            assert [(state.action_to_string(a), p) for a, p in state.chance_outcomes()] == position.chance_outcomes()
         else:
-            assert [state.action_to_string(a) for a in state.legal_actions()] == \
-                sorted(position.legal_moves, key=lambda t: encoding.action_of_move(state.array, position.parse_move(t)))
+            assert [state.action_to_string(a) for a in state.legal_actions()] == sorted(
+                position.legal_moves, key=lambda t: encoding.action_of_move(state.array, position.parse_move(t))
+            )
             for player in range(loaded.num_players()):
                 assert state.observation_string(player) == position.view(player + 1).text()
                 assert state.observation_tensor(player) == pytest.approx(
-                    encoding.observation(state.array, player).tolist())
+                    encoding.observation(state.array, player).tolist()
+                )
             seen += 1
         play_random(state, rng, until=1 if seen < 6 else 7)
     returns, scores = np.array(state.returns()), np.array(Position.from_state(state.array).scores)
     assert returns.sum() == pytest.approx(0.0)
-    if game != "azure":                      # the winners have the top score (ties: complete rows)
+    if game != "azure":  # the winners have the top score (ties: complete rows)
         assert scores[returns == returns.max()].min() == scores.max()
 
 
@@ -90,7 +94,7 @@ def test_azure_information_states_hide_the_opponents_draws_and_resampling_keeps_
         if me >= 0 and "?" in Position.from_state(state.array).view(me + 1).to_json()["players"][1 - me]["hand"]:
             break
     mine, theirs = state.information_state_string(me), state.information_state_string(1 - me)
-    assert "?" in mine and "?" in theirs and mine != theirs      # each misses the other's draws
+    assert "?" in mine and "?" in theirs and mine != theirs  # each misses the other's draws
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     differed = False
     for _ in range(8):
@@ -105,6 +109,7 @@ def test_azure_information_states_hide_the_opponents_draws_and_resampling_keeps_
 
 def test_openspiel_mcts_and_ismcts_bots_play_whole_games():
     from open_spiel.python.algorithms import ismcts, mcts
+
     rng = np.random.RandomState(7)
     evaluator = mcts.RandomRolloutEvaluator(1, rng)
     azul = pyspiel.load_game("tessera_azul")

@@ -1,5 +1,6 @@
 """PettingZoo's own checks on the AEC and parallel environments (``tessera.rl.aec``), and
 what an illegal action does."""
+
 import functools
 import types
 
@@ -13,8 +14,13 @@ from tessera.errors import MoveError  # noqa: E402
 from tessera.position import Position  # noqa: E402
 from tessera.rl import aec  # noqa: E402
 
-SETTINGS = [("azul", {}), ("azul", {"players": 4, "variant": "gray"}), ("pavilion", {"players": 3}),
-            ("azure", {"gifted": "favored"}), ("azure", {"cosmos": True})]
+SETTINGS = [
+    ("azul", {}),
+    ("azul", {"players": 4, "variant": "gray"}),
+    ("pavilion", {"players": 3}),
+    ("azure", {"gifted": "favored"}),
+    ("azure", {"cosmos": True}),
+]
 
 
 @pytest.mark.parametrize("game,options", SETTINGS)
@@ -23,17 +29,23 @@ def test_pettingzoo_api_and_seed_tests(game, options):
     seed_test(functools.partial(aec.env, game, **options), num_cycles=100)
 
 
-MAX_CYCLES = 4         # what pettingzoo.test.max_cycles_test uses
-TURN_ORDER_SETTINGS = [("azul", {}), ("azul", {"players": 3, "variant": "gray"}), ("azul", {"players": 4}),
-                       ("azul", {"players": 4, "variant": "gray"}), ("pavilion", {"players": 4}),
-                       ("azure", {"cosmos": True})]
+MAX_CYCLES = 4  # what pettingzoo.test.max_cycles_test uses
+TURN_ORDER_SETTINGS = [
+    ("azul", {}),
+    ("azul", {"players": 3, "variant": "gray"}),
+    ("azul", {"players": 4}),
+    ("azul", {"players": 4, "variant": "gray"}),
+    ("pavilion", {"players": 4}),
+    ("azure", {"cosmos": True}),
+]
 
 
 def max_cycles_module(game, seed, options):
     """What max_cycles_test takes; it samples actions without the mask, so they are folded."""
     return types.SimpleNamespace(
         env=functools.partial(aec.env, game, illegal_action="fold", seed=seed, **options),
-        parallel_env=functools.partial(aec.parallel_env, game, seed=seed, **options))
+        parallel_env=functools.partial(aec.parallel_env, game, seed=seed, **options),
+    )
 
 
 def movers(make_env, moves):
@@ -168,6 +180,7 @@ def test_an_action_that_is_not_an_id_is_a_move_error_and_changes_nothing(action)
 
 def test_bad_settings_are_option_errors():
     from tessera.errors import OptionError
+
     with pytest.raises(OptionError, match="seed is a whole number"):
         aec.env("azul", seed="x")
     with pytest.raises(OptionError, match="illegal_action"):

@@ -1,6 +1,7 @@
 """The batched environment (``tessera.rl.vector``, ``tessera.kernels.vecenv``): its masks, action
 lists and observations against the Python API on the positions it reaches, seeds, restarts,
 rewards, threads and bad actions."""
+
 import gc
 import time
 import types
@@ -14,8 +15,12 @@ from tessera.rl.encoding import Encoding
 pytest.importorskip("gymnasium")
 from tessera.rl.vector import TesseraVectorEnv, _ChunkServers  # noqa: E402
 
-SETTINGS = [("azul", {"players": 2}), ("azul", {"players": 3, "variant": "gray"}),
-            ("pavilion", {"players": 2}), ("azure", {"gifted": "bountiful"})]
+SETTINGS = [
+    ("azul", {"players": 2}),
+    ("azul", {"players": 3, "variant": "gray"}),
+    ("pavilion", {"players": 2}),
+    ("azure", {"gifted": "bountiful"}),
+]
 
 
 def random_steps(env, steps, seed=9):
@@ -39,7 +44,7 @@ def test_masks_lists_and_observations_agree_with_the_python_api(game, options):
             assert position.to_move == info["to_move"][i] + 1
             legal = {encoding.action_of_move(state, position.parse_move(text)) for text in position.legal_moves}
             assert set(np.flatnonzero(info["action_mask"][i])) == legal
-            assert sorted(env.legal[i, :env.n_legal[i]].tolist()) == sorted(legal)
+            assert sorted(env.legal[i, : env.n_legal[i]].tolist()) == sorted(legal)
             assert np.array_equal(obs[i], encoding.observation(state, position.to_move - 1))
             checked += 1
     assert checked == 8 * 12
@@ -50,6 +55,7 @@ def test_a_chunk_that_never_finishes_is_not_waited_for_forever():
     """The calling thread spins on the chunks' marks a bounded number of reads, then looks
     for a failed chunk server (whose error it raises) before it spins again."""
     from tessera.kernels import bind
+
     wait_finished = bind.instance("azul", "vecenv").wait_finished
     assert wait_finished(np.ones(3, np.int64), 10)
     assert not wait_finished(np.array([1, 0, 1], np.int64), 1000)
@@ -71,13 +77,13 @@ def test_the_same_seed_plays_the_same_games_and_threads_do_not_matter():
     assert not all(np.array_equal(o, d) for (o, *_), d in zip(runs[0], different))
 
 
-@pytest.mark.parametrize("game,options", [("azul", {"players": 2}), ("pavilion", {"players": 3}),
-                                          ("azure", {})])
+@pytest.mark.parametrize("game,options", [("azul", {"players": 2}), ("pavilion", {"players": 3}), ("azure", {})])
 def test_finished_games_restart_from_their_seeded_deals(game, options):
     """A row whose game ended holds at once a new game: ``Position.new(game, seed)`` of its
     new ``game_seed`` (Azure: the seed's realm of the env's starts, dealt by that seed);
     the finished game's rewards sum to 0 and the mover's reward is its own."""
     from tessera.kernels.rng import make_rng
+
     env = TesseraVectorEnv(game, 16, seed=5, **options)
     _, info = env.reset()
     seeds, previous_to_move = info["game_seed"], info["to_move"]
@@ -105,12 +111,13 @@ def test_finished_games_restart_from_their_seeded_deals(game, options):
 
 def test_an_illegal_action_is_refused_and_changes_nothing():
     from tessera.errors import OptionError
+
     env = TesseraVectorEnv("azul", 3, seed=1)
     with pytest.raises(RuntimeError, match="reset"):
         env.step(np.zeros(3, np.int64))
     with pytest.raises(OptionError, match="seed"):
         env.reset(seed=-1)
-    with pytest.raises(OptionError, match="seed"):     # checked before Azure deals realms with it
+    with pytest.raises(OptionError, match="seed"):  # checked before Azure deals realms with it
         TesseraVectorEnv("azure", 2, seed="x")
     obs, info = env.reset()
     actions = np.array([np.flatnonzero(mask)[0] for mask in info["action_mask"]])
@@ -133,7 +140,7 @@ def test_random_actions_refuses_generators_it_cannot_advance_in_place():
             env.random_actions(rngs)
     rngs = np.arange(4, dtype=np.uint64)
     actions = env.random_actions(rngs)
-    assert not np.array_equal(rngs, np.arange(4, dtype=np.uint64))      # advanced in place
+    assert not np.array_equal(rngs, np.arange(4, dtype=np.uint64))  # advanced in place
     assert all(env.masks[i, a] for i, a in enumerate(actions))
 
 
@@ -141,7 +148,8 @@ def test_each_game_binds_its_own_encoding_and_the_template_alone_does_not_run():
     import importlib
 
     from tessera.kernels import bind
-    template = importlib.import_module(bind.TEMPLATES["vecenv"])     # the template itself, as bind sees it
+
+    template = importlib.import_module(bind.TEMPLATES["vecenv"])  # the template itself, as bind sees it
     for game in ("azul", "pavilion", "azure"):
         bound = bind.instance(game, "vecenv")
         assert bound.games is bind.interface(game)
@@ -154,6 +162,7 @@ def test_each_game_binds_its_own_encoding_and_the_template_alone_does_not_run():
 @pytest.mark.repo
 def test_the_examples_of_docs_rl_run():
     from tests.test_api import python_blocks
+
     blocks = python_blocks("rl.md")
     assert len(blocks) == 3
     for code in blocks:
@@ -168,7 +177,7 @@ def test_chunk_servers_sleep_between_distant_steps_and_wake_for_the_next():
         env.reset()
     servers, rngs = served._servers, np.arange(6, dtype=np.uint64)
     for i in range(8):
-        if i % 2:       # let the server fall asleep (it spins about a millisecond)
+        if i % 2:  # let the server fall asleep (it spins about a millisecond)
             deadline = time.monotonic() + 10
             while not all(servers.sleeping) and time.monotonic() < deadline:
                 time.sleep(0.01)
@@ -189,6 +198,7 @@ def test_a_failed_chunk_server_s_error_is_raised_by_the_step():
 
     def failing(*args):
         raise RuntimeError("chunk server failed")
+
     broken = types.SimpleNamespace(**{**vars(real), "serve_chunk": failing})
     env._closed = False
     env._servers = _ChunkServers(broken, [(0, 3)], env._finished, (env._actions, *[None] * 13))
@@ -216,6 +226,7 @@ def test_chunk_servers_stop_with_their_environment():
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_closed_environment_refuses_to_step_or_reset(threads):
     import gymnasium
+
     env = TesseraVectorEnv("azul", 4, seed=1, threads=threads)
     env.reset()
     env.close()

@@ -1,5 +1,6 @@
 """MCTS's round rollouts: epsilon-greedy to the next chance event, scored with the game's
 ``estimate`` (docs/search.md, "Rollouts"); Azul's estimate worked by hand."""
+
 import numpy as np
 import pytest
 
@@ -29,7 +30,7 @@ def test_on_the_gray_wall_an_unfinished_line_counts_nothing_yet():
     state = azul_position("gray", "RRRR - - - -", BOARD)
     estimated = np.zeros(4)
     azul.estimate(state, estimated)
-    assert estimated[0] == pytest.approx(5 + 11.4)      # its column is not chosen yet
+    assert estimated[0] == pytest.approx(5 + 11.4)  # its column is not chosen yet
 
 
 def test_the_other_games_estimate_is_their_evaluation():
@@ -40,18 +41,19 @@ def test_the_other_games_estimate_is_their_evaluation():
 
 def search(state, rollout, iterations=2000):
     """A search whose round rollouts the hand-written estimate scores (no model)."""
-    return Mcts(MctsOptions(iterations=iterations, seed=3, threads=1, rollout=rollout,
-                            model="none")).search(state)
+    return Mcts(MctsOptions(iterations=iterations, seed=3, threads=1, rollout=rollout, model="none")).search(state)
 
 
 def test_where_the_round_ends_the_game_round_rollouts_are_greedy_ones():
     """Row 1 is completed at this round's end (its line is full), so the game ends with no
     chance event: a round rollout plays exactly the greedy one, and the searches agree."""
-    state = azul_position("colour", "RRKK YYBB WWKR - -",
-                          "score 12 wall BYRK./...../...../...../..... lines W/../.../..../..... floor -")
+    state = azul_position(
+        "colour", "RRKK YYBB WWKR - -", "score 12 wall BYRK./...../...../...../..... lines W/../.../..../..... floor -"
+    )
     greedy, round_ = search(state, "greedy"), search(state, "round")
-    assert [(m.move, m.visits, m.win_rate, m.margin) for m in greedy.moves] == \
-        [(m.move, m.visits, m.win_rate, m.margin) for m in round_.moves]
+    assert [(m.move, m.visits, m.win_rate, m.margin) for m in greedy.moves] == [
+        (m.move, m.visits, m.win_rate, m.margin) for m in round_.moves
+    ]
 
 
 def test_before_the_last_round_round_rollouts_search_their_own_way():
@@ -81,7 +83,7 @@ def test_an_agent_with_round_rollouts_plays_azul_and_an_azure_view():
 def legal(state):
     rules = bind.interface(state[0])
     moves = np.empty(rules.MAX_MOVES, np.int64)
-    return set(moves[:rules.legal_moves(state, moves)].tolist())
+    return set(moves[: rules.legal_moves(state, moves)].tolist())
 
 
 def test_summer_pavilion_round_rollouts_play_through_the_supply_top_ups():
@@ -94,6 +96,7 @@ def test_summer_pavilion_round_rollouts_play_through_the_supply_top_ups():
     from tessera.kernels.pavilion.features import is_round_boundary
     from tessera.kernels.pavilion.layout import PHASE_PLACE, W_PHASE, W_ROUND
     from tessera.kernels.rng import make_rng
+
     kernels, rules = bind.instance("pavilion", "mcts", "round"), bind.interface("pavilion")
     moves, values = np.zeros(rules.MAX_MOVES, np.int64), np.zeros(rules.MAX_MOVES)
     for seed in range(60):
@@ -104,5 +107,4 @@ def test_summer_pavilion_round_rollouts_play_through_the_supply_top_ups():
             else:
                 rules.apply_move(state, moves[pick.integers(rules.legal_moves(state, moves))])
         kernels.rollout(state, make_rng(seed), moves, values)
-        assert rules.to_move(state) == TERMINAL or is_round_boundary(state), \
-            f"seed {seed}: stopped inside a round"
+        assert rules.to_move(state) == TERMINAL or is_round_boundary(state), f"seed {seed}: stopped inside a round"

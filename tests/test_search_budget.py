@@ -4,6 +4,7 @@ tree reuse and the result included, on one thread and on two (docs/search.md, "B
 The bound checked is loose (T + 0.1 s; T + 0.2 s with more threads than cores) because
 the machine running the tests is busy (the run has a worker per core); bench/search_budget.py records the distribution of overruns.
 """
+
 import time
 
 import numpy as np
@@ -95,33 +96,42 @@ def test_threads_with_an_iteration_budget_report_what_each_ran():
     rngs = np.stack([make_rng(1), make_rng(2)])
 
     def run_thread(t, remaining, deadline):
-        return search.run_tree(nodes, stats, size, state, remaining, deadline, TEXTBOOK_PRM,
-                               rngs[t], 2, NO_MODEL)
+        return search.run_tree(nodes, stats, size, state, remaining, deadline, TEXTBOOK_PRM, rngs[t], 2, NO_MODEL)
+
     done = run_threads(run_thread, 2, np.array([300, 500]), FOREVER, np.zeros(2, np.int64))
     assert list(done) == [300, 500]
-    assert nodes[0, kernel.VISITS] == 800           # both searched the one tree
+    assert nodes[0, kernel.VISITS] == 800  # both searched the one tree
 
 
-@pytest.mark.parametrize("iterations, threads, expected", [
-    (7, 2, [4, 3]), (300, 2, [150, 150]), (1, 2, [1, 0]), (10, 3, [4, 3, 3]), (5, 1, [5]),
-])
+@pytest.mark.parametrize(
+    "iterations, threads, expected",
+    [
+        (7, 2, [4, 3]),
+        (300, 2, [150, 150]),
+        (1, 2, [1, 0]),
+        (10, 3, [4, 3, 3]),
+        (5, 1, [5]),
+    ],
+)
 def test_an_iteration_budget_is_shared_by_the_threads(iterations, threads, expected):
     assert list(shares(iterations, threads)) == expected
     ran = np.zeros(threads, np.int64)
     seen = []
 
-    def run(remaining, deadline):          # a slice runs at most 2 simulations per thread
+    def run(remaining, deadline):  # a slice runs at most 2 simulations per thread
         slice_ = np.minimum(remaining, 2)
         ran[:] += slice_
         return slice_
-    run_batches(run, threads, iterations, None, time.perf_counter(),
-                lambda done, budget, seconds: seen.append((done, budget)))
+
+    run_batches(
+        run, threads, iterations, None, time.perf_counter(), lambda done, budget, seconds: seen.append((done, budget))
+    )
     assert list(ran) == expected
     assert seen[-1] == (iterations, iterations)
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
 
 
-@pytest.mark.parametrize("limit", [0.002, 0.01, 0.05])   # each within one slice
+@pytest.mark.parametrize("limit", [0.002, 0.01, 0.05])  # each within one slice
 def test_the_time_kept_back_for_the_result_leaves_a_short_budget_most_of_its_time(limit):
     """3 ms are kept back for the result, but never more than a fifth of the budget: a
     2 ms search (the strength runs' agents) still searches for 1.6 ms, not one simulation."""
@@ -129,7 +139,7 @@ def test_the_time_kept_back_for_the_result_leaves_a_short_budget_most_of_its_tim
 
     def run(remaining, deadline):
         deadlines.append(deadline)
-        return remaining                    # as if every simulation were done at once
+        return remaining  # as if every simulation were done at once
 
     started = time.perf_counter()
     run_batches(run, 1, 100, limit, started)
@@ -140,10 +150,10 @@ def test_the_time_kept_back_for_the_result_leaves_a_short_budget_most_of_its_tim
 def test_more_threads_than_cores_keep_the_time():
     """Twice as many threads as cores search the one tree to the deadline together."""
     from tessera.cores import available_cores
+
     state = get_game("azul").new(1, players=2)
-    Mcts(MctsOptions(iterations=1, rollout="random")).search(state)     # compiles before any clock
-    searcher = Mcts(MctsOptions(time_limit=0.3, threads=2 * available_cores(), seed=2,
-                                rollout="random"))
+    Mcts(MctsOptions(iterations=1, rollout="random")).search(state)  # compiles before any clock
+    searcher = Mcts(MctsOptions(time_limit=0.3, threads=2 * available_cores(), seed=2, rollout="random"))
     seconds, result = wall(searcher.search, state)
     # Each thread has half a core, or a quarter while the other test worker runs: twice the
     # slack, still far below the seconds a thread that missed the deadline would take.

@@ -3,6 +3,7 @@
 Pavilion and Azure search with the built-in model scoring round rollouts, Azul with mixed
 ones from a long budget on, as the matches chose; every other game and player count with
 full greedy rollouts and no model; what a request names is what it gets."""
+
 from importlib import resources
 
 import numpy as np
@@ -24,28 +25,31 @@ from tests.value_models import save_model, save_policy_model
 
 AZUL, AZURE, PAVILION = get_game("azul"), get_game("azure"), get_game("pavilion")
 VISITS = 200
-SHORT = AZUL.spec.search.long_budget.seconds / 2        # a time limit below Azul's long budget
+SHORT = AZUL.spec.search.long_budget.seconds / 2  # a time limit below Azul's long budget
 
 
 def start(game, players):
     return game.new(5) if game is AZURE else game.new(5, players=players)
 
 
-@pytest.mark.parametrize("game, players, short, long", [
-    (AZUL, 2, ("round", "builtin"), ("mixed", "builtin")),
-    (AZUL, 3, ("round", "builtin"), ("mixed", "builtin")),
-    (AZUL, 4, ("round", "builtin"), ("mixed", "builtin")),
-    (PAVILION, 2, ("round", "builtin"), ("round", "builtin")),
-    (PAVILION, 3, ("round", "builtin"), ("round", "builtin")),
-    (PAVILION, 4, ("greedy", "none"), ("greedy", "none")),
-    (AZURE, 2, ("round", "builtin"), ("round", "builtin")),
-])
+@pytest.mark.parametrize(
+    "game, players, short, long",
+    [
+        (AZUL, 2, ("round", "builtin"), ("mixed", "builtin")),
+        (AZUL, 3, ("round", "builtin"), ("mixed", "builtin")),
+        (AZUL, 4, ("round", "builtin"), ("mixed", "builtin")),
+        (PAVILION, 2, ("round", "builtin"), ("round", "builtin")),
+        (PAVILION, 3, ("round", "builtin"), ("round", "builtin")),
+        (PAVILION, 4, ("greedy", "none"), ("greedy", "none")),
+        (AZURE, 2, ("round", "builtin"), ("round", "builtin")),
+    ],
+)
 def test_what_each_game_and_player_count_leaves_to_itself(game, players, short, long):
     state = start(game, players)
     assert position_defaults(state, None, None, time_limit=SHORT) == short
     assert position_defaults(state, None, None, iterations=VISITS) == short
     assert position_defaults(state, None, None, time_limit=10.0) == long
-    assert position_defaults(state, None, None) == long         # no limit: as long as it takes
+    assert position_defaults(state, None, None) == long  # no limit: as long as it takes
 
 
 def test_a_budget_is_long_when_each_of_its_limits_is():
@@ -62,6 +66,7 @@ def test_two_player_azul_follows_its_budget_through_every_surface():
     """`best`, an agent and the analysis engine name the rollout their whole budget chose;
     the engine's during-search reports too, though each slice of its search is short."""
     from tessera.agents import parse_agent
+
     budget = AZUL.spec.search.long_budget
     position = AZUL.format_position(start(AZUL, 2))
     short, long = best_json(position), best_json(position, "-n", budget.simulations)
@@ -70,8 +75,16 @@ def test_two_player_azul_follows_its_budget_through_every_surface():
     for agent, rollout in ((f"mcts:time={SHORT}", "round"), ("mcts:time=1", "mixed")):
         assert parse_agent(agent).mcts.options.for_position(start(AZUL, 2)).rollout == rollout
     with AnalysisProcess(threads=1) as engine:
-        engine.send({"id": "q", "position": position, "maxVisits": budget.simulations, "seed": 3,
-                     "threads": 1, "reportDuringSearchEvery": 0.01})
+        engine.send(
+            {
+                "id": "q",
+                "position": position,
+                "maxVisits": budget.simulations,
+                "seed": 3,
+                "threads": 1,
+                "reportDuringSearchEvery": 0.01,
+            }
+        )
         answers = [engine.next(timeout=300)]
         while answers[-1].get("isDuringSearch"):
             answers.append(engine.next(timeout=300))
@@ -80,13 +93,16 @@ def test_two_player_azul_follows_its_budget_through_every_surface():
     assert top_visits(answers[-1]["moves"]) == top_visits(long["moves"])
 
 
-@pytest.mark.parametrize("rollout, model, expected", [
-    ("greedy", None, ("greedy", "none")),       # another rollout: no model of its own
-    ("random", None, ("random", "none")),
-    ("round", None, ("round", "builtin")),
-    (None, "none", ("greedy", "none")),
-    ("round", "none", ("round", "none")),       # the hand-written estimate at the cut
-])
+@pytest.mark.parametrize(
+    "rollout, model, expected",
+    [
+        ("greedy", None, ("greedy", "none")),  # another rollout: no model of its own
+        ("random", None, ("random", "none")),
+        ("round", None, ("round", "builtin")),
+        (None, "none", ("greedy", "none")),
+        ("round", "none", ("round", "none")),  # the hand-written estimate at the cut
+    ],
+)
 def test_what_a_request_names_it_gets(rollout, model, expected):
     assert position_defaults(start(PAVILION, 2), rollout, model) == expected
 
@@ -101,7 +117,7 @@ def test_a_model_named_brings_the_rollouts_its_value_scores(tmp_path):
     azul = start(AZUL, 2)
     assert position_defaults(azul, None, "builtin", time_limit=SHORT) == ("round", "builtin")
     assert position_defaults(azul, None, value, time_limit=SHORT) == ("round", value)
-    assert position_defaults(azul, None, value) == ("mixed", value)       # Azul's long budget
+    assert position_defaults(azul, None, value) == ("mixed", value)  # Azul's long budget
     assert position_defaults(azul, None, priors, time_limit=SHORT) == ("round", priors)
     assert position_defaults(azul, None, priors) == ("mixed", priors)
     assert position_defaults(azul, "greedy", priors) == ("greedy", priors)
@@ -110,8 +126,7 @@ def test_a_model_named_brings_the_rollouts_its_value_scores(tmp_path):
 
 
 def best_json(position, *options):
-    done = run_tessera("best", position, "-n", VISITS, "--seed", 3, "--threads", 1, "--json",
-                       *options)
+    done = run_tessera("best", position, "-n", VISITS, "--seed", 3, "--threads", 1, "--json", *options)
     assert done.returncode == 0, done.stderr
     return best_report(done.stdout)
 
@@ -162,25 +177,28 @@ def test_azure_searches_its_views_with_the_builtin_value_and_its_win_chance():
     view = AZURE.view(AZURE.new(5), 0)
     for time_limit in (SHORT, 10.0, None):
         options = MctsOptions(iterations=100, time_limit=time_limit).for_position(view)
-        assert (options.rollout, options.model, options.value, options.exploration) == \
-            ("round", "builtin", "win", 0.7)
+        assert (options.rollout, options.model, options.value, options.exploration) == ("round", "builtin", "win", 0.7)
     greedy = MctsOptions(iterations=100, rollout="greedy").for_position(view)
     assert (greedy.model, greedy.value) == ("none", "margin")
     assert MctsOptions(iterations=100, value="blend").for_position(view).value == "blend"
     mixed = MctsOptions(iterations=100, rollout="mixed").for_position(view)
-    assert (mixed.model, mixed.value) == ("builtin", "win")        # a learned value scores it too
+    assert (mixed.model, mixed.value) == ("builtin", "win")  # a learned value scores it too
     report = best_json(AZURE.format_position(view))
     assert report["algo"] == "ismcts"
     settings = report["settings"]
-    assert (settings["rollout"], settings["model"], settings["value"], settings["exploration"]) == \
-        ("round", "builtin", "win", 0.7)
-    assert settings["model_hash"] == load_model(
-        resources.files("tessera.learning") / "models" / "azure.npz").hash
+    assert (settings["rollout"], settings["model"], settings["value"], settings["exploration"]) == (
+        "round",
+        "builtin",
+        "win",
+        0.7,
+    )
+    assert settings["model_hash"] == load_model(resources.files("tessera.learning") / "models" / "azure.npz").hash
     # The search is the one the settings name: the win chance, not the margin, selects.
     position = AZURE.format_position(view)
     left = tessera.best(position, visits=VISITS, seed=2, threads=1)
-    named = tessera.best(position, visits=VISITS, seed=2, threads=1, rollout="round",
-                         model="builtin", value="win", exploration=0.7)
+    named = tessera.best(
+        position, visits=VISITS, seed=2, threads=1, rollout="round", model="builtin", value="win", exploration=0.7
+    )
     margin = tessera.best(position, visits=VISITS, seed=2, threads=1, value="margin")
     assert top_visits(left["moves"]) == top_visits(named["moves"]) != top_visits(margin["moves"])
 
@@ -192,8 +210,7 @@ def test_azure_with_cosmos_searches_without_the_builtin_value():
     cosmos = AZURE.view(AZURE.new(5, cosmos=True), 0)
     for time_limit in (SHORT, 10.0, None):
         options = MctsOptions(iterations=100, time_limit=time_limit).for_position(cosmos)
-        assert (options.rollout, options.model, options.value, options.exploration) == \
-            ("greedy", "none", "margin", 0.7)
+        assert (options.rollout, options.model, options.value, options.exploration) == ("greedy", "none", "margin", 0.7)
     assert MctsOptions(iterations=100, rollout="round").for_position(cosmos).model == "none"
     named = MctsOptions(iterations=100, model="builtin").for_position(cosmos)
     assert (named.rollout, named.model, named.value) == ("round", "builtin", "win")
@@ -207,6 +224,7 @@ def test_azure_with_cosmos_searches_without_the_builtin_value():
 def test_information_set_mcts_takes_a_model_of_its_game_only(tmp_path):
     from tessera.errors import TesseraError
     from tessera.search.ismcts import Ismcts
+
     view = AZURE.view(AZURE.new(5), 0)
     save_model(tmp_path / "azul.npz", np.zeros(N_VALUE_FEATURES), np.zeros(N_VALUE_FEATURES))
     with pytest.raises(TesseraError, match="a model of azul, not azure"):
@@ -220,6 +238,7 @@ def test_one_searcher_follows_the_player_count_of_each_position():
     kernels, and back again."""
     from tessera.kernels import bind
     from tessera.search.mcts import Mcts
+
     kept = Mcts(MctsOptions(iterations=VISITS, seed=3))
     for players, rollout in ((2, "round"), (4, "greedy"), (2, "round")):
         kept.search(start(PAVILION, players))
@@ -232,6 +251,7 @@ def test_a_kept_tree_is_dropped_when_the_budget_brings_another_rollout():
     rollout."""
     from tessera.kernels import bind
     from tessera.search.mcts import Mcts
+
     state = start(AZUL, 2)
     kept = Mcts(MctsOptions(iterations=AZUL.spec.search.long_budget.simulations, seed=3, threads=1))
     assert kept.search(state).reused_visits == 0
@@ -239,56 +259,64 @@ def test_a_kept_tree_is_dropped_when_the_budget_brings_another_rollout():
     kept.options.iterations = VISITS
     assert kept.search(state).reused_visits == 0
     assert kept.kernels is bind.instance("azul", "mcts", "round")
-    assert kept.search(state).reused_visits > 0                 # the same rollout: kept
+    assert kept.search(state).reused_visits > 0  # the same rollout: kept
 
 
-@pytest.mark.parametrize("rollout, model, exploration, time_limit, expected", [
-    (None, None, None, SHORT, 1.0),         # Azul's own at a short budget: round, learned value
-    (None, None, None, 10.0, 2.0),          # at a long one: mixed rollouts keep Azul's constant
-    ("greedy", None, None, SHORT, 2.0),
-    ("round", "none", None, SHORT, 2.0),    # the hand-written estimate at the cut
-    ("round", "builtin", None, 10.0, 1.0),  # a learned value at the cut: Azul's learned exploration
-    ("round", "builtin", 1.7, SHORT, 1.7),  # what a request names
-])
-def test_a_learned_search_explores_with_the_games_learned_constant(rollout, model, exploration,
-                                                                  time_limit, expected):
-    options = MctsOptions(rollout=rollout, model=model, exploration=exploration,
-                          time_limit=time_limit)
+@pytest.mark.parametrize(
+    "rollout, model, exploration, time_limit, expected",
+    [
+        (None, None, None, SHORT, 1.0),  # Azul's own at a short budget: round, learned value
+        (None, None, None, 10.0, 2.0),  # at a long one: mixed rollouts keep Azul's constant
+        ("greedy", None, None, SHORT, 2.0),
+        ("round", "none", None, SHORT, 2.0),  # the hand-written estimate at the cut
+        ("round", "builtin", None, 10.0, 1.0),  # a learned value at the cut: Azul's learned exploration
+        ("round", "builtin", 1.7, SHORT, 1.7),  # what a request names
+    ],
+)
+def test_a_learned_search_explores_with_the_games_learned_constant(rollout, model, exploration, time_limit, expected):
+    options = MctsOptions(rollout=rollout, model=model, exploration=exploration, time_limit=time_limit)
     assert options.for_position(start(AZUL, 2)).exploration == expected
 
 
-@pytest.mark.parametrize("players, time_limit, expected", [
-    (3, SHORT, ("round", "builtin", 1.0)),
-    (3, 10.0, ("mixed", "builtin", 1.0)),     # 3 players: mixed rollouts explore less too
-    (2, 10.0, ("mixed", "builtin", 2.0)),     # 2 players: mixed rollouts keep Azul's own
-    (4, SHORT, ("round", "builtin", 1.0)),
-    (4, 10.0, ("mixed", "builtin", 1.0)),
-])
-def test_three_and_four_player_azul_explore_less_with_either_learned_rollout(players, time_limit,
-                                                                            expected):
+@pytest.mark.parametrize(
+    "players, time_limit, expected",
+    [
+        (3, SHORT, ("round", "builtin", 1.0)),
+        (3, 10.0, ("mixed", "builtin", 1.0)),  # 3 players: mixed rollouts explore less too
+        (2, 10.0, ("mixed", "builtin", 2.0)),  # 2 players: mixed rollouts keep Azul's own
+        (4, SHORT, ("round", "builtin", 1.0)),
+        (4, 10.0, ("mixed", "builtin", 1.0)),
+    ],
+)
+def test_three_and_four_player_azul_explore_less_with_either_learned_rollout(players, time_limit, expected):
     options = MctsOptions(time_limit=time_limit).for_position(start(AZUL, players))
     assert (options.rollout, options.model, options.exploration) == expected
     named = MctsOptions(time_limit=time_limit, rollout="mixed", model="none")
-    assert named.for_position(start(AZUL, players)).exploration == 2.0    # no model: Azul's own
+    assert named.for_position(start(AZUL, players)).exploration == 2.0  # no model: Azul's own
 
 
-@pytest.mark.parametrize("time_limit, iterations, expected", [
-    (SHORT, None, 1.0), (None, VISITS, 1.0),              # short: the policy as fitted
-    (10.0, None, 1.5), (None, None, 1.5),                 # long: softer priors
-    (10.0, VISITS, 1.0),                                   # long only when each limit is
-])
+@pytest.mark.parametrize(
+    "time_limit, iterations, expected",
+    [
+        (SHORT, None, 1.0),
+        (None, VISITS, 1.0),  # short: the policy as fitted
+        (10.0, None, 1.5),
+        (None, None, 1.5),  # long: softer priors
+        (10.0, VISITS, 1.0),  # long only when each limit is
+    ],
+)
 def test_long_two_player_azul_searches_soften_the_policys_priors(time_limit, iterations, expected):
     options = MctsOptions(time_limit=time_limit, iterations=iterations)
     resolved = options.for_position(start(AZUL, 2))
     assert resolved.policy_temperature == expected
     assert resolved.kernel_params("azul").policy_temperature == expected
-    for players in (3, 4):                  # the priors as fitted, as their matches chose
+    for players in (3, 4):  # the priors as fitted, as their matches chose
         assert options.for_position(start(AZUL, players)).policy_temperature == 1.0
     with pytest.raises(OptionError, match="policy temperature must be more than 0, not 0"):
         MctsOptions(iterations=1, policy_temperature=0).check()
     named = MctsOptions(time_limit=10.0, policy_temperature=1.0)
     assert named.for_position(start(AZUL, 2)).policy_temperature == 1.0
-    for time_limit in (SHORT, 10.0):        # Azure takes its priors as fitted at every budget
+    for time_limit in (SHORT, 10.0):  # Azure takes its priors as fitted at every budget
         assert MctsOptions(time_limit=time_limit).for_position(start(AZURE, 2)).policy_temperature == 1.0
 
 

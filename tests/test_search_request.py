@@ -1,6 +1,7 @@
 """One table of search options (tessera.search.options) behind every front end: the flags
 of `tessera best`, the agents' keys, the analyze query's fields and `Position.best`'s
 keywords are the table's, and one request gives one seeded result on every surface."""
+
 import inspect
 import json
 
@@ -23,9 +24,23 @@ from tests.value_models import save_model, weights
 AZUL = get_game("azul")
 START = AZUL.format_position(AZUL.new(3))
 # A value of each option, not its default, within every surface's range.
-SAMPLES = {"visits": 7, "time": 2.5, "algo": "alphabeta", "depth": 3, "threads": 2, "seed": 11,
-           "value": "win", "select": "uct", "rollout": "round", "exploration": 0.3,
-           "memory": 64.0, "fpu": -0.2, "width": 3, "model": "value.npz", "policy_temperature": 1.75}
+SAMPLES = {
+    "visits": 7,
+    "time": 2.5,
+    "algo": "alphabeta",
+    "depth": 3,
+    "threads": 2,
+    "seed": 11,
+    "value": "win",
+    "select": "uct",
+    "rollout": "round",
+    "exploration": 0.3,
+    "memory": 64.0,
+    "fpu": -0.2,
+    "width": 3,
+    "model": "value.npz",
+    "policy_temperature": 1.75,
+}
 SCHEMA_TYPES = {int: "integer", float: "number", str: "string"}
 
 
@@ -34,6 +49,7 @@ def test_the_samples_cover_the_table():
 
 
 # ---- the table against each surface --------------------------------------------------
+
 
 def test_the_flags_of_best_are_the_tables_in_its_order():
     params = {param.name: param for param in best.params}
@@ -51,12 +67,13 @@ def test_the_flags_of_best_are_the_tables_in_its_order():
 def test_the_agents_keys_are_the_tables(tmp_path, monkeypatch):
     assert MCTS_KEYS == aliases("agent", [o for o in OPTIONS if MCTS in o.algos])
     assert set(ALPHABETA_KEYS) == {"depth", "time"}
-    monkeypatch.chdir(tmp_path)         # the sample model file, by its relative path
+    monkeypatch.chdir(tmp_path)  # the sample model file, by its relative path
     save_model(SAMPLES["model"], weights(constant=1.0), weights())
     settings = {key: SAMPLES[option.name] for key, option in MCTS_KEYS.items()}
     agent = parse_agent("mcts:" + ",".join(f"{key}={value}" for key, value in settings.items()), seed=11)
-    wanted = SearchRequest(**{option.name: SAMPLES[option.name] for option in MCTS_KEYS.values()},
-                           seed=11).mcts_options()
+    wanted = SearchRequest(
+        **{option.name: SAMPLES[option.name] for option in MCTS_KEYS.values()}, seed=11
+    ).mcts_options()
     assert agent.mcts.options == wanted
     assert (wanted.fpu, wanted.chance_width, wanted.memory) == (-0.2, 3, 64 << 20)
     assert wanted.policy_temperature == 1.75
@@ -82,9 +99,12 @@ def test_every_analyze_field_is_in_the_schema_with_the_tables_range():
 def test_position_best_takes_every_api_keyword():
     named = set(inspect.signature(Position.best).parameters) - {"self", "mcts"}
     assert named | MCTS_EXTRAS == set(aliases("api")) and not named & MCTS_EXTRAS
-    with pytest.raises(OptionError, match="known: algo, visits, time, depth, threads, seed, "
-                                          "exploration, fpu, memory, model, policy_temperature, rollout, "
-                                          "select, value, width"):
+    with pytest.raises(
+        OptionError,
+        match="known: algo, visits, time, depth, threads, seed, "
+        "exploration, fpu, memory, model, policy_temperature, rollout, "
+        "select, value, width",
+    ):
         Position.parse(START).best(visits=10, chance_width=4)
 
 
@@ -110,19 +130,24 @@ def test_one_request_gives_the_same_search_on_every_surface():
 
     by_api = tessera.best(START, **{OPTION[name].api: value for name, value in REQUEST.items()})
 
-    spec = "mcts:" + ",".join(f"{OPTION[name].agent}={value}" for name, value in REQUEST.items()
-                              if name != "seed")        # an agent's seed is parse_agent's
+    spec = "mcts:" + ",".join(
+        f"{OPTION[name].agent}={value}" for name, value in REQUEST.items() if name != "seed"
+    )  # an agent's seed is parse_agent's
     decision = parse_agent(spec, seed=REQUEST["seed"]).decide(AZUL.parse_position(START))
     by_agent = [{"code": line.move, "visits": line.visits} for line in decision.result.moves]
 
     with AnalysisProcess(threads=1) as engine:
-        engine.send({"id": "q", "position": START,
-                     **{OPTION[name].analyze: value for name, value in REQUEST.items()}})
+        engine.send({"id": "q", "position": START, **{OPTION[name].analyze: value for name, value in REQUEST.items()}})
         by_analyze = engine.answer_to("q", timeout=300)
     assert "error" not in by_analyze, by_analyze
 
-    assert by_cli["root"]["visits"] == by_api["root"]["visits"] == decision.result.visits \
-        == by_analyze["root"]["visits"] == 400
+    assert (
+        by_cli["root"]["visits"]
+        == by_api["root"]["visits"]
+        == decision.result.visits
+        == by_analyze["root"]["visits"]
+        == 400
+    )
     expected = top_visits(by_cli["moves"])
     assert top_visits(by_api["moves"]) == top_visits(by_agent) == top_visits(by_analyze["moves"]) == expected
     assert by_cli["settings"] == by_api["settings"] == by_analyze["settings"]
@@ -135,12 +160,15 @@ def test_fpu_and_width_change_the_search():
     assert top_visits(plain["moves"], 20) != top_visits(other["moves"], 20)
 
 
-@pytest.mark.parametrize("args, names", [
-    (["--fpu", 2], "fpu must be from -1 to 1, not 2.0"),
-    (["--width", 0], "chance width must be at least 1, not 0"),
-    (["--algo", "alphabeta", "--fpu", 0.2], "--fpu is an MCTS option; --algo alphabeta does not take it"),
-    (["--algo", "solve", "--width", 2], "--width is an MCTS option; --algo solve does not take it"),
-])
+@pytest.mark.parametrize(
+    "args, names",
+    [
+        (["--fpu", 2], "fpu must be from -1 to 1, not 2.0"),
+        (["--width", 0], "chance width must be at least 1, not 0"),
+        (["--algo", "alphabeta", "--fpu", 0.2], "--fpu is an MCTS option; --algo alphabeta does not take it"),
+        (["--algo", "solve", "--width", 2], "--width is an MCTS option; --algo solve does not take it"),
+    ],
+)
 def test_bad_new_options_give_one_line(args, names):
     done = run_tessera("best", START, *args)
     assert done.returncode == 2 and done.stdout == ""
@@ -149,8 +177,11 @@ def test_bad_new_options_give_one_line(args, names):
 
 def test_analyze_checks_the_new_fields():
     with AnalysisProcess(threads=1) as engine:
-        for query, field in [({"fpu": 1.5}, "fpu"), ({"chanceWidth": 0}, "chanceWidth"),
-                             ({"chanceWidth": 2.5}, "chanceWidth")]:
+        for query, field in [
+            ({"fpu": 1.5}, "fpu"),
+            ({"chanceWidth": 0}, "chanceWidth"),
+            ({"chanceWidth": 2.5}, "chanceWidth"),
+        ]:
             engine.send({"id": field, "position": START, "maxVisits": 10, **query})
             answer = engine.answer_to(field)
             assert answer["field"] == field and "error" in answer, answer

@@ -1,4 +1,5 @@
 """Self-play on a real Dask LocalCluster of two worker processes (and of two threads)."""
+
 import os
 import signal
 
@@ -24,8 +25,21 @@ def cluster():
 
 
 def test_a_batch_on_the_cluster_writes_the_records_of_this_process(tmp_path, cluster):
-    args = ["selfplay", "azul", "--games", "300", "--agents", "random,greedy", "--seed", "21",
-            "--chunk-size", "100", "--no-plots", "--cluster", cluster.scheduler_address]
+    args = [
+        "selfplay",
+        "azul",
+        "--games",
+        "300",
+        "--agents",
+        "random,greedy",
+        "--seed",
+        "21",
+        "--chunk-size",
+        "100",
+        "--no-plots",
+        "--cluster",
+        cluster.scheduler_address,
+    ]
     result = CliRunner().invoke(main, args + ["--out", str(tmp_path / "dask")])
     assert result.exit_code == 0, result.output
     assert "Score of random vs greedy:" in result.stdout
@@ -51,8 +65,7 @@ def test_a_lost_worker_costs_only_its_chunk(tmp_path, cluster):
             os.kill(pid, signal.SIGKILL)
             killed.append(pid)
 
-    result = run_selfplay(plan, tmp_path / "dask", DaskCluster(cluster.scheduler_address, None),
-                          progress=kill_a_worker)
+    result = run_selfplay(plan, tmp_path / "dask", DaskCluster(cluster.scheduler_address, None), progress=kill_a_worker)
     assert killed and result.games_done == 1200 and not result.interrupted
     run_selfplay(plan, tmp_path / "here", choose_executor(1))
     assert records.read_records(tmp_path / "dask").equals(records.read_records(tmp_path / "here"))
@@ -66,14 +79,14 @@ def test_cheap_agents_run_on_worker_threads_search_agents_on_processes(tmp_path)
         assert len(threads.client.scheduler_info()["workers"]) == 2
         run_selfplay(plan, tmp_path / "threads", threads)
     run_selfplay(plan, tmp_path / "here", choose_executor(1))
-    assert records.read_records(tmp_path / "threads").equals(
-        records.read_records(tmp_path / "here"))
+    assert records.read_records(tmp_path / "threads").equals(records.read_records(tmp_path / "here"))
 
 
 def test_every_worker_warms_the_plan_kernels_before_taking_a_chunk(cluster):
     """Summer Pavilion, which no other test here plays: after the warm-up alone (no chunk
     submitted) every worker process holds the game's self-play kernels."""
     import sys
+
     plan = make_plan(get_game("pavilion"), {"players": 2}, ["random", "greedy"], 10, 3)
     with DaskCluster(cluster.scheduler_address, 2) as remote:
         assert not any(remote.client.run(lambda: "tessera.kernels.pavilion.bound.selfplay" in sys.modules).values())

@@ -1,4 +1,5 @@
 """The batched self-play kernel plays exactly the games of solver.agents, on any thread count."""
+
 import numba
 import numpy as np
 import pytest
@@ -17,12 +18,15 @@ KIND_SPECS = {kernel.RANDOM: "random", kernel.GREEDY: "greedy"}
 def batch(options, seeds, kinds, agent_seeds, game=AZUL):
     """(moves, movers, scores, payoffs) of each game, played by ``chunk.play_batched``."""
     starts = np.stack([game.new(int(seed), **options) for seed in seeds])
-    played = chunk.play_batched(starts, np.asarray(seeds, np.int64) ^ CHANCE_SALT,
-                                np.asarray(agent_seeds, np.int64), np.asarray(kinds, np.int8))
+    played = chunk.play_batched(
+        starts, np.asarray(seeds, np.int64) ^ CHANCE_SALT, np.asarray(agent_seeds, np.int64), np.asarray(kinds, np.int8)
+    )
     ends = np.cumsum(played.lengths)
     starts_of = ends - played.lengths
-    return [(played.moves[a:b], played.movers[a:b], played.scores[g], played.payoffs[g])
-            for g, (a, b) in enumerate(zip(starts_of, ends))]
+    return [
+        (played.moves[a:b], played.movers[a:b], played.scores[g], played.payoffs[g])
+        for g, (a, b) in enumerate(zip(starts_of, ends))
+    ]
 
 
 def reference(options, seed, kinds, agent_seeds, game=AZUL):
@@ -30,13 +34,15 @@ def reference(options, seed, kinds, agent_seeds, game=AZUL):
     return play_game(game, options, agents, int(seed))
 
 
-@pytest.mark.parametrize("options, kinds", [
-    ({"players": 2}, [kernel.GREEDY, kernel.RANDOM]),
-    ({"players": 2}, [kernel.GREEDY, kernel.GREEDY]),
-    ({"players": 3}, [kernel.RANDOM, kernel.GREEDY, kernel.GREEDY]),
-    ({"players": 4, "variant": "gray"},
-     [kernel.GREEDY, kernel.RANDOM, kernel.GREEDY, kernel.RANDOM]),
-])
+@pytest.mark.parametrize(
+    "options, kinds",
+    [
+        ({"players": 2}, [kernel.GREEDY, kernel.RANDOM]),
+        ({"players": 2}, [kernel.GREEDY, kernel.GREEDY]),
+        ({"players": 3}, [kernel.RANDOM, kernel.GREEDY, kernel.GREEDY]),
+        ({"players": 4, "variant": "gray"}, [kernel.GREEDY, kernel.RANDOM, kernel.GREEDY, kernel.RANDOM]),
+    ],
+)
 def test_kernel_games_match_the_python_agents_move_for_move(options, kinds):
     seeds = [3, 17, 2024, 99991]
     agent_seeds = [[11 * g + s for s in range(len(kinds))] for g in range(len(seeds))]
@@ -79,14 +85,17 @@ def test_greedy_decides_on_its_own_determinization_of_a_hidden_hand(options):
 
 
 def test_greedy_move_breaks_ties_like_the_agent():
-    state = AZUL.new(3)          # several moves tie (tests/test_agents.py)
+    state = AZUL.new(3)  # several moves tie (tests/test_agents.py)
     moves = np.empty(games.MAX_MOVES, np.int64)
     tied = np.empty(games.MAX_MOVES, np.int64)
     child = np.empty_like(state)
     values = np.zeros(2, np.float64)
     from tessera.kernels.rng import make_rng
-    picks = [bind.instance("azul", "selfplay").greedy_move(state, make_rng(seed), moves, tied, child, values)
-             for seed in range(20)]
+
+    picks = [
+        bind.instance("azul", "selfplay").greedy_move(state, make_rng(seed), moves, tied, child, values)
+        for seed in range(20)
+    ]
     assert picks == [parse_agent("greedy", seed=seed).choose(state) for seed in range(20)]
     assert len(set(picks)) > 1
 

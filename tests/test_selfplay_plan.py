@@ -1,4 +1,5 @@
 """What game i of a batch is: seating, seeds, chunks, the --agents list and the plan checks."""
+
 from collections import Counter
 
 import numpy as np
@@ -26,12 +27,12 @@ def test_lineups_rotate_and_round_robin():
     assert lineups(3, 2, 6) == [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]
 
 
-@pytest.mark.parametrize("agents, seats", [(1, 2), (2, 2), (2, 3), (2, 4), (3, 3), (4, 4),
-                                           (3, 2), (4, 2), (4, 3)])
+@pytest.mark.parametrize("agents, seats", [(1, 2), (2, 2), (2, 3), (2, 4), (3, 3), (4, 4), (3, 2), (4, 2), (4, 3)])
 def test_every_agent_holds_every_seat_equally_over_a_period(agents, seats):
     period = seating.period(agents, seats)
-    counts = Counter((agent, seat) for i in range(period)
-                     for seat, agent in enumerate(seating.lineup(agents, seats, i)))
+    counts = Counter(
+        (agent, seat) for i in range(period) for seat, agent in enumerate(seating.lineup(agents, seats, i))
+    )
     assert len(counts) == agents * seats and len(set(counts.values())) == 1
 
 
@@ -52,13 +53,16 @@ def test_seeds_depend_on_seed_and_game_number_only():
     assert np.array_equal(agent_seeds(seeds[3:4], 4), seats[3:4])
 
 
-@pytest.mark.parametrize("text, specs", [
-    ("random,greedy", ["random", "greedy"]),
-    (" random , greedy ", ["random", "greedy"]),
-    ("greedy,mcts:iters=500,c=0.7,random", ["greedy", "mcts:iters=500,c=0.7", "random"]),
-    ("mcts:iters=10,alphabeta:depth=2", ["mcts:iters=10", "alphabeta:depth=2"]),
-    ("greedy", ["greedy"]),
-])
+@pytest.mark.parametrize(
+    "text, specs",
+    [
+        ("random,greedy", ["random", "greedy"]),
+        (" random , greedy ", ["random", "greedy"]),
+        ("greedy,mcts:iters=500,c=0.7,random", ["greedy", "mcts:iters=500,c=0.7", "random"]),
+        ("mcts:iters=10,alphabeta:depth=2", ["mcts:iters=10", "alphabeta:depth=2"]),
+        ("greedy", ["greedy"]),
+    ],
+)
 def test_split_agents(text, specs):
     assert split_agents(text) == specs
 
@@ -78,9 +82,15 @@ def test_plan_chunks_labels_and_json():
     assert Plan.from_json(plan.to_json()) == plan
 
 
-@pytest.mark.parametrize("agents, size", [(["random"], 2000), (["greedy", "random"], 2000),
-                                          (["greedy", "mcts:iters=10"], 250),
-                                          (["alphabeta:depth=1"], 250)])
+@pytest.mark.parametrize(
+    "agents, size",
+    [
+        (["random"], 2000),
+        (["greedy", "random"], 2000),
+        (["greedy", "mcts:iters=10"], 250),
+        (["alphabeta:depth=1"], 250),
+    ],
+)
 def test_the_default_chunk_size_follows_the_agents(agents, size):
     # Kernel games are cheap, so a chunk's file costs more than its games unless it is big.
     assert make_plan(AZUL, {}, agents, 5000, 1).chunk_size == size
@@ -98,17 +108,20 @@ def test_plan_differences_name_each_parameter():
     assert plan.differences(plan) == []
 
 
-@pytest.mark.parametrize("options, agents, games, seed, chunk, message", [
-    ({}, ["random", "minimax"], 10, 0, 5, "bad agent spec 'minimax': unknown agent"),
-    ({}, ["mcts"], 10, 0, 5, "mcts needs iters=N or time=S"),
-    ({}, [], 10, 0, 5, "at least one agent"),
-    ({}, ["random"], 0, 0, 5, "--games must be at least 1, not 0"),
-    ({}, ["random"], 10, 0, 0, "--chunk-size must be at least 1, not 0"),
-    ({}, ["random"], 10, -1, 5, "--seed must be from 0"),
-    ({"players": 5}, ["random"], 10, 0, 5, "players must be 2, 3 or 4, not 5"),
-    ({"variant": "blue"}, ["random"], 10, 0, 5, "unknown variant 'blue'"),
-    ({"speed": 3}, ["random"], 10, 0, 5, "azul has no option 'speed'"),
-])
+@pytest.mark.parametrize(
+    "options, agents, games, seed, chunk, message",
+    [
+        ({}, ["random", "minimax"], 10, 0, 5, "bad agent spec 'minimax': unknown agent"),
+        ({}, ["mcts"], 10, 0, 5, "mcts needs iters=N or time=S"),
+        ({}, [], 10, 0, 5, "at least one agent"),
+        ({}, ["random"], 0, 0, 5, "--games must be at least 1, not 0"),
+        ({}, ["random"], 10, 0, 0, "--chunk-size must be at least 1, not 0"),
+        ({}, ["random"], 10, -1, 5, "--seed must be from 0"),
+        ({"players": 5}, ["random"], 10, 0, 5, "players must be 2, 3 or 4, not 5"),
+        ({"variant": "blue"}, ["random"], 10, 0, 5, "unknown variant 'blue'"),
+        ({"speed": 3}, ["random"], 10, 0, 5, "azul has no option 'speed'"),
+    ],
+)
 def test_bad_plans_raise_one_line(options, agents, games, seed, chunk, message):
     with pytest.raises(OptionError) as err:
         make_plan(AZUL, options, agents, games, seed, chunk)

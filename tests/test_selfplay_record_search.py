@@ -1,4 +1,5 @@
 """`tessera selfplay --record-search`: each MCTS move's root statistics in the records."""
+
 import json
 import math
 import subprocess
@@ -21,10 +22,31 @@ SEARCHER = "mcts:iters=50"
 
 def selfplay(out_dir, *args, game="azul", agents=f"{SEARCHER},greedy", seed=7, check=True):
     """`tessera selfplay` in a process of its own: (exit code, stderr)."""
-    done = subprocess.run([sys.executable, "-m", "tessera", "selfplay", game, "--games", "2",
-                           "--agents", agents, "--seed", str(seed), "--workers", "1",
-                           "--out", str(out_dir), "--no-plots", "--no-progress", *args],
-                          capture_output=True, text=True, timeout=COLD_START_SECONDS)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tessera",
+            "selfplay",
+            game,
+            "--games",
+            "2",
+            "--agents",
+            agents,
+            "--seed",
+            str(seed),
+            "--workers",
+            "1",
+            "--out",
+            str(out_dir),
+            "--no-plots",
+            "--no-progress",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=COLD_START_SECONDS,
+    )
     if check:
         assert done.returncode == 0, done.stderr
     return done.returncode, done.stderr
@@ -48,7 +70,7 @@ def replay(plan, row):
     for move in row["moves"]:
         while rules.to_move(state) == CHANCE:
             rules.resolve_chance(state, chance)
-        yield int(rules.to_move(state)), set(buffer[:rules.legal_moves(state, buffer)].tolist())
+        yield int(rules.to_move(state)), set(buffer[: rules.legal_moves(state, buffer)].tolist())
         rules.apply_move(state, move)
     while rules.to_move(state) == CHANCE:
         rules.resolve_chance(state, chance)
@@ -85,7 +107,7 @@ def check_search_columns(out_dir, top):
             else:
                 assert moves == [] and visits == []
                 assert root is None and win_rate is None and margin is None
-        assert next(before, None) is None        # the replay reached the game's end
+        assert next(before, None) is None  # the replay reached the game's end
     assert searched > 0
     return table
 
@@ -95,10 +117,16 @@ def test_mcts_moves_have_their_root_statistics(tmp_path):
     assert run_plan(tmp_path)["record_search"] == DEFAULT_TOP
     table = check_search_columns(tmp_path, DEFAULT_TOP)
     # What the statistics and the run viewer read is there as in any run.
-    assert records.read_records(tmp_path, ["game", "seed", "moves"]).to_pylist() == \
-        table.select(["game", "seed", "moves"]).to_pylist()
-    done = subprocess.run([sys.executable, "-m", "tessera", "stats", str(tmp_path), "--json",
-                           "--no-plots"], capture_output=True, text=True, timeout=CHILD_SECONDS)
+    assert (
+        records.read_records(tmp_path, ["game", "seed", "moves"]).to_pylist()
+        == table.select(["game", "seed", "moves"]).to_pylist()
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "tessera", "stats", str(tmp_path), "--json", "--no-plots"],
+        capture_output=True,
+        text=True,
+        timeout=CHILD_SECONDS,
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["games"] == 2
 
@@ -112,7 +140,7 @@ def test_same_seed_same_columns_and_a_resume_plays_them_again(tmp_path):
     assert chunk_bytes(second) == chunk_bytes(first)
     sums = (second / "chunks.sha256").read_text()
     records.chunk_path(second, 1).unlink()
-    selfplay(second, "--resume")            # the run's flag comes from its run.json
+    selfplay(second, "--resume")  # the run's flag comes from its run.json
     assert chunk_bytes(second) == chunk_bytes(first)
     assert (second / "chunks.sha256").read_text() == sums
     assert records.read_records(second).equals(table)
@@ -121,8 +149,10 @@ def test_same_seed_same_columns_and_a_resume_plays_them_again(tmp_path):
 def test_a_resume_with_another_flag_is_refused(tmp_path):
     selfplay(tmp_path, "--record-search", "--chunk-size", "1")
     records.chunk_path(tmp_path, 1).unlink()
-    for flags, shown in ((["--no-record-search"], "off here"),
-                         (["--record-search", "--record-top", "3"], "on (top 3) here")):
+    for flags, shown in (
+        (["--no-record-search"], "off here"),
+        (["--record-search", "--record-top", "3"], "on (top 3) here"),
+    ):
         code, err = selfplay(tmp_path, "--resume", *flags, check=False)
         assert code != 0 and "Traceback" not in err
         lines = err.strip().splitlines()
@@ -141,9 +171,10 @@ def test_a_run_without_the_flag_keeps_the_old_records(tmp_path):
 
 
 def test_record_top_needs_record_search(tmp_path):
-    for args, message in ((["--record-top", "4"], "--record-top goes with --record-search"),
-                          (["--record-search", "--record-top", "0"],
-                           "--record-top must be at least 1, not 0")):
+    for args, message in (
+        (["--record-top", "4"], "--record-top goes with --record-search"),
+        (["--record-search", "--record-top", "0"], "--record-top must be at least 1, not 0"),
+    ):
         code, err = selfplay(tmp_path / "run", *args, check=False)
         assert code != 0 and err.strip().splitlines() == [f"error: {message}"]
 
@@ -158,12 +189,12 @@ def test_kernel_games_have_empty_entries(tmp_path):
 
 
 def test_azure_views_record_information_set_searches(tmp_path):
-    selfplay(tmp_path, "--record-search", "--record-top", "4", game="azure",
-             agents=f"{SEARCHER},random")
+    selfplay(tmp_path, "--record-search", "--record-top", "4", game="azure", agents=f"{SEARCHER},random")
     check_search_columns(tmp_path, 4)
 
 
 # ---- what each search resolves to ------------------------------------------------------
+
 
 def test_run_json_records_what_each_agents_search_resolves_to(tmp_path):
     """mcts:iters=50 in 2-player Azul leaves rollout, model, exploration and value to the
@@ -171,6 +202,7 @@ def test_run_json_records_what_each_agents_search_resolves_to(tmp_path):
     1.0 (docs/search.md, "Defaults per game and player count"); greedy does not search."""
     from tessera.learning.model import load_model
     from tessera.search.value_model import builtin_model_file
+
     selfplay(tmp_path)
     first, second = run_plan(tmp_path)["searches"]
     assert second is None

@@ -1,4 +1,5 @@
 """Self-play runs: reproducible records, worker counts, interrupts, resumes and lost workers."""
+
 import json
 import multiprocessing
 import os
@@ -46,8 +47,7 @@ def test_records_are_the_games_play_game_plays(tmp_path):
     assert table.column("game").to_pylist() == list(range(8))
     for row in table.to_pylist():
         assert row["agents"] == [plan.agents[a] for a in row["seats"]]
-        agents = [parse_agent(spec, seed=seed) for spec, seed in zip(row["agents"],
-                                                                      row["agent_seeds"])]
+        agents = [parse_agent(spec, seed=seed) for spec, seed in zip(row["agents"], row["agent_seeds"])]
         record = play_game(AZUL, plan.options, agents, row["seed"])
         assert row["moves"] == [move for _, move in record.moves]
         assert row["movers"] == [who for who, _ in record.moves]
@@ -55,8 +55,14 @@ def test_records_are_the_games_play_game_plays(tmp_path):
         assert row["length"] == len(record.moves)
         winners = [s for s, p in enumerate(record.payoffs) if p == 1]
         assert row["winner"] == (winners[0] if winners else -1)
-    assert {tuple(row) for row in table.column("seats").to_pylist()[:6]} == \
-        {(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)}
+    assert {tuple(row) for row in table.column("seats").to_pylist()[:6]} == {
+        (0, 1),
+        (0, 2),
+        (1, 0),
+        (1, 2),
+        (2, 0),
+        (2, 1),
+    }
 
 
 @pytest.mark.parametrize("agents", [["random", "greedy"], ["random", "greedy", "mcts:iters=5"]])
@@ -68,8 +74,7 @@ def test_a_finished_chunk_is_the_chunk_s_records_and_outcomes(agents):
         table = pq.read_table(pa.BufferReader(finished.data))
         assert table.equals(play_chunk(plan, index))
         assert table.column("game").to_pylist() == list(plan.chunk_games(index))
-        assert table.column("length").to_pylist() == \
-            [len(moves) for moves in table.column("moves").to_pylist()]
+        assert table.column("length").to_pylist() == [len(moves) for moves in table.column("moves").to_pylist()]
         expected = records.outcomes_of(table, plan.seats)
         for name in ("seats", "scores", "payoffs", "lengths"):
             assert np.array_equal(getattr(finished.outcomes, name), getattr(expected, name))
@@ -97,7 +102,7 @@ def test_one_and_two_workers_write_the_same_records(tmp_path):
     one = run(plan, tmp_path / "one", workers=1)
     two = run(plan, tmp_path / "two", workers=2)
     assert one.games_done == two.games_done == 600
-    read_back = records.read_outcomes(tmp_path / "two", plan.seats)   # chunks land in any order
+    read_back = records.read_outcomes(tmp_path / "two", plan.seats)  # chunks land in any order
     for name in ("seats", "scores", "payoffs", "lengths"):
         assert np.array_equal(getattr(two.outcomes, name), getattr(read_back, name))
     assert records.read_records(tmp_path / "one").equals(records.read_records(tmp_path / "two"))
@@ -113,11 +118,10 @@ def test_an_interrupted_run_resumes_to_the_same_records(tmp_path, threads):
         if done >= 300:
             raise KeyboardInterrupt
 
-    cut = run_selfplay(plan, tmp_path / "cut", InProcess(threads),
-                       progress=ctrl_c_after_three_chunks)
+    cut = run_selfplay(plan, tmp_path / "cut", InProcess(threads), progress=ctrl_c_after_three_chunks)
     assert cut.interrupted and cut.games_done == 300
     kept = sorted(records.finished_chunks(tmp_path / "cut"))
-    assert kept == [0, 1, 2] if threads == 1 else len(kept) == 3   # two threads: any three
+    assert kept == [0, 1, 2] if threads == 1 else len(kept) == 3  # two threads: any three
     assert summary(tmp_path / "cut")["games_done"] == 300
     assert not summary(tmp_path / "cut")["complete"]
     resumed = run(plan, tmp_path / "cut", resume=True)
@@ -125,7 +129,7 @@ def test_an_interrupted_run_resumes_to_the_same_records(tmp_path, threads):
     assert records.read_records(tmp_path / "cut").equals(records.read_records(tmp_path / "whole"))
     assert summary(tmp_path / "cut")["stats"] == summary(tmp_path / "whole")["stats"]
     assert summary(tmp_path / "cut")["complete"]
-    again = run(plan, tmp_path / "cut", resume=True)          # nothing left to play
+    again = run(plan, tmp_path / "cut", resume=True)  # nothing left to play
     assert again.played_now == 0 and again.games_done == whole.games_done
 
 
@@ -163,8 +167,9 @@ def test_resume_checks_the_directory(tmp_path):
     other = make_plan(AZUL, {}, ["random", "greedy"], 300, 2, 100)
     with pytest.raises(TesseraError) as err:
         run(other, tmp_path, resume=True)
-    assert str(err.value) == (f"cannot resume {tmp_path}: it holds a different run "
-                              "(games 200 there, 300 here; seed 1 there, 2 here)")
+    assert str(err.value) == (
+        f"cannot resume {tmp_path}: it holds a different run (games 200 there, 300 here; seed 1 there, 2 here)"
+    )
     stray = records.chunk_path(tmp_path, 7)
     stray.write_bytes(records.chunk_path(tmp_path, 0).read_bytes())
     with pytest.raises(TesseraError, match="chunk-000007.parquet does not belong to this run"):
@@ -176,8 +181,7 @@ def test_a_partial_chunk_left_by_a_kill_is_removed(tmp_path):
     (tmp_path / "chunks").mkdir()
     (tmp_path / "chunks" / "chunk-000000.parquet.partial").write_text("cut short")
     run(plan, tmp_path)
-    assert sorted(p.name for p in (tmp_path / "chunks").iterdir()) == \
-        ["chunk-000000.parquet", "chunk-000001.parquet"]
+    assert sorted(p.name for p in (tmp_path / "chunks").iterdir()) == ["chunk-000000.parquet", "chunk-000001.parquet"]
 
 
 def test_a_lost_worker_costs_only_the_chunks_in_flight(tmp_path):
@@ -194,24 +198,42 @@ def test_a_lost_worker_costs_only_the_chunks_in_flight(tmp_path):
     assert killed and result.games_done == 800 and not result.interrupted
     expected = records.read_records(tmp_path / "pool")
     for index in (0, 4, 7):
-        assert play_chunk(plan, index).equals(
-            expected.slice(index * 100, 100).combine_chunks().cast(records.SCHEMA))
+        assert play_chunk(plan, index).equals(expected.slice(index * 100, 100).combine_chunks().cast(records.SCHEMA))
 
 
-@pytest.mark.parametrize("where", [["--workers", "2"], []])     # processes; threads (default)
+@pytest.mark.parametrize("where", [["--workers", "2"], []])  # processes; threads (default)
 def test_ctrl_c_keeps_the_finished_chunks(tmp_path, where):
     """SIGINT to the whole process group, as a terminal's Ctrl-C sends it."""
     out = tmp_path / "run"
-    command = [sys.executable, "-m", "tessera", "selfplay", "azul", "--games", "40000",
-               "--agents", "greedy,random", "--players", "4", "--seed", "9", "--chunk-size", "200",
-               *where, "--out", str(out), "--no-plots"]
+    command = [
+        sys.executable,
+        "-m",
+        "tessera",
+        "selfplay",
+        "azul",
+        "--games",
+        "40000",
+        "--agents",
+        "greedy,random",
+        "--players",
+        "4",
+        "--seed",
+        "9",
+        "--chunk-size",
+        "200",
+        *where,
+        "--out",
+        str(out),
+        "--no-plots",
+    ]
     # As at a terminal, whatever this process was started with: a job started in the
     # background of a script ignores SIGINT, and its children would inherit that; a
     # handled signal is reset to its default in a child when it execs.
     inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        process = subprocess.Popen(command, cwd=ROOT, start_new_session=True, text=True,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        process = subprocess.Popen(
+            command, cwd=ROOT, start_new_session=True, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
     finally:
         signal.signal(signal.SIGINT, inherited)
     deadline = time.monotonic() + 120
@@ -229,9 +251,8 @@ def test_ctrl_c_keeps_the_finished_chunks(tmp_path, where):
     assert not list((out / "chunks").glob("*.partial"))
     plan = make_plan(AZUL, {"players": 4}, ["greedy", "random"], 40000, 9, 200)
     first = min(done)
-    assert play_chunk(plan, first).equals(
-        records.read_records(out).slice(0, 200).combine_chunks().cast(records.SCHEMA))
-    with pytest.raises(ProcessLookupError):           # no worker outlived the run
+    assert play_chunk(plan, first).equals(records.read_records(out).slice(0, 200).combine_chunks().cast(records.SCHEMA))
+    with pytest.raises(ProcessLookupError):  # no worker outlived the run
         for _ in range(100):
             os.killpg(process.pid, 0)
             time.sleep(0.1)

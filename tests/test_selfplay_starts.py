@@ -1,4 +1,5 @@
 """Start positions dealt a batch at a time in numba are the positions Game.new deals."""
+
 import numba
 import numpy as np
 import pytest
@@ -16,10 +17,12 @@ def option_values(kind):
 
 
 # Every value of every option with a few values, one at a time; Azul's 4-player gray wall.
-CASES = [(name, {option: value})
-         for name, game in sorted(registered_games().items())
-         for option, (kind, _, _) in game.options.items()
-         for value in option_values(kind)] + [("azul", {"players": 4, "variant": "gray"})]
+CASES = [
+    (name, {option: value})
+    for name, game in sorted(registered_games().items())
+    for option, (kind, _, _) in game.options.items()
+    for value in option_values(kind)
+] + [("azul", {"players": 4, "variant": "gray"})]
 
 
 @pytest.mark.parametrize("serial", [True, False])
@@ -30,7 +33,7 @@ def test_batched_starts_are_the_starts_of_game_new(name, options, serial):
     assert dealt.shape[0] == len(SEEDS)
     for state, seed in zip(dealt, SEEDS):
         assert np.array_equal(state, game.new(seed, **options))
-    assert len({state.tobytes() for state in dealt}) == len(SEEDS)     # the seeds deal apart
+    assert len({state.tobytes() for state in dealt}) == len(SEEDS)  # the seeds deal apart
 
 
 def test_the_deal_does_not_depend_on_the_thread_count():

@@ -1,4 +1,5 @@
 """Self-play statistics against values worked out by hand."""
+
 import math
 
 import numpy as np
@@ -18,18 +19,22 @@ def outcomes(rows):
 
 
 # Two agents, A = 0 and B = 1, four two-player games, seats swapping.
-HEAD_TO_HEAD = outcomes([
-    ([0, 1], [30, 20], [1, 0], 50),         # A wins by 10
-    ([1, 0], [25, 25], [0.5, 0.5], 60),     # shared: a draw
-    ([0, 1], [10, 40], [0, 1], 40),         # B wins by 30
-    ([1, 0], [12, 30], [0, 1], 70),         # A wins by 18, from seat 2
-])
+HEAD_TO_HEAD = outcomes(
+    [
+        ([0, 1], [30, 20], [1, 0], 50),  # A wins by 10
+        ([1, 0], [25, 25], [0.5, 0.5], 60),  # shared: a draw
+        ([0, 1], [10, 40], [0, 1], 40),  # B wins by 30
+        ([1, 0], [12, 30], [0, 1], 70),  # A wins by 18, from seat 2
+    ]
+)
 
 # Two agents at four seats, A B A B then B A B A.
-FOUR_SEATS = outcomes([
-    ([0, 1, 0, 1], [30, 28, 10, 28], [1, 0, 0, 0], 80),
-    ([1, 0, 1, 0], [20, 20, 15, 20], [0.5, 0.5, 0, 0], 90),
-])
+FOUR_SEATS = outcomes(
+    [
+        ([0, 1, 0, 1], [30, 28, 10, 28], [1, 0, 0, 0], 80),
+        ([1, 0, 1, 0], [20, 20, 15, 20], [0.5, 0.5, 0, 0], 90),
+    ]
+)
 
 
 def test_wilson_interval():
@@ -63,12 +68,10 @@ def test_pairwise_results_of_multiplayer_games():
 def test_bradley_terry_on_a_table_solved_by_hand():
     # With strengths 4 : 2 : 1 every agent's expected points equal its points:
     # A: 3 * 2/3 + 5 * 4/5 = 6 = 2 + 4; B: 3 * 1/3 + 3 * 2/3 = 3 = 1 + 2; C: 1 + 1 = 2.
-    wins = [[0, 2, 4],
-            [1, 0, 2],
-            [1, 1, 0]]
+    wins = [[0, 2, 4], [1, 0, 2], [1, 1, 0]]
     fit = stats.bradley_terry(wins, np.zeros((3, 3)))
     assert fit.prior_draws == 0
-    step = ELO * math.log(2)                                 # 400 log10(2) = 120.41
+    step = ELO * math.log(2)  # 400 log10(2) = 120.41
     assert [fit.elo(i) for i in range(3)] == pytest.approx([step, 0, -step], abs=1e-6)
     assert fit.difference(0, 2)[0] == pytest.approx(2 * step)
 
@@ -132,23 +135,25 @@ def test_summary_and_report_of_two_agents():
     assert a["elo"] == pytest.approx(-b["elo"]) and summary["elo_prior_draws"] == 0
     head = summary["head_to_head"]
     assert head["elo_difference"] == pytest.approx(400 * math.log10(0.625 / 0.375))
-    assert summary["pairings"] == [{"agent": "A", "opponent": "B", "wins": 2, "losses": 1,
-                                    "draws": 1, "games": 4, "score": 0.625}]
+    assert summary["pairings"] == [
+        {"agent": "A", "opponent": "B", "wins": 2, "losses": 1, "draws": 1, "games": 4, "score": 0.625}
+    ]
     lines = format_report(summary, "title")
     assert "Score of A vs B: 2 - 1 - 1 [0.625] 4" in lines
     assert f"Elo difference: {head['elo_difference']:+.1f} ± {head['elo_interval']:.1f}" in lines
 
 
 def test_a_round_robin_reports_every_pairing():
-    games = outcomes([([0, 1], [30, 20], [1, 0], 50), ([2, 0], [25, 25], [0.5, 0.5], 60),
-                      ([1, 2], [10, 40], [0, 1], 40)])
+    games = outcomes(
+        [([0, 1], [30, 20], [1, 0], 50), ([2, 0], [25, 25], [0.5, 0.5], 60), ([1, 2], [10, 40], [0, 1], 40)]
+    )
     summary = stats.summarize(games, ["A", "B", "C"])
-    assert [(row["agent"], row["opponent"], row["wins"], row["losses"], row["draws"])
-            for row in summary["pairings"]] == [("A", "B", 1, 0, 0), ("A", "C", 0, 0, 1),
-                                                ("B", "C", 0, 1, 0)]
+    assert [
+        (row["agent"], row["opponent"], row["wins"], row["losses"], row["draws"]) for row in summary["pairings"]
+    ] == [("A", "B", 1, 0, 0), ("A", "C", 0, 0, 1), ("B", "C", 0, 1, 0)]
     lines = format_report(summary, "title")
     assert "  A vs C: 0 - 0 - 1 [0.500] 1" in lines and summary["head_to_head"] is None
-    assert summary["elo_prior_draws"] == 1          # B scored nothing against A and C
+    assert summary["elo_prior_draws"] == 1  # B scored nothing against A and C
 
 
 def test_one_agent_reports_seats_only():

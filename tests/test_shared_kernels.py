@@ -1,5 +1,6 @@
 """tessera.kernels.shared: the kernels compiled while a command waits for its input are the ones
 a search then calls, and the waiting stops when the input comes."""
+
 import os
 import subprocess
 import sys
@@ -28,9 +29,14 @@ def test_an_azul_search_calls_every_shared_kernel_with_its_signature(tmp_path):
             print(kernel.py_func.__qualname__, signature in kernel.overloads,
                   sorted(map(str, kernel.overloads)))
     """)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                          env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), TESSERA_COMPILE_HELPER="0",
-                                    TESSERA_PREBUILT="0"), timeout=COLD_START_SECONDS)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), TESSERA_COMPILE_HELPER="0", TESSERA_PREBUILT="0"),
+        timeout=COLD_START_SECONDS,
+    )
     assert done.returncode == 0, done.stderr
     unused = [line for line in done.stdout.splitlines() if line.split()[1] != "True"]
     assert not unused, unused
@@ -46,7 +52,8 @@ def test_preparing_stops_once_the_input_has_come():
         print(sum(signature in kernel.overloads for kernel, signature in shared.SIGNATURES),
               len(questions))
     """)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                          timeout=COLD_START_SECONDS)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=COLD_START_SECONDS
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["2", "3"]

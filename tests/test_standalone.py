@@ -8,6 +8,7 @@ environment already holds two unrelated distributions whose top-level packages a
 ``kernels`` and ``solver`` (the names of the repository's folders): Tessera installs only
 the ``tessera`` namespace, so both keep working beside it.
 """
+
 import json
 import os
 import subprocess
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.packaging        # builds and installs the wheel
+pytestmark = pytest.mark.packaging  # builds and installs the wheel
 
 REPO = Path(__file__).resolve().parents[1]
 DATA_FILES = ("summer-pavilion-board.json", "azure-domains.json", "azure-cosmos-standin.json")
@@ -27,8 +28,11 @@ DATA_FILES = ("summer-pavilion-board.json", "azure-domains.json", "azure-cosmos-
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(REPO)],
-                   check=True, timeout=600)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(REPO)],
+        check=True,
+        timeout=600,
+    )
     (path,) = out.glob("tessera_games-*.whl")
     return path
 
@@ -44,9 +48,13 @@ def unrelated_wheel(name, folder):
     (source / "pyproject.toml").write_text(
         '[build-system]\nrequires = ["setuptools>=77"]\nbuild-backend = "setuptools.build_meta"\n'
         f'[project]\nname = "unrelated-{name}"\nversion = "1.0"\n'
-        f'[tool.setuptools]\npackages = ["{name}"]\n')
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
-                    "-w", str(folder), str(source)], check=True, timeout=600)
+        f'[tool.setuptools]\npackages = ["{name}"]\n'
+    )
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(folder), str(source)],
+        check=True,
+        timeout=600,
+    )
     (path,) = folder.glob(f"unrelated_{name}-*.whl")
     return path
 
@@ -59,18 +67,30 @@ def installed(wheel, tmp_path_factory):
     venv.create(env_dir, with_pip=True)
     bin_dir = env_dir / "bin"
     others = tmp_path_factory.mktemp("unrelated")
-    subprocess.run([bin_dir / "python", "-m", "pip", "install", "--quiet",
-                    *(str(unrelated_wheel(name, others)) for name in UNRELATED)], check=True, timeout=600)
+    subprocess.run(
+        [
+            bin_dir / "python",
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            *(str(unrelated_wheel(name, others)) for name in UNRELATED),
+        ],
+        check=True,
+        timeout=600,
+    )
     subprocess.run([bin_dir / "python", "-m", "pip", "install", "--quiet", str(wheel)], check=True, timeout=1200)
     empty = tmp_path_factory.mktemp("empty")
     env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env.update(PATH=f"{bin_dir}{os.pathsep}{env['PATH']}", NUMBA_CACHE_DIR=str(empty / ".numba-cache"))
 
     def run(command):
-        result = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=empty, env=env,
-                                capture_output=True, text=True, timeout=1200)
+        result = subprocess.run(
+            ["bash", "-o", "pipefail", "-c", command], cwd=empty, env=env, capture_output=True, text=True, timeout=1200
+        )
         assert result.returncode == 0, f"{command}\n{result.stderr}"
         return result.stdout
+
     return run
 
 
@@ -84,7 +104,7 @@ def test_the_wheel_installs_only_the_tessera_namespace(wheel):
 def test_the_wheel_holds_every_board_file(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {f"tessera/kernels/data/{name}" for name in DATA_FILES} <= names
-    assert "tessera/learning/models/azul.npz" in names          # the built-in value models
+    assert "tessera/learning/models/azul.npz" in names  # the built-in value models
     assert "tessera/learning/models/pavilion.npz" in names
     assert "tessera/learning/models/pavilion-3p.npz" in names
 
@@ -97,20 +117,33 @@ def test_the_wheel_holds_the_web_boards_page(wheel):
 
 
 # The libraries of the extras (pyproject.toml), none of which the core install brings.
-OPTIONAL = ("pyarrow", "matplotlib", "dask", "distributed", "starlette", "uvicorn", "psutil",
-            "gymnasium", "pettingzoo", "pyspiel")
+OPTIONAL = (
+    "pyarrow",
+    "matplotlib",
+    "dask",
+    "distributed",
+    "starlette",
+    "uvicorn",
+    "psutil",
+    "gymnasium",
+    "pettingzoo",
+    "pyspiel",
+)
 
 
 def test_the_core_install_brings_no_library_of_an_extra(installed):
-    found = installed("python -c 'import importlib.util as u; print([m for m in "
-                      f"{json.dumps(OPTIONAL)} if u.find_spec(m)])'")
+    found = installed(
+        f"python -c 'import importlib.util as u; print([m for m in {json.dumps(OPTIONAL)} if u.find_spec(m)])'"
+    )
     assert found.strip() == "[]"
 
 
 def test_a_command_of_an_extra_names_it_in_the_core_install(installed):
     done = installed("tessera stats run 2>&1; echo status $?")
-    assert done.splitlines() == ['error: tessera stats needs the \'selfplay\' extra: '
-                                 'pip install "tessera-games[selfplay]"', "status 2"]
+    assert done.splitlines() == [
+        "error: tessera stats needs the 'selfplay' extra: pip install \"tessera-games[selfplay]\"",
+        "status 2",
+    ]
 
 
 def test_perft_runs_from_an_empty_folder(installed):
@@ -168,14 +201,19 @@ def test_the_installed_wheel_loads_its_kernels_shipped_compiled(installed):
     """Installed from the wheel, the sources the shipped kernels were built from are all there
     (their digest is the manifest's), so a first search on an empty cache compiles nothing."""
     from tessera.kernels import prebuilt
-    if prebuilt.BUILD_CPU.get(os.uname().machine) is None or not prebuilt.archive_paths(
-            prebuilt.BUILD_CPU[os.uname().machine])[0].is_file():
+
+    if (
+        prebuilt.BUILD_CPU.get(os.uname().machine) is None
+        or not prebuilt.archive_paths(prebuilt.BUILD_CPU[os.uname().machine])[0].is_file()
+    ):
         pytest.skip("no kernels shipped compiled for this platform")
-    refusal = installed("python -c 'from tessera.kernels import prebuilt as p; import json, platform; "
-                        "cpu = p.BUILD_CPU[platform.machine()]; "
-                        "manifest = json.loads(p.archive_paths(cpu)[1].read_text()); "
-                        "print(p.refusal(manifest, digest=p.source_digest(), versions=p._versions(), "
-                        "host_features=p._host_features()))'")
+    refusal = installed(
+        "python -c 'from tessera.kernels import prebuilt as p; import json, platform; "
+        "cpu = p.BUILD_CPU[platform.machine()]; "
+        "manifest = json.loads(p.archive_paths(cpu)[1].read_text()); "
+        "print(p.refusal(manifest, digest=p.source_digest(), versions=p._versions(), "
+        "host_features=p._host_features()))'"
+    )
     assert refusal.strip() == "None"
     out = installed("tessera new azul --seed 1 | tessera best - --iterations 500 --threads 1 --json")
     assert json.loads(out)["root"]["compile_seconds"] == 0

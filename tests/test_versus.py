@@ -1,5 +1,6 @@
 """tessera.strength and bench/versus.py: seeded matches against a baseline source tree in a
 worker process."""
+
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -11,7 +12,7 @@ from tessera.strength import Baseline, VersusError, match
 from tessera.strength.baseline import export_commit
 from tests.limits import CHILD_SECONDS
 
-pytestmark = pytest.mark.repo         # the checkout's source tree serves as the baseline; bench/versus.py
+pytestmark = pytest.mark.repo  # the checkout's source tree serves as the baseline; bench/versus.py
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -24,13 +25,11 @@ def here_as_baseline():
 
 
 def test_a_seeded_match_is_reproducible_and_its_figures_add_up(here_as_baseline):
-    first, records = match("pavilion", "greedy", "greedy@base", 2, seed=5, baseline=here_as_baseline,
-                           warm=False)
-    again, records_again = match("pavilion", "greedy", "greedy@base", 2, seed=5,
-                                 baseline=here_as_baseline, warm=False)
+    first, records = match("pavilion", "greedy", "greedy@base", 2, seed=5, baseline=here_as_baseline, warm=False)
+    again, records_again = match("pavilion", "greedy", "greedy@base", 2, seed=5, baseline=here_as_baseline, warm=False)
     assert [r.moves for _, r in records] == [r.moves for _, r in records_again]
     assert [r.scores for _, r in records] == [r.scores for _, r in records_again]
-    assert [seat for seat, _ in records] == [0, 1]            # seats alternate
+    assert [seat for seat, _ in records] == [0, 1]  # seats alternate
     assert records[0][1].agents == ["greedy", "greedy@base"]
     assert records[1][1].agents == ["greedy@base", "greedy"]
     assert sum(row["games"] for row in first["by_seat"]) == first["games"] == 2
@@ -38,9 +37,8 @@ def test_a_seeded_match_is_reproducible_and_its_figures_add_up(here_as_baseline)
     margins = [r.scores[s] - r.scores[1 - s] for s, r in records]
     assert first["mean_margin"] == pytest.approx(sum(margins) / 2)
     timings = ("seconds", "ms_a_move")
-    assert {k: v for k, v in first.items() if k not in timings} == \
-        {k: v for k, v in again.items() if k not in timings}
-    for side in ("agent", "opponent"):                        # both sides' moves were timed
+    assert {k: v for k, v in first.items() if k not in timings} == {k: v for k, v in again.items() if k not in timings}
+    for side in ("agent", "opponent"):  # both sides' moves were timed
         low, high = first["ms_a_move"][side]["quartiles"]
         assert 0 < low <= first["ms_a_move"][side]["median"] <= high
 
@@ -48,8 +46,7 @@ def test_a_seeded_match_is_reproducible_and_its_figures_add_up(here_as_baseline)
 def test_the_same_agent_on_both_sides_plays_the_same_moves(here_as_baseline):
     """The baseline here is this very checkout: seat for seat, its greedy plays as ours does."""
     _, local = match("pavilion", "greedy", "greedy", 2, seed=9, warm=False)
-    _, remote = match("pavilion", "greedy@base", "greedy@base", 2, seed=9, baseline=here_as_baseline,
-                      warm=False)
+    _, remote = match("pavilion", "greedy@base", "greedy@base", 2, seed=9, baseline=here_as_baseline, warm=False)
     assert [r.moves for _, r in local] == [r.moves for _, r in remote]
 
 
@@ -69,17 +66,20 @@ def _tree_with_an_agent_that_passes(root, layout):
         "    def observe(self, move):\n"
         "        pass\n\n\n"
         "def parse_agent(spec, seed=0):\n"
-        "    return Passer()\n")
+        "    return Passer()\n"
+    )
     (root / "kernels").symlink_to(REPO / "kernels")
     if layout == "package-dir":
         (root / "pyproject.toml").write_text(
-            '[tool.setuptools]\npackage-dir = {"tessera" = "solver", "tessera.kernels" = "kernels"}\n')
+            '[tool.setuptools]\npackage-dir = {"tessera" = "solver", "tessera.kernels" = "kernels"}\n'
+        )
 
 
 def test_the_worker_times_a_search_and_names_a_bad_position(here_as_baseline):
     """The worker's ``rate`` op (a speed comparison of two versions): simulations a CPU second
     of one default search; a position that does not parse is an error answer."""
     from tessera.games import get_game
+
     game = get_game("pavilion")
     position = game.format_position(game.new(1, players=2))
     rate = here_as_baseline.ask({"op": "rate", "position": position, "simulations": 300, "seed": 1})
@@ -97,9 +97,21 @@ def test_an_illegal_baseline_move_is_an_error_naming_it(tmp_path, layout):
 
 
 def test_the_command_line_says_what_is_wrong_in_one_line(tmp_path):
-    run = subprocess.run([sys.executable, str(REPO / "bench" / "versus.py"), "pavilion", "greedy",
-                          "greedy@base", "--baseline", "no-such-commit"],
-                         capture_output=True, text=True, cwd=REPO, timeout=CHILD_SECONDS)
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "bench" / "versus.py"),
+            "pavilion",
+            "greedy",
+            "greedy@base",
+            "--baseline",
+            "no-such-commit",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=CHILD_SECONDS,
+    )
     assert run.returncode == 2
     assert run.stderr.strip().splitlines() == [f"error: no commit 'no-such-commit' in {REPO}"]
 

@@ -1,5 +1,6 @@
 """tessera warmup: it fills numba's cache so that later commands compile nothing, and the
 first search of a cold cache says what it compiled apart from its own time."""
+
 import json
 import os
 import subprocess
@@ -19,9 +20,16 @@ def tessera(*args, stdin=None, cache=None):
     env = dict(os.environ)
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = str(cache)
-        env["TESSERA_PREBUILT"] = "0"        # compiles into it, as without kernels shipped compiled
-    return subprocess.run([sys.executable, "-m", "tessera", *map(str, args)], input=stdin, text=True,
-                          capture_output=True, cwd=ROOT, env=env, timeout=COLD_START_SECONDS)
+        env["TESSERA_PREBUILT"] = "0"  # compiles into it, as without kernels shipped compiled
+    return subprocess.run(
+        [sys.executable, "-m", "tessera", *map(str, args)],
+        input=stdin,
+        text=True,
+        capture_output=True,
+        cwd=ROOT,
+        env=env,
+        timeout=COLD_START_SECONDS,
+    )
 
 
 def test_steps_cover_every_search_and_views_only_where_something_is_hidden():
@@ -39,8 +47,10 @@ def test_after_warmup_best_and_solve_compile_nothing():
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("azul: ")
     position = get_game("azul").format_position(get_game("azul").new(4))
-    for args in (["best", "-", "--iterations", "300", "--threads", "2", "--seed", "1"],
-                 ["best", "-", "--algo", "alphabeta", "--depth", "2"]):
+    for args in (
+        ["best", "-", "--iterations", "300", "--threads", "2", "--seed", "1"],
+        ["best", "-", "--algo", "alphabeta", "--depth", "2"],
+    ):
         done = tessera(*args, "--json", stdin=position)
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout)["root"]["compile_seconds"] == 0
@@ -54,8 +64,19 @@ def test_the_first_best_reports_its_compile_apart_from_the_search(tmp_path):
     """Before: the compile was counted as search time (20000 visits in 33.88 s · 590 nodes/s)."""
     position = get_game("azul").format_position(get_game("azul").new(1))
     # Random rollouts: the fewest kernels a search compiles, and as much to report.
-    done = tessera("best", "-", "--iterations", "2000", "--seed", "1", "--rollout", "random", "--json",
-                   stdin=position, cache=tmp_path)
+    done = tessera(
+        "best",
+        "-",
+        "--iterations",
+        "2000",
+        "--seed",
+        "1",
+        "--rollout",
+        "random",
+        "--json",
+        stdin=position,
+        cache=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     root = json.loads(done.stdout)["root"]
     assert root["compile_seconds"] > 1.0 > root["seconds"]

@@ -2,6 +2,7 @@
 the analysis engine: positions and moves, chance dealt by the game's seed as `tessera
 selfplay` deals it, the fields clicks map to, the Azure realm and views, self-play runs,
 and bad input answered with HTTP 400 and the engine's one-line error."""
+
 import random
 import socket
 
@@ -63,8 +64,7 @@ def test_chance_by_hand_lists_the_outcomes_with_their_probabilities(client):
     last_draft = start
     while not last_draft.play(last_draft.legal_moves[0]).is_chance:
         last_draft = last_draft.play(last_draft.legal_moves[0])
-    doc = post(client, "/api/play", {"position": last_draft.text(), "move": last_draft.legal_moves[0],
-                                     "deal": False})
+    doc = post(client, "/api/play", {"position": last_draft.text(), "move": last_draft.legal_moves[0], "deal": False})
     assert doc["is_chance"] and not doc["dealt"]
     assert abs(sum(move["probability"] for move in doc["moves"]) - 1) < 1e-9
     drawn = post(client, "/api/play", {"position": doc["text"], "move": "draw red", "deal": False})
@@ -81,24 +81,28 @@ def test_a_position_reads_from_text_or_json(client):
 
 # ---- the fields clicks map to ---------------------------------------------------------------
 
-@pytest.mark.parametrize("game, text, expected", [
-    ("azul", "F3 blue 4", {"kind": "draft", "source": "F3", "colour": "B", "destination": "4"}),
-    ("azul", "C red floor", {"kind": "draft", "source": "C", "colour": "R", "destination": "floor"}),
-    ("azul", "col 2", {"kind": "col", "column": 2}),
-    ("azul", "draw black", {"kind": "draw", "colour": "K"}),
-    ("pavilion", "F2 wild", {"kind": "draft", "source": "F2", "colour": "wild"}),
-    ("pavilion", "C blue", {"kind": "draft", "source": "C", "colour": "B"}),
-    ("pavilion", "place red 3 wild 1", {"kind": "place", "star": "R", "space": 3, "colour": "R", "wild": 1}),
-    ("pavilion", "place centre 4 blue", {"kind": "place", "star": "C", "space": 4, "colour": "B", "wild": 0}),
-    ("pavilion", "take YBB", {"kind": "take", "tiles": "YBB"}),
-    ("pavilion", "keep -", {"kind": "keep", "tiles": "-"}),
-    ("pavilion", "pass", {"kind": "pass"}),
-    ("azure", "place c4", {"kind": "place", "cell": "c4"}),
-    ("azure", "gifted b2", {"kind": "gifted", "cell": "b2"}),
-    ("azure", "boon wisdom", {"kind": "boon", "boon": "wisdom"}),
-    ("azure", "return azure+black", {"kind": "return", "colours": "AB"}),
-    ("azure", "draw vermillion", {"kind": "draw", "colour": "V"}),
-])
+
+@pytest.mark.parametrize(
+    "game, text, expected",
+    [
+        ("azul", "F3 blue 4", {"kind": "draft", "source": "F3", "colour": "B", "destination": "4"}),
+        ("azul", "C red floor", {"kind": "draft", "source": "C", "colour": "R", "destination": "floor"}),
+        ("azul", "col 2", {"kind": "col", "column": 2}),
+        ("azul", "draw black", {"kind": "draw", "colour": "K"}),
+        ("pavilion", "F2 wild", {"kind": "draft", "source": "F2", "colour": "wild"}),
+        ("pavilion", "C blue", {"kind": "draft", "source": "C", "colour": "B"}),
+        ("pavilion", "place red 3 wild 1", {"kind": "place", "star": "R", "space": 3, "colour": "R", "wild": 1}),
+        ("pavilion", "place centre 4 blue", {"kind": "place", "star": "C", "space": 4, "colour": "B", "wild": 0}),
+        ("pavilion", "take YBB", {"kind": "take", "tiles": "YBB"}),
+        ("pavilion", "keep -", {"kind": "keep", "tiles": "-"}),
+        ("pavilion", "pass", {"kind": "pass"}),
+        ("azure", "place c4", {"kind": "place", "cell": "c4"}),
+        ("azure", "gifted b2", {"kind": "gifted", "cell": "b2"}),
+        ("azure", "boon wisdom", {"kind": "boon", "boon": "wisdom"}),
+        ("azure", "return azure+black", {"kind": "return", "colours": "AB"}),
+        ("azure", "draw vermillion", {"kind": "draw", "colour": "V"}),
+    ],
+)
 def test_a_moves_fields(game, text, expected):
     assert fields(game, text) == {"text": text, **expected}
 
@@ -122,6 +126,7 @@ def test_every_move_of_random_games_has_its_fields(game):
 
 # ---- Azure: the realm and the views ------------------------------------------------------------
 
+
 def test_the_azure_realm_is_read_from_the_board_data(client):
     doc = post(client, "/api/new", {"game": "azure", "seed": 5})
     cells = doc["realm"]["cells"]
@@ -134,25 +139,38 @@ def test_the_azure_realm_is_read_from_the_board_data(client):
     assert stone == {"player": 1, "gifted": False}
     cosmos = post(client, "/api/new", {"game": "azure", "seed": 5, "options": {"cosmos": True}})
     assert cosmos["realm"]["size"] == 8 and cosmos["realm"]["track"]["end"] > 0
-    assert cosmos["realm"]["track"]["standin"]          # the packaged boards
+    assert cosmos["realm"]["track"]["standin"]  # the packaged boards
 
 
 def test_an_azure_view_hides_what_its_player_cannot_see(client):
     doc = post(client, "/api/new", {"game": "azure", "seed": 5})
     hand_1 = doc["json"]["players"][0]["hand"]
     seen_by_2 = doc["views"]["2"]["players"][0]["hand"]
-    assert "?" not in hand_1 and seen_by_2 == "?" * len(hand_1)     # drawn from the hidden deck
+    assert "?" not in hand_1 and seen_by_2 == "?" * len(hand_1)  # drawn from the hidden deck
     assert set(doc["views"]["1"]["deck"]) == {"?"}
     view = post(client, "/api/view", {"position": doc["text"], "player": 2})
-    assert view["is_view"] and view["moves"] == []                  # player 1's moves are hidden
+    assert view["is_view"] and view["moves"] == []  # player 1's moves are hidden
 
 
 # ---- self-play runs --------------------------------------------------------------------------
 
+
 def test_a_self_play_run_is_listed_and_replayed(client, tmp_path):
     run = tmp_path / "run"
-    done = tessera("selfplay", "pavilion", "--games", "2", "--agents", "random,greedy", "--seed", "3",
-                   "--workers", "1", "--out", run)
+    done = tessera(
+        "selfplay",
+        "pavilion",
+        "--games",
+        "2",
+        "--agents",
+        "random,greedy",
+        "--seed",
+        "3",
+        "--workers",
+        "1",
+        "--out",
+        run,
+    )
     assert done.returncode == 0, done.stderr
     listing = post(client, "/api/run", {"folder": str(run)})
     assert listing["game"] == "pavilion" and listing["count"] == 2
@@ -174,6 +192,7 @@ def test_a_self_play_run_is_listed_and_replayed(client, tmp_path):
 
 # ---- bad input ---------------------------------------------------------------------------------
 
+
 def test_a_bad_position_gets_the_engines_one_line_error(client):
     shown = tessera("show", "azul players 9")
     expected = shown.stderr.strip().removeprefix("error: ")
@@ -181,27 +200,36 @@ def test_a_bad_position_gets_the_engines_one_line_error(client):
     assert post(client, "/api/position", {"position": "azul players 9"}, status=400) == {"error": expected}
 
 
-@pytest.mark.parametrize("path, body, message", [
-    ("/api/new", {"game": "chess"}, "unknown game 'chess'"),
-    ("/api/new", {"game": "azul", "options": {"colours": 6}}, "azul has no option 'colours'"),
-    ("/api/new", {"game": "azul", "options": {"players": 7}}, "players must be 2, 3 or 4"),
-    ("/api/new", {"game": "azul", "seed": -1}, "seed must be"),
-    ("/api/new", {"game": "azul", "seed": "x"}, "seed must be"),
-    ("/api/new", {"game": ["azul"]}, "game must be"),
-    ("/api/position", {"position": 7}, "position must be"),
-    ("/api/position", {"position": "{"}, "bad position"),
-    ("/api/play", {"position": "azul", "move": "F1 blue 1"}, "bad position"),
-    ("/api/play", {"position": Position.new("azul", seed=1).text(), "move": "F9 red 1"}, "bad move 'F9 red 1'"),
-    ("/api/play", {"position": Position.new("azul", seed=1).text(), "move": None}, "move must be"),
-    ("/api/play", {"position": Position.new("azul", seed=1).text(), "move": "F1 blue 1", "rng": "x"},
-     "rng must be"),
-    ("/api/play", {"position": Position.new("azul", seed=1).text(), "move": "F1 blue 1", "rng": 1.5},
-     "rng must be"),
-    ("/api/new", {"game": "azure", "options": {"layout": 7}}, "layout must be"),
-    ("/api/view", {"position": Position.new("azure", seed=1).text(), "player": 3}, "player must be 1 to 2"),
-    ("/api/run/game", {"folder": 5}, "folder must be"),
-    ("/api/analysis/start", {"tab": "x"}, "analysis is off"),
-])
+@pytest.mark.parametrize(
+    "path, body, message",
+    [
+        ("/api/new", {"game": "chess"}, "unknown game 'chess'"),
+        ("/api/new", {"game": "azul", "options": {"colours": 6}}, "azul has no option 'colours'"),
+        ("/api/new", {"game": "azul", "options": {"players": 7}}, "players must be 2, 3 or 4"),
+        ("/api/new", {"game": "azul", "seed": -1}, "seed must be"),
+        ("/api/new", {"game": "azul", "seed": "x"}, "seed must be"),
+        ("/api/new", {"game": ["azul"]}, "game must be"),
+        ("/api/position", {"position": 7}, "position must be"),
+        ("/api/position", {"position": "{"}, "bad position"),
+        ("/api/play", {"position": "azul", "move": "F1 blue 1"}, "bad position"),
+        ("/api/play", {"position": Position.new("azul", seed=1).text(), "move": "F9 red 1"}, "bad move 'F9 red 1'"),
+        ("/api/play", {"position": Position.new("azul", seed=1).text(), "move": None}, "move must be"),
+        (
+            "/api/play",
+            {"position": Position.new("azul", seed=1).text(), "move": "F1 blue 1", "rng": "x"},
+            "rng must be",
+        ),
+        (
+            "/api/play",
+            {"position": Position.new("azul", seed=1).text(), "move": "F1 blue 1", "rng": 1.5},
+            "rng must be",
+        ),
+        ("/api/new", {"game": "azure", "options": {"layout": 7}}, "layout must be"),
+        ("/api/view", {"position": Position.new("azure", seed=1).text(), "player": 3}, "player must be 1 to 2"),
+        ("/api/run/game", {"folder": 5}, "folder must be"),
+        ("/api/analysis/start", {"tab": "x"}, "analysis is off"),
+    ],
+)
 def test_bad_input_is_answered_with_400_and_one_line(client, path, body, message):
     error = post(client, path, body, status=400)["error"]
     assert message in error and "\n" not in error
@@ -222,12 +250,12 @@ def test_bodies_that_are_not_json_objects_are_refused(client):
         response = client.post("/api/position", content=content, headers=json_type)
         assert response.status_code == 400 and response.json()["error"].startswith("the request")
     assert client.post("/api/new", content=b"x" * (2 << 20), headers=json_type).status_code == 413
-    assert client.get("/api/games").status_code == 200         # and the server goes on
+    assert client.get("/api/games").status_code == 200  # and the server goes on
 
 
 def test_the_page_and_its_assets_are_served(client):
     page = client.get("/")
-    assert page.status_code == 200 and "<svg id=\"board\"" in page.text
+    assert page.status_code == 200 and '<svg id="board"' in page.text
     for asset in ("app.js", "svg.js", "azul.js", "pavilion.js", "azure.js", "style.css"):
         assert f"/static/{asset}" in page.text
         assert client.get(f"/static/{asset}").status_code == 200

@@ -4,6 +4,7 @@ redo and jumps; a bad pasted position; live analysis in one tab and in two at on
 closed tab's search stopped; the engine at a seat; a Summer Pavilion and an Azure turn.
 The screenshots in docs/ (docs/web.md) are taken here: `TESSERA_SCREENSHOTS=1` writes
 them there (otherwise a test run leaves the repository as it was)."""
+
 import json
 import os
 import signal
@@ -37,14 +38,20 @@ def save_screenshot(page, name):
     assert image.startswith(PNG_SIGNATURE)
     if os.environ.get("TESSERA_SCREENSHOTS"):
         DOCS.joinpath(name).write_bytes(image)
-AZUL_LATE = ("azul players 2 wall colour round 3 phase draft turn 1 starter 1; factories - - - - -;"
-             " centre BYYRRKK; bag 8/8/7/9/8; lid 6/7/6/7/7; player 1 score 8 wall"
-             " BYRK./...../...../..W../..... lines W/../.../BBB./K.... floor -; player 2 score 3"
-             " wall B..../W..../...../...../..... lines ./YY/RRR/..../WW... floor 1R")
-AZUL_GRAY_TILING = ("azul players 2 wall gray round 1 phase tiling turn 1 starter 1; factories - - - - -;"
-                    " centre -; bag 16/17/18/14/15; lid 0/0/0/0/0; player 1 score 0 wall"
-                    " ...../...../...../...../..... lines R/BB/KKK/..../..... floor BKKK; player 2"
-                    " score 0 wall ...../...../...../...../..... lines R/B./YYY/WWWW/..... floor 1W")
+
+
+AZUL_LATE = (
+    "azul players 2 wall colour round 3 phase draft turn 1 starter 1; factories - - - - -;"
+    " centre BYYRRKK; bag 8/8/7/9/8; lid 6/7/6/7/7; player 1 score 8 wall"
+    " BYRK./...../...../..W../..... lines W/../.../BBB./K.... floor -; player 2 score 3"
+    " wall B..../W..../...../...../..... lines ./YY/RRR/..../WW... floor 1R"
+)
+AZUL_GRAY_TILING = (
+    "azul players 2 wall gray round 1 phase tiling turn 1 starter 1; factories - - - - -;"
+    " centre -; bag 16/17/18/14/15; lid 0/0/0/0/0; player 1 score 0 wall"
+    " ...../...../...../...../..... lines R/BB/KKK/..../..... floor BKKK; player 2"
+    " score 0 wall ...../...../...../...../..... lines R/B./YYY/WWWW/..... floor 1W"
+)
 PAVILION_PLACING = """pavilion players 2 round 3 wild orange phase place turn 2 starter 1 token 2 passed - reward 0
 factories - - - - -
 centre -
@@ -83,16 +90,14 @@ def click_move(page, move):
     page.locator(pick_selector({"source": move["source"], "colour": move["colour"]})).first.click()
     if page.evaluate("ui.index") == before:
         page.locator(pick_selector({"destination": move["destination"]})).click()
-    page.wait_for_function(f"ui.index === {before + 1} && ui.history.length === {before + 2}",
-                           timeout=WAIT_MS)
+    page.wait_for_function(f"ui.index === {before + 1} && ui.history.length === {before + 2}", timeout=WAIT_MS)
 
 
 def new_game(page, game, seed=1):
     page.select_option("#game", game)
     page.fill("#seed", str(seed))
     page.click("#new")
-    page.wait_for_function(f"current().doc.game === '{game}' && ui.history.length === 1",
-                           timeout=WAIT_MS)
+    page.wait_for_function(f"current().doc.game === '{game}' && ui.history.length === 1", timeout=WAIT_MS)
 
 
 def test_a_whole_azul_game_by_clicks_then_undo_redo_and_jump(page):
@@ -136,7 +141,7 @@ def test_gray_wall_tiling_by_clicking_a_column(page):
     page.fill("#position-text", AZUL_GRAY_TILING)
     page.click("#load")
     page.wait_for_function("current().doc.json.phase === 'tiling' && ui.history.length === 1")
-    page.locator(pick_selector({"column": 3})).first.click()       # line 1's red: column 3
+    page.locator(pick_selector({"column": 3})).first.click()  # line 1's red: column 3
     page.wait_for_function("ui.history.length === 2", timeout=WAIT_MS)
     assert page.evaluate("current().move") == "col 3"
     assert doc(page)["json"]["boards"][0]["wall"][0] == "..R.."
@@ -174,13 +179,11 @@ def analysis_rows(page):
 def test_live_analysis_fills_the_table_and_marks_the_best_move(page, server):
     page.fill("#analysis-seconds", "4")
     page.click("#analyse")
-    page.wait_for_function("document.querySelectorAll('#analysis tbody tr').length > 0",
-                           timeout=WAIT_MS)
+    page.wait_for_function("document.querySelectorAll('#analysis tbody tr').length > 0", timeout=WAIT_MS)
     first_visits = int(page.locator("#analysis tbody tr").first.locator("td").nth(3).inner_text())
     assert page.locator("#board .best").count() > 0
-    assert page.locator("#board .best-arrow").count() == 1         # Azul: source to line
-    page.wait_for_function("document.getElementById('analysis-state').textContent.includes('done')",
-                           timeout=WAIT_MS)
+    assert page.locator("#board .best-arrow").count() == 1  # Azul: source to line
+    page.wait_for_function("document.getElementById('analysis-state').textContent.includes('done')", timeout=WAIT_MS)
     best = page.locator("#analysis tbody tr.best td").first.inner_text()
     assert best in [m["text"] for m in doc(page)["moves"]]
     final_visits = int(page.locator("#analysis tbody tr").first.locator("td").nth(3).inner_text())
@@ -190,7 +193,7 @@ def test_live_analysis_fills_the_table_and_marks_the_best_move(page, server):
     page.locator("#analysis tbody tr").first.click()
     page.wait_for_function("ui.history.length === 2")
     assert page.evaluate("current().move").startswith(best)
-    page.click("#analyse")                  # it went on with the new position: stop it
+    page.click("#analyse")  # it went on with the new position: stop it
     assert page.inner_text("#analysis-state") == "stopped"
 
 
@@ -202,8 +205,7 @@ def test_exact_values_from_the_solver(page):
     page.select_option("#analysis-algo", "solve")
     page.fill("#analysis-seconds", "30")
     page.click("#analyse")
-    page.wait_for_function("document.getElementById('analysis-state').textContent.includes('done')",
-                           timeout=SOLVE_MS)
+    page.wait_for_function("document.getElementById('analysis-state').textContent.includes('done')", timeout=SOLVE_MS)
     assert "proven" in page.inner_text("#analysis-state")
     exact = Position.parse(AZUL_LATE).solve()
     best = page.locator("#analysis tbody tr.best td")
@@ -221,8 +223,7 @@ def test_two_tabs_analyse_at_once_and_a_closed_tab_stops_its_search(browser, ser
         tab.fill("#analysis-seconds", "60")
         tab.click("#analyse")
     for tab in (page, other):
-        tab.wait_for_function("document.querySelectorAll('#analysis tbody tr').length > 0",
-                              timeout=WAIT_MS)
+        tab.wait_for_function("document.querySelectorAll('#analysis tbody tr').length > 0", timeout=WAIT_MS)
     tabs = [f"{server}/api/analysis/status?tab={tab.evaluate('ui.tab')}" for tab in (page, other)]
     assert [httpx.get(status).json() for status in tabs] == [{"open": True, "searching": True}] * 2
     other.close()
@@ -242,14 +243,14 @@ def test_the_engine_plays_a_seat_and_both(page):
     click_move(page, next(m for m in doc(page)["moves"] if m["kind"] == "draft"))
     page.wait_for_function("ui.history.length === 3 && !ui.busy", timeout=WAIT_MS)
     assert doc(page)["to_move"] == 1 and page.locator("#history li").count() == 3
-    page.check("#seats input[data-seat='1']")              # the engine against itself
+    page.check("#seats input[data-seat='1']")  # the engine against itself
     page.wait_for_function("ui.history.length >= 6", timeout=WAIT_MS)
     page.uncheck("#seats input[data-seat='1']")
     page.uncheck("#seats input[data-seat='2']")
     page.wait_for_function("!ui.busy", timeout=WAIT_MS)
     settled = history_length(page)
     page.wait_for_timeout(600)
-    assert history_length(page) == settled                  # nobody plays for the players
+    assert history_length(page) == settled  # nobody plays for the players
     assert "error" not in page.inner_text("#error")
 
 
@@ -268,18 +269,16 @@ def test_summer_pavilion_placements_by_clicking_a_stars_space(page):
     page.fill("#position-text", PAVILION_PLACING)
     page.click("#load")
     page.wait_for_function("current().doc.json.phase === 'place' && ui.history.length === 1")
-    page.click(pick_selector({"star": "R", "space": 1}))            # one way to pay: played
+    page.click(pick_selector({"star": "R", "space": 1}))  # one way to pay: played
     page.wait_for_function("ui.history.length === 2", timeout=WAIT_MS)
     assert page.evaluate("current().move") == "place red 1"
     page.click("#undo")
     page.wait_for_function("ui.index === 0 && current().doc.to_move === 2")
-    page.click(pick_selector({"star": "P", "space": 3}))            # three ways: a choice
+    page.click(pick_selector({"star": "P", "space": 3}))  # three ways: a choice
     choices = page.locator("#choices button")
-    assert choices.all_inner_texts() == ["place purple 3", "place purple 3 wild 1",
-                                         "place purple 3 wild 2"]
-    choices.nth(1).click()              # replaces the undone move
-    page.wait_for_function("ui.index === 1 && current().move === 'place purple 3 wild 1'",
-                           timeout=WAIT_MS)
+    assert choices.all_inner_texts() == ["place purple 3", "place purple 3 wild 1", "place purple 3 wild 2"]
+    choices.nth(1).click()  # replaces the undone move
+    page.wait_for_function("ui.index === 1 && current().move === 'place purple 3 wild 1'", timeout=WAIT_MS)
     assert page.evaluate("current().move") == "place purple 3 wild 1"
     assert doc(page)["json"]["boards"][1]["stars"][0] == "PPP..."
 
@@ -292,15 +291,14 @@ def test_an_azure_turn_and_a_players_view(page):
     assert page.evaluate("current().move").startswith(move["text"])
     assert doc(page)["to_move"] == 2
     stones = page.locator("#board circle").count()
-    page.select_option("#viewer", "2")      # player 1's cards drawn from the hidden deck: "?"
+    page.select_option("#viewer", "2")  # player 1's cards drawn from the hidden deck: "?"
     assert "?" in page.evaluate("current().doc.views['2'].players[0].hand")
     assert page.locator("#board text", has_text="?").count() > 0
-    assert page.locator("#board circle").count() == stones      # the realm is public
+    assert page.locator("#board circle").count() == stones  # the realm is public
     # Player 2's view, player 2 to move: the search knows what player 2 knows.
     page.fill("#analysis-seconds", "1")
     page.click("#analyse")
-    page.wait_for_function("document.getElementById('analysis-state').textContent.includes('done')",
-                           timeout=WAIT_MS)
+    page.wait_for_function("document.getElementById('analysis-state').textContent.includes('done')", timeout=WAIT_MS)
     assert analysis_rows(page) > 0 and page.evaluate("ui.answer.algo") == "ismcts"
     page.click("#analyse")
     save_screenshot(page, "web-azure.png")
@@ -333,17 +331,14 @@ def test_a_bad_analysis_request_leaves_the_tabs_search_running(server):
             lines = stream.iter_lines()
             tab = next(json.loads(line[5:]) for line in lines if line.startswith("data:"))["tab"]
             text = Position.new("azul", seed=3).text()
-            started = client.post(f"{server}/api/analysis/start",
-                                  json={"tab": tab, "position": text, "seconds": 60})
+            started = client.post(f"{server}/api/analysis/start", json={"tab": tab, "position": text, "seconds": 60})
             assert started.status_code == 200, started.text
             status = f"{server}/api/analysis/status?tab={tab}"
             for body in ({"seconds": -1}, {"visits": 0}, {"algo": "guess"}):
-                refused = client.post(f"{server}/api/analysis/start",
-                                      json={"tab": tab, "position": text, **body})
+                refused = client.post(f"{server}/api/analysis/start", json={"tab": tab, "position": text, **body})
                 assert refused.status_code == 400, refused.text
                 assert client.get(status).json() == {"open": True, "searching": True}, body
-            refused = client.post(f"{server}/api/engine-move",
-                                  json={"tab": tab, "position": text, "seconds": "soon"})
+            refused = client.post(f"{server}/api/engine-move", json={"tab": tab, "position": text, "seconds": "soon"})
             assert refused.status_code == 400, refused.text
             assert client.get(status).json() == {"open": True, "searching": True}
 
@@ -352,17 +347,37 @@ def test_garbage_never_stops_the_server(server):
     """Raw bytes that are no HTTP, bad JSON to every route, wrong types: each gets its
     error (or a closed connection) and the server answers the next page."""
     host, port = server.removeprefix("http://").split(":")
-    for garbage in (b"\x00\xff" * 500 + b"\r\n\r\n", b"GET / HTTP/9.9\r\n\r\n",
-                    b"POST /api/play HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n{",
-                    b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\n\r\n"):
+    for garbage in (
+        b"\x00\xff" * 500 + b"\r\n\r\n",
+        b"GET / HTTP/9.9\r\n\r\n",
+        b"POST /api/play HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n{",
+        b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\n\r\n",
+    ):
         with socket.create_connection((host, int(port)), timeout=10) as raw:
             raw.sendall(garbage)
             raw.shutdown(socket.SHUT_WR)
             raw.recv(4096)
-    routes = ["/api/new", "/api/position", "/api/play", "/api/deal", "/api/view", "/api/run",
-              "/api/run/game", "/api/analysis/start", "/api/analysis/stop", "/api/engine-move"]
-    bodies = [b"{", b"[]", b"null", b'{"position": {"game": "azure"}}', b'{"tab": [], "seconds": -1}',
-              b'{"position": "azul", "move": 5, "rng": "-1"}', b'{"folder": "/nonexistent"}']
+    routes = [
+        "/api/new",
+        "/api/position",
+        "/api/play",
+        "/api/deal",
+        "/api/view",
+        "/api/run",
+        "/api/run/game",
+        "/api/analysis/start",
+        "/api/analysis/stop",
+        "/api/engine-move",
+    ]
+    bodies = [
+        b"{",
+        b"[]",
+        b"null",
+        b'{"position": {"game": "azure"}}',
+        b'{"tab": [], "seconds": -1}',
+        b'{"position": "azul", "move": 5, "rng": "-1"}',
+        b'{"folder": "/nonexistent"}',
+    ]
     with httpx.Client(timeout=30, headers={"Content-Type": "application/json"}) as client:
         for route in routes:
             for body in bodies:
@@ -377,9 +392,9 @@ def test_an_oversized_body_is_refused_before_it_is_all_read(server):
     """A request that announces 50 MB is answered 413 before the body is read, and one
     sent in chunks once it passes 1 MB: the server does not wait for (and hold) the rest."""
     from tessera.web.http import MAX_BODY
+
     host, port = server.removeprefix("http://").split(":")
-    head = (f"POST /api/position HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-            f"Content-Type: application/json\r\n").encode()
+    head = (f"POST /api/position HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n").encode()
     with socket.create_connection((host, int(port)), timeout=10) as raw:
         raw.sendall(head + b"Content-Length: 50000000\r\n\r\n")
         assert raw.recv(4096).startswith(b"HTTP/1.1 413")
@@ -393,13 +408,14 @@ def test_an_oversized_body_is_refused_before_it_is_all_read(server):
 
 def test_a_self_play_game_stepped_through(page, tmp_path):
     run = tmp_path / "run"
-    done = tessera("selfplay", "azul", "--games", "2", "--agents", "random,greedy", "--seed", "4",
-                   "--workers", "1", "--out", run)
+    done = tessera(
+        "selfplay", "azul", "--games", "2", "--agents", "random,greedy", "--seed", "4", "--workers", "1", "--out", run
+    )
     assert done.returncode == 0, done.stderr
     page.fill("#run-folder", str(run))
     page.click("#open-run")
     page.wait_for_selector("#run-games:not([hidden])")
-    assert page.locator("#run-games option").count() == 3         # the prompt and two games
+    assert page.locator("#run-games option").count() == 3  # the prompt and two games
     page.select_option("#run-games", index=2)
     page.wait_for_function("ui.history.length > 10 && current().doc", timeout=WAIT_MS)
     length = history_length(page)
@@ -444,7 +460,7 @@ def test_ctrl_c_stops_the_server_with_a_page_open():
             assert next(line for line in lines if line.startswith("data:"))
             started = time.monotonic()
             process.send_signal(signal.SIGINT)
-            for _ in lines:                         # the stream ends (it would hang here)
+            for _ in lines:  # the stream ends (it would hang here)
                 pass
             # ... ended by the server, not cut by uvicorn's last resort after SHUTDOWN_SECONDS
             assert time.monotonic() - started < SHUTDOWN_SECONDS
@@ -454,31 +470,43 @@ def test_ctrl_c_stops_the_server_with_a_page_open():
 def warmup_report(moves, search, compiled_ahead):
     """A /api/warmup answer with Azul's stages as given (each ``(state, seconds)``) and the
     other games ready."""
+
     def stage(state, seconds):
         return {"state": state, **({} if seconds is None else {"seconds": seconds})}
+
     games = [{"game": "azul", "stages": {"moves": stage(*moves), "search": stage(*search)}}]
-    games += [{"game": game, "stages": {"moves": stage("ready", 0.4), "search": stage("ready", 0.9)}}
-              for game in ("pavilion", "azure")]
+    games += [
+        {"game": game, "stages": {"moves": stage("ready", 0.4), "search": stage("ready", 0.9)}}
+        for game in ("pavilion", "azure")
+    ]
     done = sum(s["state"] in ("ready", "failed") for g in games for s in g["stages"].values())
-    return {"games": games, "done": done, "total": 6, "ready": done == 6, "seconds": 5.0,
-            "compiled_ahead": compiled_ahead}
+    return {
+        "games": games,
+        "done": done,
+        "total": 6,
+        "ready": done == 6,
+        "seconds": 5.0,
+        "compiled_ahead": compiled_ahead,
+    }
 
 
 def test_the_board_says_what_loads_for_how_long_and_what_works_already(page):
     """Above the board, for the game chosen (Azul here), as the reports of a first start come:
     the page's own drawing of /api/warmup answers."""
+
     def line(moves, search, compiled_ahead):
         page.evaluate("(report) => warmup.show(report)", warmup_report(moves, search, compiled_ahead))
         shown = page.locator("#board-loading")
         return shown.inner_text() if shown.is_visible() else None
 
     assert line(("compiling", 3.4), ("waiting", None), False) == (
-        "Azul: compiling its rules… 3.4 s. The board appears once they are ready.")
+        "Azul: compiling its rules… 3.4 s. The board appears once they are ready."
+    )
     assert line(("ready", 4.0), ("compiling", 12.0), False) == (
-        "Azul: moves ready, play on the board; compiling the search… 12.0 s, "
-        "and an analysis starts once it is ready.")
+        "Azul: moves ready, play on the board; compiling the search… 12.0 s, and an analysis starts once it is ready."
+    )
     assert line(("ready", 0.4), ("compiling", 1.2), True) == (
-        "Azul: moves ready, play on the board; loading the search… 1.2 s, "
-        "and an analysis starts once it is ready.")
+        "Azul: moves ready, play on the board; loading the search… 1.2 s, and an analysis starts once it is ready."
+    )
     assert "loading" in page.inner_text("#warmup") and "compiles them" not in page.inner_text("#warmup")
-    assert line(("ready", 0.4), ("ready", 1.5), True) is None           # all ready: the line goes
+    assert line(("ready", 0.4), ("ready", 1.5), True) is None  # all ready: the line goes

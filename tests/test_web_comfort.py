@@ -2,6 +2,7 @@
 serve`): light and dark themes following the system, the keyboard shortcuts the page lists
 each doing what the list says, and a narrow window without horizontal scrolling.
 `TESSERA_SCREENSHOTS=1` writes docs/web-dark.png (the dark theme)."""
+
 import os
 import re
 from pathlib import Path
@@ -43,9 +44,11 @@ def colour(page, selector, prop):
 
 def luminance(rgb):
     """WCAG's relative luminance of an sRGB colour."""
+
     def linear(channel):
         c = channel / 255
         return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
     r, g, b = map(linear, rgb)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
@@ -59,19 +62,21 @@ def test_the_theme_follows_the_system_and_both_read(page):
     looks = {}
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
-        looks[scheme] = {"page": colour(page, "body", "backgroundColor"),
-                         "ink": colour(page, "body", "color"),
-                         "panel": colour(page, "aside section", "backgroundColor"),
-                         "board": colour(page, "#board", "backgroundColor")}
+        looks[scheme] = {
+            "page": colour(page, "body", "backgroundColor"),
+            "ink": colour(page, "body", "color"),
+            "panel": colour(page, "aside section", "backgroundColor"),
+            "board": colour(page, "#board", "backgroundColor"),
+        }
     light, dark = looks["light"], looks["dark"]
     assert light["page"] != dark["page"]
     assert luminance(dark["page"]) < 0.05 < 0.8 < luminance(light["page"])
     for look in (light, dark):
-        assert contrast(look["ink"], look["page"]) >= 7          # text on the page
-        assert contrast(look["ink"], look["panel"]) >= 7         # text in the side panels
+        assert contrast(look["ink"], look["page"]) >= 7  # text on the page
+        assert contrast(look["ink"], look["panel"]) >= 7  # text in the side panels
         # The board's drawings carry their own dark ink and colours: it stays light.
         assert luminance(look["board"]) > 0.7
-    page.wait_for_selector("#warmup", state="hidden", timeout=WAIT_MS)     # every game loaded
+    page.wait_for_selector("#warmup", state="hidden", timeout=WAIT_MS)  # every game loaded
     save_screenshot(page, "web-dark.png")
     page.emulate_media(color_scheme="light")
 
@@ -87,8 +92,12 @@ def test_every_listed_key_does_what_the_list_says(page):
     page.keyboard.press("?")
     assert page.locator("#keys-panel").is_visible()
     listed = page.eval_on_selector_all("#keys-panel kbd", "(keys) => keys.map((k) => k.dataset.key)")
-    said = dict(zip(page.eval_on_selector_all("#keys-panel kbd", "(keys) => keys.map((k) => k.textContent)"),
-                    page.eval_on_selector_all("#keys-panel dd", "(items) => items.map((i) => i.textContent)")))
+    said = dict(
+        zip(
+            page.eval_on_selector_all("#keys-panel kbd", "(keys) => keys.map((k) => k.textContent)"),
+            page.eval_on_selector_all("#keys-panel dd", "(items) => items.map((i) => i.textContent)"),
+        )
+    )
     assert said["←"].startswith("back one move") and said["Home"] == "the game's first position"
     play_moves(page, 3)
 
@@ -125,8 +134,16 @@ def test_every_listed_key_does_what_the_list_says(page):
         page.keyboard.press("?")
         assert page.locator("#keys-panel").is_hidden()
 
-    checks = {"ArrowLeft": arrows, "ArrowRight": arrows, "Home": home_end, "End": home_end,
-              "a": analysis, "c": copy, "Escape": panel, "?": panel}
+    checks = {
+        "ArrowLeft": arrows,
+        "ArrowRight": arrows,
+        "Home": home_end,
+        "End": home_end,
+        "a": analysis,
+        "c": copy,
+        "Escape": panel,
+        "?": panel,
+    }
     assert set(listed) == set(checks), "a listed key without a check here, or the reverse"
     for check in dict.fromkeys(checks[key] for key in listed):
         check()
@@ -145,13 +162,20 @@ def test_a_narrow_window_does_not_scroll_sideways(page):
     page.click("#analyse")
     page.wait_for_selector("#analysis tbody tr", timeout=WAIT_MS)
     page.click("#keys-button")
-    widths = page.evaluate("({scroll: document.documentElement.scrollWidth, view: document.documentElement.clientWidth})")
-    wide = page.evaluate("""(view) => [...document.querySelectorAll('body *')]
+    widths = page.evaluate(
+        "({scroll: document.documentElement.scrollWidth, view: document.documentElement.clientWidth})"
+    )
+    wide = page.evaluate(
+        """(view) => [...document.querySelectorAll('body *')]
         .filter((node) => node.getClientRects().length && node.getBoundingClientRect().right > view + 0.5)
-        .map((node) => node.id || node.tagName)""", widths["view"])
+        .map((node) => node.id || node.tagName)""",
+        widths["view"],
+    )
     assert widths["scroll"] <= widths["view"], f"wider than the window: {wide}"
     assert wide == []
     # The header's controls wrap onto more rows instead.
-    tops = page.eval_on_selector_all("header button, header select", "(nodes) => nodes.map((n) => n.getBoundingClientRect().top)")
+    tops = page.eval_on_selector_all(
+        "header button, header select", "(nodes) => nodes.map((n) => n.getBoundingClientRect().top)"
+    )
     assert len(set(round(top) for top in tops)) > 1
     page.set_viewport_size({"width": 1400, "height": 1000})

@@ -7,6 +7,7 @@ editor's board equal the ones read from their notation (the engine's position te
 the editor says it is not available for Azure, a share link opened in a fresh page
 restores the game and the move on the board, and a bad link shows one error line and
 leaves a board to play on. `TESSERA_SCREENSHOTS=1` writes docs/web-editor.png."""
+
 import copy
 import json
 import os
@@ -53,10 +54,12 @@ player 1 score 7 stars P...../....../....../....../....../....../...... hand - k
 player 2 score 5 stars ....../....../....../....../....../.R..../..O... hand R kept -"""
 
 # Round 3 with four tiles in the centre: four drafts end the round.
-AZUL_ROUND_END = ("azul players 2 wall colour round 3 phase draft turn 1 starter 1; factories - - - - -;"
-                  " centre BYYRRKK; bag 8/8/7/9/8; lid 6/7/6/7/8; player 1 score 8 wall"
-                  " BYRK./...../...../..W../..... lines ./../.../BBB./K.... floor -; player 2 score 3"
-                  " wall B..../W..../...../...../..... lines ./YY/RRR/..../WW... floor 1R")
+AZUL_ROUND_END = (
+    "azul players 2 wall colour round 3 phase draft turn 1 starter 1; factories - - - - -;"
+    " centre BYYRRKK; bag 8/8/7/9/8; lid 6/7/6/7/8; player 1 score 8 wall"
+    " BYRK./...../...../..W../..... lines ./../.../BBB./K.... floor -; player 2 score 3"
+    " wall B..../W..../...../...../..... lines ./YY/RRR/..../WW... floor 1R"
+)
 
 # The first example of docs/azure-notation.md. Face-up cards: 12 of each colour minus the
 # hidden deck and the hands: azure 12 - 2 - 2 - 1 = 7, white 7, vermillion 12 - 1 - 3 = 8,
@@ -70,6 +73,7 @@ player 2 score 5 supply 9 stones b2,d2,a5,b5,c5 gifted - beasts dragon,tortoise 
 
 
 # ---- inference of the unseen tiles -----------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def client():
@@ -91,11 +95,21 @@ def test_azul_unseen_tiles_go_to_the_bag_when_neither_is_given():
 
 def test_azul_a_given_lid_leaves_the_rest_in_the_bag_and_a_given_bag_the_rest_in_the_lid():
     lid = {"blue": 2, "yellow": 1, "red": 0, "black": 3, "white": 1}
-    assert infer_unseen({**unseen(AZUL_BUILT, "bag"), "lid": lid})["bag"] == \
-        {"blue": 14, "yellow": 15, "red": 17, "black": 15, "white": 17}
+    assert infer_unseen({**unseen(AZUL_BUILT, "bag"), "lid": lid})["bag"] == {
+        "blue": 14,
+        "yellow": 15,
+        "red": 17,
+        "black": 15,
+        "white": 17,
+    }
     bag = {"blue": 10, "yellow": 16, "red": 0, "black": 18, "white": 9}
-    assert infer_unseen({**unseen(AZUL_BUILT, "lid"), "bag": bag})["lid"] == \
-        {"blue": 6, "yellow": 0, "red": 17, "black": 0, "white": 9}
+    assert infer_unseen({**unseen(AZUL_BUILT, "lid"), "bag": bag})["lid"] == {
+        "blue": 6,
+        "yellow": 0,
+        "red": 17,
+        "black": 0,
+        "white": 9,
+    }
 
 
 def test_azul_a_part_filled_factory_puts_the_unseen_tiles_in_the_lid():
@@ -105,12 +119,12 @@ def test_azul_a_part_filled_factory_puts_the_unseen_tiles_in_the_lid():
     filled = infer_unseen(position)
     assert filled["bag"] == dict.fromkeys(filled["bag"], 0)
     assert filled["lid"] == {"blue": 15, "yellow": 15, "red": 17, "black": 18, "white": 18}
-    Position.parse(filled)          # the engine reads it
+    Position.parse(filled)  # the engine reads it
 
 
 def test_azul_colour_wall_x_counts_as_the_printed_colour():
     position = unseen(AZUL_BUILT, "bag", "lid")
-    position["boards"][1]["wall"][1] = ".x..."       # row 2, column 2: blue
+    position["boards"][1]["wall"][1] = ".x..."  # row 2, column 2: blue
     assert infer_unseen(position)["bag"]["blue"] == 16
 
 
@@ -124,14 +138,15 @@ def test_azure_face_up_cards_are_the_ones_not_in_the_deck_or_a_hand():
     position = {**Position.parse(AZURE_BUILT).to_json(), "faceup": None}
     assert infer_faceup(position)["faceup"] == {"azure": 7, "white": 7, "vermillion": 8, "black": 10}
     view = {**Position.parse(AZURE_BUILT).view(1).to_json(), "faceup": None}
-    assert infer_faceup(view) == view           # a view's deck is hidden: nothing inferred
+    assert infer_faceup(view) == view  # a view's deck is hidden: nothing inferred
 
 
 def test_the_realm_of_a_layout_is_the_realm_a_position_with_it_draws(client):
     answer = client.post("/api/editor/realm", json={"layout": "A2@270 V1@90 B2@90 W1@0"}).json()
     drawn = client.post("/api/position", json={"position": AZURE_BUILT}).json()["realm"]
-    assert answer["realm"]["cells"] == [dict(cell, stone=None, **({"holder": None} if "holder" in cell else {}))
-                                        for cell in drawn["cells"]]
+    assert answer["realm"]["cells"] == [
+        dict(cell, stone=None, **({"holder": None} if "holder" in cell else {})) for cell in drawn["cells"]
+    ]
     bad = client.post("/api/editor/realm", json={"layout": "A2@270 A1@90 B2@90 W1@0"})
     assert bad.status_code == 400 and "layout" in bad.json()["error"]
 
@@ -140,21 +155,24 @@ def test_the_route_answers_the_document_and_what_it_inferred(client):
     response = client.post("/api/editor/position", json={"position": unseen(AZUL_BUILT, "bag", "lid")})
     assert response.status_code == 200
     answer = response.json()
-    expected = Position.parse(AZUL_BUILT.replace("bag 14/15/17/15/17", "bag 16/16/17/18/18")
-                              .replace("lid 2/1/0/3/1", "lid 0/0/0/0/0"))
+    expected = Position.parse(
+        AZUL_BUILT.replace("bag 14/15/17/15/17", "bag 16/16/17/18/18").replace("lid 2/1/0/3/1", "lid 0/0/0/0/0")
+    )
     assert answer["text"] == expected.text() and answer["inferred"] == ["bag", "lid"]
     assert answer["moves"] and answer["to_move"] == 2
     given = client.post("/api/editor/position", json={"position": Position.parse(AZUL_BUILT).to_json()})
     assert given.json()["text"] == Position.parse(AZUL_BUILT).text() and given.json()["inferred"] == []
 
 
-@pytest.mark.parametrize("change, error", [
-    # 21 blue seen: left at 0 in the bag, and the engine's tile count names the colour.
-    (lambda p: p.update(factories=["BBBB", "BBBB", "BBBB", "BBBB", "BBBB"], centre="1B"),
-     "bad position: tiles:"),
-    (lambda p: p.update(centre="Y"), "bad position: marker:"),            # the marker is gone
-    (lambda p: p.update(factories="BBYR"), "bad position: factories:"),
-])
+@pytest.mark.parametrize(
+    "change, error",
+    [
+        # 21 blue seen: left at 0 in the bag, and the engine's tile count names the colour.
+        (lambda p: p.update(factories=["BBBB", "BBBB", "BBBB", "BBBB", "BBBB"], centre="1B"), "bad position: tiles:"),
+        (lambda p: p.update(centre="Y"), "bad position: marker:"),  # the marker is gone
+        (lambda p: p.update(factories="BBYR"), "bad position: factories:"),
+    ],
+)
 def test_a_bad_edited_position_is_the_engines_one_line_error(client, change, error):
     position = unseen(AZUL_BUILT, "bag", "lid")
     position["boards"][0]["floor"] = "R"
@@ -172,8 +190,7 @@ def test_a_position_that_is_not_an_object_is_refused(client):
     assert response.json() == {"error": "position must be a position's JSON form (an object)"}
 
 
-JUNK = [None, -1, 0, 2**40, 3.5, True, "", "x", "BBBB", "1", "-", ".....", [], ["B"], {}, {"blue": 1},
-        [[["deep"]]]]
+JUNK = [None, -1, 0, 2**40, 3.5, True, "", "x", "BBBB", "1", "-", ".....", [], ["B"], {}, {"blue": 1}, [[["deep"]]]]
 
 
 def paths(value, prefix=()):
@@ -214,6 +231,7 @@ def test_seeded_junk_in_an_edited_position_is_a_one_line_error_never_a_fault(cli
 
 # ---- the editor and share links in the browser -------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def server():
     with running_server() as (url, _):
@@ -246,8 +264,9 @@ def place(page, **fields):
 
 def checked(page):
     """The editor's line once the engine has answered the latest change."""
-    page.wait_for_function("!['', 'checking…'].includes(document.getElementById('editor-check').textContent)",
-                           timeout=WAIT_MS)
+    page.wait_for_function(
+        "!['', 'checking…'].includes(document.getElementById('editor-check').textContent)", timeout=WAIT_MS
+    )
     return page.inner_text("#editor-check")
 
 
@@ -263,7 +282,7 @@ def set_field(page, name, value):
         field.select_option(value)
     else:
         field.fill(value)
-        field.press("Tab")             # the change is sent as the field is left
+        field.press("Tab")  # the change is sent as the field is left
     checked(page)
 
 
@@ -276,7 +295,7 @@ def editor_text(page):
 def test_an_azul_position_built_by_clicks_is_what_its_notation_reads(page):
     expected = Position.parse(AZUL_BUILT).text()
     page.click("#edit")
-    assert checked(page).startswith("legal:")       # it starts from the board's position
+    assert checked(page).startswith("legal:")  # it starts from the board's position
     assert editor_text(page) == page.evaluate("current().doc.text")
     assert page.locator("#board").is_hidden()
     page.click("#editor-clear")
@@ -287,14 +306,14 @@ def test_an_azul_position_built_by_clicks_is_what_its_notation_reads(page):
         click(page, brush, area="factory", index=0, slot=slot)
     for slot, brush in enumerate("KKWW"):
         click(page, brush, area="factory", index=2, slot=slot)
-    click(page, "erase", area="centre", slot=0)      # the marker leaves the centre ...
+    click(page, "erase", area="centre", slot=0)  # the marker leaves the centre ...
     assert checked(page).startswith("error: bad position: marker:")
     click(page, "Y", area="centre", slot=0)
     click(page, "1", area="floor", player=1, slot=0)  # ... for player 1's floor
     click(page, "R", area="floor", player=1, slot=1)
     click(page, "B", area="wall", player=1, row=0, col=0)
-    click(page, "Y", area="line", player=1, line=2, cell=2)     # fills line 2 up to cell 2
-    click(page, "W", area="wall", player=2, row=1, col=1)       # the colour wall's printed blue
+    click(page, "Y", area="line", player=1, line=2, cell=2)  # fills line 2 up to cell 2
+    click(page, "W", area="wall", player=2, row=1, col=1)  # the colour wall's printed blue
     click(page, "R", area="line", player=2, line=3, cell=3)
     click(page, "erase", area="line", player=2, line=3, cell=2)  # leaves one red by the wall
     set_field(page, "score-1", "4")
@@ -309,8 +328,7 @@ def test_an_azul_position_built_by_clicks_is_what_its_notation_reads(page):
     save_screenshot(page, "web-editor.png")
     # Done: the game goes on from the edited position.
     page.click("#editor-done")
-    page.wait_for_function(f"current().doc.text === {json.dumps(expected)} && ui.history.length === 1",
-                           timeout=WAIT_MS)
+    page.wait_for_function(f"current().doc.text === {json.dumps(expected)} && ui.history.length === 1", timeout=WAIT_MS)
     assert page.locator("#editor").is_hidden() and page.locator("#board").is_visible()
     assert page.evaluate("current().doc.to_move") == 2
 
@@ -325,16 +343,16 @@ def test_the_editor_opens_on_the_boards_position_and_takes_new_tiles_from_the_ba
     board = page.evaluate("current().doc.text")
     page.click("#edit")
     assert checked(page) == "legal: draft: player 2 to move"
-    assert editor_text(page) == board        # the lid as it was, the bag the rest
+    assert editor_text(page) == board  # the lid as it was, the bag the rest
     assert page.input_value("#editor-fields [data-field='lid']") == "6/7/6/7/8"
-    click(page, "K", area="centre", slot=6)   # a black tile more in the centre: one less in the bag
+    click(page, "K", area="centre", slot=6)  # a black tile more in the centre: one less in the bag
     assert "bag 8/8/7/8/8" in editor_text(page) and "lid 6/7/6/7/8" in editor_text(page)
     # The game behind the editor stays at its move: ← and Home are held.
     page.click("#editor-check")
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("Home")
     assert page.evaluate("ui.index") == 1
-    page.click("#editor-cancel")             # the board is as it was, and ← is undo again
+    page.click("#editor-cancel")  # the board is as it was, and ← is undo again
     assert page.evaluate("current().doc.text") == board and page.locator("#board").is_visible()
     page.keyboard.press("ArrowLeft")
     page.wait_for_function("ui.index === 0", timeout=WAIT_MS)
@@ -346,7 +364,7 @@ def test_a_summer_pavilion_position_built_by_clicks_is_what_its_notation_reads(p
     expected = Position.parse(PAVILION_BUILT).text()
     page.click("#edit")
     checked(page)
-    page.select_option("#editor-game", "pavilion")   # a blank Summer Pavilion position
+    page.select_option("#editor-game", "pavilion")  # a blank Summer Pavilion position
     assert checked(page).startswith("error: bad position:")
     set_field(page, "round", "2")
     assert page.locator("#editor-board").text_content().count("wild G (green)") == 1
@@ -356,12 +374,12 @@ def test_a_summer_pavilion_position_built_by_clicks_is_what_its_notation_reads(p
     click(page, "Y", area="centre", slot=0)
     for slot, brush in enumerate("GGOOYYBBRR"):
         click(page, brush, area="supply", slot=slot)
-    click(page, "B", area="star", player=1, star=0, space=0)     # purple's star takes purple
+    click(page, "B", area="star", player=1, star=0, space=0)  # purple's star takes purple
     click(page, "R", area="star", player=2, star=5, space=1)
-    click(page, "O", area="star", player=2, star=6, space=2)     # the centre star: any colour
+    click(page, "O", area="star", player=2, star=6, space=2)  # the centre star: any colour
     click(page, "R", area="hand", player=2, slot=0)
     click(page, "Y", area="hand", player=2, slot=1)
-    click(page, "erase", area="hand", player=2, slot=0)     # the hand reads in colour order: YR
+    click(page, "erase", area="hand", player=2, slot=0)  # the hand reads in colour order: YR
     assert checked(page).startswith("legal: ")
     assert editor_text(page) == expected
     page.click("#editor-done")
@@ -379,7 +397,7 @@ def test_an_azure_position_built_by_clicks_is_what_its_notation_reads(page):
     assert checked(page).startswith("legal:")
     page.click("#editor-clear")
     checked(page)
-    set_field(page, "layout", "A2@270 V1@90 B2@90 W1@0")       # the realm drawn follows
+    set_field(page, "layout", "A2@270 V1@90 B2@90 W1@0")  # the realm drawn follows
     assert place(page, area="cell", cell="c5").count() == 1
     assert "Tortoise" in page.locator("#editor-board").text_content()
     set_field(page, "gifted", "mighty")
@@ -387,7 +405,7 @@ def test_an_azure_position_built_by_clicks_is_what_its_notation_reads(page):
     for player, cells in [("1", "c3 d3 e3 a4 c4"), ("2", "b2 d2 a5 b5 c5")]:
         for cell in cells.split():
             click(page, player, area="cell", cell=cell)
-    click(page, "G1", area="cell", cell="f1")        # a gifted stone, then erased
+    click(page, "G1", area="cell", cell="f1")  # a gifted stone, then erased
     click(page, "erase", area="cell", cell="f1")
     for slot, card in enumerate("AAWWB"):
         click(page, card, area="deck", slot=slot)
@@ -437,12 +455,12 @@ def test_a_share_link_opened_in_a_fresh_page_restores_the_game_at_its_move(brows
     page.fill("#position-text", AZUL_ROUND_END)
     page.click("#load")
     page.wait_for_function("ui.history.length === 1 && current().doc.json.round === 3", timeout=WAIT_MS)
-    page.uncheck("#deal")              # the round's refill is chosen by hand ...
+    page.uncheck("#deal")  # the round's refill is chosen by hand ...
     for move in ["C blue 2", "C yellow floor", "C red 3", "C black floor"]:
         play_listed(page, move)
     assert page.evaluate("current().doc.is_chance")
     play_listed(page, page.evaluate("current().doc.moves[0].text"))
-    page.check("#deal")                # ... then dealt by the seed
+    page.check("#deal")  # ... then dealt by the seed
     play_listed(page, page.evaluate("current().doc.moves[1].text"))
     assert page.evaluate("current().doc.to_move") is not None
     assert page.evaluate("current().move").endswith("(chance dealt)")
@@ -497,11 +515,14 @@ def test_a_link_of_a_new_game_with_dealt_chance_restores_it(browser, server, pag
 
 @pytest.mark.browser
 @needs_chromium
-@pytest.mark.parametrize("hash_part, error", [
-    ("p=azul+players+9", "error: bad link: bad position: players:"),
-    (f"p={quote_plus(AZUL_ROUND_END)}&m=C+blue+2&m=F9+red+1", 'error: bad link: move 2 "F9 red 1": '),
-    (f"p={quote_plus(AZUL_ROUND_END)}&m=C+blue+2&at=7", "error: bad link: at must be a move number from 0 to 1"),
-])
+@pytest.mark.parametrize(
+    "hash_part, error",
+    [
+        ("p=azul+players+9", "error: bad link: bad position: players:"),
+        (f"p={quote_plus(AZUL_ROUND_END)}&m=C+blue+2&m=F9+red+1", 'error: bad link: move 2 "F9 red 1": '),
+        (f"p={quote_plus(AZUL_ROUND_END)}&m=C+blue+2&at=7", "error: bad link: at must be a move number from 0 to 1"),
+    ],
+)
 def test_a_bad_link_shows_one_error_line_and_the_board_stays_usable(browser, server, hash_part, error):
     page = open_page(browser, f"{server}/#{hash_part}")
     try:

@@ -3,6 +3,7 @@ serve`: a short game played on the board and a self-play game reviewed by the an
 engine; the graph has one point per position, the marks are those the engine's answers
 (as the server gave them to the page) call for, a point or row jumps the board there,
 Stop and a closed page stop the review. `TESSERA_SCREENSHOTS=1` writes docs/web-review.png."""
+
 import copy
 import json
 import random
@@ -53,8 +54,9 @@ def page(browser, server):
 def run_folder(tmp_path_factory):
     """One seeded self-play game: a random player against the greedy one."""
     run = tmp_path_factory.mktemp("review-run") / "run"
-    done = tessera("selfplay", "azul", "--games", "1", "--agents", "random,greedy", "--seed", "4",
-                   "--workers", "1", "--out", run)
+    done = tessera(
+        "selfplay", "azul", "--games", "1", "--agents", "random,greedy", "--seed", "4", "--workers", "1", "--out", run
+    )
     assert done.returncode == 0, done.stderr
     return run
 
@@ -89,11 +91,15 @@ def check_against_the_answers(state):
         following = points.get(i + 1)
         after = None
         if following is not None and following.get("answer"):
-            after = value_for(answer["player"], following["player"], position.players,
-                              following["answer"]["win"], following["answer"]["margin"])
-        elif following is not None and following.get("chances"):      # the game's end
-            after = (following["chances"][answer["player"] - 1],
-                     following["margins"][answer["player"] - 1])
+            after = value_for(
+                answer["player"],
+                following["player"],
+                position.players,
+                following["answer"]["win"],
+                following["answer"]["margin"],
+            )
+        elif following is not None and following.get("chances"):  # the game's end
+            after = (following["chances"][answer["player"] - 1], following["margins"][answer["player"] - 1])
         expected = judge(answer, position.parse_move(move), after)
         assert verdict == {"index": i, **expected}
         assert verdict["mark"] == mark(verdict["lost"]["win"], verdict["lost"]["points"])
@@ -129,8 +135,7 @@ def test_a_short_game_played_on_the_board_reviewed(page):
     assert sorted(marks) == list(range(positions - 1))
     drawn = graph_marks(page)
     assert {int(i): m for i, m in drawn.items() if int(i) < positions - 1} == marks
-    assert any(marks[i] for i in range(0, positions - 1, 2)), \
-        f"tiles thrown on the floor lost nothing: {marks}"
+    assert any(marks[i] for i in range(0, positions - 1, 2)), f"tiles thrown on the floor lost nothing: {marks}"
     # A point jumps the board to its position, the best move outlined when another was played.
     page.locator("#review-graph .review-point[data-index='2']").click()
     page.wait_for_function("ui.index === 2 && current().doc", timeout=WAIT_MS)
@@ -151,8 +156,10 @@ def test_a_short_game_played_on_the_board_reviewed(page):
     heights = {}
     for player in ("1", "2"):
         page.select_option("#review-player", player)
-        heights[player] = [float(page.locator(f"#review-graph .review-point[data-index='{i}']")
-                                 .get_attribute("cy")) for i in range(positions)]
+        heights[player] = [
+            float(page.locator(f"#review-graph .review-point[data-index='{i}']").get_attribute("cy"))
+            for i in range(positions)
+        ]
     middle = page.evaluate("REVIEW_GRAPH.top + (REVIEW_GRAPH.height - REVIEW_GRAPH.top - REVIEW_GRAPH.bottom) / 2")
     for one, two in zip(heights["1"], heights["2"]):
         assert one + two == pytest.approx(2 * middle)
@@ -172,8 +179,8 @@ def test_a_self_play_game_reviewed_then_the_board_moved_on(page, run_folder):
     marks = check_against_the_answers(state)
     assert len(marks) == positions - 1 and any(marks.values())
     final = state["points"][str(positions - 1)]
-    assert "answer" not in final                                # not searched: the game is over
-    assert sorted(final["chances"]) == [0.0, 1.0]              # the game's result
+    assert "answer" not in final  # not searched: the game is over
+    assert sorted(final["chances"]) == [0.0, 1.0]  # the game's result
     # The costliest move's position on the board, the engine's best move outlined.
     page.locator("#review-costly tbody tr").first.click()
     page.wait_for_function("ui.best !== null && document.querySelector('#board .best')", timeout=WAIT_MS)
@@ -233,7 +240,7 @@ def test_a_closed_page_stops_its_review(browser, server, run_folder):
 def test_a_bad_review_request_is_one_error(server):
     with httpx.Client(timeout=60) as client:
         with client.stream("GET", f"{server}/api/analysis/stream") as stream:
-            lines = stream.iter_lines()         # held: the stream stays open while it is
+            lines = stream.iter_lines()  # held: the stream stays open while it is
             tab = next(json.loads(line[5:]) for line in lines if line.startswith("data:"))["tab"]
             start = Position.new("azul", seed=1).text()
             for body, message in [
@@ -241,8 +248,10 @@ def test_a_bad_review_request_is_one_error(server):
                 ({"tab": tab, "history": "x"}, "history must be a list"),
                 ({"tab": tab, "history": [{"text": start}], "visits": 0}, "visits must be"),
                 ({"tab": tab, "history": [{"text": start}], "seed": -1}, "seed must be"),
-                ({"tab": tab, "history": [{"text": start}, {"text": start, "move": "F1 nothing 1"}]},
-                 "history[1].move: "),
+                (
+                    {"tab": tab, "history": [{"text": start}, {"text": start, "move": "F1 nothing 1"}]},
+                    "history[1].move: ",
+                ),
             ]:
                 answer = client.post(f"{server}/api/review/start", json=body)
                 assert answer.status_code == 400, answer.text
@@ -255,20 +264,39 @@ def junk_bodies(tab, seed, count):
     """Seeded bodies of /api/review/start: a good one with fields swapped for junk."""
     choose = random.Random(seed)
     start = Position.new("azul", seed=2)
-    good_history = [{"text": start.text(), "move": None},
-                    {"text": start.play(start.legal_moves[0]).text(), "move": start.legal_moves[0]}]
-    junk = [None, True, -1, 0, 2 ** 64, 1.5, "", "x" * 5000, [], {}, [None], {"text": None},
-            Position.new("pavilion", seed=1).text(), Position.new("azure", seed=1).view(2).text(),
-            [{"text": start.text(), "move": "F1 blue 9"}] * 3, [{"text": "azul"}],
-            [{"text": start.text()}] * 1001, start.to_json()]
+    good_history = [
+        {"text": start.text(), "move": None},
+        {"text": start.play(start.legal_moves[0]).text(), "move": start.legal_moves[0]},
+    ]
+    junk = [
+        None,
+        True,
+        -1,
+        0,
+        2**64,
+        1.5,
+        "",
+        "x" * 5000,
+        [],
+        {},
+        [None],
+        {"text": None},
+        Position.new("pavilion", seed=1).text(),
+        Position.new("azure", seed=1).view(2).text(),
+        [{"text": start.text(), "move": "F1 blue 9"}] * 3,
+        [{"text": "azul"}],
+        [{"text": start.text()}] * 1001,
+        start.to_json(),
+    ]
     for _ in range(count):
         body = {"tab": tab, "history": [dict(entry) for entry in good_history], "visits": 1, "seed": 0}
         for _ in range(choose.randint(1, 3)):
             where = choose.choice(["tab", "history", "visits", "seed", "entry", "extra"])
             value = copy.deepcopy(choose.choice(junk))
             if where == "entry":
-                entry = choose.choice(body["history"]) if isinstance(body["history"], list) \
-                    and body["history"] else None
+                entry = (
+                    choose.choice(body["history"]) if isinstance(body["history"], list) and body["history"] else None
+                )
                 if isinstance(entry, dict):
                     entry[choose.choice(["text", "move"])] = value
             elif where == "extra":
@@ -313,5 +341,5 @@ def test_another_search_of_the_page_stops_the_review(page, run_folder):
     page.click("#analyse")
     page.wait_for_function("!reviewState.running", timeout=WAIT_MS)
     assert page.inner_text("#review-state").startswith("stopped at")
-    page.wait_for_selector("#analysis tbody tr", timeout=WAIT_MS)      # the analysis runs
+    page.wait_for_selector("#analysis tbody tr", timeout=WAIT_MS)  # the analysis runs
     page.click("#analyse")

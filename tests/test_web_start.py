@@ -6,6 +6,7 @@ The browser test runs a real server on an empty numba cache of its own (the serv
 process only) and drives Debian's headless chromium against it: every control clicked at
 once as the page opens, then the progress panel, a move before the search is ready, and
 the analysis asked for before the first position starting once the search is ready."""
+
 import time
 from pathlib import Path
 
@@ -17,10 +18,10 @@ from tessera.warmup import compiled_ahead
 from tessera.web.app import create_app
 from tests.web_server import CHROMIUM, launch_chromium, running_server
 
-COLD_MS = 900_000            # every game's rules and search compiled, on a busy machine
-PANEL_MS = 15_000            # the page asks the server every half second
+COLD_MS = 900_000  # every game's rules and search compiled, on a busy machine
+PANEL_MS = 15_000  # the page asks the server every half second
 GAMES = sorted(registered_games())
-LOCAL = "http://127.0.0.1:8765"      # the address the board's guard answers to
+LOCAL = "http://127.0.0.1:8765"  # the address the board's guard answers to
 
 
 def wait_report(client, ready, timeout=300.0):
@@ -35,8 +36,14 @@ def wait_report(client, ready, timeout=300.0):
 
 def test_a_server_that_loads_nothing_ahead_reports_ready():
     with TestClient(create_app(analysis=False), base_url=LOCAL) as client:
-        assert client.get("/api/warmup").json() == {"games": [], "done": 0, "total": 0,
-                                                    "ready": True, "seconds": 0.0, "compiled_ahead": None}
+        assert client.get("/api/warmup").json() == {
+            "games": [],
+            "done": 0,
+            "total": 0,
+            "ready": True,
+            "seconds": 0.0,
+            "compiled_ahead": None,
+        }
 
 
 def test_without_analysis_each_games_moves_load_and_are_reported():
@@ -47,7 +54,7 @@ def test_without_analysis_each_games_moves_load_and_are_reported():
         assert report["ready"] is True
         assert report["compiled_ahead"] is compiled_ahead()
         for entry in report["games"]:
-            assert list(entry["stages"]) == ["moves"]       # no search without analysis
+            assert list(entry["stages"]) == ["moves"]  # no search without analysis
             moves = entry["stages"]["moves"]
             assert moves["state"] == "ready" and moves["seconds"] >= 0
         # The stages are done: what they took stays put.
@@ -74,23 +81,28 @@ CLICK_EVERYTHING = """() => {
 }"""
 
 
-@pytest.mark.slow           # minutes: every game's kernels compile
+@pytest.mark.slow  # minutes: every game's kernels compile
 @pytest.mark.cold
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                    reason="Debian's chromium is not installed (.ci/run installs it)")
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (.ci/run installs it)")
 def test_a_first_start_on_an_empty_cache_speaks_and_every_control_clicked_at_once_holds(tmp_path):
     playwright_api = pytest.importorskip("playwright.sync_api")
     cache = tmp_path / "numba-cache"
     cache.mkdir()
-    with running_server("--searches", "1", env={"NUMBA_CACHE_DIR": str(cache), "TESSERA_PREBUILT": "0"}) as (url, process), \
-            playwright_api.sync_playwright() as playwright:
+    with (
+        running_server("--searches", "1", env={"NUMBA_CACHE_DIR": str(cache), "TESSERA_PREBUILT": "0"}) as (
+            url,
+            process,
+        ),
+        playwright_api.sync_playwright() as playwright,
+    ):
         browser = launch_chromium(playwright, tmp_path / "profile")
         page = browser.new_page()
         problems = []
         page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
-        page.on("console", lambda message: message.type == "error"
-                and problems.append(f"console error: {message.text}"))
+        page.on(
+            "console", lambda message: message.type == "error" and problems.append(f"console error: {message.text}")
+        )
         page.goto(url)
         burst = page.evaluate(CLICK_EVERYTHING)
         assert burst["positions"] == 0, "the first position came before the clicks: no race tested"
@@ -108,8 +120,7 @@ def test_a_first_start_on_an_empty_cache_speaks_and_every_control_clicked_at_onc
         page.wait_for_selector("#board [data-pick]", timeout=COLD_MS)
         page.wait_for_selector("#moves button", timeout=COLD_MS)
         before_move = page.evaluate("warmup.report()")
-        pending = [entry["game"] for entry in before_move["games"]
-                   if entry["stages"]["search"]["state"] != "ready"]
+        pending = [entry["game"] for entry in before_move["games"] if entry["stages"]["search"]["state"] != "ready"]
         assert pending, "every search was ready before the first position: nothing shown early"
         page.locator("#moves button").first.click()
         page.wait_for_function("ui.history.length === 2 && ui.index === 1", timeout=COLD_MS)

@@ -33,22 +33,24 @@ def load(page, text):
 def analyse_until_done(page, seconds):
     page.fill("#analysis-seconds", str(seconds))
     page.click("#analyse")
-    page.wait_for_function("document.getElementById('analysis-state').textContent.includes('done')",
-                           timeout=WAIT_MS)
+    page.wait_for_function("document.getElementById('analysis-state').textContent.includes('done')", timeout=WAIT_MS)
     # Every breakdown has arrived from the engine.
-    page.wait_for_function("[...document.querySelectorAll('#analysis tr.why')].length > 0 && "
-                           "[...document.querySelectorAll('#analysis tr.why')].every("
-                           "(row) => row.textContent !== '…')", timeout=WAIT_MS)
+    page.wait_for_function(
+        "[...document.querySelectorAll('#analysis tr.why')].length > 0 && "
+        "[...document.querySelectorAll('#analysis tr.why')].every("
+        "(row) => row.textContent !== '…')",
+        timeout=WAIT_MS,
+    )
 
 
 def shown_breakdowns(page):
     """[(move, the breakdown shown under it)] of the analysis table, in its order."""
-    return page.evaluate("[...document.querySelectorAll('#analysis tr.why')].map("
-                         "(row) => [row.dataset.move, row.textContent])")
+    return page.evaluate(
+        "[...document.querySelectorAll('#analysis tr.why')].map((row) => [row.dataset.move, row.textContent])"
+    )
 
 
-@pytest.mark.parametrize("text", [AZUL_LATE, PAVILION_PLACING, AZURE_MIGHTY],
-                         ids=["azul", "pavilion", "azure"])
+@pytest.mark.parametrize("text", [AZUL_LATE, PAVILION_PLACING, AZURE_MIGHTY], ids=["azul", "pavilion", "azure"])
 def test_each_ranked_move_shows_the_engines_breakdown(page, server, text):
     load(page, text)
     analyse_until_done(page, 2)
@@ -59,7 +61,7 @@ def test_each_ranked_move_shows_the_engines_breakdown(page, server, text):
     assert [move for move, _ in shown] == [breakdown["move"] for breakdown in engine["moves"]]
     for (move, line), breakdown in zip(shown, engine["moves"]):
         assert line == " · ".join(term["text"] for term in breakdown["terms"]), move
-        assert line                                 # every move of these positions does something
+        assert line  # every move of these positions does something
 
 
 def test_the_line_steps_on_the_board_and_plays_to_here(page):
@@ -77,12 +79,12 @@ def test_the_line_steps_on_the_board_and_plays_to_here(page):
     page.click("#line-forward")
     page.wait_for_function("why.stepping.step === 2")
     assert shown_text() == start.play(*line[:2]).text()
-    assert page.evaluate("ui.history.length") == 1                 # a preview: the history stays
+    assert page.evaluate("ui.history.length") == 1  # a preview: the history stays
     assert "2 moves on" in page.inner_text("#status")
-    assert page.inner_text("#line-moves .next") == line[2]          # the next move, in the line
-    assert page.locator("#board .next-move").count() > 0            # and on the board,
-    assert page.locator("#board .next-arrow").count() == 1          # a draft: source to line
-    assert page.locator("#board .best").count() == 0                # the game's best move is not drawn there
+    assert page.inner_text("#line-moves .next") == line[2]  # the next move, in the line
+    assert page.locator("#board .next-move").count() > 0  # and on the board,
+    assert page.locator("#board .next-arrow").count() == 1  # a draft: source to line
+    assert page.locator("#board .best").count() == 0  # the game's best move is not drawn there
     save_screenshot(page, "web-why.png")
     # The arrow keys step it while it is shown; the history does not move.
     page.keyboard.press("ArrowLeft")
@@ -109,7 +111,7 @@ def test_a_click_on_a_breakdown_offers_that_moves_line(page):
     second.click()
     line = page.evaluate("[...document.querySelectorAll('#line-moves span')].map((s) => s.textContent)")
     assert line == page.evaluate(f"ui.answer.moves.find((m) => m.move === {move!r}).pv")
-    assert line[0] == move and page.evaluate("ui.history.length") == 1     # offered, not played
+    assert line[0] == move and page.evaluate("ui.history.length") == 1  # offered, not played
     page.click("#line-forward")
     page.wait_for_function("why.stepping && why.stepping.step === 1")
     assert page.evaluate("why.stepping.docs[1].text") == Position.parse(AZUL_LATE).play(move).text()

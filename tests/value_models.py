@@ -1,5 +1,6 @@
 """Value model files written for tests: weights given directly, in the format of
 `tessera train` (tessera.learning.model)."""
+
 import numpy as np
 
 from tessera.kernels.azul.features import FEATURE_NAMES, N_VALUE_FEATURES
@@ -9,8 +10,9 @@ from tessera.learning.model import ValueModel
 
 def save_model(path, margin_weights, win_weights):
     """An Azul model of these weights, saved to ``path``; returns the ``ValueModel``."""
-    model = ValueModel("azul", np.asarray(margin_weights, np.float64),
-                       np.asarray(win_weights, np.float64), FEATURE_NAMES, [2])
+    model = ValueModel(
+        "azul", np.asarray(margin_weights, np.float64), np.asarray(win_weights, np.float64), FEATURE_NAMES, [2]
+    )
     model.save(path)
     return model
 
@@ -25,9 +27,16 @@ def weights(**named):
 
 def save_policy_model(path, policy):
     """An Azul model with zero value weights and the policy ``policy``; returns it."""
-    model = ValueModel("azul", np.zeros(N_VALUE_FEATURES), np.zeros(N_VALUE_FEATURES),
-                       FEATURE_NAMES, [2], policy_weights=np.asarray(policy, np.float64),
-                       policy_feature_names=POLICY_FEATURE_NAMES, policy={"data": {"positions": 1}})
+    model = ValueModel(
+        "azul",
+        np.zeros(N_VALUE_FEATURES),
+        np.zeros(N_VALUE_FEATURES),
+        FEATURE_NAMES,
+        [2],
+        policy_weights=np.asarray(policy, np.float64),
+        policy_feature_names=POLICY_FEATURE_NAMES,
+        policy={"data": {"positions": 1}},
+    )
     model.save(path)
     return model
 

@@ -1,5 +1,6 @@
 """A real `tessera serve` in a child process on a free port, and Debian's chromium to open
 it, for the web board's tests and bench/web_speed.py."""
+
 import os
 import queue
 import signal
@@ -12,16 +13,28 @@ from contextlib import contextmanager
 from tests.limits import EXIT_SECONDS, wait_or_kill
 
 START_TIMEOUT = 60
-CHROMIUM = "/usr/bin/chromium"          # Debian's; Playwright's own browsers are not used
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM = "/usr/bin/chromium"  # Debian's; Playwright's own browsers are not used
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def launch_chromium(playwright, profile_dir):
     """A headless chromium with a fresh profile in ``profile_dir``, as a Playwright context."""
     return playwright.chromium.launch_persistent_context(
-        str(profile_dir), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
-        viewport={"width": 1400, "height": 1000})
+        str(profile_dir),
+        executable_path=CHROMIUM,
+        headless=True,
+        args=CHROMIUM_ARGS,
+        viewport={"width": 1400, "height": 1000},
+    )
 
 
 def free_port():
@@ -36,9 +49,13 @@ def running_server(*args, env=None):
     must exit cleanly. ``process.output`` is what it printed so far (stdout and stderr).
     ``env``: variables added to the server's environment."""
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "tessera", "serve", "--port", str(port), *args],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               env=dict(os.environ, PYTHONUNBUFFERED="1", **(env or {})))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tessera", "serve", "--port", str(port), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=dict(os.environ, PYTHONUNBUFFERED="1", **(env or {})),
+    )
     lines = queue.Queue()
     output = process.output = []
 

@@ -19,6 +19,7 @@ as the label, it fits:
 and reports each one's validation mean squared error against the final margins, beside
 the error of that next search's root margin itself (which has seen the deal).
 """
+
 import argparse
 import glob
 import json
@@ -32,7 +33,7 @@ from tessera.learning.features import features_of
 from tessera.learning.fit import ridge_regression
 from tessera.position import ChanceDraws, Position
 
-VALIDATION, SPLIT_SEED, RIDGE = 0.2, 1, 1.0        # as `tessera train --seed 1`
+VALIDATION, SPLIT_SEED, RIDGE = 0.2, 1, 1.0  # as `tessera train --seed 1`
 
 
 def rows(run_dirs):
@@ -75,30 +76,33 @@ def main():
     features, final, searched, games, count = rows(args.runs)
     held = held_games(count, VALIDATION, SPLIT_SEED)[games]
     mean, spread = features[~held].mean(0), features[~held].std(0) + 1e-12
-    z = (features - mean) / spread          # the perceptrons' inputs
+    z = (features - mean) / spread  # the perceptrons' inputs
     train, valid = ~held, held
 
     def error(predicted):
         return round(float(np.mean((predicted - final[valid]) ** 2)), 2)
 
-    report = {"command": "python bench/experiments/azul_value_headroom.py " + " ".join(sys.argv[1:]),
-              "rows": {"training": int(train.sum()), "validation": int(valid.sum()), "games": count},
-              "validation_margin_mse": {}}
+    report = {
+        "command": "python bench/experiments/azul_value_headroom.py " + " ".join(sys.argv[1:]),
+        "rows": {"training": int(train.sum()), "validation": int(valid.sum()), "games": count},
+        "validation_margin_mse": {},
+    }
     found = report["validation_margin_mse"]
     found["constant"] = error(np.full(valid.sum(), final[train].mean()))
-    found["linear (tessera train)"] = error(
-        features[valid] @ ridge_regression(features[train], final[train], RIDGE))
+    found["linear (tessera train)"] = error(features[valid] @ ridge_regression(features[train], final[train], RIDGE))
     for hidden in ((16,), (32,), (64, 32)):
         for alpha in (1e-3, 1.0):
-            mlp = MLPRegressor(hidden_layer_sizes=hidden, alpha=alpha, max_iter=600,
-                               early_stopping=True, random_state=0).fit(z[train], final[train])
+            mlp = MLPRegressor(
+                hidden_layer_sizes=hidden, alpha=alpha, max_iter=600, early_stopping=True, random_state=0
+            ).fit(z[train], final[train])
             found[f"mlp {hidden} alpha {alpha:g}"] = error(mlp.predict(z[valid]))
     trees = HistGradientBoostingRegressor(max_iter=300, random_state=0).fit(features[train], final[train])
     found["gradient-boosted trees"] = error(trees.predict(features[valid]))
     for share in (0.25, 0.5, 1.0):
         target = (1 - share) * final + share * searched
         found[f"linear on {share:g} next search + {1 - share:g} final"] = error(
-            features[valid] @ ridge_regression(features[train], target[train], RIDGE))
+            features[valid] @ ridge_regression(features[train], target[train], RIDGE)
+        )
     found["the next search's root margin itself (after the deal)"] = error(searched[valid])
     for name, value in found.items():
         print(f"{name:55} {value}")

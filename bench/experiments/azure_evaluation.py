@@ -25,6 +25,7 @@ difference with one weight and a bias; and every feature above. The report gives
 prediction against the winner) and log-loss, overall and by thirds of the game, and
 the fitted model's weights in points of evaluation per unit.
 """
+
 import argparse
 import json
 
@@ -100,14 +101,16 @@ def features(state):
         beasts += BEAST_WORTH[colour] * max(-2, min(2, lead)) / 2
     empty = empty_spaces(state)
     card = state[S_GIFTED]
-    reach = [sum(bonds(state, base, cell, card) for cell in range(CELLS) if (empty >> cell) & 1)
-             for base in (one, two)]
-    return [state[one + P_SCORE] - state[two + P_SCORE],
-            state[one + P_HAND_SIZE] - state[two + P_HAND_SIZE],
-            state[W_DRAGON] if state[S_COSMOS] else 0,
-            beasts, reach[0] - reach[1],
-            state[one + P_SUPPLY] - state[two + P_SUPPLY],
-            1 if state[W_TURN] == 0 else -1]
+    reach = [sum(bonds(state, base, cell, card) for cell in range(CELLS) if (empty >> cell) & 1) for base in (one, two)]
+    return [
+        state[one + P_SCORE] - state[two + P_SCORE],
+        state[one + P_HAND_SIZE] - state[two + P_HAND_SIZE],
+        state[W_DRAGON] if state[S_COSMOS] else 0,
+        beasts,
+        reach[0] - reach[1],
+        state[one + P_SUPPLY] - state[two + P_SUPPLY],
+        1 if state[W_TURN] == 0 else -1,
+    ]
 
 
 def fit_logistic(x, y, ridge=1e-3, steps=50):
@@ -126,8 +129,10 @@ def scores(x, y, w):
     """Accuracy and log-loss of the logistic weights ``w`` on ``x``, ``y``."""
     p = 1 / (1 + np.exp(-(np.hstack([x, np.ones((len(x), 1))]) @ w)))
     p = np.clip(p, 1e-9, 1 - 1e-9)
-    return {"accuracy": round(float(np.mean((p > 0.5) == (y > 0.5))), 3),
-            "log_loss": round(float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))), 3)}
+    return {
+        "accuracy": round(float(np.mean((p > 0.5) == (y > 0.5))), 3),
+        "log_loss": round(float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))), 3),
+    }
 
 
 def report(rows):
@@ -136,15 +141,25 @@ def report(rows):
     stage = np.array([r[2] for r in rows])
     y = np.array([r[3] for r in rows])
     train = np.array([r[4] % 2 == 0 for r in rows])
-    predictors = {"the first seat alone": np.zeros((len(x), 0)), "score alone": x[:, :1],
-                  "evaluate": evaluation, "all features": x}
-    out = {"positions": {"train": int(train.sum()), "test": int((~train).sum())},
-           "player_1_wins": round(float(y.mean()), 3), "predictors": {}}
+    predictors = {
+        "the first seat alone": np.zeros((len(x), 0)),
+        "score alone": x[:, :1],
+        "evaluate": evaluation,
+        "all features": x,
+    }
+    out = {
+        "positions": {"train": int(train.sum()), "test": int((~train).sum())},
+        "player_1_wins": round(float(y.mean()), 3),
+        "predictors": {},
+    }
     for name, inputs in predictors.items():
         w = fit_logistic(inputs[train], y[train])
-        entry = {"test": scores(inputs[~train], y[~train], w),
-                 "by_stage": {STAGES[s]: scores(inputs[~train & (stage == s)], y[~train & (stage == s)], w)
-                              for s in range(3)}}
+        entry = {
+            "test": scores(inputs[~train], y[~train], w),
+            "by_stage": {
+                STAGES[s]: scores(inputs[~train & (stage == s)], y[~train & (stage == s)], w) for s in range(3)
+            },
+        }
         if name == "all features":
             # In points of evaluation: each weight over the score's weight.
             entry["points_per_unit"] = {f: round(float(w[k] / w[0]), 3) for k, f in enumerate(FEATURES)}
@@ -160,9 +175,12 @@ def main():
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     rows = self_play_positions(args.games, args.agent, args.seed)
-    result = {"command": "python bench/experiments/azure_evaluation.py " + " ".join(
-                  f"--{k} {v}" for k, v in (("games", args.games), ("agent", args.agent), ("seed", args.seed))),
-              "machine": machine(), **report(rows)}
+    result = {
+        "command": "python bench/experiments/azure_evaluation.py "
+        + " ".join(f"--{k} {v}" for k, v in (("games", args.games), ("agent", args.agent), ("seed", args.seed))),
+        "machine": machine(),
+        **report(rows),
+    }
     print(json.dumps(result, indent=2))
     if args.out:
         write_report(args.out, result)

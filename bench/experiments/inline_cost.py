@@ -10,6 +10,7 @@ prints its CPU seconds and the seconds in numba's ``InlineWorker.inline_ir`` and
 ``inline_function`` (outermost calls: the nested ones are inside). CPU seconds, so a
 busy machine changes them little; the settings alternate round by round.
 """
+
 import argparse
 import os
 import subprocess
@@ -48,8 +49,10 @@ start = time.process_time()
 main(["best", sys.argv[1], "--iterations", "200"], standalone_mode=False)
 print(json.dumps({"cpu_s": time.process_time() - start, **spent}), file=sys.stderr)
 """
-COMMANDS = ("tessera new azul --seed 1 > {d}/azul.txt && tessera new pavilion --seed 2 > {d}/pav.txt"
-            " && tessera new azure --seed 5 | tessera view - --player 1 > {d}/view.txt")
+COMMANDS = (
+    "tessera new azul --seed 1 > {d}/azul.txt && tessera new pavilion --seed 2 > {d}/pav.txt"
+    " && tessera new azure --seed 5 | tessera view - --player 1 > {d}/view.txt"
+)
 
 
 def main():
@@ -58,16 +61,24 @@ def main():
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as work:
         tessera = f'tessera() {{ "{sys.executable}" -m tessera "$@"; }}\n'
-        subprocess.run(["bash", "-c", tessera + COMMANDS.format(d=work)], check=True,
-                       env=dict(os.environ, NUMBA_CACHE_DIR=os.path.join(work, "positions-cache")))
+        subprocess.run(
+            ["bash", "-c", tessera + COMMANDS.format(d=work)],
+            check=True,
+            env=dict(os.environ, NUMBA_CACHE_DIR=os.path.join(work, "positions-cache")),
+        )
         for round_ in range(args.rounds):
             for setting in ("off", "on"):
                 cache = tempfile.mkdtemp(dir=work)
                 env = dict(os.environ, NUMBA_CACHE_DIR=cache, TESSERA_COMPILE_HELPER="0")
                 for position in ("azul.txt", "pav.txt", "view.txt"):
-                    done = subprocess.run([sys.executable, "-c", PROBE, os.path.join(work, position), setting],
-                                          env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                          text=True, check=True)
+                    done = subprocess.run(
+                        [sys.executable, "-c", PROBE, os.path.join(work, position), setting],
+                        env=env,
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.PIPE,
+                        text=True,
+                        check=True,
+                    )
                     print(f"round {round_ + 1} {setting:3} {position:9} {done.stderr.strip().splitlines()[-1]}")
 
 

@@ -19,6 +19,7 @@ simulations a second with their range, and the median and quartiles of its ratio
 the first commit's figure of the same round. With ``--game azure`` the position is the
 first player's view of a 2-player Azure deal, searched by IS-MCTS (as an agent does).
 """
+
 import argparse
 import json
 import statistics
@@ -34,6 +35,7 @@ def alternate(commits, rounds, simulations, game_name):
     """Each tree's MCTS rates, round after round, in warm worker processes of its own."""
     from tessera.kernels import games
     from tessera.strength import Baseline
+
     game = get_game(game_name)
     state = game.new(1, players=2) if game_name == "pavilion" else game.new(1)
     position = game.format_position(game.view(state, games.to_move(state)))
@@ -44,23 +46,32 @@ def alternate(commits, rounds, simulations, game_name):
         for r in range(rounds):
             order = list(workers) if r % 2 == 0 else list(workers)[::-1]
             for label in order:
-                reply = workers[label].ask({"op": "rate", "position": position, "simulations": simulations,
-                                            "seed": r + 1})
+                reply = workers[label].ask(
+                    {"op": "rate", "position": position, "simulations": simulations, "seed": r + 1}
+                )
                 rates[label].append(reply["simulations_per_s"])
     finally:
         for worker in workers.values():
             worker.close()
     first = rates[commits[0]]
-    report = {"command": "python bench/experiments/pavilion_rollouts.py --against " + " ".join(commits)
-              + f" --rounds {rounds} --simulations {simulations} --game {game_name}",
-              "solver": str(REPO / "solver")}
+    report = {
+        "command": "python bench/experiments/pavilion_rollouts.py --against "
+        + " ".join(commits)
+        + f" --rounds {rounds} --simulations {simulations} --game {game_name}",
+        "solver": str(REPO / "solver"),
+    }
     for label, figures in rates.items():
         ratios = [a / b for a, b in zip(figures, first)]
-        report[label] = {"mcts_greedy_simulations_per_s": {"median": round(statistics.median(figures)),
-                                                           "range": [round(min(figures)), round(max(figures))]},
-                         f"ratio_to_{commits[0]}": {"median": round(statistics.median(ratios), 3),
-                                                    "quartiles": [round(q, 3) for q in
-                                                                  statistics.quantiles(ratios, n=4)]}}
+        report[label] = {
+            "mcts_greedy_simulations_per_s": {
+                "median": round(statistics.median(figures)),
+                "range": [round(min(figures)), round(max(figures))],
+            },
+            f"ratio_to_{commits[0]}": {
+                "median": round(statistics.median(ratios), 3),
+                "quartiles": [round(q, 3) for q in statistics.quantiles(ratios, n=4)],
+            },
+        }
     return report
 
 
@@ -78,12 +89,20 @@ def main():
         return
     import tessera
     from tessera.strength.worker import simulations_per_s
+
     game = get_game("pavilion")
     state = game.new(1, players=2)
     rate = simulations_per_s({"position": game.format_position(state), "simulations": args.simulations, "seed": 1})
-    print(json.dumps({"label": args.label, "solver": tessera.__file__,
-                      "random_games_per_s": playout_rate(state, args.games)["games_per_s"],
-                      "mcts_greedy_simulations_per_s": round(rate)}))
+    print(
+        json.dumps(
+            {
+                "label": args.label,
+                "solver": tessera.__file__,
+                "random_games_per_s": playout_rate(state, args.games)["games_per_s"],
+                "mcts_greedy_simulations_per_s": round(rate),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

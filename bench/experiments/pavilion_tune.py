@@ -11,6 +11,7 @@ than 53% of those games. P passes over the weights; the games of each trial are 
 from seeds S, S+1, ... so every trial meets the same deals. The report lists every
 trial and the weights found.
 """
+
 import argparse
 import sys
 import time
@@ -43,11 +44,21 @@ def tune(games, passes, seed):
                 won, margin = duel(trial, weights, games, seed)
                 rate = won / (2 * games)
                 accepted = rate > ACCEPT
-                trials.append({"pass": p + 1, "weight": NAMES[k], "value": round(float(trial[k]), 4),
-                               "win_rate": round(rate, 4), "mean_margin": round(margin / (2 * games), 2),
-                               "accepted": accepted})
-                print(f"pass {p + 1} {NAMES[k]}={trial[k]:.3f}: {rate:.3f}, margin {margin / (2 * games):+.2f}"
-                      + ("  accepted" if accepted else ""), flush=True)
+                trials.append(
+                    {
+                        "pass": p + 1,
+                        "weight": NAMES[k],
+                        "value": round(float(trial[k]), 4),
+                        "win_rate": round(rate, 4),
+                        "mean_margin": round(margin / (2 * games), 2),
+                        "accepted": accepted,
+                    }
+                )
+                print(
+                    f"pass {p + 1} {NAMES[k]}={trial[k]:.3f}: {rate:.3f}, margin {margin / (2 * games):+.2f}"
+                    + ("  accepted" if accepted else ""),
+                    flush=True,
+                )
                 if accepted:
                     weights = trial
                     break
@@ -63,10 +74,14 @@ def main():
     args = parser.parse_args()
     started = time.perf_counter()
     weights, trials = tune(args.games, args.passes, args.seed)
-    report = {"command": "python bench/experiments/pavilion_tune.py " + " ".join(sys.argv[1:]),
-              "start": dict(zip(NAMES, WEIGHTS.round(4).tolist())),
-              "found": dict(zip(NAMES, weights.round(4).tolist())),
-              "trials": trials, "seconds": round(time.perf_counter() - started, 1), "machine": machine()}
+    report = {
+        "command": "python bench/experiments/pavilion_tune.py " + " ".join(sys.argv[1:]),
+        "start": dict(zip(NAMES, WEIGHTS.round(4).tolist())),
+        "found": dict(zip(NAMES, weights.round(4).tolist())),
+        "trials": trials,
+        "seconds": round(time.perf_counter() - started, 1),
+        "machine": machine(),
+    }
     print("found:", report["found"])
     write_report(args.out, report)
 

@@ -9,6 +9,7 @@ core) and the first two rows of bench/mcts_speed.py (the bar's textbook options 
 defaults, one thread), CPU seconds. The figures are the medians of the rounds, with their ranges, so
 that both trees see the same machine load. The result goes under ``kernel_speed``.
 """
+
 import argparse
 import json
 import os
@@ -43,15 +44,25 @@ def measure(tree, cache, games, iterations):
     if tree is not None:
         env["PYTHONPATH"] = tree
     # From the cache's folder: ``python -c`` puts the working directory before PYTHONPATH.
-    done = subprocess.run([sys.executable, "-c", MEASURE, tree or here, str(games), str(iterations)],
-                          check=True, env=env, capture_output=True, text=True, cwd=cache)
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURE, tree or here, str(games), str(iterations)],
+        check=True,
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=cache,
+    )
     return json.loads(done.stdout.splitlines()[-1])
 
 
 def summary(rounds):
-    return {key: {"median": statistics.median(r[key] for r in rounds),
-                  "range": [min(r[key] for r in rounds), max(r[key] for r in rounds)]}
-            for key in rounds[0]}
+    return {
+        key: {
+            "median": statistics.median(r[key] for r in rounds),
+            "range": [min(r[key] for r in rounds), max(r[key] for r in rounds)],
+        }
+        for key in rounds[0]
+    }
 
 
 def main():
@@ -64,17 +75,21 @@ def main():
     args = parser.parse_args()
     before, after = [], []
     with tempfile.TemporaryDirectory() as old_cache, tempfile.TemporaryDirectory() as new_cache:
-        measure(os.path.abspath(args.before), old_cache, 1000, 500)      # compile both first
+        measure(os.path.abspath(args.before), old_cache, 1000, 500)  # compile both first
         measure(None, new_cache, 1000, 500)
         for i in range(args.rounds):
             before.append(measure(os.path.abspath(args.before), old_cache, args.games, args.iterations))
             after.append(measure(None, new_cache, args.games, args.iterations))
             print(f"round {i + 1}: before {before[-1]}, after {after[-1]}", file=sys.stderr)
-    report = {"command": "python bench/experiments/speed_before_after.py " + " ".join(sys.argv[1:]),
-              "load_average": list(os.getloadavg()),
-              "before": summary(before), "after": summary(after)}
-    report["after_over_before"] = {key: round(report["after"][key]["median"] / report["before"][key]["median"], 3)
-                                   for key in report["after"]}
+    report = {
+        "command": "python bench/experiments/speed_before_after.py " + " ".join(sys.argv[1:]),
+        "load_average": list(os.getloadavg()),
+        "before": summary(before),
+        "after": summary(after),
+    }
+    report["after_over_before"] = {
+        key: round(report["after"][key]["median"] / report["before"][key]["median"], 3) for key in report["after"]
+    }
     print(json.dumps(report, indent=2))
     if args.out:
         existing = {}

@@ -3,6 +3,7 @@ positions (the winner's prediction from player 1's side).
 
     python -m pytest -n 0 bench/experiments
 """
+
 import numpy as np
 from azure_evaluation import FEATURES, fit_logistic, report, scores, self_play_positions
 
@@ -10,7 +11,7 @@ from azure_evaluation import FEATURES, fit_logistic, report, scores, self_play_p
 def test_the_fit_recovers_the_weights_of_a_logistic_model():
     rng = np.random.default_rng(0)
     x = rng.normal(size=(20_000, 2))
-    truth = np.array([1.5, -0.5, 0.25])                     # two weights and the bias
+    truth = np.array([1.5, -0.5, 0.25])  # two weights and the bias
     y = (rng.random(len(x)) < 1 / (1 + np.exp(-(x @ truth[:2] + truth[2])))).astype(float)
     w = fit_logistic(x, y)
     assert np.allclose(w, truth, atol=0.08)

@@ -7,6 +7,7 @@ Azul, 2 players, ``copy=False``: after 50 warm-up steps, ``S`` steps each timing
 ``step`` itself; medians, wall time. Steps follow each other as in a training loop
 that chooses actions in numba (``bench/rl_speed.py``).
 """
+
 import argparse
 import statistics
 import time
@@ -39,8 +40,10 @@ def main():
             for name, seconds in zip(parts, (t1 - t0, t2 - t1, t3 - t2)):
                 parts[name].append(seconds)
         env.close()
-        print(f"threads {threads}: " + ", ".join(f"{name} {statistics.median(v) * 1e6:.1f} µs"
-                                                for name, v in parts.items()))
+        print(
+            f"threads {threads}: "
+            + ", ".join(f"{name} {statistics.median(v) * 1e6:.1f} µs" for name, v in parts.items())
+        )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 """Applying moves: drafting, gray-wall tiling, the end of a round and the refill."""
+
 from tessera.kernels.azul.layout import (
     CHANCE_MOVE_BASE,
     DEST_FLOOR,
@@ -65,6 +66,7 @@ def apply_move(state, move):
 
 # ---- drafting ------------------------------------------------------------------------
 
+
 @njit(cache=True)
 def draft(state, source, colour, dest):
     player = state[W_TO_MOVE]
@@ -122,6 +124,7 @@ def table_empty(state):
 
 
 # ---- wall-tiling ---------------------------------------------------------------------
+
 
 @njit(cache=True)
 def place_on_wall(state, base, line, colour, column):
@@ -200,6 +203,7 @@ def continue_tiling(state, first_player):
 
 # ---- end of round, end of game, refill -----------------------------------------------
 
+
 @njit(cache=True)
 def end_round(state):
     """Floor penalties, then either the end of the game or the refill of the next round."""
@@ -221,7 +225,8 @@ def end_round(state):
     state[W_CENTRE] |= MARKER_BIT
     if not game_over:
         game_over = state[W_STALLED] >= STALL_LIMIT or (
-            state[W_VARIANT] == VARIANT_GRAY and no_row_can_be_completed(state))
+            state[W_VARIANT] == VARIANT_GRAY and no_row_can_be_completed(state)
+        )
     if game_over:
         finish_game(state)
         return

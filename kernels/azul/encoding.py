@@ -11,6 +11,7 @@ The observation is a float32 vector of ``observation_size(players)`` numbers, wr
 from one player's side (the observer first, then the others in seat order after it):
 counts as plain numbers, walls and flags as 0/1.
 """
+
 from tessera.kernels.azul.layout import (
     MARKER_BIT,
     NCOLOURS,
@@ -42,23 +43,23 @@ from tessera.kernels.common import write_counts
 from tessera.kernels.jit import njit
 
 NUM_ACTIONS = TILE_MOVE_BASE + 5
-HIDDEN = False         # every player sees everything: observations need no view
-MOVES_ARE_ACTIONS = True    # an action id is the engine's move code
+HIDDEN = False  # every player sees everything: observations need no view
+MOVES_ARE_ACTIONS = True  # an action id is the engine's move code
 
 # Global entries, in order.
 G_ROUND = 0
-G_DRAFT = 1            # 1 in the drafting phase
-G_TILING = 2           # 1 while a gray-wall player chooses a column
-G_GRAY = 3             # 1 on the gray wall
-G_STALLED = 4          # rounds in a row without a tile reaching a wall
-G_TO_MOVE = 5          # G_TO_MOVE + k: 1 if the k-th player from the observer acts
+G_DRAFT = 1  # 1 in the drafting phase
+G_TILING = 2  # 1 while a gray-wall player chooses a column
+G_GRAY = 3  # 1 on the gray wall
+G_STALLED = 4  # rounds in a row without a tile reaching a wall
+G_TO_MOVE = 5  # G_TO_MOVE + k: 1 if the k-th player from the observer acts
 # then per factory 5 colour counts; the centre's 5 counts and its marker; the bag's and the lid's counts
 # Per player, from the observer on:
 PL_SCORE = 0
-PL_WALL = 1            # PL_WALL + 25 * colour + 5 * row + column: 1 where that colour lies
-PL_LINES = PL_WALL + 25 * NCOLOURS    # PL_LINES + 5 * line + colour: the tiles on that line
-PL_FLOOR = PL_LINES + 25              # tiles on the floor
-PL_MARKER = PL_FLOOR + 1              # 1 if the first-player marker is on the floor
+PL_WALL = 1  # PL_WALL + 25 * colour + 5 * row + column: 1 where that colour lies
+PL_LINES = PL_WALL + 25 * NCOLOURS  # PL_LINES + 5 * line + colour: the tiles on that line
+PL_FLOOR = PL_LINES + 25  # tiles on the floor
+PL_MARKER = PL_FLOOR + 1  # 1 if the first-player marker is on the floor
 PLAYER_SIZE = PL_MARKER + 1
 
 

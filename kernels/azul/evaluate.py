@@ -9,6 +9,7 @@ the search's cut-off positions (docs/search.md).
 ``estimate`` adds what the board promises for later: MCTS's round rollouts stop at the
 end of the round and score that (docs/search.md, "Rollouts").
 """
+
 from tessera.kernels.azul.layout import (
     COLOUR_BONUS,
     COLUMN_BONUS,
@@ -90,7 +91,7 @@ def prospects(state, player):
     for colour in range(NCOLOURS):
         points += COLOUR_BONUS * popcount(state[base + P_WALL + colour]) / 5.0
     if state[W_VARIANT] == VARIANT_GRAY:
-        return points           # an unfinished line's column is not chosen yet
+        return points  # an unfinished line's column is not chosen yet
     lines = state[base + P_LINES]
     for line in range(5):
         tiles = (lines >> (8 * line)) & 0xF

@@ -19,6 +19,7 @@ The vector has three parts:
 
 Every quantity reuses the rules' own helpers (``evaluate``, ``wall``); nothing allocates.
 """
+
 from tessera.kernels.azul.evaluate import prospects, round_end_score
 from tessera.kernels.azul.layout import (
     COLOUR_BONUS,
@@ -47,22 +48,29 @@ from tessera.kernels.jit import njit
 
 # One board's quantities (``player_feature``), in this order.
 PLAYER_FEATURE_NAMES = (
-    "score",                # points so far
-    "round_end_score",      # evaluate.round_end_score: the score if the round ended now
-    "prospects",            # evaluate.prospects: end bonuses and unfinished lines, pro rata
-    "wall_tiles",           # tiles on the wall
-    "rows_of_four",         # wall rows one tile short of complete
-    "fullest_row",          # tiles in the wall's fullest row
-    "bonus_progress",       # each row, column and colour bonus times its share squared
-    "adjacency",            # mean points a tile would score on the wall's empty cells
-    "line_tiles",           # tiles waiting on the pattern lines
-    "floor_slots",          # occupied floor slots, the marker included
+    "score",  # points so far
+    "round_end_score",  # evaluate.round_end_score: the score if the round ended now
+    "prospects",  # evaluate.prospects: end bonuses and unfinished lines, pro rata
+    "wall_tiles",  # tiles on the wall
+    "rows_of_four",  # wall rows one tile short of complete
+    "fullest_row",  # tiles in the wall's fullest row
+    "bonus_progress",  # each row, column and colour bonus times its share squared
+    "adjacency",  # mean points a tile would score on the wall's empty cells
+    "line_tiles",  # tiles waiting on the pattern lines
+    "floor_slots",  # occupied floor slots, the marker included
 )
 PLAYER_FEATURES = len(PLAYER_FEATURE_NAMES)
 TABLE_FEATURE_NAMES = (
-    "constant", "round", "progress", "starts_next",
-    "players_2", "players_3", "players_4", "gray_wall",
-    "score_diff_x_progress", "round_end_score_diff_x_progress",
+    "constant",
+    "round",
+    "progress",
+    "starts_next",
+    "players_2",
+    "players_3",
+    "players_4",
+    "gray_wall",
+    "score_diff_x_progress",
+    "round_end_score_diff_x_progress",
 )
 FEATURE_NAMES = (
     tuple(name + "_diff" for name in PLAYER_FEATURE_NAMES)
@@ -71,9 +79,9 @@ FEATURE_NAMES = (
 )
 N_VALUE_FEATURES = len(FEATURE_NAMES)
 
-DIFF_AT = 0                             # out[DIFF_AT + k]: own less best other, quantity k
-OWN_AT = PLAYER_FEATURES                # out[OWN_AT + k]: own, quantity k
-TABLE_AT = 2 * PLAYER_FEATURES          # the table's quantities
+DIFF_AT = 0  # out[DIFF_AT + k]: own less best other, quantity k
+OWN_AT = PLAYER_FEATURES  # out[OWN_AT + k]: own, quantity k
+TABLE_AT = 2 * PLAYER_FEATURES  # the table's quantities
 SCORE, ROUND_END_SCORE = 0, 1
 # The fullest row has 4 tiles at most before the game ends: progress runs from 0 to 1.
 FULL_PROGRESS = 4.0
@@ -188,7 +196,7 @@ def players_value_features(state, out):
     for p in range(players):
         for k in range(PLAYER_FEATURES):
             out[p, OWN_AT + k] = player_feature(state, p, k)
-    own_less_best_other(out, players, PLAYER_FEATURES)      # DIFF_AT 0, OWN_AT after
+    own_less_best_other(out, players, PLAYER_FEATURES)  # DIFF_AT 0, OWN_AT after
     for p in range(players):
         table_features(state, p, out[p])
 

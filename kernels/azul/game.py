@@ -1,5 +1,6 @@
 """Azul's kernels under the names of the game interface (``tessera.kernels.games`` lists them),
 for the per-game instances of the generic kernels (``tessera.kernels.bind``)."""
+
 from tessera.kernels.azul import (  # noqa: F401  (the interface)
     MAX_MOVES,
     apply_move,

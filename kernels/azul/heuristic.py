@@ -8,6 +8,7 @@ finished this round and blocks its row until it is. A move is worth what it adds
 its line, less what its tiles (and the marker) cost on the floor, in units of ``SCALE``
 points.
 """
+
 import numpy as np
 
 from tessera.kernels.azul.layout import (
@@ -87,8 +88,8 @@ def move_heuristics(state, moves, n, out):
     # Read once: writes to ``out`` might alias ``state`` for all the compiler knows.
     lines = state[base + P_LINES]
     floor_now = floor_penalty(used)
-    worths = np.empty(NCOLOURS * DEST_FLOOR)      # lines are the destinations below the floor
-    known = 0                                   # bit ``key``: worths[key] is filled
+    worths = np.empty(NCOLOURS * DEST_FLOOR)  # lines are the destinations below the floor
+    known = 0  # bit ``key``: worths[key] is filled
     i = 0
     while i < n:
         move = moves[i]
@@ -124,7 +125,7 @@ def best_heuristic_move(state, scratch):
     used = floor_slots_used(state, base)
     best = -np.inf
     pick = -1
-    if state[W_PHASE] != PHASE_DRAFT:               # a gray-wall tiling: the open columns
+    if state[W_PHASE] != PHASE_DRAFT:  # a gray-wall tiling: the open columns
         columns = tiling_columns(state, base, pending_line(state, base))
         for column in range(5):
             if (columns >> column) & 1:
@@ -138,7 +139,7 @@ def best_heuristic_move(state, scratch):
     dest_masks = destination_masks(state, base)
     nfactories = 2 * state[W_PLAYERS] + 1
     held = held_colours(state, nfactories)
-    worths = scratch                                # of every line a draft move can fill
+    worths = scratch  # of every line a draft move can fill
     line_worths(state, base, occ, held, dest_masks, worths)
     while held:
         source, colour = group_source(lowest_bit_index(held), nfactories)

@@ -45,17 +45,17 @@ W_PLAYERS = 1
 W_VARIANT = 2
 W_PHASE = 3
 W_TO_MOVE = 4
-W_ROUND = 5        # 1-based round number
-W_STARTER = 6      # the player who started the current round
+W_ROUND = 5  # 1-based round number
+W_STARTER = 6  # the player who started the current round
 W_CENTRE = 7
 W_BAG = 8
 W_LID = 9
-W_STALLED = 10     # rounds in a row in which no tile reached a wall (docs/azul.md)
-W_FACTORY = 11     # W_FACTORY + f for factory f in 0..8
+W_STALLED = 10  # rounds in a row in which no tile reached a wall (docs/azul.md)
+W_FACTORY = 11  # W_FACTORY + f for factory f in 0..8
 PLAYER_BASE = W_FACTORY + MAX_FACTORIES
 
 # Player words, at PLAYER_BASE + p * PLAYER_WORDS + offset.
-P_WALL = 0         # P_WALL + c: the 25-bit mask of colour c on the wall
+P_WALL = 0  # P_WALL + c: the 25-bit mask of colour c on the wall
 P_LINES = 5
 P_FLOOR = 6
 P_SCORE = 7
@@ -63,8 +63,8 @@ PLAYER_WORDS = 8
 
 STATE_SIZE = PLAYER_BASE + MAX_PLAYERS * PLAYER_WORDS
 
-LANES_ALL = 0xFFFFFFFFFF          # the five colour lanes
-LANES_ONE = 0x0101010101          # one tile of each colour
+LANES_ALL = 0xFFFFFFFFFF  # the five colour lanes
+LANES_ONE = 0x0101010101  # one tile of each colour
 MARKER_BIT = 1 << 40
 
 LINE_COUNT_MASK = 0xF
@@ -82,7 +82,7 @@ TILE_MOVE_BASE = 300
 CHANCE_MOVE_BASE = 400
 MAX_MOVES = (MAX_FACTORIES + 1) * NCOLOURS * NDESTS
 
-STALL_LIMIT = 5    # that many stalled rounds in a row end the game
+STALL_LIMIT = 5  # that many stalled rounds in a row end the game
 
 ROW_BONUS = 2
 COLUMN_BONUS = 7

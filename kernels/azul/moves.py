@@ -1,4 +1,5 @@
 """Legal moves and chance outcomes of an Azul position."""
+
 from tessera.kernels.azul.layout import (
     CHANCE_MOVE_BASE,
     DEST_FLOOR,
@@ -182,7 +183,7 @@ def random_draft_move(state, rng):
     base = player_base(state, state[W_TO_MOVE])
     dest_masks = destination_masks(state, base)
     nfactories = 2 * state[W_PLAYERS] + 1
-    sources_with = present(state[W_CENTRE])   # per colour lane: sources holding it
+    sources_with = present(state[W_CENTRE])  # per colour lane: sources holding it
     for f in range(nfactories):
         sources_with += present(state[W_FACTORY + f])
     n = 0

@@ -14,6 +14,7 @@ A draft move (tiles of one colour from a source to a pattern line or the floor) 
 feature; a gray-wall tiling move (the column of a full line's tile) sets ``heuristic``,
 ``placement_points``, ``bonus_tiles`` and ``tile_move``, the others 0.
 """
+
 from tessera.kernels.azul.heuristic import (
     PARTIAL,
     floor_slots_used,
@@ -52,26 +53,26 @@ from tessera.kernels.bits import popcount
 from tessera.kernels.jit import njit
 
 POLICY_FEATURE_NAMES = (
-    "heuristic",            # the move heuristic (heuristic.move_heuristic), in its units
-    "line_gain",            # what the move adds to its line: the heuristic's gain, in points
-    "floor_cost",           # the points the tiles (and the marker) it drops on the floor cost
-    "floor_tiles",          # tiles, and the marker, that go to the floor
-    "marker",               # 1 when it takes the first-player marker
-    "tiles_taken",          # tiles of the colour it takes
-    "completes_line",       # 1 when its line is full after it (a wall tile this round)
-    "line_size",            # the line's size (0 for the floor)
-    "line_fill",            # the share of its line filled after it (0 for the floor)
-    "line_held",            # tiles the line held before it (continuing a started line)
-    "line_missing",         # tiles the line still lacks after it (0 for the floor)
-    "colour_elsewhere",     # tiles of the colour left in the other sources
-    "finishable",           # 1 when the line still lacks tiles and the other sources hold as many
-    "to_floor_only",        # 1 when every tile goes to the floor
-    "placement_points",     # the points the line's wall tile scores where it goes
-    "bonus_tiles",          # wall tiles already in that cell's row, column and colour
-    "denies",               # most tiles it takes that another player's started line of the colour could hold
-    "from_centre",          # 1 when it takes from the centre
-    "leftover_to_centre",   # the factory's other tiles, which go to the centre
-    "tile_move",            # 1 for a gray-wall tiling move (a column choice)
+    "heuristic",  # the move heuristic (heuristic.move_heuristic), in its units
+    "line_gain",  # what the move adds to its line: the heuristic's gain, in points
+    "floor_cost",  # the points the tiles (and the marker) it drops on the floor cost
+    "floor_tiles",  # tiles, and the marker, that go to the floor
+    "marker",  # 1 when it takes the first-player marker
+    "tiles_taken",  # tiles of the colour it takes
+    "completes_line",  # 1 when its line is full after it (a wall tile this round)
+    "line_size",  # the line's size (0 for the floor)
+    "line_fill",  # the share of its line filled after it (0 for the floor)
+    "line_held",  # tiles the line held before it (continuing a started line)
+    "line_missing",  # tiles the line still lacks after it (0 for the floor)
+    "colour_elsewhere",  # tiles of the colour left in the other sources
+    "finishable",  # 1 when the line still lacks tiles and the other sources hold as many
+    "to_floor_only",  # 1 when every tile goes to the floor
+    "placement_points",  # the points the line's wall tile scores where it goes
+    "bonus_tiles",  # wall tiles already in that cell's row, column and colour
+    "denies",  # most tiles it takes that another player's started line of the colour could hold
+    "from_centre",  # 1 when it takes from the centre
+    "leftover_to_centre",  # the factory's other tiles, which go to the centre
+    "tile_move",  # 1 for a gray-wall tiling move (a column choice)
 )
 N_POLICY_FEATURES = len(POLICY_FEATURE_NAMES)
 

@@ -1,4 +1,5 @@
 """Creating positions and reading who acts, scores and the result."""
+
 import numpy as np
 
 from tessera.kernels.azul.layout import (
@@ -27,7 +28,7 @@ from tessera.kernels.common import share_win
 from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.jit import njit
 
-RANK_PER_POINT = 6   # a point of score outranks any number of complete rows (0 to 5)
+RANK_PER_POINT = 6  # a point of score outranks any number of complete rows (0 to 5)
 
 
 @njit(cache=True)

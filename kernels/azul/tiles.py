@@ -1,4 +1,5 @@
 """Tile sets packed as byte lanes (one count per colour) plus a marker bit."""
+
 from tessera.kernels.azul.layout import LANE_BITS, LANE_MASK, LANES_ALL, LANES_ONE, MARKER_BIT
 from tessera.kernels.common import count_of, one_of  # noqa: F401  (re-exported)
 from tessera.kernels.jit import njit

@@ -1,4 +1,5 @@
 """Wall geometry and scoring on 25-bit masks (bit 5*row + column)."""
+
 import numpy as np
 
 from tessera.kernels.azul.layout import (
@@ -14,7 +15,7 @@ from tessera.kernels.bits import popcount
 from tessera.kernels.jit import njit
 
 ROW_MASK = 0x1F
-COLUMN_MASK = 0x108421          # column 0: bits 0, 5, 10, 15, 20
+COLUMN_MASK = 0x108421  # column 0: bits 0, 5, 10, 15, 20
 _FLOOR_PENALTY = np.array(FLOOR_PENALTY, dtype=np.int64)
 
 

@@ -15,6 +15,7 @@ from the hidden deck (chance), or at the end of the game:
 ``W_STEP`` is the step a decision or draw resumes at. The starting hands are
 drawn at ``STEP_SETUP`` before the first turn.
 """
+
 from tessera.kernels.azure.beasts import check_beasts
 from tessera.kernels.azure.bits import bit
 from tessera.kernels.azure.cosmos import move_dragon
@@ -190,8 +191,7 @@ def advance(state):
             if kinds & (kinds - 1):
                 state[W_PHASE] = PHASE_BOON
                 return
-            kind = BOON_QI if kinds == 1 << BOON_QI else (BOON_WISDOM if kinds == 1 << BOON_WISDOM
-                                                           else BOON_COSMOS)
+            kind = BOON_QI if kinds == 1 << BOON_QI else (BOON_WISDOM if kinds == 1 << BOON_WISDOM else BOON_COSMOS)
             state[W_STEP] = STEP_TAKE
             if extra_boon(state, kind):
                 return

@@ -5,6 +5,7 @@ Guards are popcounts: the Azure and White mountains count the stones in their li
 of sight (the Black-mountain stone included), the Black mountain the stones on
 serpent spaces, the Vermillion mountain the stones in the Vermillion domain.
 """
+
 from tessera.kernels.azure.bits import bit, count
 from tessera.kernels.azure.layout import (
     AZURE,
@@ -82,8 +83,13 @@ def new_holder(state, colour):
     mask = guard_mask(state, colour)
     b0 = player_base(0)
     b1 = player_base(1)
-    return contest(state[W_HOLDER + colour], count(state[b0 + P_STONES] & mask),
-                   count(state[b1 + P_STONES] & mask), favoured(state, b0, mask), favoured(state, b1, mask))
+    return contest(
+        state[W_HOLDER + colour],
+        count(state[b0 + P_STONES] & mask),
+        count(state[b1 + P_STONES] & mask),
+        favoured(state, b0, mask),
+        favoured(state, b1, mask),
+    )
 
 
 @njit(cache=True)

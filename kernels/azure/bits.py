@@ -1,4 +1,5 @@
 """Counting the cells of a 64-bit realm mask (bit 63 included)."""
+
 import numpy as np
 
 from tessera.kernels.jit import njit

@@ -7,6 +7,7 @@ at once and owes the mover a card of choice (``W_TAKES``); one that crosses a
 threshold of the opponent's back costs them a point at once and a card of their
 choice (``W_RETURNS``). The cards are settled after the boons (docs/azure.md).
 """
+
 from tessera.kernels.azure.layout import S_THRESHOLDS, S_TRACK_END, W_DRAGON, W_RETURNS, W_TAKES
 from tessera.kernels.azure.state import gain_points, lose_points, win
 from tessera.kernels.jit import njit
@@ -18,9 +19,9 @@ def move_dragon(state, player, steps):
     sign = 1 if player == 0 else -1
     thresholds = state[S_THRESHOLDS]
     end = state[S_TRACK_END]
-    mine = sign * state[W_DRAGON]          # the Dragon's step toward the mover
+    mine = sign * state[W_DRAGON]  # the Dragon's step toward the mover
     for _ in range(steps):
-        theirs = -mine                     # ... and toward the opponent
+        theirs = -mine  # ... and toward the opponent
         mine += 1
         state[W_DRAGON] = sign * mine
         if theirs >= 2 and (thresholds >> (theirs - 1)) & 1:

@@ -12,6 +12,7 @@ observer's view (``tessera.kernels.azure.views``): the opponent's hand holds onl
 observer can name, and the hidden deck only its size. Players are written observer
 first; the realm as feature planes of 64 cells (``8 * row + col``).
 """
+
 from tessera.kernels.azure.layout import (
     CELL_COSMOS,
     CELL_DOMAIN,
@@ -62,47 +63,47 @@ from tessera.kernels.azure.state import to_move
 from tessera.kernels.jit import njit
 
 NUM_ACTIONS = DRAW_BASE
-HIDDEN = True          # the opponent's hand is hidden: observations are made from views
-MOVES_ARE_ACTIONS = True    # an action id is the engine's move code
+HIDDEN = True  # the opponent's hand is hidden: observations are made from views
+MOVES_ARE_ACTIONS = True  # an action id is the engine's move code
 GIFTED_CARDS = 5
 THRESHOLD_BITS = 8
 
 # Global entries, in order.
-G_PHASE = 0            # G_PHASE + k: 1 in phase place, boon, take, return, return pair (k = 0..4)
-G_TO_MOVE = 5          # G_TO_MOVE + k: 1 if player k from the observer (0 the observer) acts
-G_TURN = 7             # G_TURN + k: whose turn it is
-G_TAKES = 9            # Cosmos cards of choice still to take
-G_RETURNS = 10         # Cosmos cards of choice still to return
-G_BIRD_LOSER = 11      # G_BIRD_LOSER + k: who returns two cards for losing the Bird
-G_DRAGON = 13          # the Yellow Dragon's steps from the middle toward the observer
-G_BLACK_STONE = 14     # G_BLACK_STONE + k: whose stone is on the Black mountain
-G_DECK_SIZE = 16       # cards in the hidden deck
-G_HOLDER = 17          # G_HOLDER + 2 * colour + k: player k holds that mountain's beast
-G_FACEUP = G_HOLDER + 2 * NCOLOURS    # + colour: the face-up deck's cards
-G_GIFTED = G_FACEUP + NCOLOURS        # + card: the gifted card in play (0 none)
-G_COSMOS = G_GIFTED + GIFTED_CARDS    # 1 with the Cosmos expansion
-G_TRACK_END = G_COSMOS + 1            # the Dragon's steps from the middle to either end
-G_THRESHOLD = G_TRACK_END + 1         # + k: a threshold between steps k and k + 1
+G_PHASE = 0  # G_PHASE + k: 1 in phase place, boon, take, return, return pair (k = 0..4)
+G_TO_MOVE = 5  # G_TO_MOVE + k: 1 if player k from the observer (0 the observer) acts
+G_TURN = 7  # G_TURN + k: whose turn it is
+G_TAKES = 9  # Cosmos cards of choice still to take
+G_RETURNS = 10  # Cosmos cards of choice still to return
+G_BIRD_LOSER = 11  # G_BIRD_LOSER + k: who returns two cards for losing the Bird
+G_DRAGON = 13  # the Yellow Dragon's steps from the middle toward the observer
+G_BLACK_STONE = 14  # G_BLACK_STONE + k: whose stone is on the Black mountain
+G_DECK_SIZE = 16  # cards in the hidden deck
+G_HOLDER = 17  # G_HOLDER + 2 * colour + k: player k holds that mountain's beast
+G_FACEUP = G_HOLDER + 2 * NCOLOURS  # + colour: the face-up deck's cards
+G_GIFTED = G_FACEUP + NCOLOURS  # + card: the gifted card in play (0 none)
+G_COSMOS = G_GIFTED + GIFTED_CARDS  # 1 with the Cosmos expansion
+G_TRACK_END = G_COSMOS + 1  # the Dragon's steps from the middle to either end
+G_THRESHOLD = G_TRACK_END + 1  # + k: a threshold between steps k and k + 1
 GLOBAL_SIZE = G_THRESHOLD + THRESHOLD_BITS
 # Realm planes, at GLOBAL_SIZE + 64 * plane + cell.
 R_SPACE = 0
 R_MOUNTAIN = 1
-R_DOMAIN = 2           # + colour: the cell's domain (or mountain) colour
-R_QI = R_DOMAIN + NCOLOURS             # qi symbols
-R_QI_COLOUR = R_QI + 1                 # + colour: their colour
+R_DOMAIN = 2  # + colour: the cell's domain (or mountain) colour
+R_QI = R_DOMAIN + NCOLOURS  # qi symbols
+R_QI_COLOUR = R_QI + 1  # + colour: their colour
 R_WISDOM = R_QI_COLOUR + NCOLOURS
 R_COSMOS = R_WISDOM + 1
 R_SERPENT = R_COSMOS + 1
-R_STONE = R_SERPENT + 1                # + k: a stone of player k from the observer
-R_GIFTED_STONE = R_STONE + 2           # + k: that player's gifted stone
-R_PLACED = R_GIFTED_STONE + 2          # the stone placed this turn (Bountiful)
+R_STONE = R_SERPENT + 1  # + k: a stone of player k from the observer
+R_GIFTED_STONE = R_STONE + 2  # + k: that player's gifted stone
+R_PLACED = R_GIFTED_STONE + 2  # the stone placed this turn (Bountiful)
 PLANES = R_PLACED + 1
 # Per player, from the observer on, after the planes.
 PL_SCORE = 0
-PL_SUPPLY = 1          # common stones not on the realm
+PL_SUPPLY = 1  # common stones not on the realm
 PL_HAND_SIZE = 2
-PL_HAND = 3            # + colour: the cards (the opponent's: those the observer can name)
-PL_KNOWN = PL_HAND + NCOLOURS   # + colour: the cards of the hand the opponent can name
+PL_HAND = 3  # + colour: the cards (the opponent's: those the observer can name)
+PL_KNOWN = PL_HAND + NCOLOURS  # + colour: the cards of the hand the opponent can name
 PLAYER_SIZE = PL_KNOWN + NCOLOURS
 PLAYERS_AT = GLOBAL_SIZE + PLANES * CELLS
 

@@ -8,6 +8,7 @@ stands toward them (minus per step toward the opponent). A finished game is wort
 cut-off positions in search and of greedy agents' choices; it reads both hands, so
 it is for complete states (a determinization).
 """
+
 from tessera.kernels.azure.layout import (
     NOBODY,
     P_HAND_SIZE,
@@ -36,5 +37,4 @@ def evaluate(state, out):
         if winner != NOBODY:
             out[p] = WIN_VALUE if p == winner else float(state[base + P_SCORE])
             continue
-        out[p] = state[base + P_SCORE] + CARD_VALUE * state[base + P_HAND_SIZE] \
-            + (dragon if p == 0 else -dragon)
+        out[p] = state[base + P_SCORE] + CARD_VALUE * state[base + P_HAND_SIZE] + (dragon if p == 0 else -dragon)

@@ -25,6 +25,7 @@ player's row has the same with the opposite label). The vector has two parts:
   score and card differences times that, and each score's square share of the 25 that
   win (the race is not linear near its end).
 """
+
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from tessera.kernels.azure.beasts import guard_mask
@@ -61,21 +62,27 @@ ROUND_TURNS = 4
 GUARD_LEAD_CAP = 2
 
 PLAYER_FEATURE_NAMES = (
-    "score",            # points so far
-    "cards",            # cards in hand
-    "supply",           # common stones not on the realm
-    "bonds",            # bonds toward the open spaces, summed: what they save there
-    "placeable",        # open spaces the player could place a stone on now
-    "stuck",            # 1 when there is none: on their turn they would lose
+    "score",  # points so far
+    "cards",  # cards in hand
+    "supply",  # common stones not on the realm
+    "bonds",  # bonds toward the open spaces, summed: what they save there
+    "placeable",  # open spaces the player could place a stone on now
+    "stuck",  # 1 when there is none: on their turn they would lose
     "wisdom_in_reach",  # wisdom symbols on those spaces, summed
-    "best_wisdom",      # the most wisdom symbols on one of them
-    "gifted_left",      # 1 while the gifted stone is still to place (Gifted module)
-    "colours",          # colours of card in hand
+    "best_wisdom",  # the most wisdom symbols on one of them
+    "gifted_left",  # 1 while the gifted stone is still to place (Gifted module)
+    "colours",  # colours of card in hand
 )
 PLAYER_FEATURES = len(PLAYER_FEATURE_NAMES)
 TABLE_FEATURE_NAMES = (
-    "constant", "places_next", "dragon_toward", "guard_leads", "progress",
-    "score_diff_x_progress", "cards_diff_x_progress", "own_score_share_sq",
+    "constant",
+    "places_next",
+    "dragon_toward",
+    "guard_leads",
+    "progress",
+    "score_diff_x_progress",
+    "cards_diff_x_progress",
+    "own_score_share_sq",
     "other_score_share_sq",
 )
 FEATURE_NAMES = tuple(name + "_diff" for name in PLAYER_FEATURE_NAMES) + TABLE_FEATURE_NAMES
@@ -115,7 +122,7 @@ def add_player(state, player, empty, out, sign):
         bond_total += bond
         packed = state[S_CELL + cell]
         held = state[base + P_HAND + field(packed, CELL_DOMAIN)]
-        cost = field(packed, CELL_COST) - bond          # a common stone's price (below 0: 0)
+        cost = field(packed, CELL_COST) - bond  # a common stone's price (below 0: 0)
         if (common and cost <= held) or (gifted and cost + extra <= held):
             placeable += 1
             points = field(packed, CELL_WISDOM)

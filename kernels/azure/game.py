@@ -1,5 +1,6 @@
 """Azure's kernels under the names of the game interface (``tessera.kernels.games`` lists them),
 for the per-game instances of the generic kernels (``tessera.kernels.bind``)."""
+
 from tessera.kernels.azure import (  # noqa: F401  (the interface)
     MAX_MOVES,
     apply_move,

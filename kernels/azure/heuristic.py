@@ -20,6 +20,7 @@ greedy rollouts and priors are not clairvoyant:
 - chance moves: 0.
 The Tortoise's knock-on effect on the Dragon and Tiger is not looked at.
 """
+
 import numpy as np
 
 from tessera.kernels.azure.beasts import guard_mask
@@ -136,7 +137,7 @@ def move_heuristics(state, moves, n, out):
         if move < BOON_BASE:
             out[i] = placement_value_guarded(state, guards, move % GIFTED_BASE, move >= GIFTED_BASE)
         else:
-            out[i] = choice_value(state, move)     # not move_heuristic: one copy of the placements
+            out[i] = choice_value(state, move)  # not move_heuristic: one copy of the placements
 
 
 @njit(cache=True, inline="always")
@@ -185,8 +186,9 @@ def gains_value(wisdom, qi, paid, steps):
 @njit(cache=True, inline="always")
 def with_beasts(value, defended, progressed, points, tortoise, bird_cards):
     """``value`` plus the heuristic's value of ``beast_terms``' terms."""
-    return (value + DEFEND * defended + PROGRESS * progressed + points
-            + TORTOISE_VALUE * tortoise + CARD_VALUE * bird_cards)
+    return (
+        value + DEFEND * defended + PROGRESS * progressed + points + TORTOISE_VALUE * tortoise + CARD_VALUE * bird_cards
+    )
 
 
 @njit(cache=True, inline="always")
@@ -216,14 +218,14 @@ def beast_terms(state, guards, cell, gifted):
         g_them = count(theirs & mask)
         worth = BEAST_WORTH[colour]
         if holder == player:
-            if g_them >= g_me - 1:          # one more of theirs would take it: this stone keeps it
+            if g_them >= g_me - 1:  # one more of theirs would take it: this stone keeps it
                 defended += worth
             continue
         tie_mine = card == FAVORED and (gifted or (my_gifted != NOBODY and (mask >> my_gifted) & 1))
         tie_theirs = card == FAVORED and their_gifted != NOBODY and (mask >> their_gifted) & 1
         wins = g_me > g_them or (g_me == g_them and tie_mine and not tie_theirs)
         if not wins or (holder == NOBODY and g_me < FIRST_GUARDS):
-            if g_me >= g_them:              # level or ahead: the next stone here takes it
+            if g_me >= g_them:  # level or ahead: the next stone here takes it
                 progressed += worth
             continue
         taken = holder != NOBODY

@@ -5,6 +5,7 @@ space's price is its packed cost less the player's bonds, one popcount of the
 player's stones against the space's line of sight (plus the Mighty or Perceptive
 gifted stone's extra bond).
 """
+
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from tessera.kernels.azure.bits import count
@@ -57,15 +58,16 @@ from tessera.kernels.azure.state import player_base
 from tessera.kernels.jit import njit
 from tessera.kernels.rng import below
 
-GIFTED_EXTRA = GIFTED_COST          # the gifted stone's extra card cost, by gifted card
+GIFTED_EXTRA = GIFTED_COST  # the gifted stone's extra card cost, by gifted card
 
 
 @njit(cache=True)
 def bonds(state, base, cell, card):
     """Bonds of the player at ``base`` toward ``cell``: their stones in sight, plus the
     Mighty stone's second bond or the Perceptive stone's diagonal bond."""
-    return bond_count(state[base + P_STONES], state[base + P_GIFTED], card, state[S_SIGHT + cell],
-                      state[S_DIAGONAL + cell])
+    return bond_count(
+        state[base + P_STONES], state[base + P_GIFTED], card, state[S_SIGHT + cell], state[S_DIAGONAL + cell]
+    )
 
 
 @njit(cache=True, inline="always")
@@ -106,8 +108,7 @@ def price(state, base, cell, gifted):
 @njit(cache=True)
 def stones_left(state, base):
     """(a common stone in supply, the gifted stone still to place) of the player at ``base``."""
-    return (state[base + P_SUPPLY] > 0,
-            state[S_GIFTED] != GIFTED_NONE and state[base + P_GIFTED] == NOBODY)
+    return (state[base + P_SUPPLY] > 0, state[S_GIFTED] != GIFTED_NONE and state[base + P_GIFTED] == NOBODY)
 
 
 @njit(cache=True)
@@ -125,8 +126,11 @@ def place_moves(state, player, moves):
         cell = trailing_zeros(m)
         m &= m - 1
         packed = state[S_CELL + cell]
-        need = field(packed, CELL_COST) - bonds(state, base, cell, card) \
+        need = (
+            field(packed, CELL_COST)
+            - bonds(state, base, cell, card)
             - state[base + P_HAND + field(packed, CELL_DOMAIN)]
+        )
         if common and need <= 0:
             moves[n] = cell
             n += 1
@@ -150,8 +154,10 @@ def can_place(state, player):
         cell = trailing_zeros(m)
         m &= m - 1
         packed = state[S_CELL + cell]
-        if field(packed, CELL_COST) + extra - bonds(state, base, cell, card) \
-                <= state[base + P_HAND + field(packed, CELL_DOMAIN)]:
+        if (
+            field(packed, CELL_COST) + extra - bonds(state, base, cell, card)
+            <= state[base + P_HAND + field(packed, CELL_DOMAIN)]
+        ):
             return True
     return False
 
@@ -254,4 +260,3 @@ def sample_chance(state, rng):
 def random_move(state, rng, moves):
     """A uniformly random legal move of the player to act."""
     return moves[below(rng, legal_moves(state, moves))]
-

@@ -13,6 +13,7 @@ the opponent's bonds toward the space, and the mountains that space guards. A pl
 sets the placement features, a choice (a boon, a Cosmos card taken or given back, the
 Bird's pair) its kind's and ``hand_colour``; chance moves set none.
 """
+
 from tessera.kernels.azure.heuristic import (
     WIN_BONUS,
     beast_terms,
@@ -44,36 +45,59 @@ from tessera.kernels.azure.state import player_base
 from tessera.kernels.jit import njit
 
 POLICY_FEATURE_NAMES = (
-    "heuristic",        # the move heuristic (heuristic.move_heuristic), in its units
-    "placement",        # 1 for a stone placed
-    "gifted",           # 1 for the gifted stone
-    "wisdom",           # the space's wisdom symbols: its points
-    "qi",               # qi cards it draws from the face-up row
-    "paid",             # cards it pays (its cost less the mover's bonds)
-    "bonds",            # the mover's bonds toward the space
-    "their_bonds",      # the opponent's bonds toward it: what taking it keeps from them
-    "cosmos_steps",     # the Yellow Dragon's steps it brings (Cosmos)
-    "wins",             # 1 when its wisdom reaches 25
-    "guarded",          # mountains whose guards the space is among
-    "defended",         # worth of the held beasts it keeps (one more opposing stone takes them)
-    "progressed",       # worth of the beasts it draws level with or ahead on
-    "beast_points",     # the Dragon's and Tiger's points it takes
-    "tortoise",         # 1 when it takes the Tortoise
-    "bird_cards",       # cards the Bird brings
-    "stolen",           # beasts it takes from the opponent
-    "boon_card",        # Bountiful's boon: a card
-    "boon_point",       # a point
-    "boon_step",        # a cosmos step
-    "take_card",        # 1 for a Cosmos card taken
-    "return_card",      # 1 for a card given back
-    "return_pair",      # 1 for the Bird's two cards given back
-    "hand_colour",      # the chooser's cards of the colour(s) it takes or gives back
+    "heuristic",  # the move heuristic (heuristic.move_heuristic), in its units
+    "placement",  # 1 for a stone placed
+    "gifted",  # 1 for the gifted stone
+    "wisdom",  # the space's wisdom symbols: its points
+    "qi",  # qi cards it draws from the face-up row
+    "paid",  # cards it pays (its cost less the mover's bonds)
+    "bonds",  # the mover's bonds toward the space
+    "their_bonds",  # the opponent's bonds toward it: what taking it keeps from them
+    "cosmos_steps",  # the Yellow Dragon's steps it brings (Cosmos)
+    "wins",  # 1 when its wisdom reaches 25
+    "guarded",  # mountains whose guards the space is among
+    "defended",  # worth of the held beasts it keeps (one more opposing stone takes them)
+    "progressed",  # worth of the beasts it draws level with or ahead on
+    "beast_points",  # the Dragon's and Tiger's points it takes
+    "tortoise",  # 1 when it takes the Tortoise
+    "bird_cards",  # cards the Bird brings
+    "stolen",  # beasts it takes from the opponent
+    "boon_card",  # Bountiful's boon: a card
+    "boon_point",  # a point
+    "boon_step",  # a cosmos step
+    "take_card",  # 1 for a Cosmos card taken
+    "return_card",  # 1 for a card given back
+    "return_pair",  # 1 for the Bird's two cards given back
+    "hand_colour",  # the chooser's cards of the colour(s) it takes or gives back
 )
 N_POLICY_FEATURES = len(POLICY_FEATURE_NAMES)
 
-(HEURISTIC, PLACEMENT, GIFTED, WISDOM, QI, PAID, BONDS, THEIR_BONDS, COSMOS_STEPS, WINS, GUARDED,
- DEFENDED, PROGRESSED, BEAST_POINTS, TORTOISE, BIRD_CARDS, STOLEN, BOON_CARD, BOON_POINT, BOON_STEP,
- TAKE_CARD, RETURN_CARD, RETURN_PAIR, HAND_COLOUR) = range(N_POLICY_FEATURES)
+(
+    HEURISTIC,
+    PLACEMENT,
+    GIFTED,
+    WISDOM,
+    QI,
+    PAID,
+    BONDS,
+    THEIR_BONDS,
+    COSMOS_STEPS,
+    WINS,
+    GUARDED,
+    DEFENDED,
+    PROGRESSED,
+    BEAST_POINTS,
+    TORTOISE,
+    BIRD_CARDS,
+    STOLEN,
+    BOON_CARD,
+    BOON_POINT,
+    BOON_STEP,
+    TAKE_CARD,
+    RETURN_CARD,
+    RETURN_PAIR,
+    HAND_COLOUR,
+) = range(N_POLICY_FEATURES)
 
 
 @njit(cache=True)
@@ -100,8 +124,7 @@ def placement_features(state, guards, cell, gifted, row):
     base = player_base(player)
     wisdom, qi, paid, bonded, steps = placement_gains(state, base, cell, gifted)
     wins = state[base + P_SCORE] + wisdom >= WIN_SCORE
-    defended, progressed, points, tortoise, bird_cards, stolen = beast_terms(
-        state, guards, cell, gifted)
+    defended, progressed, points, tortoise, bird_cards, stolen = beast_terms(state, guards, cell, gifted)
     value = gains_value(wisdom, qi, paid, steps)
     if wins:
         row[HEURISTIC] = value + WIN_BONUS

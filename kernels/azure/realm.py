@@ -16,6 +16,7 @@ quarter turns; with Cosmos, two places diagonally opposite hold the large domain
 ``write_realm`` turns a layout into the realm words of a state (kernels/azure/layout.py):
 per-cell symbols and the line-of-sight masks the kernels count bonds and guards with.
 """
+
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -67,20 +68,19 @@ COSMOS_FILE = "azure-cosmos-standin.json"
 MOUNTAIN = "M"
 SIDES = (1, 2)
 REGULAR_SIZE = 3
-BASE_LAYOUTS = 6 * 8 ** 4      # 24,576: up to turning the whole realm (the azure domain top-left)
+BASE_LAYOUTS = 6 * 8**4  # 24,576: up to turning the whole realm (the azure domain top-left)
 
 # Where each place's domain starts (row, col): the base realm, and Cosmos by arrangement
 # (large domains 4x4 corner to corner, the regular ones between them).
 BASE_ORIGINS = ((0, 0), (0, 3), (3, 0), (3, 3))
-COSMOS_ORIGINS = (((0, 0), (1, 4), (4, 1), (4, 4)),
-                  ((1, 1), (0, 4), (4, 0), (4, 4)))
-LARGE_PLACES = ((0, 3), (1, 2))      # by arrangement
+COSMOS_ORIGINS = (((0, 0), (1, 4), (4, 1), (4, 4)), ((1, 1), (0, 4), (4, 0), (4, 4)))
+LARGE_PLACES = ((0, 3), (1, 2))  # by arrangement
 
 
 @dataclass(frozen=True)
 class Space:
     qi: int
-    qi_colour: int          # -1 when there is no qi symbol
+    qi_colour: int  # -1 when there is no qi symbol
     wisdom: int
     cosmos: int
     serpent: bool
@@ -93,15 +93,16 @@ class Space:
 @dataclass(frozen=True)
 class Side:
     """One printed domain side: its colour and a square grid of Space or None (the mountain)."""
+
     colour: int
     cells: tuple
 
 
 @dataclass(frozen=True)
 class CosmosBoards:
-    large: tuple            # large[board][side - 1]: a Side
+    large: tuple  # large[board][side - 1]: a Side
     track_spaces: int
-    thresholds: tuple       # steps k: a threshold between k and k + 1 from the middle
+    thresholds: tuple  # steps k: a threshold between k and k + 1 from the middle
     standin: bool
     source: str
 
@@ -113,6 +114,7 @@ class CosmosBoards:
 @dataclass(frozen=True)
 class Layout:
     """What lies at each place: (colour, side, quarter turns); Cosmos large domains by arrangement."""
+
     places: tuple
     cosmos: bool = False
     arrangement: int = 0
@@ -122,6 +124,7 @@ class Layout:
 
 
 # ---- data files ----------------------------------------------------------------------
+
 
 def _colour(name, where):
     if name not in COLOUR_NAMES:
@@ -145,19 +148,28 @@ def _space(cell, where):
     qi_colour = _colour(colour, f"{where} qi_color") if qi else -1
     if qi and colour is None:
         raise BoardDataError(f"{where}: qi symbols need a qi_color")
-    space = Space(qi, qi_colour, _count(cell.get("wisdom", 0), f"{where} wisdom", 9),
-                  _count(cell.get("cosmos", 0), f"{where} cosmos", 3), bool(cell.get("serpent", False)))
+    space = Space(
+        qi,
+        qi_colour,
+        _count(cell.get("wisdom", 0), f"{where} wisdom", 9),
+        _count(cell.get("cosmos", 0), f"{where} cosmos", 3),
+        bool(cell.get("serpent", False)),
+    )
     if space.cost > FIELD_MASK:
         raise BoardDataError(f"{where}: a cost above {FIELD_MASK}")
     return space
 
 
 def _side(colour, rows, size, where):
-    if not isinstance(rows, list) or len(rows) != size or any(
-            not isinstance(row, list) or len(row) != size for row in rows):
+    if (
+        not isinstance(rows, list)
+        or len(rows) != size
+        or any(not isinstance(row, list) or len(row) != size for row in rows)
+    ):
         raise BoardDataError(f"{where}: expected {size}x{size} cells")
-    cells = tuple(tuple(_space(cell, f"{where} row {r} col {c}") for c, cell in enumerate(row))
-                  for r, row in enumerate(rows))
+    cells = tuple(
+        tuple(_space(cell, f"{where} row {r} col {c}") for c, cell in enumerate(row)) for r, row in enumerate(rows)
+    )
     if sum(cell is None for row in cells for cell in row) != 1:
         raise BoardDataError(f"{where}: a domain has exactly one mountain")
     return Side(colour, cells)
@@ -179,8 +191,10 @@ def load_domains():
     for colour, pair in found.items():
         if not isinstance(pair, list) or len(pair) != len(SIDES):
             raise BoardDataError(f"{name}: {COLOUR_NAMES[colour]}: expected two sides")
-        sides[colour] = tuple(_side(colour, rows, REGULAR_SIZE, f"{name}: {COLOUR_NAMES[colour]} side {s}")
-                              for s, rows in zip(SIDES, pair))
+        sides[colour] = tuple(
+            _side(colour, rows, REGULAR_SIZE, f"{name}: {COLOUR_NAMES[colour]} side {s}")
+            for s, rows in zip(SIDES, pair)
+        )
     return sides
 
 
@@ -217,17 +231,17 @@ def load_cosmos():
     end = spaces // 2
     if not isinstance(thresholds, list) or any(type(k) is not int or not 0 < k < end for k in thresholds):
         raise BoardDataError(f"{name}: thresholds are steps 1..{end - 1} from the middle")
-    return CosmosBoards(tuple(large), spaces, tuple(sorted(set(thresholds))),
-                        bool(data.get("standin", False)), source)
+    return CosmosBoards(tuple(large), spaces, tuple(sorted(set(thresholds))), bool(data.get("standin", False)), source)
 
 
 # ---- layouts -------------------------------------------------------------------------
+
 
 def base_layout(index):
     """Base layout ``index`` of the 24,576 (the azure domain top-left, realm turns counted once)."""
     if not 0 <= index < BASE_LAYOUTS:
         raise ValueError(f"layout index {index} is not in 0..{BASE_LAYOUTS - 1}")
-    order, rest = divmod(index, 8 ** 4)
+    order, rest = divmod(index, 8**4)
     others = [c for c in range(NCOLOURS) if c != 0]
     perms = [(a, b, c) for a in others for b in others for c in others if len({a, b, c}) == 3]
     colours = (0,) + perms[order]
@@ -284,8 +298,9 @@ def check_layout(layout, boards=None):
                 raise ValueError(f"no large domain is {COLOUR_NAMES[colour]}")
             board = next(b for b in boards.large if found[0] in b)
             if board[side - 1].colour != colour:
-                raise ValueError(f"the large {COLOUR_NAMES[colour]} domain is side "
-                                 f"{1 + board.index(found[0])}, not {side}")
+                raise ValueError(
+                    f"the large {COLOUR_NAMES[colour]} domain is side {1 + board.index(found[0])}, not {side}"
+                )
             sides.append(board[side - 1])
         else:
             sides.append(load_domains()[colour][side - 1])
@@ -306,15 +321,16 @@ def rotated(cells, turns):
 
 # ---- realm words ---------------------------------------------------------------------
 
+
 def write_realm(state, layout, gifted, boards=None):
     """Write the realm words of ``state`` for ``layout`` and the gifted card (``GIFTED_*``)."""
     boards = boards or (load_cosmos() if layout.cosmos else None)
     sides = check_layout(layout, boards)
     origins = COSMOS_ORIGINS[layout.arrangement] if layout.cosmos else BASE_ORIGINS
     kind = np.full(CELLS, KIND_NONE, np.int64)
-    state[S_CELL:S_CELL + CELLS] = 0
+    state[S_CELL : S_CELL + CELLS] = 0
     state[S_SPACES] = state[S_MOUNTAINS] = state[S_SERPENTS] = 0
-    state[S_DOMAIN:S_DOMAIN + NCOLOURS] = 0
+    state[S_DOMAIN : S_DOMAIN + NCOLOURS] = 0
     large = layout.large_places()
     for place, ((colour, side, turns), printed) in enumerate(zip(layout.places, sides)):
         state[S_PLACE + place] = place_code(colour, side, turns, int(place in large))
@@ -348,6 +364,7 @@ def write_realm(state, layout, gifted, boards=None):
 def layout_of(state):
     """The Layout named by a state's realm words."""
     from tessera.kernels.azure.layout import split_place_code
+
     places = []
     for place in range(PLACES):
         colour, side, turns, _ = split_place_code(int(state[S_PLACE + place]))
@@ -361,10 +378,16 @@ def _bit(cell):
 
 
 def _packed(space, colour):
-    return ((KIND_SPACE << CELL_KIND) | (colour << CELL_DOMAIN) | (space.qi << CELL_QI)
-            | (max(space.qi_colour, 0) << CELL_QI_COLOUR) | (space.wisdom << CELL_WISDOM)
-            | (space.cosmos << CELL_COSMOS) | (int(space.serpent) << CELL_SERPENT)
-            | (space.cost << CELL_COST))
+    return (
+        (KIND_SPACE << CELL_KIND)
+        | (colour << CELL_DOMAIN)
+        | (space.qi << CELL_QI)
+        | (max(space.qi_colour, 0) << CELL_QI_COLOUR)
+        | (space.wisdom << CELL_WISDOM)
+        | (space.cosmos << CELL_COSMOS)
+        | (int(space.serpent) << CELL_SERPENT)
+        | (space.cost << CELL_COST)
+    )
 
 
 def _rays(kind, cell, directions):

@@ -4,6 +4,7 @@ The starting hands are chance: the state returned waits for the start player's t
 draws, then the other player's three (``PHASE_DRAW``); ``tessera.kernels.games.resolve_chance``
 with a seeded generator deals them.
 """
+
 import random
 
 import numpy as np
@@ -57,10 +58,10 @@ def new_game(layout, gifted=GIFTED_NONE, boards=None):
     state[W_DRAWS] = HAND_START[0]
     for word in (W_WINNER, W_VIEW, W_BIRD_LOSER, W_PLACED, W_BLACK_STONE):
         state[word] = NOBODY
-    state[W_HOLDER:W_HOLDER + NCOLOURS] = NOBODY
+    state[W_HOLDER : W_HOLDER + NCOLOURS] = NOBODY
     faceup, hidden = start_cards()
-    state[W_FACEUP:W_FACEUP + NCOLOURS] = faceup
-    state[W_DECK:W_DECK + NCOLOURS] = hidden
+    state[W_FACEUP : W_FACEUP + NCOLOURS] = faceup
+    state[W_DECK : W_DECK + NCOLOURS] = hidden
     state[W_DECK_SIZE] = sum(hidden)
     for p in range(PLAYERS):
         state[player_word(p, P_GIFTED)] = NOBODY

@@ -7,6 +7,7 @@ the helpers here, so the known counts stay right (docs/azure.md, hidden informat
 a card taken face up is known, a card drawn from the hidden deck is not, and a card
 paid or returned is a known one of its colour while the hand has any.
 """
+
 from tessera.kernels.azure.layout import (
     DECK_PER_COLOUR,
     NCOLOURS,
@@ -79,6 +80,7 @@ def payoffs(state, out):
 
 # ---- points --------------------------------------------------------------------------
 
+
 @njit(cache=True)
 def win(state, player):
     state[W_WINNER] = player
@@ -105,6 +107,7 @@ def lose_points(state, player, points):
 
 
 # ---- cards ---------------------------------------------------------------------------
+
 
 @njit(cache=True)
 def give_back(state, base, colour, k):
@@ -153,4 +156,3 @@ def draw_card(state, player, colour):
     state[base + P_HAND_SIZE] += 1
     if state[W_DECK_SIZE] == 0:
         deck_ran_out(state)
-

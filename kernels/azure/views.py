@@ -5,6 +5,7 @@ words holding only the cards the observer can name (``P_KNOWN``) and the hidden
 deck's colour words ``HIDDEN``; hand and deck sizes stay exact. Everything else is
 public: the realm, the stones, the face-up decks, the beasts, the scores.
 """
+
 from tessera.kernels.arrays import copy_into
 from tessera.kernels.azure.layout import (
     CARDS_PER_COLOUR,
@@ -44,8 +45,7 @@ def unseen_cards(state, observer, c):
     """Cards of colour ``c`` the observer cannot place: the opponent's unknown ones and the deck's."""
     mine = player_base(observer)
     theirs = player_base(1 - observer)
-    return (CARDS_PER_COLOUR - state[W_FACEUP + c] - state[mine + P_HAND + c]
-            - state[theirs + P_KNOWN + c])
+    return CARDS_PER_COLOUR - state[W_FACEUP + c] - state[mine + P_HAND + c] - state[theirs + P_KNOWN + c]
 
 
 @njit(cache=True)
@@ -66,7 +66,7 @@ def determinize(state, observer, rng, out):
     unknown = state[theirs + P_HAND_SIZE]
     for c in range(NCOLOURS):
         k = unseen_cards(state, observer, c)
-        out[W_DECK + c] = k                  # the deck, before the opponent's share is taken
+        out[W_DECK + c] = k  # the deck, before the opponent's share is taken
         out[theirs + P_HAND + c] = state[theirs + P_KNOWN + c]
         total += k
         unknown -= state[theirs + P_KNOWN + c]

@@ -1,4 +1,5 @@
 """Applying moves: drafting, placing, bonuses, passing, the refills and the end of a round."""
+
 from tessera.kernels.jit import njit
 from tessera.kernels.pavilion.layout import (
     CENTRE_STAR,
@@ -66,6 +67,7 @@ def apply_move(state, move):
 
 # ---- drafting ------------------------------------------------------------------------
 
+
 @njit(cache=True)
 def draft(state, source, colour):
     """Take every tile of the named colour plus one wild tile if the source has one
@@ -120,6 +122,7 @@ def start_placing(state):
 
 # ---- placing -------------------------------------------------------------------------
 
+
 @njit(cache=True)
 def place(state, code):
     """Cover a space: pay its number in tiles, one onto the space, the rest to the tower."""
@@ -150,7 +153,7 @@ def start_bonus(state, reward):
     elif count == size:
         take(state, supply)
     elif colours_present(supply) == 1:
-        take(state, supply // size * count)      # supply // size: one tile of its colour
+        take(state, supply // size * count)  # supply // size: one tile of its colour
     else:
         state[W_PHASE] = PHASE_BONUS
         state[W_REWARD] = count
@@ -166,6 +169,7 @@ def take(state, tiles):
 
 
 # ---- passing -------------------------------------------------------------------------
+
 
 @njit(cache=True)
 def pass_turn(state):
@@ -192,6 +196,7 @@ def keep(state, choice):
 
 
 # ---- turns, refills, rounds ----------------------------------------------------------
+
 
 @njit(cache=True)
 def end_turn(state):

@@ -7,12 +7,13 @@ The kernels see the arrays below as compile-time constants.
 The file is read when Summer Pavilion's kernels are first imported. Numba's cache does
 not notice a changed data file: clear the cache after editing it.
 """
+
 import numpy as np
 
 from tessera.kernels.boarddata import BoardDataError, board_json
 
 BOARD_FILE = "summer-pavilion-board.json"
-CENTRE_NAME = "center"          # the file's name for the multicoloured centre star
+CENTRE_NAME = "center"  # the file's name for the multicoloured centre star
 STAR_SPACES = 6
 
 
@@ -55,8 +56,9 @@ for _players, _count in _DATA["factories_by_players"].items():
 PLAYER_COUNTS = tuple(int(n) for n in sorted(_DATA["factories_by_players"], key=int))
 
 # WILD_BY_ROUND[r - 1]: the wild colour of round r; the game has one round per entry.
-WILD_BY_ROUND = np.array([_colour_index(COLOUR_NAMES, name, "wild_color_by_round")
-                          for name in _DATA["wild_color_by_round"]], np.int64)
+WILD_BY_ROUND = np.array(
+    [_colour_index(COLOUR_NAMES, name, "wild_color_by_round") for name in _DATA["wild_color_by_round"]], np.int64
+)
 ROUNDS = len(WILD_BY_ROUND)
 
 # Stars: star s < NCOLOURS is the outer star of colour s, star NCOLOURS the centre star.
@@ -65,8 +67,11 @@ CENTRE_STAR = NCOLOURS
 
 # Bonus regions: a mask over the 6 * NSTARS spaces (bit 6 * star + space - 1) and a reward.
 REGION_KINDS = tuple(_DATA["bonus"])
-_regions = [(kind, _region_mask(COLOUR_NAMES, region, f"bonus {kind}"), int(entry["reward"]))
-            for kind, entry in _DATA["bonus"].items() for region in entry["regions"]]
+_regions = [
+    (kind, _region_mask(COLOUR_NAMES, region, f"bonus {kind}"), int(entry["reward"]))
+    for kind, entry in _DATA["bonus"].items()
+    for region in entry["regions"]
+]
 REGION_KIND = tuple(kind for kind, _, _ in _regions)
 REGION_MASKS = np.array([mask for _, mask, _ in _regions], np.int64)
 REGION_REWARDS = np.array([reward for _, _, reward in _regions], np.int64)

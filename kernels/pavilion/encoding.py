@@ -15,6 +15,7 @@ The observation is a float32 vector of ``observation_size(players)`` numbers fro
 player's side (the observer first, then the others in seat order after it): counts as
 plain numbers, spaces and flags as 0/1.
 """
+
 import numpy as np
 
 from tessera.kernels.common import write_counts
@@ -61,8 +62,8 @@ from tessera.kernels.pavilion.layout import (
     factories_for,
 )
 
-HIDDEN = False         # every player sees everything: observations need no view
-MOVES_ARE_ACTIONS = False    # action ids are not the engine's move codes
+HIDDEN = False  # every player sees everything: observations need no view
+MOVES_ARE_ACTIONS = False  # action ids are not the engine's move codes
 CHOICE_MOST = max(KEEP_AT_MOST, MAX_REWARD)
 
 
@@ -70,6 +71,7 @@ def _choices():
     """Every count vector of at most ``CHOICE_MOST`` tiles as a choice code, in id order."""
     found = []
     for size in range(CHOICE_MOST + 1):
+
         def grow(colour, left, code):
             if colour == NCOLOURS:
                 if left == 0:
@@ -77,9 +79,11 @@ def _choices():
                 return
             for n in range(left + 1):
                 grow(colour + 1, left - n, code + (n << (CHOICE_BITS * colour)))
+
         grow(0, size, 0)
-    return np.array(sorted(found, key=lambda code: (sum((code >> (CHOICE_BITS * c)) & 7
-                                                        for c in range(NCOLOURS)), code)), np.int64)
+    return np.array(
+        sorted(found, key=lambda code: (sum((code >> (CHOICE_BITS * c)) & 7 for c in range(NCOLOURS)), code)), np.int64
+    )
 
 
 CHOICES = _choices()
@@ -91,20 +95,20 @@ NUM_ACTIONS = KEEP_ACTION + len(CHOICES)
 
 # Global entries, in order.
 G_ROUND = 0
-G_PHASE = 1            # G_PHASE + k: 1 in drafting, placing, choosing a bonus, keeping (k = 0..3)
-G_WILD = 5             # G_WILD + colour: 1 for this round's wild colour
-G_REWARD = G_WILD + NCOLOURS      # tiles a bonus lets the player take now
+G_PHASE = 1  # G_PHASE + k: 1 in drafting, placing, choosing a bonus, keeping (k = 0..3)
+G_WILD = 5  # G_WILD + colour: 1 for this round's wild colour
+G_REWARD = G_WILD + NCOLOURS  # tiles a bonus lets the player take now
 G_TOKEN_IN_CENTRE = G_REWARD + 1  # 1 while the start-player token is in the centre
 G_TO_MOVE = G_TOKEN_IN_CENTRE + 1  # G_TO_MOVE + k: 1 if the k-th player from the observer acts
 # then per factory 6 colour counts; the centre's, the supply's, the bag's and the tower's counts
 # Per player, from the observer on:
 PL_SCORE = 0
-PL_SPACES = 1          # PL_SPACES + 6 * star + number - 1: 1 where a tile covers that space
-PL_CENTRE_COLOURS = PL_SPACES + NSPACES   # + colour: 1 if that colour is on the centre star
-PL_HAND = PL_CENTRE_COLOURS + NCOLOURS     # + colour: tiles beside the board
-PL_KEPT = PL_HAND + NCOLOURS               # + colour: tiles kept for the next round
-PL_PASSED = PL_KEPT + NCOLOURS             # 1 if the player has passed this round
-PL_TOKEN = PL_PASSED + 1                   # 1 if the player holds the start-player token
+PL_SPACES = 1  # PL_SPACES + 6 * star + number - 1: 1 where a tile covers that space
+PL_CENTRE_COLOURS = PL_SPACES + NSPACES  # + colour: 1 if that colour is on the centre star
+PL_HAND = PL_CENTRE_COLOURS + NCOLOURS  # + colour: tiles beside the board
+PL_KEPT = PL_HAND + NCOLOURS  # + colour: tiles kept for the next round
+PL_PASSED = PL_KEPT + NCOLOURS  # 1 if the player has passed this round
+PL_TOKEN = PL_PASSED + 1  # 1 if the player holds the start-player token
 PLAYER_SIZE = PL_TOKEN + 1
 
 
@@ -192,4 +196,3 @@ def observe(state, observer, out):
         out[at + PL_PASSED] = (state[W_PASSED] >> player) & 1
         out[at + PL_TOKEN] = state[W_TOKEN] == player
         at += PLAYER_SIZE
-

@@ -25,6 +25,7 @@ the reasons and how the weights were tuned). For player p, while the game goes o
 
 When the game is over the value is the final score.
 """
+
 import numpy as np
 
 from tessera.kernels.bits import popcount
@@ -66,17 +67,25 @@ WEIGHTS = np.array([1.0, 1.5, 0.8, 0.6, 0.5, 1.0, 0.75, 0.7], np.float64)
 
 # EMPTY_COST[m]: tiles the empty spaces of a star with covered-space mask m cost in all;
 # LARGEST_EMPTY[m]: the cost of its largest empty space (0 when full).
-EMPTY_COST = np.array([sum(k + 1 for k in range(STAR_SPACES) if not (m >> k) & 1)
-                       for m in range(STAR_MASK + 1)], np.int64)
-LARGEST_EMPTY = np.array([max([k + 1 for k in range(STAR_SPACES) if not (m >> k) & 1], default=0)
-                          for m in range(STAR_MASK + 1)], np.int64)
+EMPTY_COST = np.array(
+    [sum(k + 1 for k in range(STAR_SPACES) if not (m >> k) & 1) for m in range(STAR_MASK + 1)], np.int64
+)
+LARGEST_EMPTY = np.array(
+    [max([k + 1 for k in range(STAR_SPACES) if not (m >> k) & 1], default=0) for m in range(STAR_MASK + 1)], np.int64
+)
 NUMBERS_WITH_BONUS = max([k + 1 for k in range(STAR_SPACES) if NUMBER_BONUS[k]], default=0)
 # SPACE_REGIONS[space]: the bonus regions holding the space, padded with -1.
 MAX_REGIONS_PER_SPACE = max(int(((REGION_MASKS >> s) & 1).sum()) for s in range(NSTARS * STAR_SPACES))
-SPACE_REGIONS = np.array([([r for r in range(REGION_MASKS.size) if (REGION_MASKS[r] >> s) & 1]
-                           + [-1] * MAX_REGIONS_PER_SPACE)[:MAX_REGIONS_PER_SPACE]
-                          for s in range(NSTARS * STAR_SPACES)], np.int64)
-FULL_NUMBER = NSTARS          # a number is complete when covered on every star
+SPACE_REGIONS = np.array(
+    [
+        ([r for r in range(REGION_MASKS.size) if (REGION_MASKS[r] >> s) & 1] + [-1] * MAX_REGIONS_PER_SPACE)[
+            :MAX_REGIONS_PER_SPACE
+        ]
+        for s in range(NSTARS * STAR_SPACES)
+    ],
+    np.int64,
+)
+FULL_NUMBER = NSTARS  # a number is complete when covered on every star
 
 
 @njit(cache=True, inline="always")

@@ -23,6 +23,7 @@ after a round's end; the supply's top-up in the middle of a round is chance too,
 boundary). Every quantity reuses the rules' own helpers (``evaluate``, ``stars``, ``tiles``);
 nothing allocates.
 """
+
 from tessera.kernels.common import own_less_best_other
 from tessera.kernels.jit import njit
 from tessera.kernels.pavilion.board import NUMBER_BONUS, REGION_MASKS, REGION_REWARDS, STAR_BONUS
@@ -59,22 +60,28 @@ from tessera.kernels.pavilion.tiles import total
 
 # One board's quantities (``player_feature``), in this order.
 PLAYER_FEATURE_NAMES = (
-    "score",              # points so far
-    "evaluation",         # evaluate's value: the score plus what the board and tiles promise
-    "bonuses_earned",     # end bonuses already won: whole stars, numbers on all seven stars
-    "spaces_covered",     # tiles placed on the stars
-    "stars_complete",     # whole stars (each pays its 12-20 point bonus at the end)
-    "stars_near",         # stars one or two spaces short of whole
-    "star_progress",      # each unfinished star's bonus times the square of its share covered
-    "number_progress",    # each unfinished number bonus (1s-4s) times its share squared
+    "score",  # points so far
+    "evaluation",  # evaluate's value: the score plus what the board and tiles promise
+    "bonuses_earned",  # end bonuses already won: whole stars, numbers on all seven stars
+    "spaces_covered",  # tiles placed on the stars
+    "stars_complete",  # whole stars (each pays its 12-20 point bonus at the end)
+    "stars_near",  # stars one or two spaces short of whole
+    "star_progress",  # each unfinished star's bonus times the square of its share covered
+    "number_progress",  # each unfinished number bonus (1s-4s) times its share squared
     "region_tiles_near",  # supply tiles the bonus regions one space short would earn
-    "usable_tiles",       # tiles held (beside the board and kept) the board can still take
-    "unusable_tiles",     # tiles held that no space can take: points lost when discarded
+    "usable_tiles",  # tiles held (beside the board and kept) the board can still take
+    "unusable_tiles",  # tiles held that no space can take: points lost when discarded
 )
 PLAYER_FEATURES = len(PLAYER_FEATURE_NAMES)
 TABLE_FEATURE_NAMES = (
-    "constant", "round", "starts_next", "players_2", "players_3", "players_4",
-    "score_diff_x_progress", "evaluation_diff_x_progress",
+    "constant",
+    "round",
+    "starts_next",
+    "players_2",
+    "players_3",
+    "players_4",
+    "score_diff_x_progress",
+    "evaluation_diff_x_progress",
 )
 FEATURE_NAMES = (
     tuple(name + "_diff" for name in PLAYER_FEATURE_NAMES)
@@ -83,11 +90,11 @@ FEATURE_NAMES = (
 )
 N_VALUE_FEATURES = len(FEATURE_NAMES)
 
-DIFF_AT = 0                             # out[DIFF_AT + k]: own less best other, quantity k
-OWN_AT = PLAYER_FEATURES                # out[OWN_AT + k]: own, quantity k
-TABLE_AT = 2 * PLAYER_FEATURES          # the table's quantities
+DIFF_AT = 0  # out[DIFF_AT + k]: own less best other, quantity k
+OWN_AT = PLAYER_FEATURES  # out[OWN_AT + k]: own, quantity k
+TABLE_AT = 2 * PLAYER_FEATURES  # the table's quantities
 SCORE, EVALUATION = 0, 1
-NEAR = 2                                # a star this many spaces short or fewer is near
+NEAR = 2  # a star this many spaces short or fewer is near
 
 
 @njit(cache=True, inline="always")
@@ -211,7 +218,7 @@ def players_value_features(state, out):
     for p in range(players):
         for k in range(PLAYER_FEATURES):
             out[p, OWN_AT + k] = player_feature(state, p, k)
-    own_less_best_other(out, players, PLAYER_FEATURES)      # DIFF_AT 0, OWN_AT after
+    own_less_best_other(out, players, PLAYER_FEATURES)  # DIFF_AT 0, OWN_AT after
     for p in range(players):
         table_features(state, p, out[p])
 

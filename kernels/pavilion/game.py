@@ -1,5 +1,6 @@
 """Summer Pavilion's kernels under the names of the game interface (``tessera.kernels.games`` lists them),
 for the per-game instances of the generic kernels (``tessera.kernels.bind``)."""
+
 from tessera.kernels.complete import determinize, is_complete, view  # noqa: F401
 from tessera.kernels.constants import PAVILION as GAME_ID  # noqa: F401
 from tessera.kernels.hashing import position_hash  # noqa: F401

@@ -25,6 +25,7 @@ MCTS calls ``move_heuristics`` once a position instead of this once a move: the 
 values, with each colour's demand, the best keep and a placement's board terms worked
 out once for all the moves that share them.
 """
+
 from tessera.kernels.bits import popcount
 from tessera.kernels.jit import njit
 from tessera.kernels.pavilion.board import REGION_MASKS, REGION_REWARDS
@@ -101,8 +102,7 @@ def move_heuristic_with(state, move, w):
     needs = demands(spaces, state[base + P_CENTRE_COLOURS])
     keeping = keeping_value(hand, needs, round_number, w) if move >= KEEP_BASE else 0.0
     board = board_gain(spaces, round_number, placed_space(move), w) if is_placement(move) else 0.0
-    return move_gain(state, base, move, hand, round_number, WILD_BY_ROUND[round_number - 1], needs, keeping,
-                     board, w)
+    return move_gain(state, base, move, hand, round_number, WILD_BY_ROUND[round_number - 1], needs, keeping, board, w)
 
 
 @njit(cache=True)
@@ -147,8 +147,9 @@ def move_gain(state, base, move, hand, round_number, wild, needs, keeping, board
     if move < PLACE_BASE:
         return draft_gain(state, base, hand, needs, wild, move, w)
     if move < PASS_MOVE:
-        return placement_gain(board, hand, state[base + P_SPACES], state[base + P_CENTRE_COLOURS], needs,
-                              wild, move - PLACE_BASE, w)
+        return placement_gain(
+            board, hand, state[base + P_SPACES], state[base + P_CENTRE_COLOURS], needs, wild, move - PLACE_BASE, w
+        )
     if move == PASS_MOVE:
         if hand == 0:
             return 0.0
@@ -159,7 +160,7 @@ def move_gain(state, base, move, hand, round_number, wild, needs, keeping, board
     if move >= TAKE_BASE:
         taken = tiles_of_choice(move - TAKE_BASE)
         return hand_gain(hand, taken, needs, wild, w) - w[TILE] * state[W_REWARD]
-    return 0.0                           # a chance move
+    return 0.0  # a chance move
 
 
 @njit(cache=True, inline="always")
@@ -173,8 +174,9 @@ def draft_gain(state, base, hand, needs, wild, move, w):
     gain = w[WILD] * count_of(taken, wild)
     if colour != LONE_WILD and colour != wild:
         held = count_of(hand, colour)
-        gain += (colour_value(held + count_of(taken, colour), colour, needs, wild, w)
-                 - colour_value(held, colour, needs, wild, w))
+        gain += colour_value(held + count_of(taken, colour), colour, needs, wild, w) - colour_value(
+            held, colour, needs, wild, w
+        )
     if source == SOURCE_CENTRE and state[W_TOKEN] == TOKEN_IN_CENTRE:
         gain += w[TOKEN] - min(total(taken), state[base + P_SCORE] - 1)
     return gain
@@ -203,7 +205,7 @@ def board_gain(spaces, round_number, space, w):
         missing = popcount(REGION_MASKS[r] & ~spaces)
         gain += region_credit(missing - 1, r, late, w) - region_credit(missing, r, late, w)
         if missing == 1:
-            reward += REGION_REWARDS[r]     # the placement completes it
+            reward += REGION_REWARDS[r]  # the placement completes it
     return gain + w[TILE] * reward
 
 
@@ -218,8 +220,9 @@ def placement_gain(board, hand, spaces, centre_colours, needs, wild, code, w):
     real = number - paid_wild
     if space // STAR_SPACES == CENTRE_STAR:
         # The centre star changes what every colour can still pay for: all of the hand again.
-        return board + centre_hand_gain(hand, spaces, spaces | (1 << space), centre_colours, needs, colour,
-                                        real, paid_wild, wild, w)
+        return board + centre_hand_gain(
+            hand, spaces, spaces | (1 << space), centre_colours, needs, colour, real, paid_wild, wild, w
+        )
     # An outer star: only its colour's tiles (and the wild ones paid) change their worth.
     if colour == wild:
         return board - w[WILD] * real

@@ -13,6 +13,7 @@ is not kept: the rules never ask.
 
 The start-player token is ``W_TOKEN``: the player holding it, or ``TOKEN_IN_CENTRE``.
 """
+
 from tessera.kernels.common import LANE_BITS, LANE_MASK  # noqa: F401  (re-exported)
 from tessera.kernels.constants import PAVILION as GAME_ID  # noqa: F401  (re-exported)
 from tessera.kernels.pavilion.board import (  # noqa: F401  (re-exported)
@@ -42,11 +43,11 @@ STAR_MASK = (1 << STAR_SPACES) - 1
 TOTAL_TILES = NCOLOURS * TILES_PER_COLOUR
 
 # Phases. REFILL and RESUPPLY are chance; DRAFT, PLACE, BONUS and KEEP a player; OVER nobody.
-PHASE_REFILL = 0    # start of a round: factories in order, then the supply topped up
+PHASE_REFILL = 0  # start of a round: factories in order, then the supply topped up
 PHASE_DRAFT = 1
-PHASE_PLACE = 2     # place a tile or pass
-PHASE_BONUS = 3     # choose the supply tiles a completed bonus region earned
-PHASE_KEEP = 4      # the player who passed chooses the tiles to keep
+PHASE_PLACE = 2  # place a tile or pass
+PHASE_BONUS = 3  # choose the supply tiles a completed bonus region earned
+PHASE_KEEP = 4  # the player who passed chooses the tiles to keep
 PHASE_RESUPPLY = 5  # the supply topped up after a turn of the placing phase
 PHASE_OVER = 6
 
@@ -54,24 +55,24 @@ PHASE_OVER = 6
 W_GAME = 0
 W_PLAYERS = 1
 W_PHASE = 2
-W_TO_MOVE = 3      # the player to act; in REFILL the starter, in RESUPPLY who just moved
-W_ROUND = 4        # 1-based
-W_STARTER = 5      # the player who started this round's drafting
-W_TOKEN = 6        # the start-player token's holder, or TOKEN_IN_CENTRE
-W_PASSED = 7       # bit p: player p has passed this round
-W_REWARD = 8       # in phase BONUS: how many supply tiles the player takes
+W_TO_MOVE = 3  # the player to act; in REFILL the starter, in RESUPPLY who just moved
+W_ROUND = 4  # 1-based
+W_STARTER = 5  # the player who started this round's drafting
+W_TOKEN = 6  # the start-player token's holder, or TOKEN_IN_CENTRE
+W_PASSED = 7  # bit p: player p has passed this round
+W_REWARD = 8  # in phase BONUS: how many supply tiles the player takes
 W_CENTRE = 9
 W_BAG = 10
 W_TOWER = 11
 W_SUPPLY = 12
-W_FACTORY = 13     # W_FACTORY + f for factory f
+W_FACTORY = 13  # W_FACTORY + f for factory f
 PLAYER_BASE = W_FACTORY + MAX_FACTORIES
 
 # Player words, at PLAYER_BASE + p * PLAYER_WORDS + offset.
-P_SPACES = 0       # covered spaces, bit 6 * star + space - 1
+P_SPACES = 0  # covered spaces, bit 6 * star + space - 1
 P_CENTRE_COLOURS = 1
-P_HAND = 2         # tiles beside the board
-P_KEPT = 3         # tiles kept on the corner spaces after passing
+P_HAND = 2  # tiles beside the board
+P_KEPT = 3  # tiles kept on the corner spaces after passing
 P_SCORE = 4
 PLAYER_WORDS = 5
 
@@ -81,7 +82,7 @@ TOKEN_IN_CENTRE = -1
 
 LANES_ALL = (1 << (LANE_BITS * NCOLOURS)) - 1
 LANES_ONE = sum(1 << (LANE_BITS * c) for c in range(NCOLOURS))
-TOTAL_SHIFT = LANE_BITS * (NCOLOURS - 1)    # the byte of the lane sum in tiles * LANES_ONE
+TOTAL_SHIFT = LANE_BITS * (NCOLOURS - 1)  # the byte of the lane sum in tiles * LANES_ONE
 
 # Moves are non-negative ints.
 #   draft:  source * DRAFT_COLOURS + colour; source MAX_FACTORIES is the centre and
@@ -104,8 +105,7 @@ CHOICE_MASK = (1 << CHOICE_BITS) - 1
 TAKE_BASE = 1 << (CHOICE_BITS * NCOLOURS)
 KEEP_BASE = 2 * TAKE_BASE
 
-MAX_REWARD = max(int(sum(REGION_REWARDS[((REGION_MASKS >> space) & 1) == 1]))
-                 for space in range(NSPACES))
+MAX_REWARD = max(int(sum(REGION_REWARDS[((REGION_MASKS >> space) & 1) == 1])) for space in range(NSPACES))
 # The longest move lists: every empty space with every number of wild tiles it can take
 # (outer stars one colour each, the centre star any), plus the pass; or every keep choice.
 _PAYMENTS_PER_STAR = sum(range(1, STAR_SPACES + 1))
@@ -129,7 +129,7 @@ assert PLACE_BASE >= (MAX_FACTORIES + 1) * DRAFT_COLOURS
 assert PLACE_BASE + NSPACES * NCOLOURS * STAR_SPACES <= PASS_MOVE < CHANCE_BASE
 assert CHANCE_BASE + NCOLOURS <= TAKE_BASE
 assert max(KEEP_AT_MOST, MAX_REWARD, STAR_SPACES) <= CHOICE_MASK
-assert TILES_PER_COLOUR * NCOLOURS <= LANE_MASK   # a lane sum fits in one byte
+assert TILES_PER_COLOUR * NCOLOURS <= LANE_MASK  # a lane sum fits in one byte
 
 
 def factories_for(players):

@@ -1,4 +1,5 @@
 """Legal moves and chance outcomes of a Summer Pavilion position."""
+
 from tessera.kernels.common import draw_moves, draw_outcomes, sample_draw
 from tessera.kernels.jit import njit
 from tessera.kernels.pavilion.layout import (
@@ -63,6 +64,7 @@ def is_chance_phase(phase):
 
 # ---- drafting ------------------------------------------------------------------------
 
+
 @njit(cache=True, inline="always")
 def source_moves(tiles, source, wild, moves, n):
     """Name each non-wild colour present; a source of wild tiles only gives the lone wild."""
@@ -88,6 +90,7 @@ def draft_moves(state, moves):
 
 
 # ---- placing -------------------------------------------------------------------------
+
 
 @njit(cache=True, inline="always")
 def colour_placements(star, empty, colour, hand, wild, moves, n):
@@ -141,6 +144,7 @@ def place_moves(state, moves):
 
 # ---- choices: supply tiles for a bonus, tiles to keep ---------------------------------
 
+
 @njit(cache=True)
 def choice_moves(pool, smallest, largest, code_base, moves, n):
     """Append ``code_base + choice`` for every sub-multiset of ``pool`` with a size in
@@ -171,6 +175,7 @@ def choice_moves(pool, smallest, largest, code_base, moves, n):
 
 
 # ---- every phase ---------------------------------------------------------------------
+
 
 @njit(cache=True)
 def draw_pool(state):

@@ -1,4 +1,5 @@
 """Scoring on the star board: chains within a star, bonus regions, end bonuses."""
+
 import numpy as np
 
 from tessera.kernels.jit import njit
@@ -21,11 +22,13 @@ def _chain_length(star_mask, space):
 
 # CHAIN_POINTS[star_mask * STAR_SPACES + space]: points for a tile placed on ``space``
 # of a star whose covered spaces (the new tile included) are ``star_mask``.
-CHAIN_POINTS = np.array([_chain_length(mask, space) for mask in range(STAR_MASK + 1)
-                         for space in range(STAR_SPACES)], np.int64)
+CHAIN_POINTS = np.array(
+    [_chain_length(mask, space) for mask in range(STAR_MASK + 1) for space in range(STAR_SPACES)], np.int64
+)
 # NUMBER_MASKS[k - 1]: space k on every star.
-NUMBER_MASKS = np.array([sum(1 << (STAR_SPACES * star + k) for star in range(NSTARS))
-                         for k in range(STAR_SPACES)], np.int64)
+NUMBER_MASKS = np.array(
+    [sum(1 << (STAR_SPACES * star + k) for star in range(NSTARS)) for k in range(STAR_SPACES)], np.int64
+)
 
 
 @njit(cache=True, inline="always")

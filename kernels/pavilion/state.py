@@ -1,4 +1,5 @@
 """Creating positions and reading who acts, scores and the result."""
+
 import numpy as np
 
 from tessera.kernels.common import share_win

@@ -1,4 +1,5 @@
 """Tile sets packed as byte lanes (one count per colour), and choices packed as counts."""
+
 from tessera.kernels.common import count_of, one_of  # noqa: F401  (re-exported)
 from tessera.kernels.jit import njit
 from tessera.kernels.pavilion.layout import (

@@ -34,6 +34,7 @@ A subtree is proven when it reached no heuristic leaf (and no unproven table
 entry); proven results go into the table with depth ``ttable.PROVEN`` and are
 reused at any depth. docs/search-alphabeta.md has the design.
 """
+
 import time
 
 import numpy as np
@@ -61,16 +62,16 @@ from tessera.kernels.search.alphabeta_layout import (
 games = template_games(__name__)
 
 INFINITY = 1e18
-CLOCK_EVERY = 1024      # nodes between two looks at the clock
-LOW = 0.0               # MODE_GAME: the lowest and highest possible values
+CLOCK_EVERY = 1024  # nodes between two looks at the clock
+LOW = 0.0  # MODE_GAME: the lowest and highest possible values
 HIGH = 1.0
-HISTORY_SLOTS = 1024    # MODE_GAME move ordering: cut-off counts per side and move code (masked)
+HISTORY_SLOTS = 1024  # MODE_GAME move ordering: cut-off counts per side and move code (masked)
 
 # What ``_expand`` found each child to be.
-HORIZON = 0             # game over, or chance in MODE_ROUND: valued exactly
-CUT_OFF = 1             # out of depth: valued by the heuristic
-INNER = 2               # searched further
-DUPLICATE = 3           # same position as an earlier visited sibling: not searched again
+HORIZON = 0  # game over, or chance in MODE_ROUND: valued exactly
+CUT_OFF = 1  # out of depth: valued by the heuristic
+INNER = 2  # searched further
+DUPLICATE = 3  # same position as an earlier visited sibling: not searched again
 
 
 def new_work(state, max_ply):
@@ -78,10 +79,17 @@ def new_work(state, max_ply):
     a per-player score buffer; the chance outcomes' probabilities (MODE_GAME), also the
     children's ranks at player nodes; the history counts (MODE_GAME), kept over a search."""
     shape = (max_ply, games.MAX_MOVES)
-    return (np.empty(shape + (state.size,), np.int64), np.empty(shape, np.int64),
-            np.empty(shape, np.int64), np.empty(shape, np.float64), np.empty(shape, np.int8),
-            np.empty(shape, np.int64), np.empty(max(1, games.players(state)), np.float64),
-            np.empty(shape, np.float64), np.zeros(2 * HISTORY_SLOTS, np.float64))
+    return (
+        np.empty(shape + (state.size,), np.int64),
+        np.empty(shape, np.int64),
+        np.empty(shape, np.int64),
+        np.empty(shape, np.float64),
+        np.empty(shape, np.int8),
+        np.empty(shape, np.int64),
+        np.empty(max(1, games.players(state)), np.float64),
+        np.empty(shape, np.float64),
+        np.zeros(2 * HISTORY_SLOTS, np.float64),
+    )
 
 
 @kernel
@@ -172,16 +180,14 @@ def _classify(child, ply, child_depth, root, game, room, static, kinds, scratch,
     who = games.to_move(child)
     if who == TERMINAL:
         kinds[ply, i] = HORIZON
-        static[ply, i] = game_value(child, root, scratch) if game else horizon_value(child, root,
-                                                                                       scratch)
+        static[ply, i] = game_value(child, root, scratch) if game else horizon_value(child, root, scratch)
     elif who == CHANCE and not game:
         kinds[ply, i] = HORIZON
         static[ply, i] = horizon_value(child, root, scratch)
     else:
         inner = room and (who == CHANCE or child_depth >= 1)
         kinds[ply, i] = INNER if inner else CUT_OFF
-        static[ply, i] = win_estimate(child, root, scratch) if game else heuristic_value(
-            child, root, scratch)
+        static[ply, i] = win_estimate(child, root, scratch) if game else heuristic_value(child, root, scratch)
 
 
 @kernel
@@ -325,8 +331,11 @@ def _search(state, key, ply, depth, alpha, beta, root, work, table, counters, li
         if depths[slot] >= depth:
             value = values[slot]
             bound = bounds[slot]
-            if (bound == ttable.EXACT or (bound == ttable.LOWER and value >= beta)
-                    or (bound == ttable.UPPER and value <= alpha)):
+            if (
+                bound == ttable.EXACT
+                or (bound == ttable.LOWER and value >= beta)
+                or (bound == ttable.UPPER and value <= alpha)
+            ):
                 if depths[slot] != ttable.PROVEN:
                     counters[UNPROVEN] += 1
                 return value
@@ -356,8 +365,9 @@ def _search(state, key, ply, depth, alpha, beta, root, work, table, counters, li
             if kinds[ply, i] == INNER:
                 child = children[ply, i]
                 hashes[ply, i] = games.position_hash(child)
-                value = _search(child, hashes[ply, i], ply + 1, depth, child_alpha, child_beta,
-                                root, work, table, counters, limits)
+                value = _search(
+                    child, hashes[ply, i], ply + 1, depth, child_alpha, child_beta, root, work, table, counters, limits
+                )
                 if counters[ABORTED]:
                     return 0.0
             else:
@@ -365,10 +375,10 @@ def _search(state, key, ply, depth, alpha, beta, root, work, table, counters, li
                 if kinds[ply, i] == CUT_OFF:
                     counters[UNPROVEN] += 1
                 value = static[ply, i]
-            if value >= child_beta:         # v_i >= value: the node is at least beta
+            if value >= child_beta:  # v_i >= value: the node is at least beta
                 best, bound = max(total + p * value + rest * LOW, beta), ttable.LOWER
                 break
-            if value <= child_alpha:        # v_i <= value: the node is at most alpha
+            if value <= child_alpha:  # v_i <= value: the node is at most alpha
                 best, bound = min(total + p * value + rest * HIGH, alpha), ttable.UPPER
                 break
             total += p * value
@@ -392,22 +402,21 @@ def _search(state, key, ply, depth, alpha, beta, root, work, table, counters, li
                 continue
             child, child_key = children[ply, i], hashes[ply, i]
             if best_move < 0:
-                value = _search(child, child_key, ply + 1, depth - 1, a, b, root, work, table,
-                                counters, limits)
+                value = _search(child, child_key, ply + 1, depth - 1, a, b, root, work, table, counters, limits)
             elif maximising:
                 # Principal variation search: after the first child, test a sibling with
                 # a null window and search it fully only if it beats the best so far.
-                value = _search(child, child_key, ply + 1, depth - 1, a, a + TOLERANCE, root,
-                                work, table, counters, limits)
+                value = _search(
+                    child, child_key, ply + 1, depth - 1, a, a + TOLERANCE, root, work, table, counters, limits
+                )
                 if a < value < b:
-                    value = _search(child, child_key, ply + 1, depth - 1, value, b, root, work,
-                                    table, counters, limits)
+                    value = _search(child, child_key, ply + 1, depth - 1, value, b, root, work, table, counters, limits)
             else:
-                value = _search(child, child_key, ply + 1, depth - 1, b - TOLERANCE, b, root,
-                                work, table, counters, limits)
+                value = _search(
+                    child, child_key, ply + 1, depth - 1, b - TOLERANCE, b, root, work, table, counters, limits
+                )
                 if a < value < b:
-                    value = _search(child, child_key, ply + 1, depth - 1, a, value, root, work,
-                                    table, counters, limits)
+                    value = _search(child, child_key, ply + 1, depth - 1, a, value, root, work, table, counters, limits)
             if counters[ABORTED]:
                 return 0.0
         else:
@@ -454,7 +463,7 @@ def search_root(state, depth, work, table, counters, limits, values, nodes, prov
     """
     children, moves, hashes, static, kinds, order, _, _, _ = work
     root = games.to_move(state)
-    counters[NEXT_CLOCK] = counters[NODES]        # look at the clock at the first node
+    counters[NEXT_CLOCK] = counters[NODES]  # look at the clock at the first node
     n = _expand(state, 0, depth, root, -1, _game_mode(limits), work)
     for k in range(n):
         i = order[0, k]
@@ -467,8 +476,19 @@ def search_root(state, depth, work, table, counters, limits, values, nodes, prov
         if kinds[0, i] == INNER:
             # np.int64: a literal 1 would compile a second specialisation of the recursive
             # _search, which numba cannot load back from its cache (numba issue 6061).
-            values[i] = _search(children[0, i], hashes[0, i], np.int64(1), depth - 1, -INFINITY,
-                                INFINITY, root, work, table, counters, limits)
+            values[i] = _search(
+                children[0, i],
+                hashes[0, i],
+                np.int64(1),
+                depth - 1,
+                -INFINITY,
+                INFINITY,
+                root,
+                work,
+                table,
+                counters,
+                limits,
+            )
             if counters[ABORTED]:
                 break
         else:
@@ -506,8 +526,9 @@ def principal_variation(state, value, depth, ply, root, work, table, counters, l
         for i in range(n):
             copy_into(child, current)
             games.apply_move(child, moves[i])
-            child_value = _plain_child_value(child, ply + 1, depth - 1, value, root, work,
-                                             table, counters, limits, scratch)
+            child_value = _plain_child_value(
+                child, ply + 1, depth - 1, value, root, work, table, counters, limits, scratch
+            )
             if counters[ABORTED]:
                 return length
             if abs(child_value - value) <= TOLERANCE:
@@ -533,10 +554,20 @@ def _plain_child_value(child, ply, depth, target, root, work, table, counters, l
     if who == CHANCE and not game:
         return horizon_value(child, root, scratch)
     if ply >= work[0].shape[0] or (who != CHANCE and depth <= 0):
-        return win_estimate(child, root, scratch) if game else heuristic_value(child, root,
-                                                                                scratch)
-    return _search(child, games.position_hash(child), ply, depth, target - TOLERANCE,
-                   target + TOLERANCE, root, work, table, counters, limits)
+        return win_estimate(child, root, scratch) if game else heuristic_value(child, root, scratch)
+    return _search(
+        child,
+        games.position_hash(child),
+        ply,
+        depth,
+        target - TOLERANCE,
+        target + TOLERANCE,
+        root,
+        work,
+        table,
+        counters,
+        limits,
+    )
 
 
 @kernel

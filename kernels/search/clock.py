@@ -9,6 +9,7 @@ nanoseconds and from any thread. A search still reads it only about every
 slow simulation (a long rollout) does not overrun a deadline by much and fast ones do not
 pay for the clock.
 """
+
 import sys
 import time
 
@@ -20,8 +21,8 @@ from numba.extending import intrinsic
 
 from tessera.kernels.jit import njit
 
-CHECK_SECONDS = 0.0005     # a deadline is passed by about this much, plus one simulation
-FOREVER = np.inf           # a deadline that never comes: an iteration budget alone
+CHECK_SECONDS = 0.0005  # a deadline is passed by about this much, plus one simulation
+FOREVER = np.inf  # a deadline that never comes: an iteration budget alone
 
 # The clock behind time.perf_counter (and time.monotonic), by its name in the system's
 # <time.h>: deadlines are set in Python with perf_counter and checked here, so the two
@@ -45,18 +46,22 @@ def _monotonic_nanoseconds(typingctx):
 
     ``struct timespec`` is two 64-bit fields (``tv_sec``, ``tv_nsec``) on the 64-bit
     systems numba runs on; ``clockid_t`` is a 32-bit int on both systems."""
+
     def codegen(context, builder, signature, args):
         i32, i64 = ir.IntType(32), ir.IntType(64)
-        timespec = ir.LiteralStructType([i64, i64])           # tv_sec, tv_nsec
+        timespec = ir.LiteralStructType([i64, i64])  # tv_sec, tv_nsec
         clock_gettime = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(i32, [i32, timespec.as_pointer()]), "clock_gettime")
+            builder.module, ir.FunctionType(i32, [i32, timespec.as_pointer()]), "clock_gettime"
+        )
         slot = cgutils.alloca_once(builder, timespec)
         failed = builder.icmp_signed(
-            "!=", builder.call(clock_gettime, [ir.Constant(i32, CLOCK_ID), slot]), ir.Constant(i32, 0))
+            "!=", builder.call(clock_gettime, [ir.Constant(i32, CLOCK_ID), slot]), ir.Constant(i32, 0)
+        )
         seconds = builder.load(cgutils.gep_inbounds(builder, slot, 0, 0))
         nanoseconds = builder.load(cgutils.gep_inbounds(builder, slot, 0, 1))
         read = builder.add(builder.mul(seconds, ir.Constant(i64, 1_000_000_000)), nanoseconds)
         return builder.select(failed, ir.Constant(i64, -1), read)
+
     return types.int64(), codegen
 
 

@@ -43,6 +43,7 @@ Opponents' nodes average over the observer's uncertainty too, so the tree models
 them as choosing without their own hidden cards (known limits, strategy fusion
 and non-locality: docs/hidden-information.md).
 """
+
 import numpy as np
 
 from tessera.kernels.arrays import copy_into, ints, sort_prefix, zero_ints
@@ -69,7 +70,7 @@ from tessera.kernels.search.mcts_layout import MAX_PLAYERS, SELECT_PUCT
 from tessera.kernels.search.tree import VISIT_CLASSES, keep_threshold, number_kept, visit_class
 
 games = template_games(__name__)
-_mcts = sibling(__name__, "mcts")       # the same game's MCTS kernels, with the same rollout
+_mcts = sibling(__name__, "mcts")  # the same game's MCTS kernels, with the same rollout
 node_value, rollout = _mcts.node_value, _mcts.rollout
 scored_outcome, mixed_outcome, MIX = _mcts.scored_outcome, _mcts.mixed_outcome, _mcts.MIX
 first_play, feature_rows, ROLLOUT = _mcts.first_play, _mcts.feature_rows, _mcts.ROLLOUT
@@ -151,8 +152,7 @@ def best_available(nodes, stats, node, slot, n, player, prm):
 
 
 @kernel
-def choose(nodes, stats, size, node, state, player, prm, rng, moves, values, slot, prior_rows,
-           model, move_rows):
+def choose(nodes, stats, size, node, state, player, prm, rng, moves, values, slot, prior_rows, model, move_rows):
     """The child of ``node`` this determinization follows, adding children as needed.
     PUCT's priors: as in ``tessera.kernels.search.mcts.expand``, the policy of ``model`` when
     it has one (``move_rows``: room for the moves' features), else the move heuristic's.
@@ -188,9 +188,31 @@ def count_available(nodes, slot, n):
             nodes[slot[i], AVAIL] += 1
 
 
-@kernel(inline="always")    # into run_tree: not compiled (optimised, emitted) a second time on its own
-def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, values, slot, prior_rows, path,
-             payoff, margin, score, model, features, move_rows, kept, root_slot, root_moves):
+@kernel(inline="always")  # into run_tree: not compiled (optimised, emitted) a second time on its own
+def simulate(
+    nodes,
+    stats,
+    size,
+    root,
+    observer,
+    prm,
+    rng,
+    state,
+    moves,
+    values,
+    slot,
+    prior_rows,
+    path,
+    payoff,
+    margin,
+    score,
+    model,
+    features,
+    move_rows,
+    kept,
+    root_slot,
+    root_moves,
+):
     """One iteration: determinize, select, expand, roll out, back up (``model``, ``features``,
     ``kept``: the round and mixed rollouts' scoring, as in ``tessera.kernels.search.mcts``;
     ``model`` and ``move_rows``: ``choose``'s priors).
@@ -208,24 +230,25 @@ def simulate(nodes, stats, size, root, observer, prm, rng, state, moves, values,
         if who == TERMINAL:
             break
         if who == CHANCE:
-            games.resolve_chance(state, rng)                 # open loop: not in the tree
+            games.resolve_chance(state, rng)  # open loop: not in the tree
             continue
         if node == 0 and root_slot[0] != NO_NODE:
             count_available(nodes, root_slot, root_moves)
             child = best_available(nodes, stats, 0, root_slot, root_moves, who, prm)
         else:
-            child = choose(nodes, stats, size, node, state, who, prm, rng, moves, values, slot,
-                           prior_rows, model, move_rows)
+            child = choose(
+                nodes, stats, size, node, state, who, prm, rng, moves, values, slot, prior_rows, model, move_rows
+            )
             if node == 0 and child != NO_NODE and nth_missing(slot, root_moves, 0) < 0:
-                root_slot[:root_moves] = slot[:root_moves]          # no root move lacks a child
+                root_slot[:root_moves] = slot[:root_moves]  # no root move lacks a child
         if child == NO_NODE:
-            break                                            # tree full
+            break  # tree full
         games.apply_move(state, nodes[child, MOVE])
         depth += 1
         path[depth] = child
         node = child
         if nodes[child, VISITS] == 0:
-            break                                            # a new leaf: roll out
+            break  # a new leaf: roll out
     rollout(state, rng, moves, values)
     scored_outcome(state, payoff, margin, score, model, features)
     if ROLLOUT == "mixed":
@@ -249,7 +272,7 @@ def backup(nodes, stats, path, depth, players, payoff, margin):
             stats[node, MARGIN + p] += margin[p]
 
 
-@kernel(nogil=True)     # the trees of a parallel search run on Python threads
+@kernel(nogil=True)  # the trees of a parallel search run on Python threads
 def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, model):
     """Up to ``iterations`` simulations for the player to move at ``root``, stopping once
     ``time.perf_counter()`` passes ``deadline``; returns the simulations run. ``rng``
@@ -267,7 +290,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, model):
     features = feature_rows()
     move_rows = np.empty((games.MAX_MOVES, POLICY_ROOM), np.float64)
     kept = np.zeros(2 * MAX_PLAYERS, np.float64)
-    root_slot = np.full(games.MAX_MOVES, NO_NODE, np.int64)     # simulate's root children, once known
+    root_slot = np.full(games.MAX_MOVES, NO_NODE, np.int64)  # simulate's root children, once known
     root_moves = games.legal_moves(root, moves)
     # A simulation adds children mostly at one node (one move's worth under UCT, a
     # determinization's missing moves under PUCT): with this much room it seldom finds the
@@ -283,9 +306,30 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, model):
             # Listed again: compaction renumbers nodes (the root's children, made first,
             # keep their places, but nothing here relies on that).
             root_slot[0] = NO_NODE
-        simulate(nodes, stats, local_size, root, observer, prm, local_rng, state, moves, values, slot,
-                 prior_rows, path, payoff, margin, score, model, features, move_rows, kept,
-                 root_slot, root_moves)
+        simulate(
+            nodes,
+            stats,
+            local_size,
+            root,
+            observer,
+            prm,
+            local_rng,
+            state,
+            moves,
+            values,
+            slot,
+            prior_rows,
+            path,
+            payoff,
+            margin,
+            score,
+            model,
+            features,
+            move_rows,
+            kept,
+            root_slot,
+            root_moves,
+        )
         done += 1
         if timed and done >= check:
             t = now()
@@ -319,7 +363,7 @@ def compact(nodes, stats, size, target):
         while child != NO_NODE:
             blocks[cls] += 1
             child = nodes[child, NEXT]
-    threshold = keep_threshold(blocks, used - blocks.sum(), target)    # the root and its children
+    threshold = keep_threshold(blocks, used - blocks.sum(), target)  # the root and its children
     # New index of every node (-1: freed), decided parents first.
     index = np.full(used, -1, np.int64)
     index[0] = 0

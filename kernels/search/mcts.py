@@ -47,6 +47,7 @@ block of ``CAPACITY`` slots from ``FIRST``, ``COUNT`` of them in use.
   With threads, which thread reaches a node first varies from run to run: only a
   one-thread search is reproducible.
 """
+
 import numpy as np
 
 from tessera.kernels.arrays import copy_into, floats, ints, zero_floats, zero_ints
@@ -92,7 +93,7 @@ random_playout = sibling(__name__, "playout").random_playout
 # The rollout, a compile-time choice: the other rollouts' code is pruned before typing, so
 # a search compiles only its own rollout's chain of kernels (docs/internals/compile.md); one
 # of ``mcts_layout.ROLLOUTS``.
-ROLLOUT = variant(__name__)         # None in the template itself
+ROLLOUT = variant(__name__)  # None in the template itself
 # A game that shares work between the moves of a position scores them in one call
 # (kernels.games: ``move_heuristics``).
 GAME_SCORES_MOVES_TOGETHER = hasattr(games, "move_heuristics")
@@ -110,7 +111,7 @@ FEATURE_ROOM = max(getattr(games, "N_VALUE_FEATURES", 0), 1)
 # from a model's policy when the model has one (``policy_priors``); the others compile no
 # such code and keep the heuristic's priors.
 GAME_HAS_MOVE_FEATURES = hasattr(games, "move_features")
-POLICY_ROOM = max(getattr(games, "N_POLICY_FEATURES", 0), 1)    # one move's features
+POLICY_ROOM = max(getattr(games, "N_POLICY_FEATURES", 0), 1)  # one move's features
 # A game where chance also acts inside a round (Summer Pavilion's supply top-ups) says
 # which chance positions end one (``is_round_boundary``): round rollouts play through the
 # others. Elsewhere every chance position after a move is a round's end.
@@ -127,7 +128,7 @@ CUT_AT_ROUND = ROLLOUT in CUT_ROLLOUTS
 # The helpers of one simulation are inlined into ``simulate`` (``inline="always"``): one
 # function for LLVM to optimise rather than a chain of them, each optimised again with all
 # it calls, compiles faster and runs as fast (bench/start_speed.py measures the compile).
-PATH_LENGTH = 1024   # nodes on a simulation's path, the root included
+PATH_LENGTH = 1024  # nodes on a simulation's path, the root included
 MARGIN_SCALE = 10.0  # tanh scale of VALUE_MARGIN: a 10-point mean margin counts as 0.88
 
 # Greedy rollouts still play a random move this often; a game may set its own
@@ -292,10 +293,9 @@ def move_priors(stats, state, start, n, moves, values, prm, model, move_rows):
     """PUCT's priors of ``moves[:n]`` into ``stats[start:start + n, PRIOR]``: the policy of
     ``model`` when it has one (``move_rows``: room for the moves' features), else the move
     heuristic's (``values``: room for the logits or the heuristics)."""
-    if GAME_HAS_MOVE_FEATURES:          # pruned before typing, like ROLLOUT
+    if GAME_HAS_MOVE_FEATURES:  # pruned before typing, like ROLLOUT
         if model_has_policy(model):
-            policy_priors(stats, state, start, n, moves, values, model, move_rows,
-                          prm.policy_temperature)
+            policy_priors(stats, state, start, n, moves, values, model, move_rows, prm.policy_temperature)
             return
     set_priors(stats, state, start, n, moves, values, prm.prior_temperature)
 
@@ -380,7 +380,7 @@ def greedy_rollout(state, rng, moves, values, to_round):
                 return
             games.resolve_chance(state, rng)
             continue
-        if GAME_COUNTS_ROUND_TURNS:     # pruned before typing, like ROLLOUT
+        if GAME_COUNTS_ROUND_TURNS:  # pruned before typing, like ROLLOUT
             if to_round and games.starts_turn(state):
                 if turns == ROUND_TURNS:
                     return
@@ -395,9 +395,9 @@ def greedy_rollout(state, rng, moves, values, to_round):
 @kernel(inline="always")
 def at_round_boundary(state):
     """Whether the chance event due in ``state`` ends a round (where round rollouts stop)."""
-    if GAME_COUNTS_ROUND_TURNS:         # its rounds are turns: no chance ends one
+    if GAME_COUNTS_ROUND_TURNS:  # its rounds are turns: no chance ends one
         return False
-    if GAME_MARKS_ROUND_BOUNDARIES:     # pruned before typing, like ROLLOUT
+    if GAME_MARKS_ROUND_BOUNDARIES:  # pruned before typing, like ROLLOUT
         return games.is_round_boundary(state)
     return True
 
@@ -407,7 +407,7 @@ def best_heuristic_move(state, moves, values):
     """The legal move of the highest move heuristic, the first of equals in the list's
     order: the game's own ``best_heuristic_move`` if it has one, else the moves listed and
     scored (``moves``, ``values``: room)."""
-    if GAME_FINDS_BEST_MOVE:            # pruned before typing, like ROLLOUT
+    if GAME_FINDS_BEST_MOVE:  # pruned before typing, like ROLLOUT
         return games.best_heuristic_move(state, values)
     n = games.legal_moves(state, moves)
     move_heuristics(state, moves, n, values)
@@ -422,7 +422,7 @@ def best_heuristic_move(state, moves, values):
 def move_heuristics(state, moves, n, out):
     """``out[i]``: the move heuristic of ``moves[i]``, for i < n: the game's own
     ``move_heuristics`` if it has one, else one ``move_heuristic`` call a move."""
-    if GAME_SCORES_MOVES_TOGETHER:      # pruned before typing, like ROLLOUT
+    if GAME_SCORES_MOVES_TOGETHER:  # pruned before typing, like ROLLOUT
         games.move_heuristics(state, moves, n, out)
     else:
         for i in range(n):
@@ -469,7 +469,7 @@ def final_or_estimated_scores(state, payoff, margin, score, n):
         final_scores(state, payoff, margin, score, n)
     else:
         games.estimate(state, margin)
-        share_win(margin[:n], payoff)           # the leaders by the estimate
+        share_win(margin[:n], payoff)  # the leaders by the estimate
 
 
 @kernel(inline="always")
@@ -477,7 +477,7 @@ def scored_outcome(state, payoff, margin, score, model, features):
     """``outcome``, except that a round or mixed rollout cut short is scored with the
     learned value ``model`` when there is one (``model`` has rows; shape (0, 0): none)."""
     if CUT_AT_ROUND:
-        if GAME_HAS_VALUE_FEATURES:         # pruned before typing, like ROLLOUT
+        if GAME_HAS_VALUE_FEATURES:  # pruned before typing, like ROLLOUT
             if model.shape[0] > 0 and games.to_move(state) != TERMINAL:
                 learned_outcome(state, payoff, margin, model, features, games.players(state))
                 return
@@ -571,8 +571,7 @@ def rollout(state, rng, moves, values):
 
 
 @kernel(inline="always")
-def backup(nodes, stats, path, choosers, first, depth, counted, virtual, players, payoff, margin,
-           mode):
+def backup(nodes, stats, path, choosers, first, depth, counted, virtual, players, payoff, margin, mode):
     """Every player's payoff and margin for each node of ``path[first:depth + 1]``, and a
     visit for each past the first ``counted``: MCTS counts those on the way down, with a
     ``virtual`` margin lost, which comes back here (``simulate``). Each node's
@@ -595,8 +594,15 @@ def simulation_buffers():
     """The work arrays of a tree's simulations: ``(moves, values, path, choosers, payoff,
     margin, score)`` (``values``: the move heuristics of ``moves``; ``choosers[i]``: the
     player who chose ``path[i]``, -1 for the root and chance's outcomes)."""
-    return (ints(games.MAX_MOVES), floats(games.MAX_MOVES), ints(PATH_LENGTH), ints(PATH_LENGTH),
-            zero_floats(MAX_PLAYERS), zero_floats(MAX_PLAYERS), zero_ints(MAX_PLAYERS))
+    return (
+        ints(games.MAX_MOVES),
+        floats(games.MAX_MOVES),
+        ints(PATH_LENGTH),
+        ints(PATH_LENGTH),
+        zero_floats(MAX_PLAYERS),
+        zero_floats(MAX_PLAYERS),
+        zero_ints(MAX_PLAYERS),
+    )
 
 
 @kernel
@@ -605,9 +611,31 @@ def feature_rows():
     return np.empty((MAX_PLAYERS, FEATURE_ROOM), np.float64)
 
 
-@kernel(inline="always")    # into run_tree: not compiled (optimised, emitted) a second time on its own
-def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, values, path, choosers,
-             payoff, margin, score, virtual, root_sums, local_root, model, features, move_rows, kept):
+@kernel(inline="always")  # into run_tree: not compiled (optimised, emitted) a second time on its own
+def simulate(
+    nodes,
+    stats,
+    size,
+    root,
+    prm,
+    rng,
+    scratch,
+    chance_rng,
+    moves,
+    values,
+    path,
+    choosers,
+    payoff,
+    margin,
+    score,
+    virtual,
+    root_sums,
+    local_root,
+    model,
+    features,
+    move_rows,
+    kept,
+):
     """One iteration: select, expand, roll out, back up (``model``, ``features``:
     ``scored_outcome``'s; ``model`` and ``move_rows``: ``expand``'s priors; ``kept``:
     ``mixed_outcome``'s).
@@ -639,7 +667,7 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, val
         if who == CHANCE:
             child = chance_child(nodes, stats, size, node, width, rng)
             if child < 0:
-                break                                        # tree full, or being expanded
+                break  # tree full, or being expanded
             reseed(chance_rng, nodes[child, MOVE])
             games.resolve_chance(state, chance_rng)
             chooser = -1
@@ -647,15 +675,15 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, val
             first = load_acquire(nodes, (node, FIRST))
             if first == EXPANDING:
                 if node == 0:
-                    continue        # wait for the root's children: every simulation goes through one
-                break                                        # another thread expands it: roll out
+                    continue  # wait for the root's children: every simulation goes through one
+                break  # another thread expands it: roll out
             if first == UNEXPANDED:
                 if nodes[node, VISITS] == 0 and node != 0:
-                    break                                    # a new leaf: roll out
+                    break  # a new leaf: roll out
                 if not claim(nodes, node):
                     break
                 if not expand(nodes, stats, size, node, state, moves, values, prm, model, move_rows):
-                    break                                    # tree full
+                    break  # tree full
             child = select_child(nodes, stats, node, who, prm, rng)
             games.apply_move(state, nodes[child, MOVE])
             chooser = who
@@ -672,11 +700,12 @@ def simulate(nodes, stats, size, root, prm, rng, scratch, chance_rng, moves, val
     scored_outcome(state, payoff, margin, score, model, features)
     if ROLLOUT == "mixed":
         mixed_outcome(state, rng, moves, values, payoff, margin, score, MIX, kept)
-    backup(nodes, stats, path, choosers, 1 if local_root else 0, depth, depth, virtual, players,
-           payoff, margin, prm.value)
+    backup(
+        nodes, stats, path, choosers, 1 if local_root else 0, depth, depth, virtual, players, payoff, margin, prm.value
+    )
     if local_root:
         if depth == 0:
-            fetch_add(nodes, (0, VISITS), 1)        # not counted on the way down
+            fetch_add(nodes, (0, VISITS), 1)  # not counted on the way down
         for p in range(players):
             root_sums[WIN + p] += payoff[p]
             root_sums[MARGIN + p] += margin[p]
@@ -689,7 +718,7 @@ def room(prm, threads):
     return threads * (games.MAX_MOVES + prm.chance_width)
 
 
-@kernel(nogil=True)     # the threads of a search run it on the one tree, from Python threads
+@kernel(nogil=True)  # the threads of a search run it on the one tree, from Python threads
 def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads, model):
     """Up to ``iterations`` simulations, stopping once ``time.perf_counter()`` passes
     ``deadline`` (``clock.FOREVER``: never) or the tree lacks ``room`` for ``threads``
@@ -718,9 +747,30 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads, 
     done = 0
     check = 1
     while done < iterations and load_acquire(size, USED) + needed <= nodes.shape[0]:
-        simulate(nodes, stats, size, root, prm, local_rng, scratch, chance_rng, moves, values, path,
-                 choosers, payoff, margin, score, virtual, root_sums, local_root, model, features,
-                 move_rows, kept)
+        simulate(
+            nodes,
+            stats,
+            size,
+            root,
+            prm,
+            local_rng,
+            scratch,
+            chance_rng,
+            moves,
+            values,
+            path,
+            choosers,
+            payoff,
+            margin,
+            score,
+            virtual,
+            root_sums,
+            local_root,
+            model,
+            features,
+            move_rows,
+            kept,
+        )
         done += 1
         if timed and done >= check:
             t = now()
@@ -728,7 +778,7 @@ def run_tree(nodes, stats, size, root, iterations, deadline, prm, rng, threads, 
                 break
             check = done + simulations_until_check(done, started, t)
     rng[0] = local_rng[0]
-    for column in range(WIN, CHOSEN_VALUE):       # the root's sums: nobody chose the root
+    for column in range(WIN, CHOSEN_VALUE):  # the root's sums: nobody chose the root
         if root_sums[column] != 0.0:
             add_float(stats, (0, column), root_sums[column])
     return done

@@ -11,13 +11,14 @@ module's integer globals, not a class's attributes). The search parameters are o
 tuple (``SearchParams``, made by ``params``), so the kernels take a single argument and read
 its fields by name.
 """
+
 from typing import NamedTuple
 
 import numpy as np
 
 MAX_PLAYERS = 4
-UNEXPANDED = -1      # FIRST of a node without children
-EXPANDING = -2       # FIRST while one thread gives the node its children
+UNEXPANDED = -1  # FIRST of a node without children
+EXPANDING = -2  # FIRST while one thread gives the node its children
 
 # The rollouts a search may run, each compiled into instances of its own (``bind.VARIANTS``).
 ROLLOUTS = ("random", "greedy", "round", "mixed")
@@ -29,11 +30,11 @@ VISITS = 0
 FIRST = 1
 COUNT = 2
 CAPACITY = 3
-MOVE = 4             # the move from the parent; below a chance node, the outcome's seed
+MOVE = 4  # the move from the parent; below a chance node, the outcome's seed
 NODE_COLUMNS = 5
 # stats[:, column]
 PRIOR = 0
-WIN = 1              # WIN + p: payoff sum of player p
+WIN = 1  # WIN + p: payoff sum of player p
 MARGIN = WIN + MAX_PLAYERS
 # The node's value, by the search's value (``SearchParams.value``), for the player who chose
 # it (the player to move at its parent), kept up to date whenever its sums change: an MCTS
@@ -43,18 +44,18 @@ CHOSEN_VALUE = MARGIN + MAX_PLAYERS
 STAT_COLUMNS = CHOSEN_VALUE + 1
 
 # size[column], a tree's counters
-USED = 0             # nodes in use, from 0
-COMPACTIONS = 1      # times the full tree was compacted
-FREED = 2            # nodes the compactions freed, in all
+USED = 0  # nodes in use, from 0
+COMPACTIONS = 1  # times the full tree was compacted
+FREED = 2  # nodes the compactions freed, in all
 SIZE_COLUMNS = 3
 # Bytes a node costs: its rows in ``nodes`` and ``stats``, and its slot in a compaction's
 # index (``tree.compact``); the memory budget divides by this.
 NODE_BYTES = 8 * (NODE_COLUMNS + STAT_COLUMNS + 1)
 
 # Values a selection maximises (``SearchParams.value``).
-VALUE_WIN = 0        # mean payoff
-VALUE_MARGIN = 1     # mean score margin, squashed into 0..1
-VALUE_BLEND = 2      # the average of the two
+VALUE_WIN = 0  # mean payoff
+VALUE_MARGIN = 1  # mean score margin, squashed into 0..1
+VALUE_BLEND = 2  # the average of the two
 
 # The rows of a learned model as the kernels take it (``run_tree``'s ``model``, made by
 # ``tessera.search.value_model``), padded with zeros to the longest; no rows: no model.
@@ -86,20 +87,24 @@ SELECT_PUCT = 1
 class SearchParams(NamedTuple):
     """The parameters of a search, one argument of the kernels. Every field always holds
     its own Python type (``params``): numba compiles a kernel once per argument type."""
-    exploration: float          # the exploration constant c
-    value: int                  # a VALUE_ code
-    select: int                 # a SELECT_ code
-    chance_width: int           # outcomes a chance node keeps
-    prior_temperature: float    # PUCT: the softmax temperature of the move heuristic's priors
-    policy_temperature: float   # PUCT: the softmax temperature of a learned policy's priors
-    fpu: float                  # first-play urgency: an unvisited child's value under PUCT (``first_play``)
+
+    exploration: float  # the exploration constant c
+    value: int  # a VALUE_ code
+    select: int  # a SELECT_ code
+    chance_width: int  # outcomes a chance node keeps
+    prior_temperature: float  # PUCT: the softmax temperature of the move heuristic's priors
+    policy_temperature: float  # PUCT: the softmax temperature of a learned policy's priors
+    fpu: float  # first-play urgency: an unvisited child's value under PUCT (``first_play``)
 
 
 def new_tree(max_nodes):
     """``(nodes, stats, size)`` of a tree of ``max_nodes`` nodes, the root alone in it;
     ``size`` holds its counters (``USED``, ``COMPACTIONS``, ``FREED``)."""
-    tree = (np.zeros((max_nodes, NODE_COLUMNS), np.int64), np.zeros((max_nodes, STAT_COLUMNS), np.float64),
-            np.zeros(SIZE_COLUMNS, np.int64))
+    tree = (
+        np.zeros((max_nodes, NODE_COLUMNS), np.int64),
+        np.zeros((max_nodes, STAT_COLUMNS), np.float64),
+        np.zeros(SIZE_COLUMNS, np.int64),
+    )
     return clear_tree(tree)
 
 
@@ -119,5 +124,12 @@ def clear_tree(tree):
 def params(exploration, value, select, chance_width, prior_temperature, policy_temperature, fpu):
     """The parameters of a search; every value given (the product's defaults live in
     ``tessera.search.mcts.MctsOptions``)."""
-    return SearchParams(float(exploration), int(value), int(select), int(chance_width),
-                        float(prior_temperature), float(policy_temperature), float(fpu))
+    return SearchParams(
+        float(exploration),
+        int(value),
+        int(select),
+        int(chance_width),
+        float(prior_temperature),
+        float(policy_temperature),
+        float(fpu),
+    )

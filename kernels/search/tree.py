@@ -6,6 +6,7 @@ and rollout, so one compile serves them all, where template kernels would be com
 again for each game and rollout (a second game's first ``best`` would pay for them
 again). IS-MCTS's compaction shares their visit classes.
 """
+
 import numpy as np
 
 from tessera.kernels.arrays import copy_into
@@ -87,7 +88,7 @@ def compact(nodes, stats, size, target):
 # (most expanded nodes have a few visits, and dropping those with 2 should not drop those
 # with 3), then one class per power of two.
 EXACT_VISITS = 64
-VISIT_CLASSES = EXACT_VISITS + 58       # up to 2**63
+VISIT_CLASSES = EXACT_VISITS + 58  # up to 2**63
 
 
 @njit(cache=True, inline="always")
@@ -163,7 +164,7 @@ def keep_subtree(nodes, stats, size, new_root):
     one keeps a small part of a large tree. The arrays stay the tree's: their pages are
     touched already, and new arrays would fault every page on its first write. Returns
     the nodes kept."""
-    kept = np.empty(size[USED] - new_root, np.int64)     # the subtree lies in [new_root, used)
+    kept = np.empty(size[USED] - new_root, np.int64)  # the subtree lies in [new_root, used)
     kept[0] = new_root
     n = 1
     head = 0
@@ -173,10 +174,10 @@ def keep_subtree(nodes, stats, size, new_root):
         first = nodes[node, FIRST]
         if first == UNEXPANDED:
             continue
-        for child in range(first, first + nodes[node, CAPACITY]):     # a chance node's outcomes not yet in use too
+        for child in range(first, first + nodes[node, CAPACITY]):  # a chance node's outcomes not yet in use too
             kept[n] = child
             n += 1
-    kept = np.sort(kept[:n])        # their order: new_root first, every block contiguous
+    kept = np.sort(kept[:n])  # their order: new_root first, every block contiguous
     for new in range(n):
         node = kept[new]
         first = nodes[node, FIRST]
@@ -185,6 +186,6 @@ def keep_subtree(nodes, stats, size, new_root):
         if first != UNEXPANDED:
             nodes[new, FIRST] = np.searchsorted(kept, first)
     size[USED] = n
-    size[COMPACTIONS] = 0           # the counters are the search's, as in a new tree
+    size[COMPACTIONS] = 0  # the counters are the search's, as in a new tree
     size[FREED] = 0
     return n

@@ -13,6 +13,7 @@ result is still at hand. ``bounds`` says what ``values`` is: an exact value, a
 lower bound (the search failed high) or an upper bound (it failed low); an
 ``EMPTY`` slot holds nothing. ``stats`` counts probes and hits (key found).
 """
+
 import numpy as np
 
 from tessera.kernels.jit import njit
@@ -22,7 +23,7 @@ EXACT = 1
 LOWER = 2
 UPPER = 3
 
-PROVEN = 32767          # the depth of an entry whose subtree reached the horizon everywhere
+PROVEN = 32767  # the depth of an entry whose subtree reached the horizon everywhere
 
 PROBES = 0
 HITS = 1
@@ -31,8 +32,14 @@ HITS = 1
 def new_table(bits):
     """An empty table of ``2**bits`` slots (``bits`` at least 1)."""
     size = 1 << max(1, int(bits))
-    return (np.zeros(size, np.int64), np.zeros(size, np.float64), np.zeros(size, np.int8),
-            np.zeros(size, np.int16), np.zeros(size, np.int32), np.zeros(2, np.int64))
+    return (
+        np.zeros(size, np.int64),
+        np.zeros(size, np.float64),
+        np.zeros(size, np.int8),
+        np.zeros(size, np.int16),
+        np.zeros(size, np.int32),
+        np.zeros(2, np.int64),
+    )
 
 
 @njit(cache=True)

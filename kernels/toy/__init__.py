@@ -11,6 +11,7 @@ exactly a draw: the values a test can check by hand (docs/hidden-information.md)
 It implements the whole interface of ``tessera.kernels.games``, with views (``view``)
 and ``determinize``.
 """
+
 from tessera.kernels.toy.layout import MAX_MOVES, STATE_SIZE
 from tessera.kernels.toy.rules import (
     apply_move,
@@ -30,7 +31,22 @@ from tessera.kernels.toy.rules import (
 from tessera.kernels.toy.views import determinize, is_complete, view
 
 __all__ = [
-    "MAX_MOVES", "STATE_SIZE", "apply_move", "chance_outcomes", "determinize", "evaluate", "is_complete",
-    "legal_moves", "move_heuristic", "new_game", "payoffs", "players", "random_move", "resolve_chance",
-    "sample_chance", "scores", "to_move", "view",
+    "MAX_MOVES",
+    "STATE_SIZE",
+    "apply_move",
+    "chance_outcomes",
+    "determinize",
+    "evaluate",
+    "is_complete",
+    "legal_moves",
+    "move_heuristic",
+    "new_game",
+    "payoffs",
+    "players",
+    "random_move",
+    "resolve_chance",
+    "sample_chance",
+    "scores",
+    "to_move",
+    "view",
 ]

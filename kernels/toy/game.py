@@ -1,5 +1,6 @@
 """The toy game's kernels under the names of the game interface (``tessera.kernels.games`` lists them),
 for the per-game instances of the generic kernels (``tessera.kernels.bind``)."""
+
 from tessera.kernels.constants import TOY as GAME_ID  # noqa: F401
 from tessera.kernels.hashing import position_hash  # noqa: F401
 from tessera.kernels.toy import (  # noqa: F401  (the interface)

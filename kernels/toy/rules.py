@@ -3,6 +3,7 @@
 Only ``to_move``, ``players`` and the acting player's own ``legal_moves`` also
 read a player's view; everything else needs a determinization first.
 """
+
 import numpy as np
 
 from tessera.kernels.constants import CHANCE, TERMINAL

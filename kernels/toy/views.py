@@ -5,6 +5,7 @@ shows both (after a pass it is never shown). A view is the state with the
 unseen card replaced by ``HIDDEN``; the deck (``W_CARDS``) and every move are
 public, so the hidden card can be any card in no known hand.
 """
+
 import numpy as np
 
 from tessera.kernels.arrays import copy_into

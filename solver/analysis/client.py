@@ -7,6 +7,7 @@
 The process runs ``python -m tessera analyze`` with this interpreter; a reader thread
 moves its stdout lines into a queue, so reading can time out.
 """
+
 import json
 import queue
 import subprocess
@@ -21,17 +22,23 @@ class AnalysisProcess:
     def __init__(self, threads=1, env=None, cwd=None, options=()):
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tessera", "analyze", "--threads", str(threads), *options],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, bufsize=1, env=env, cwd=cwd)
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+            env=env,
+            cwd=cwd,
+        )
         self.lines = queue.Queue()
-        self.errors = []                    # stderr lines, read so the pipe never fills
+        self.errors = []  # stderr lines, read so the pipe never fills
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._read_errors, daemon=True).start()
 
     def _read(self):
         for line in self.process.stdout:
             self.lines.put(json.loads(line))
-        self.lines.put(None)                # end of output
+        self.lines.put(None)  # end of output
 
     def _read_errors(self):
         for line in self.process.stderr:
@@ -61,8 +68,12 @@ class AnalysisProcess:
             line = self.next(timeout)
             if line is None:
                 raise EOFError("the engine ended")
-            if line.get("id") in query_ids and not line.get("isDuringSearch") \
-                    and "warning" not in line and "action" not in line:
+            if (
+                line.get("id") in query_ids
+                and not line.get("isDuringSearch")
+                and "warning" not in line
+                and "action" not in line
+            ):
                 found[line["id"]] = line
         return found
 

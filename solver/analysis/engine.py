@@ -16,6 +16,7 @@ job with the same start whose moves are those of a kept tree and at most
 A bad position, option or move is found by the search process that takes the query's
 first turn; the engine writes that error once and drops the query's other turns.
 """
+
 import itertools
 import json
 import signal
@@ -31,11 +32,11 @@ from tessera.analysis.pool import Pool, SearchProcess
 from tessera.analysis.protocol import Control, LineError, parse_query
 from tessera.analysis.searching import Job, error_answer
 
-KEEP = 4                    # trees kept per search process
+KEEP = 4  # trees kept per search process
 MAX_REUSE_MOVES = 8
 PROTOCOL_VERSION = 1
 POLL_SECONDS = 0.1
-STOP_TIMEOUT = 10.0         # seconds running searches get to answer on SIGTERM
+STOP_TIMEOUT = 10.0  # seconds running searches get to answer on SIGTERM
 
 
 class Engine:
@@ -43,14 +44,14 @@ class Engine:
         self.out = out
         self.out_lock = threading.Lock()
         self.lock = threading.RLock()
-        self.changed = threading.Condition(self.lock)   # a job finished or a process went
+        self.changed = threading.Condition(self.lock)  # a job finished or a process went
         self.pool = Pool(threads, warm)
         self.pending = deque()
         self.serials = itertools.count(1)
-        self.open_queries = {}          # query serial -> its turns not answered yet
-        self.failed_queries = set()     # query serials answered with an error
+        self.open_queries = {}  # query serial -> its turns not answered yet
+        self.failed_queries = set()  # query serials answered with an error
         self.tree_keys = itertools.count(1)
-        self.kept = {}                  # (start, moves, tree shape) -> (key, process index)
+        self.kept = {}  # (start, moves, tree shape) -> (key, process index)
         self.stopping = False
         self.closing = False
         self.collector = threading.Thread(target=self._collect, name="collector", daemon=True)
@@ -67,7 +68,7 @@ class Engine:
         except LineError as err:
             self.emit(error_answer(err.query_id, err.error, err.error.field))
             return
-        except Exception:           # a defect: the line is still answered
+        except Exception:  # a defect: the line is still answered
             traceback.print_exc()
             self.emit(error_answer(None, "internal error reading this line"))
             return
@@ -83,25 +84,40 @@ class Engine:
             query_serial = next(self.serials)
             self.open_queries[query_serial] = len(query.turns)
             for turn in query.turns:
-                job = Job(next(self.serials), query_serial, query.id, turn, query.source,
-                          query.algo, query.settings, query.mcts, query.report_every,
-                          query.top_moves)
+                job = Job(
+                    next(self.serials),
+                    query_serial,
+                    query.id,
+                    turn,
+                    query.source,
+                    query.algo,
+                    query.settings,
+                    query.mcts,
+                    query.report_every,
+                    query.top_moves,
+                )
                 if job.algo == "mcts":
-                    job.keep_root = (query.start_key,
-                                     tuple(query.source.get("moves", [])[:turn]), _tree_shape(job))
+                    job.keep_root = (query.start_key, tuple(query.source.get("moves", [])[:turn]), _tree_shape(job))
                 self.pending.append(job)
             self._dispatch()
 
     def handle_long_line(self, line, limit):
         """Answer a line longer than ``limit`` bytes, which is not read."""
-        self.emit(error_answer(leading_id(line.prefix), f"the line is {line.length:,} bytes long; "
-                               f"at most {limit:,} are read (tessera analyze --max-line-bytes)"))
+        self.emit(
+            error_answer(
+                leading_id(line.prefix),
+                f"the line is {line.length:,} bytes long; "
+                f"at most {limit:,} are read (tessera analyze --max-line-bytes)",
+            )
+        )
 
     def _control(self, control):
         if control.action == "query_version":
             from tessera import __version__
-            self.emit({"id": control.id, "action": control.action, "version": __version__,
-                       "protocol": PROTOCOL_VERSION})
+
+            self.emit(
+                {"id": control.id, "action": control.action, "version": __version__, "protocol": PROTOCOL_VERSION}
+            )
         elif control.action == "clear_cache":
             with self.lock:
                 self.kept.clear()
@@ -110,10 +126,8 @@ class Engine:
                     _send(process, ("clear",))
             self.emit({"id": control.id, "action": control.action})
         else:
-            self.emit({"id": control.id, "action": control.action,
-                       "terminateId": control.terminate_id})
-            self._stop_jobs(lambda job: job.query_id == control.terminate_id,
-                            "terminated before its search started")
+            self.emit({"id": control.id, "action": control.action, "terminateId": control.terminate_id})
+            self._stop_jobs(lambda job: job.query_id == control.terminate_id, "terminated before its search started")
 
     def _stop_jobs(self, matches, unstarted_reason):
         """Queued jobs that match are answered with an error; running ones are stopped."""
@@ -127,9 +141,8 @@ class Engine:
                 if process.job.algo == "mcts":
                     process.stop_job()
                 else:
-                    process.kill_reason = ("terminated: an alpha-beta or solve search has no "
-                                           "result before it ends")
-                    process.process.kill()      # the collector answers and replaces it
+                    process.kill_reason = "terminated: an alpha-beta or solve search has no result before it ends"
+                    process.process.kill()  # the collector answers and replaces it
 
     def _done(self, job):
         """One turn less of its query to wait for (call with the lock held)."""
@@ -159,7 +172,7 @@ class Engine:
         job.keep_key = next(self.tree_keys)
         start, path, shape = job.keep_root
         for back in range(min(len(path), MAX_REUSE_MOVES) + 1):
-            found = self.kept.get((start, path[:len(path) - back], shape))
+            found = self.kept.get((start, path[: len(path) - back], shape))
             if found is None:
                 continue
             key, index = found
@@ -199,7 +212,7 @@ class Engine:
             for conn in connection.wait(list(readers), timeout=POLL_SECONDS):
                 try:
                     self._receive(readers[conn])
-                except Exception:       # a defect here must not silence every later answer
+                except Exception:  # a defect here must not silence every later answer
                     traceback.print_exc()
 
     def _receive(self, process):
@@ -244,8 +257,7 @@ class Engine:
         """A search process ended (killed to stop its search, or crashed): answer and replace."""
         with self.lock:
             if process.job is not None:
-                self._answer_error(process.job,
-                                   process.kill_reason or "the search process ended unexpectedly")
+                self._answer_error(process.job, process.kill_reason or "the search process ended unexpectedly")
             for key in list(process.trees):
                 self._forget(key)
             process.kill()
@@ -274,7 +286,7 @@ class Engine:
                 self.out.write(line + "\n")
                 self.out.flush()
             except (BrokenPipeError, ValueError):
-                pass                        # nobody reads the answers any more
+                pass  # nobody reads the answers any more
 
     # ---- the end ----------------------------------------------------------------------
 
@@ -294,10 +306,11 @@ class Engine:
             self._stop_jobs(lambda job: True, "the engine stopped before this search started")
             self.changed.wait_for(self._idle, timeout=STOP_TIMEOUT)
             for process in self.pool.processes:
-                job, process.job = process.job, None        # a late answer is dropped
+                job, process.job = process.job, None  # a late answer is dropped
                 if job is not None:
-                    self._answer_error(job, f"the engine stopped and this search did not answer"
-                                            f" within {STOP_TIMEOUT:g} s")
+                    self._answer_error(
+                        job, f"the engine stopped and this search did not answer within {STOP_TIMEOUT:g} s"
+                    )
         self._close()
 
     def _close(self):
@@ -312,16 +325,26 @@ class Engine:
 def _tree_shape(job):
     """What a kept tree must share with a search that continues it."""
     options = job.mcts
-    return (options.threads, options.value, options.select, options.rollout,
-            options.exploration, options.fpu, options.chance_width, options.memory,
-            options.max_nodes, options.model, options.policy_temperature)
+    return (
+        options.threads,
+        options.value,
+        options.select,
+        options.rollout,
+        options.exploration,
+        options.fpu,
+        options.chance_width,
+        options.memory,
+        options.max_nodes,
+        options.model,
+        options.policy_temperature,
+    )
 
 
 def _send(process, message):
     try:
         process.send(message)
     except (BrokenPipeError, OSError):
-        pass                                # the collector sees the process end
+        pass  # the collector sees the process end
 
 
 def run(threads, stdin, stdout, warm=(), max_line_bytes=MAX_LINE_BYTES):
@@ -351,7 +374,7 @@ def run(threads, stdin, stdout, warm=(), max_line_bytes=MAX_LINE_BYTES):
                         engine.handle_long_line(line, max_line_bytes)
                     else:
                         engine.handle_line(line)
-                except Exception:       # a defect: reported, and the next line is read
+                except Exception:  # a defect: reported, and the next line is read
                     traceback.print_exc()
         finally:
             done.set()

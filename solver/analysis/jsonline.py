@@ -10,15 +10,16 @@ are not Unicode text and are refused the same way.
 
 ``shorten`` is how an error shows a value: never more than ``SHOWN_CHARS`` of it.
 """
+
 import json
 import math
 import re
 
-MAX_DEPTH = 64              # arrays and objects inside one another
-SHOWN_CHARS = 80            # of a bad value, in an error
-MAX_INTEGER_DIGITS = 40     # longer integers are out of every range a query has
+MAX_DEPTH = 64  # arrays and objects inside one another
+SHOWN_CHARS = 80  # of a bad value, in an error
+MAX_INTEGER_DIGITS = 40  # longer integers are out of every range a query has
 
-_TOKEN = re.compile(r'\\.|["\[\]{}]', re.DOTALL)     # an escape, a quote or a bracket
+_TOKEN = re.compile(r'\\.|["\[\]{}]', re.DOTALL)  # an escape, a quote or a bracket
 _LEADING_ID = re.compile(rb'\A\s*\{\s*"id"\s*:\s*("[^"\\]*(?:\\.[^"\\]*)*")')
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -47,14 +48,12 @@ def load(data):
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as err:
-            raise BadLine(f"not valid JSON: the line is not UTF-8 (byte {err.start + 1})",
-                          leading_id(data)) from None
+            raise BadLine(f"not valid JSON: the line is not UTF-8 (byte {err.start + 1})", leading_id(data)) from None
     else:
         text = data
     depth = too_deep(text)
     if depth:
-        raise BadLine(f"JSON nested {depth} deep; at most {MAX_DEPTH} levels are read",
-                      leading_id(data))
+        raise BadLine(f"JSON nested {depth} deep; at most {MAX_DEPTH} levels are read", leading_id(data))
     try:
         return json.loads(text, parse_int=_integer, parse_float=_float, parse_constant=OutOfRange)
     except json.JSONDecodeError as err:
@@ -110,8 +109,7 @@ def check_values(value, path=()):
     """(path, message) of the first number out of range or string with a lone surrogate
     in ``value``, or None. ``path``: the keys and indices down to it."""
     if isinstance(value, OutOfRange):
-        what = "is not a finite number" if not value.text.lstrip("-")[:1].isdigit() \
-            else "is out of range"
+        what = "is not a finite number" if not value.text.lstrip("-")[:1].isdigit() else "is out of range"
         return path, f"{value!r} {what}"
     if isinstance(value, str):
         if _SURROGATE.search(value):
@@ -140,4 +138,4 @@ def shorten(value):
 def shorten_text(text):
     if len(text) <= SHOWN_CHARS:
         return text
-    return f"{text[:SHOWN_CHARS - 1]}… ({len(text):,} characters)"
+    return f"{text[: SHOWN_CHARS - 1]}… ({len(text):,} characters)"

@@ -10,6 +10,7 @@ long as it likes (alpha-beta, the solver), so nothing in the process itself coul
 counted on to notice. Elsewhere a watchdog thread ends the process when its parent
 changes; it runs while a search releases the GIL (MCTS) or between searches.
 """
+
 import ctypes
 import ctypes.util
 import os
@@ -27,7 +28,7 @@ def die_with_parent():
     _drop_fork_server_lifeline()
     if not _kernel_kills_orphan():
         threading.Thread(target=_watch, args=(parent,), name="parent-watch", daemon=True).start()
-    if os.getppid() != parent:            # the parent ended before the request above
+    if os.getppid() != parent:  # the parent ended before the request above
         os._exit(1)
 
 
@@ -36,9 +37,10 @@ def _drop_fork_server_lifeline():
     nothing), so that the fork server sees the engine end."""
     try:
         from multiprocessing import forkserver
+
         server = forkserver._forkserver
         fd = server._forkserver_alive_fd
-    except AttributeError:                  # another Python's multiprocessing
+    except AttributeError:  # another Python's multiprocessing
         return
     if fd is not None:
         try:

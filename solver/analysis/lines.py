@@ -3,9 +3,10 @@
 A longer line is never held whole: its first ``PREFIX_BYTES`` are kept (the query's id
 may be read from them) and the rest is read and dropped in chunks up to its newline.
 """
+
 from dataclasses import dataclass
 
-MAX_LINE_BYTES = 1_000_000      # the default limit (--max-line-bytes)
+MAX_LINE_BYTES = 1_000_000  # the default limit (--max-line-bytes)
 PREFIX_BYTES = 4096
 CHUNK_BYTES = 1 << 16
 
@@ -13,6 +14,7 @@ CHUNK_BYTES = 1 << 16
 @dataclass
 class LongLine:
     """A line beyond the limit: its first bytes and its whole length (newline not counted)."""
+
     prefix: bytes
     length: int
 
@@ -27,7 +29,7 @@ def read_lines(stream, max_bytes=MAX_LINE_BYTES):
         if line.endswith(b"\n"):
             yield line[:-1]
         elif len(line) <= max_bytes:
-            yield line                      # the last line, with no newline
+            yield line  # the last line, with no newline
         else:
             yield _skip_rest(stream, line)
 

@@ -8,19 +8,20 @@ Processes are forked from a fork server that has imported the search and loaded 
 kernels of the games to warm (``preload``), so a new one is ready at once; where there
 is none they are spawned. They end with the engine, killed or not (``lifetime``).
 """
+
 import os
 from multiprocessing import get_all_start_methods, get_context
 
 from tessera.analysis.worker import serve
 
 PRELOAD = "tessera.analysis.preload"
-WARM_VARIABLE = "TESSERA_ANALYZE_WARM"      # read by ``preload`` in the fork server
+WARM_VARIABLE = "TESSERA_ANALYZE_WARM"  # read by ``preload`` in the fork server
 NO_JOB = -1
 
 
 def _context(warm):
     if "forkserver" in get_all_start_methods():
-        os.environ[WARM_VARIABLE] = ",".join(warm)      # the fork server starts with it
+        os.environ[WARM_VARIABLE] = ",".join(warm)  # the fork server starts with it
         context = get_context("forkserver")
         context.set_forkserver_preload([PRELOAD])
         return context
@@ -34,14 +35,15 @@ class SearchProcess:
         self.index = index
         self.stop_serial = context.Value("q", NO_JOB, lock=False)
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=serve, args=(child, self.stop_serial),
-                                       name=f"tessera-analyze-{index}", daemon=True)
+        self.process = context.Process(
+            target=serve, args=(child, self.stop_serial), name=f"tessera-analyze-{index}", daemon=True
+        )
         self.process.start()
         child.close()
-        self.job = None                 # the Job it runs, or None when idle
-        self.alive = True               # False once it ended while the engine stops
-        self.kill_reason = None         # the answer of its job when it is killed to stop it
-        self.trees = []                 # keys of its kept trees, oldest first
+        self.job = None  # the Job it runs, or None when idle
+        self.alive = True  # False once it ended while the engine stops
+        self.kill_reason = None  # the answer of its job when it is killed to stop it
+        self.trees = []  # keys of its kept trees, oldest first
 
     def send(self, message):
         self.conn.send(message)

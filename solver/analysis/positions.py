@@ -6,6 +6,7 @@ whenever it acts, unless the next move of the list names a chance outcome itself
 (``draw red``). A game record's start seed and player moves therefore replay its game
 exactly.
 """
+
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -28,6 +29,7 @@ class QueryError(TesseraError):
 class Turn:
     """The position after the first ``number`` moves, and the player moves that led to it
     since the last chance event (``line``: (position before, move) pairs), for tree reuse."""
+
     number: int
     state: np.ndarray
     line: list = field(default_factory=list)
@@ -49,7 +51,7 @@ def start_position(query):
     except TesseraError as err:
         raise QueryError(str(err), "game") from None
     options = query.get("options", {})
-    try:           # ``new`` checks the options' values
+    try:  # ``new`` checks the options' values
         game.check_options(options)
         return game, game.new(query.get("startSeed", 0), **_whole_numbers(game, options))
     except TesseraError as err:
@@ -62,8 +64,10 @@ def start_position(query):
 def _whole_numbers(game, options):
     """``options`` with a whole-number float (3.0) made an integer where the game's option
     is one, as the query's own integer fields take them."""
-    return {name: int(value) if game.options[name][0] is int and isinstance(value, float)
-            and value.is_integer() else value for name, value in options.items()}
+    return {
+        name: int(value) if game.options[name][0] is int and isinstance(value, float) and value.is_integer() else value
+        for name, value in options.items()
+    }
 
 
 @lru_cache(maxsize=256)
@@ -75,6 +79,7 @@ def _parsed(text):
 
 def _json_text(obj):
     import json
+
     return json.dumps(obj)
 
 
@@ -87,8 +92,9 @@ def play_turns(game, state, moves, chance_seed):
     for i, text in enumerate(moves):
         where = f"move {i + 1} of {len(moves)}"
         if position.is_view:
-            raise QueryError(f"{where}: moves cannot be played on a player's view, which hides "
-                             "what the rules need", "moves")
+            raise QueryError(
+                f"{where}: moves cannot be played on a player's view, which hides what the rules need", "moves"
+            )
         if position.is_over:
             raise QueryError(f"{where} '{text}': the game is over", "moves")
         try:
@@ -97,7 +103,7 @@ def play_turns(game, state, moves, chance_seed):
             raise QueryError(f"{where}: {err}", "moves") from None
         line = [] if position.is_chance else line + [(position.state, move)]
         position = position.play_codes(move)
-        if position.is_chance:                  # drawn now or by the list: the line restarts
+        if position.is_chance:  # drawn now or by the list: the line restarts
             line = []
         position = _dealt(position, moves, i + 1, draws)
         turns.append(Turn(i + 1, position.state, list(line)))
@@ -127,8 +133,10 @@ def check_searchable(game, state):
         raise QueryError("chance acts in this position: there is no move to choose", "analyzeTurns")
     observer = game.observer(state)
     if observer is not None and position.to_move != observer + 1:
-        raise QueryError(f"in player {observer + 1}'s view player {position.to_move} acts: its "
-                         "moves depend on cards the view hides", "position")
+        raise QueryError(
+            f"in player {observer + 1}'s view player {position.to_move} acts: its moves depend on cards the view hides",
+            "position",
+        )
 
 
 def prepare(source, turn):

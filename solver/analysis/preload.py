@@ -10,6 +10,7 @@ fork server's preload takes module names only.
 Only single-tree searches run here: the threads of a search with several trees must
 start in the search processes, after the fork.
 """
+
 import os
 
 from tessera.analysis.pool import WARM_VARIABLE
@@ -17,5 +18,5 @@ from tessera.analysis.warmup import warm_up
 
 try:
     warm_up([name for name in os.environ.get(WARM_VARIABLE, "").split(",") if name])
-except Exception:       # a search process that needs what failed meets the error itself
+except Exception:  # a search process that needs what failed meets the error itself
     pass

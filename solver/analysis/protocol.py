@@ -13,6 +13,7 @@ numbers), the schema bounds every number, and a whole-number float where the sch
 asks for an integer (JSON Schema counts 2.0 as one) is used as that integer. An error
 shows at most a short prefix of a bad value.
 """
+
 import json
 import os
 from dataclasses import dataclass, field
@@ -27,20 +28,26 @@ from tessera.search.mcts import MB, MctsOptions
 from tessera.search.options import MCTS, MCTS_OPTIONS, OPTIONS, aliases
 from tessera.search.request import SearchRequest
 
-QUERY_SCHEMA = json.loads(resources.files("tessera.analysis").joinpath("query.schema.json")
-                          .read_text(encoding="utf-8"))
+QUERY_SCHEMA = json.loads(resources.files("tessera.analysis").joinpath("query.schema.json").read_text(encoding="utf-8"))
 _VALIDATOR = jsonschema.Draft202012Validator(QUERY_SCHEMA)
-SEARCH_FIELDS = aliases("analyze")     # field: the search option it sets
+SEARCH_FIELDS = aliases("analyze")  # field: the search option it sets
 MCTS_ONLY = (*aliases("analyze", MCTS_OPTIONS), "reportDuringSearchEvery")
 SOURCE_FIELDS = ("position", "game", "options", "startSeed", "moves")
 MAX_MEMORY_MB = QUERY_SCHEMA["properties"]["memory"]["maximum"]
 # Which query field an error of ``MctsOptions.check`` is about, by its first word (its
 # name of the option: ``MctsOptions`` says iterations for visits, chance for the width).
-OPTION_FIELDS = {{"visits": "iterations", "width": "chance",
-                  "policy_temperature": "policy"}.get(option.name, option.name):
-                 option.analyze for option in OPTIONS if option.analyze and not option.choices}
-ACTION_FIELDS = {"terminate": ("id", "action", "terminateId"),
-                 "query_version": ("id", "action"), "clear_cache": ("id", "action")}
+OPTION_FIELDS = {
+    {"visits": "iterations", "width": "chance", "policy_temperature": "policy"}.get(
+        option.name, option.name
+    ): option.analyze
+    for option in OPTIONS
+    if option.analyze and not option.choices
+}
+ACTION_FIELDS = {
+    "terminate": ("id", "action", "terminateId"),
+    "query_version": ("id", "action"),
+    "clear_cache": ("id", "action"),
+}
 
 
 @dataclass
@@ -54,21 +61,21 @@ class Control:
 @dataclass
 class SearchQuery:
     """A search of one or more turns of the position that ``source`` names."""
+
     id: str
-    source: dict                        # position or game, options, startSeed; moves
+    source: dict  # position or game, options, startSeed; moves
     algo: str
-    turns: list                         # turn numbers, in the order asked
-    settings: dict                      # the answer's settings (docs/best.schema.json)
-    mcts: MctsOptions | None         # algo mcts
+    turns: list  # turn numbers, in the order asked
+    settings: dict  # the answer's settings (docs/best.schema.json)
+    mcts: MctsOptions | None  # algo mcts
     report_every: float | None
     top_moves: int | None
-    warnings: list = field(default_factory=list)        # (field, message)
+    warnings: list = field(default_factory=list)  # (field, message)
 
     @property
     def start_key(self):
         """The start the moves are played from, as text: queries of one game share it."""
-        return json.dumps({name: value for name, value in self.source.items() if name != "moves"},
-                          sort_keys=True)
+        return json.dumps({name: value for name, value in self.source.items() if name != "moves"}, sort_keys=True)
 
 
 def parse_query(line):
@@ -81,8 +88,11 @@ def parse_query(line):
     if not isinstance(query, dict):
         raise LineError(None, QueryError("a query is a JSON object"))
     query_id = query.get("id")
-    if not isinstance(query_id, str) or len(query_id) > QUERY_SCHEMA["properties"]["id"]["maxLength"] \
-            or jsonline.check_values(query_id):
+    if (
+        not isinstance(query_id, str)
+        or len(query_id) > QUERY_SCHEMA["properties"]["id"]["maxLength"]
+        or jsonline.check_values(query_id)
+    ):
         query_id = None
     try:
         _check_values(query)
@@ -107,8 +117,7 @@ def _check_values(query):
     found = jsonline.check_values(query)
     if found is not None:
         path, message = found
-        raise QueryError(f"{_where(path)}: {message}" if path else message,
-                         _field_name(path[0]) if path else None)
+        raise QueryError(f"{_where(path)}: {message}" if path else message, _field_name(path[0]) if path else None)
 
 
 def _check_schema(query):
@@ -131,7 +140,7 @@ def _schema_message(error):
     message = error.message
     shown = repr(error.instance)
     if message.startswith(shown):
-        message = jsonline.shorten(error.instance) + message[len(shown):]
+        message = jsonline.shorten(error.instance) + message[len(shown) :]
     return jsonline.shorten_text(message) if len(message) > 2 * jsonline.SHOWN_CHARS else message
 
 
@@ -161,8 +170,12 @@ def _control(query):
     if action == "terminate" and "terminateId" not in query:
         raise QueryError("terminate needs terminateId, the id of the query to stop", "terminateId")
     unused = [name for name in query if name not in ACTION_FIELDS[action]]
-    return Control(query["id"], action, query.get("terminateId"),
-                   [(name, f"{name} is not used by the action {action}") for name in unused])
+    return Control(
+        query["id"],
+        action,
+        query.get("terminateId"),
+        [(name, f"{name} is not used by the action {action}") for name in unused],
+    )
 
 
 def _search_query(query):
@@ -176,22 +189,34 @@ def _search_query(query):
     algo = query.get("algo", "mcts")
     mcts, settings = _search_settings(query, algo)
     source = {name: query[name] for name in SOURCE_FIELDS if name in query}
-    return SearchQuery(query["id"], source, algo, turns, settings, mcts,
-                       query.get("reportDuringSearchEvery"), query.get("topMoves"),
-                       _unused_fields(query))
+    return SearchQuery(
+        query["id"],
+        source,
+        algo,
+        turns,
+        settings,
+        mcts,
+        query.get("reportDuringSearchEvery"),
+        query.get("topMoves"),
+        _unused_fields(query),
+    )
 
 
 def _unused_fields(query):
     algo = query.get("algo", "mcts")
     unused = []
     if algo != "mcts":
-        unused += [(name, f"{name} is an MCTS field; algo {algo} does not use it")
-                   for name in MCTS_ONLY if name in query]
+        unused += [
+            (name, f"{name} is an MCTS field; algo {algo} does not use it") for name in MCTS_ONLY if name in query
+        ]
     if "depth" in query and algo != "alphabeta":
         unused.append(("depth", f"depth is an alpha-beta field; algo {algo} does not use it"))
     if "position" in query:
-        unused += [(name, f"{name} is for a new game; this query gives a position")
-                   for name in ("game", "options") if name in query]
+        unused += [
+            (name, f"{name} is for a new game; this query gives a position")
+            for name in ("game", "options")
+            if name in query
+        ]
     if "terminateId" in query:
         unused.append(("terminateId", "terminateId is for the action terminate"))
     return unused
@@ -199,14 +224,16 @@ def _unused_fields(query):
 
 def _search_settings(query, algo):
     """(MctsOptions or None, the answer's settings) of the query's budget and options."""
-    request = SearchRequest(**{SEARCH_FIELDS[name].name: value for name, value in query.items()
-                               if name in SEARCH_FIELDS})
+    request = SearchRequest(
+        **{SEARCH_FIELDS[name].name: value for name, value in query.items() if name in SEARCH_FIELDS}
+    )
     if algo != MCTS:
         return None, request.settings()
     options = request.mcts_options()
     if options.memory > machine_memory():
-        raise QueryError(f"memory: {options.memory / MB:g} MB is more than this machine's "
-                         f"{machine_memory() // MB:,} MB", "memory")
+        raise QueryError(
+            f"memory: {options.memory / MB:g} MB is more than this machine's {machine_memory() // MB:,} MB", "memory"
+        )
     try:
         options.check()
     except TesseraError as err:

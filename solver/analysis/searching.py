@@ -8,6 +8,7 @@ which the search loop treats as Ctrl-C, so the answer is the tree so far with
 ``interrupted: true``. Alpha-beta and solve have no such hook inside an iteration; the
 engine stops them by replacing their process (``pool``).
 """
+
 import re
 from dataclasses import dataclass, replace
 
@@ -26,20 +27,21 @@ class StopRequested(KeyboardInterrupt):
 @dataclass
 class Job:
     """One turn of a query, as sent to a search process."""
-    serial: int                     # the engine's number for it, unique
-    query_serial: int               # the engine's number for its query
+
+    serial: int  # the engine's number for it, unique
+    query_serial: int  # the engine's number for its query
     query_id: str
     turn: int
-    source: dict                    # the query's position or game, options, startSeed, moves
+    source: dict  # the query's position or game, options, startSeed, moves
     algo: str
     settings: dict
     mcts: MctsOptions | None
     report_every: float | None
     top_moves: int | None
-    reuse_key: int | None = None     # a kept tree to continue, after the last
-    reuse_moves: int = 0                # reuse_moves moves of the turn
-    keep_key: int | None = None      # keep this search's tree under this key
-    keep_root: tuple | None = None   # (the engine's side) how the kept tree is indexed
+    reuse_key: int | None = None  # a kept tree to continue, after the last
+    reuse_moves: int = 0  # reuse_moves moves of the turn
+    keep_key: int | None = None  # keep this search's tree under this key
+    keep_root: tuple | None = None  # (the engine's side) how the kept tree is indexed
 
 
 def run_job(job, trees, stopped, send):
@@ -62,15 +64,21 @@ def run_job(job, trees, stopped, send):
         searcher = searcher_for(replace(job.mcts), state)
         if searcher.keeps_tree:
             searcher = _kept_searcher(job, trees, line) or searcher
-            result = _sliced_search(searcher, job, state, progress, lambda partial: send(
-                answer(job, game, state, partial, during=True)))
+            result = _sliced_search(
+                searcher, job, state, progress, lambda partial: send(answer(job, game, state, partial, during=True))
+            )
             if job.keep_key is not None:
                 trees[job.keep_key] = searcher
                 kept = True
         else:
             if job.report_every is not None:
-                send({"id": job.query_id, "warning": "information-set MCTS on a view gives only"
-                      " its final answer", "field": "reportDuringSearchEvery"})
+                send(
+                    {
+                        "id": job.query_id,
+                        "warning": "information-set MCTS on a view gives only its final answer",
+                        "field": "reportDuringSearchEvery",
+                    }
+                )
             result = searcher.search(state, progress)
     else:
         result = _alphabeta(job, state)
@@ -82,6 +90,7 @@ def _check_model(options, state):
     another game's, or ``builtin`` for a game without one; or for a policy temperature
     without a policy to act on (field ``policyTemperature``)."""
     from tessera.learning.model import ModelError
+
     try:
         options.kernel_model(state)
     except ModelError as err:
@@ -98,8 +107,8 @@ def _kept_searcher(job, trees, line):
     searcher = trees.pop(job.reuse_key, None) if job.reuse_key is not None else None
     if searcher is None or job.reuse_moves > len(line):
         return None
-    for _, move in line[len(line) - job.reuse_moves:]:
-        searcher.play(move)                 # an unknown move drops the tree: a fresh search
+    for _, move in line[len(line) - job.reuse_moves :]:
+        searcher.play(move)  # an unknown move drops the tree: a fresh search
     return searcher
 
 
@@ -121,14 +130,18 @@ def _sliced_search(searcher, job, state, progress, report):
         visits += result.visits
         seconds += result.seconds
         result.visits, result.seconds, result.reused_visits = visits, seconds, reused
-        if (result.interrupted or (budget_visits is not None and visits >= budget_visits)
-                or (budget_time is not None and seconds >= budget_time - kept_back(budget_time))):
+        if (
+            result.interrupted
+            or (budget_visits is not None and visits >= budget_visits)
+            or (budget_time is not None and seconds >= budget_time - kept_back(budget_time))
+        ):
             return result
         report(result)
 
 
 def _alphabeta(job, state):
     from tessera.search.request import SearchRequest, run_search
+
     request = SearchRequest(algo=job.algo, time=job.settings["time"], depth=job.settings.get("depth"))
     return run_search(state, request)[0]
 
@@ -138,13 +151,18 @@ def answer(job, game, state, result, during):
     settings = for_position(job.settings, job.algo, state)
     report = search_report("analyze", game, state, result, settings, result.interrupted)
     if job.top_moves is not None:
-        report["moves"] = report["moves"][:job.top_moves]
-    return {"id": job.query_id, "turn": job.turn, "isDuringSearch": during,
-            "reusedVisits": result.reused_visits, **report}
+        report["moves"] = report["moves"][: job.top_moves]
+    return {
+        "id": job.query_id,
+        "turn": job.turn,
+        "isDuringSearch": during,
+        "reusedVisits": result.reused_visits,
+        **report,
+    }
 
 
-MAX_ERROR_CHARS = 300      # an error message quoting a long bad value is cut there
-MAX_WORD_CHARS = 80        # a longer run without spaces (a quoted bad value) is cut
+MAX_ERROR_CHARS = 300  # an error message quoting a long bad value is cut there
+MAX_WORD_CHARS = 80  # a longer run without spaces (a quoted bad value) is cut
 _LONG_WORD = re.compile(r"\S{%d,}" % (MAX_WORD_CHARS + 1))
 
 
@@ -155,9 +173,8 @@ def error_answer(query_id, message, field=None, turn=None):
     document = {"id": query_id}
     if turn is not None:
         document["turn"] = turn
-    text = _LONG_WORD.sub(lambda word: word.group()[:MAX_WORD_CHARS - 1] + "…",
-                          " ".join(str(message).split()))
+    text = _LONG_WORD.sub(lambda word: word.group()[: MAX_WORD_CHARS - 1] + "…", " ".join(str(message).split()))
     if len(text) > MAX_ERROR_CHARS:
-        text = text[:MAX_ERROR_CHARS - 1] + "…"
+        text = text[: MAX_ERROR_CHARS - 1] + "…"
     document.update(error=text, field=field)
     return document

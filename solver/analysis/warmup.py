@@ -1,4 +1,5 @@
 """One tiny search of every kind on each named game, so that later searches load nothing."""
+
 from tessera.games import get_game
 from tessera.search.alphabeta import search_alphabeta
 from tessera.search.ismcts import Ismcts

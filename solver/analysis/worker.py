@@ -8,6 +8,7 @@ line; ``status`` is ``ok``, ``kept`` (its tree is kept under the job's ``keep_ke
 moves are bad: every turn of it fails alike). The engine asks a job to stop by writing its
 serial into the shared ``stop_serial``.
 """
+
 import json
 import signal
 import traceback
@@ -22,7 +23,7 @@ from tessera.search.mcts import MB
 def serve(conn, stop_serial):
     """The process's main loop; ends when the engine closes the connection (or ends)."""
     die_with_parent()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)        # the engine decides when to stop
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the engine decides when to stop
     trees = {}
     while True:
         try:
@@ -51,9 +52,9 @@ def _run(conn, job, trees, stop_serial):
         final, kept = run_job(job, trees, stopped, send)
         status = "kept" if kept else "ok"
     except QueryError as err:
-        if err.field == "analyzeTurns":                 # this turn only
+        if err.field == "analyzeTurns":  # this turn only
             final, status = error_answer(job.query_id, err, err.field, turn=job.turn), "turn_error"
-        else:                                           # the query: every turn fails alike
+        else:  # the query: every turn fails alike
             final, status = error_answer(job.query_id, err, err.field), "query_error"
     except TesseraError as err:
         final, status = error_answer(job.query_id, err, turn=job.turn), "turn_error"
@@ -64,7 +65,7 @@ def _run(conn, job, trees, stop_serial):
         else:
             final = error_answer(job.query_id, "not enough memory for this search", turn=job.turn)
         status = "turn_error"
-    except Exception:                       # a defect: answered, and the engine goes on
+    except Exception:  # a defect: answered, and the engine goes on
         last = traceback.format_exc().strip().splitlines()[-1]
         final = error_answer(job.query_id, f"internal error: {last}", turn=job.turn)
         status = "turn_error"

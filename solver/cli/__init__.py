@@ -14,6 +14,7 @@ This module holds the group and registers the commands, which live by job:
 so each stays reachable as ``tessera.cli.<module>``. ``reading`` reads POS;
 ``printing`` and ``progress`` are what the commands show, for other front ends too.
 """
+
 import click
 
 import tessera
@@ -43,16 +44,13 @@ class TesseraGroup(click.Group):
             ctx.exit(USER_ERROR)
 
 
-@click.group(cls=TesseraGroup, context_settings={"help_option_names": ["-h", "--help"]},
-             epilog=POSITION_HELP)
-@click.version_option(tessera.__version__, "--version", "-V", prog_name="tessera",
-                      message="%(prog)s %(version)s")
+@click.group(cls=TesseraGroup, context_settings={"help_option_names": ["-h", "--help"]}, epilog=POSITION_HELP)
+@click.version_option(tessera.__version__, "--version", "-V", prog_name="tessera", message="%(prog)s %(version)s")
 def main():
     """Tessera: positions, moves, perft, search and self-play for Azul, Azul: Summer
     Pavilion and Azure."""
 
 
-COMMANDS = (new, show, view, moves, play, perft, bench, warmup, best, solve, analyze, serve,
-            selfplay, stats, train)
+COMMANDS = (new, show, view, moves, play, perft, bench, warmup, best, solve, analyze, serve, selfplay, stats, train)
 for command in COMMANDS:
     main.add_command(command)

@@ -1,5 +1,6 @@
 """perft and bench: counting the move paths below positions, for the speed and the
 correctness of move generation."""
+
 import time
 
 import click
@@ -28,12 +29,13 @@ def perft(pos, depth, divide):
     """
     from tessera import perft as counting
     from tessera.position import Position
+
     _check_depth(depth)
     game, state = load_position(pos)
     check_complete(state, "perft")
     position = Position(game, state)
-    dividing = divide and depth > 0 and position.to_move is not None    # else no root moves
-    counting.ready(position, dividing)          # compile or load before the clock starts
+    dividing = divide and depth > 0 and position.to_move is not None  # else no root moves
+    counting.ready(position, dividing)  # compile or load before the clock starts
     if dividing:
         start = time.perf_counter()
         counts = counting.divide(position, depth)
@@ -52,8 +54,7 @@ def perft(pos, depth, divide):
 
 
 @click.command()
-@click.option("--depth", "-d", type=int, default=BENCH_DEPTH, show_default=True,
-              help="perft depth")
+@click.option("--depth", "-d", type=int, default=BENCH_DEPTH, show_default=True, help="perft depth")
 def bench(depth):
     """Perft on a fixed list of positions (tessera.bench), for speed and correctness.
 
@@ -63,6 +64,7 @@ def bench(depth):
     """
     from tessera import perft as counting
     from tessera.position import Position
+
     _check_depth(depth)
     total_nodes, total_time = 0, 0.0
     positions = bench_states()

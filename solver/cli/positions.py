@@ -1,4 +1,5 @@
 """The position commands: new, show, view, moves and play."""
+
 import json
 import secrets
 
@@ -19,6 +20,7 @@ def _echo_position(game, state, as_json):
 
 # ---- new -----------------------------------------------------------------------------
 
+
 class NewCommands(click.Group):
     """``tessera new GAME``: a subcommand per registered game, with that game's options."""
 
@@ -26,13 +28,12 @@ class NewCommands(click.Group):
         return sorted(registered_games())
 
     def get_command(self, ctx, name):
-        return _new_command(get_game(name))     # an unknown game names the known ones
+        return _new_command(get_game(name))  # an unknown game names the known ones
 
 
 def _new_command(game):
     params = [
-        click.Option(["--seed"], type=int,
-                     help="seed for the chance that sets the game up (default: a random one)"),
+        click.Option(["--seed"], type=int, help="seed for the chance that sets the game up (default: a random one)"),
         click.Option(["--json", "as_json"], is_flag=True, help="print the position as JSON"),
     ]
     for name, (kind, default, help_text) in game.options.items():
@@ -41,15 +42,27 @@ def _new_command(game):
             continue
         # Choices go to the game unchecked, so a bad one gets the game's one-line error.
         metavar = f"[{'|'.join(kind)}]" if isinstance(kind, tuple) else None
-        params.append(click.Option([f"--{name}"], type=str if metavar else kind, metavar=metavar,
-                                   default=default, show_default=True, help=help_text))
+        params.append(
+            click.Option(
+                [f"--{name}"],
+                type=str if metavar else kind,
+                metavar=metavar,
+                default=default,
+                show_default=True,
+                help=help_text,
+            )
+        )
 
     def new_position(seed, as_json, **options):
         seed = secrets.randbelow(2**31) if seed is None else seed
         _echo_position(game, game.new(seed, **options), as_json)
 
-    return click.Command(game.name, params=params, callback=new_position,
-                         help=f"Print a start position of {game.name}, chance drawn with --seed.")
+    return click.Command(
+        game.name,
+        params=params,
+        callback=new_position,
+        help=f"Print a start position of {game.name}, chance drawn with --seed.",
+    )
 
 
 new = NewCommands("new", help="Print a start position of GAME.")
@@ -57,19 +70,22 @@ new = NewCommands("new", help="Print a start position of GAME.")
 
 # ---- show, view, moves, play ---------------------------------------------------------
 
+
 @click.command(epilog=POSITION_HELP)
 @click.argument("pos")
 def show(pos):
     """Draw the position POS."""
     from rich.console import Console
+
     game, state = load_position(pos)
     Console().print(game.render(state))
 
 
 @click.command(epilog=POSITION_HELP)
 @click.argument("pos")
-@click.option("--player", "-p", "observer", type=int, required=True,
-              help="whose view, counted from 1 (player 1 starts)")
+@click.option(
+    "--player", "-p", "observer", type=int, required=True, help="whose view, counted from 1 (player 1 starts)"
+)
 @click.option("--json", "as_json", is_flag=True, help="print the view as JSON")
 def view(pos, observer, as_json):
     """Print what one player knows of the complete position POS.
@@ -80,6 +96,7 @@ def view(pos, observer, as_json):
     is hidden and the view is the position itself.
     """
     from tessera.position import Position
+
     game, state = load_position(pos)
     position = Position(game, state)
     if position.is_view:
@@ -99,6 +116,7 @@ def moves(pos, as_json):
     At a refill chance acts: each draw is listed with its probability.
     """
     from tessera.position import Position
+
     game, state = load_position(pos)
     check_observer_acts(game, state)
     position = Position(game, state)
@@ -114,8 +132,7 @@ def moves(pos, as_json):
         texts = position.legal_moves
         actor, heading = "player", f"player {position.to_move} to move: {counted(len(texts), 'move')}"
     if as_json:
-        listing = {"to_move": actor, "player": position.to_move if actor == "player" else None,
-                   "moves": texts}
+        listing = {"to_move": actor, "player": position.to_move if actor == "player" else None, "moves": texts}
         if chances:
             listing["probabilities"] = chances
         click.echo(json.dumps(listing))
@@ -126,8 +143,7 @@ def moves(pos, as_json):
 @click.command(epilog=POSITION_HELP)
 @click.argument("pos")
 @click.argument("move_texts", metavar="MOVE...", nargs=-1, required=True)
-@click.option("--json", "as_json", is_flag=True,
-              help="print the moves, position and scores as one JSON object")
+@click.option("--json", "as_json", is_flag=True, help="print the moves, position and scores as one JSON object")
 def play(pos, move_texts, as_json):
     """Play each MOVE in order from POS and print the new position.
 
@@ -135,6 +151,7 @@ def play(pos, move_texts, as_json):
     to stdout and the score changes to stderr, so the output can be piped on.
     """
     from tessera.position import Position
+
     game, state = load_position(pos)
     check_complete(state, "play")
     position = Position(game, state)
@@ -150,8 +167,9 @@ def play(pos, move_texts, as_json):
     after = position.scores
     changes = [new - old for old, new in zip(before, after)]
     if as_json:
-        click.echo(json.dumps({"moves": played, "position": position.to_json(),
-                               "scores": after, "score_changes": changes}))
+        click.echo(
+            json.dumps({"moves": played, "position": position.to_json(), "scores": after, "score_changes": changes})
+        )
         return
     click.echo(position.text())
     click.echo(score_changes(changes, after), err=True)

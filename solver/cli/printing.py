@@ -2,7 +2,7 @@
 search report (``tessera.search.report``) or a listing to lines or rich renderables,
 for any front end to show. Nothing here writes; rich is imported only for a table."""
 
-MCTS_ALGOS = ("mcts", "ismcts")   # the report's algo: ismcts on a player's view
+MCTS_ALGOS = ("mcts", "ismcts")  # the report's algo: ismcts on a player's view
 
 
 def counted(n, noun):
@@ -18,18 +18,18 @@ def rate(nodes, seconds):
 def move_listing(heading, texts, chances):
     """The lines of `tessera moves`: the heading, then a move a line, with its probability
     at a chance step (``chances`` None otherwise)."""
-    return [heading] + [f"{text}  p={chances[i]:.4f}" if chances else text
-                        for i, text in enumerate(texts)]
+    return [heading] + [f"{text}  p={chances[i]:.4f}" if chances else text for i, text in enumerate(texts)]
 
 
 def score_changes(changes, scores):
     """One line: each player's score change and score."""
     return "score changes: " + ", ".join(
-        f"player {p} {change:+d} (now {score})"
-        for p, (change, score) in enumerate(zip(changes, scores), 1))
+        f"player {p} {change:+d} (now {score})" for p, (change, score) in enumerate(zip(changes, scores), 1)
+    )
 
 
 # ---- search reports ------------------------------------------------------------------
+
 
 def best_text(report, top):
     """What `tessera best` prints of ``report``, one renderable after another: the summary,
@@ -37,14 +37,13 @@ def best_text(report, top):
     lines are cut to the console's width."""
     from rich.table import Table
     from rich.text import Text
+
     root = report["root"]
     parts = [_root_summary(report)]
-    moves = report["moves"][:top or None]
+    moves = report["moves"][: top or None]
     table = Table(box=None, pad_edge=False)
-    columns = [("#", "right"), ("move", "left"),
-               ("visits" if report["algo"] in MCTS_ALGOS else "nodes", "right")]
-    optional = [("win_rate", "win %"), ("margin", "margin"), ("lcb", "LCB %"),
-                ("prior", "prior %"), ("exact", "exact")]
+    columns = [("#", "right"), ("move", "left"), ("visits" if report["algo"] in MCTS_ALGOS else "nodes", "right")]
+    optional = [("win_rate", "win %"), ("margin", "margin"), ("lcb", "LCB %"), ("prior", "prior %"), ("exact", "exact")]
     shown = [(key, title) for key, title in optional if any(m[key] is not None for m in moves)]
     for title, justify in columns + [(title, "right") for _, title in shown]:
         table.add_column(title, justify=justify, no_wrap=True)
@@ -57,8 +56,7 @@ def best_text(report, top):
         table.add_row(*cells, Text(", ".join(move["pv"]), no_wrap=True, overflow="ellipsis"))
     parts.append(table)
     if len(moves) < len(report["moves"]):
-        parts.append(f"the best {len(moves)} of {len(report['moves'])} moves"
-                     " (--top 0 for all)")
+        parts.append(f"the best {len(moves)} of {len(report['moves'])} moves (--top 0 for all)")
     if root["exact"] is not None:
         parts.append("exact value: " + _exact_text(root["exact"], report["settings"].get("mode")))
     return parts
@@ -70,8 +68,7 @@ def _root_summary(report):
     if root["win_rate"] is not None:
         value.insert(0, f"win {100 * root['win_rate']:.1f}%")
     lines = [
-        f"{report['game']} · player {report['player']} to move · "
-        f"position hash {report['position_hash']}",
+        f"{report['game']} · player {report['player']} to move · position hash {report['position_hash']}",
         f"algo {report['algo']} · threads {root['threads']}"
         + (f" · seed {settings['seed']}" if "seed" in settings else "")
         + (f" · depth {root['depth']}" if root["depth"] is not None else ""),
@@ -111,15 +108,14 @@ def _exact_text(exact, mode, short=False):
     """A proven value: a score margin (round mode), a result or a win probability (game mode)."""
     margin = _signed(exact["margin"])
     if exact["horizon"] == "round":
-        return f"{margin} round" if short else \
-            f"{margin} at the end of the round (the game goes on; docs/search.md)"
+        return f"{margin} round" if short else f"{margin} at the end of the round (the game goes on; docs/search.md)"
     if mode != "game":
-        return f"{margin} {exact['result']}" if short else \
-            f"{margin}, a {exact['result']} (the game ends within the line)"
+        return (
+            f"{margin} {exact['result']}" if short else f"{margin}, a {exact['result']} (the game ends within the line)"
+        )
     if exact["result"] is None:
         chance = f"{100 * exact['win_rate']:.1f}%"
-        return f"win {chance}" if short else \
-            f"a win probability of {chance} with best play (the draws decide)"
+        return f"win {chance}" if short else f"a win probability of {chance} with best play (the draws decide)"
     return exact["result"] if short else f"a {exact['result']} with best play, whatever is drawn"
 
 
@@ -133,21 +129,22 @@ def _estimate_text(line, mode):
 def solve_text(report):
     """What `tessera solve` prints of ``report``: the value, the best moves and the line."""
     root = report["root"]
-    lines = [f"{report['game']} · player {report['player']} to move · "
-             f"position hash {report['position_hash']}"]
+    lines = [f"{report['game']} · player {report['player']} to move · position hash {report['position_hash']}"]
     if report["proven"]:
         best_moves = report["best_moves"]
         lines.append("exact value: " + _exact_text(root["exact"], report["settings"]["mode"]))
-        lines.append(("best move: " if len(best_moves) == 1 else "best moves: ")
-                     + ", ".join(best_moves))
+        lines.append(("best move: " if len(best_moves) == 1 else "best moves: ") + ", ".join(best_moves))
     else:
-        lines.append(f"not proven: the time limit of {report['settings']['time']:g} s ran out"
-                     " before the value was proven")
+        lines.append(
+            f"not proven: the time limit of {report['settings']['time']:g} s ran out before the value was proven"
+        )
         if report["moves"]:
             found = report["moves"][0]
-            lines.append(f"best move found: {found['move']}, "
-                         f"{_estimate_text(found, report['settings']['mode'])} (an estimate)")
+            lines.append(
+                f"best move found: {found['move']}, {_estimate_text(found, report['settings']['mode'])} (an estimate)"
+            )
     lines.append("line: " + (", ".join(report["pv"]) or "-"))
-    lines.append(f"{counted(root['visits'], 'node')} in {root['seconds']:.2f} s · "
-                 f"{root['nodes_per_second']:,.0f} nodes/s")
+    lines.append(
+        f"{counted(root['visits'], 'node')} in {root['seconds']:.2f} s · {root['nodes_per_second']:,.0f} nodes/s"
+    )
     return "\n".join(lines)

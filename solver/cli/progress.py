@@ -2,6 +2,7 @@
 
 rich is imported only when a bar is wanted, so a command without one does not load it.
 """
+
 import sys
 from contextlib import contextmanager
 
@@ -22,12 +23,15 @@ def progress_bar(enabled, limited):
         return
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-    with Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
+
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(), console=Console(stderr=True), transient=True
+    ) as bar:
         task = bar.add_task("searching", total=1.0 if limited else None)
 
         def show(description, fraction):
             bar.update(task, description=description, completed=fraction)
+
         yield show
 
 
@@ -46,15 +50,23 @@ def games_bar(enabled, total):
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-    with Progress(TextColumn("self-play"), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("{task.fields[rate]}"), TextColumn("{task.fields[eta]}"),
-                  console=Console(stderr=True), transient=True) as bar:
+
+    with Progress(
+        TextColumn("self-play"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TextColumn("{task.fields[eta]}"),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
         task = bar.add_task("self-play", total=total, rate="", eta="")
 
         def show(done, total, played_now, seconds):
             rate = played_now / seconds if seconds > 0 else 0.0
             eta = f"ETA {clock((total - done) / rate)}" if rate > 0 else ""
             bar.update(task, completed=done, rate=f"{rate:,.0f} games/s", eta=eta)
+
         yield show
 
 

@@ -1,13 +1,16 @@
 """POS, the position the commands take: a file, '-' for stdin, or the position itself;
 and the checks a command makes of the position it read."""
+
 import os
 
 from tessera.cli.startup import stdin_after_shared_kernels
 from tessera.errors import TesseraError
 from tessera.games import game_of_position
 
-POSITION_HELP = ("POS is a position: a file, '-' for stdin, or the position itself (text, with"
-                 " ';' or newlines between its lines, or JSON).")
+POSITION_HELP = (
+    "POS is a position: a file, '-' for stdin, or the position itself (text, with"
+    " ';' or newlines between its lines, or JSON)."
+)
 
 
 def load_position(pos):
@@ -51,17 +54,20 @@ def _nonempty(text, source):
 def check_complete(state, command):
     """The rules play out only on complete positions: a view hides what they need."""
     from tessera.position import Position
+
     if Position.from_state(state).is_view:
-        raise TesseraError(f"{command} needs a complete position; this is a player's view, which "
-                           "hides the opponent's cards and the hidden deck")
+        raise TesseraError(
+            f"{command} needs a complete position; this is a player's view, which "
+            "hides the opponent's cards and the hidden deck"
+        )
 
 
 def check_observer_acts(game, state):
     """On a view, only the observer's own moves are known."""
     from tessera.position import Position
+
     observer = game.observer(state)
     position = Position(game, state)
     if observer is not None and not position.is_over and position.to_move != observer + 1:
         actor = "chance" if position.is_chance else f"player {position.to_move}"
-        raise TesseraError(f"in player {observer + 1}'s view {actor} acts: its moves depend on "
-                           "cards the view hides")
+        raise TesseraError(f"in player {observer + 1}'s view {actor} acts: its moves depend on cards the view hides")

@@ -1,5 +1,6 @@
 """best and solve: a search of POS, its options checked and filled in, its report printed
 as text (``tessera.cli.printing``) or JSON."""
+
 import json
 import secrets
 
@@ -13,21 +14,26 @@ from tessera.errors import TesseraError
 from tessera.search.options import ALGOS, MCTS, MCTS_OPTIONS, OPTION, SOLVE, aliases, click_options
 from tessera.search.request import SearchRequest
 
-FLAGS = {option.name: flag for flag, option in aliases("cli").items()}     # visits: iterations
+FLAGS = {option.name: flag for flag, option in aliases("cli").items()}  # visits: iterations
 MAX_SEARCH_SEED = OPTION["seed"].maximum
-NOT_PROVEN = 3                  # exit code of `solve` when its time limit ran out first
-DEFAULT_TOP = 10                # moves `best` prints; its JSON has them all
+NOT_PROVEN = 3  # exit code of `solve` when its time limit ran out first
+DEFAULT_TOP = 10  # moves `best` prints; its JSON has them all
 
 
 @click.command(epilog=POSITION_HELP)
 @click.argument("pos")
-@click_options                  # the search's options, from tessera.search.options
-@click.option("--progress/--no-progress", default=None,
-              help="a progress bar on stderr [default: when stderr is a terminal]")
-@click.option("--top", type=int, default=DEFAULT_TOP, show_default=True,
-              help="how many of the best moves to print; 0 for all (JSON has every move)")
-@click.option("--json", "as_json", is_flag=True,
-              help="print the result as JSON (docs/best.schema.json)")
+@click_options  # the search's options, from tessera.search.options
+@click.option(
+    "--progress/--no-progress", default=None, help="a progress bar on stderr [default: when stderr is a terminal]"
+)
+@click.option(
+    "--top",
+    type=int,
+    default=DEFAULT_TOP,
+    show_default=True,
+    help="how many of the best moves to print; 0 for all (JSON has every move)",
+)
+@click.option("--json", "as_json", is_flag=True, help="print the result as JSON (docs/best.schema.json)")
 def best(pos, progress, top, as_json, **options):
     """Rank every move of POS by a search: visits, value, bounds, prior and line.
 
@@ -52,11 +58,13 @@ def best(pos, progress, top, as_json, **options):
     result, settings = _run(state, request, progress_wanted(progress))
     compile_note(result)
     from tessera.search.report import search_report
+
     report = search_report("best", game, state, result, settings, result.interrupted)
     if as_json:
         click.echo(json.dumps(report))
     else:
         from rich.console import Console
+
         console = Console()
         for part in best_text(report, top):
             console.print(part, highlight=False)
@@ -64,12 +72,11 @@ def best(pos, progress, top, as_json, **options):
 
 @click.command(epilog=POSITION_HELP)
 @click.argument("pos")
-@click.option("--time", "-t", "time_limit", type=float,
-              help="give up after this many seconds [default: no limit]")
-@click.option("--progress/--no-progress", default=None,
-              help="a progress bar on stderr [default: when stderr is a terminal]")
-@click.option("--json", "as_json", is_flag=True,
-              help="print the result as JSON (docs/best.schema.json)")
+@click.option("--time", "-t", "time_limit", type=float, help="give up after this many seconds [default: no limit]")
+@click.option(
+    "--progress/--no-progress", default=None, help="a progress bar on stderr [default: when stderr is a terminal]"
+)
+@click.option("--json", "as_json", is_flag=True, help="print the result as JSON (docs/best.schema.json)")
 def solve(pos, time_limit, progress, as_json):
     """The exact value of POS for the player to move, its best moves and line.
 
@@ -84,10 +91,10 @@ def solve(pos, time_limit, progress, as_json):
     game, state = load_position(pos)
     _check_searchable(game, state)
     check_complete(state, "solve")
-    result, settings = _run(state, SearchRequest(algo=SOLVE, time=time_limit),
-                            progress_wanted(progress))
+    result, settings = _run(state, SearchRequest(algo=SOLVE, time=time_limit), progress_wanted(progress))
     compile_note(result)
     from tessera.search.report import search_report
+
     report = search_report("solve", game, state, result, settings, False)
     if as_json:
         click.echo(json.dumps(report))
@@ -98,6 +105,7 @@ def solve(pos, time_limit, progress, as_json):
 
 
 # ---- checking the options ------------------------------------------------------------
+
 
 def _check_search_options(options):
     """The command line's own checks, before the position is read (the searcher checks
@@ -129,6 +137,7 @@ def _check_time(time_limit):
 
 def _check_searchable(game, state):
     from tessera.position import Position
+
     position = Position(game, state)
     if position.is_over:
         raise TesseraError("the game is over: there is no move to search")
@@ -138,10 +147,12 @@ def _check_searchable(game, state):
 
 # ---- running the searches ------------------------------------------------------------
 
+
 def _request(options):
     """The ``SearchRequest`` of the command's options; MCTS's threads default to the
     cores and its seed to a random one (shown in the output)."""
     from tessera.cores import available_cores
+
     given = {name: value for name, value in options.items() if value is not None}
     if options["algo"] == MCTS:
         given.setdefault("threads", available_cores())
@@ -154,6 +165,7 @@ def _run(state, request, show_progress):
     ends an MCTS search early with the tree it has grown; a player's view (hidden cards)
     is searched by information-set MCTS (docs/hidden-information.md)."""
     from tessera.search.request import run_search
+
     budget = request.visit_budget if request.algo == MCTS else request.depth
     limited = request.algo == MCTS or budget is not None or request.time is not None
     with progress_bar(show_progress, limited=limited) as show:
@@ -163,10 +175,13 @@ def _run(state, request, show_progress):
 def _progress(request, budget, show):
     """The search's progress callback, showing on the bar what the search has done."""
     if request.algo == MCTS:
-        return lambda done, _, seconds: show(f"MCTS {done:,} simulations",
-                                             fraction(done, budget, seconds, request.time))
+        return lambda done, _, seconds: show(
+            f"MCTS {done:,} simulations", fraction(done, budget, seconds, request.time)
+        )
     if request.algo == SOLVE:
         return lambda reached, nodes, seconds: show(
-            f"solving: depth {reached}, {nodes:,} nodes", fraction(0, None, seconds, request.time))
-    return lambda reached, nodes, seconds: show(f"alpha-beta depth {reached}, {nodes:,} nodes",
-                                                fraction(reached, budget, seconds, request.time))
+            f"solving: depth {reached}, {nodes:,} nodes", fraction(0, None, seconds, request.time)
+        )
+    return lambda reached, nodes, seconds: show(
+        f"alpha-beta depth {reached}, {nodes:,} nodes", fraction(reached, budget, seconds, request.time)
+    )

@@ -9,6 +9,7 @@ game's terms, and ``terms``: the same facts as short lines for a reader, each
 The breakdown is of the move alone: chance that follows it (a refill, a draw) is not
 dealt, so ``after`` is the position the move itself leaves.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -25,8 +26,9 @@ def explain(position: Position, move: str) -> dict:
     after = position.play(canonical)
     change = [a - b for a, b in zip(after.scores, position.scores)]
     game = importlib.import_module(f"tessera.explain.{position.game}")
-    found = game.breakdown(position, canonical, after) if position.to_move is not None \
-        else {"kind": "chance", "terms": []}
+    found = (
+        game.breakdown(position, canonical, after) if position.to_move is not None else {"kind": "chance", "terms": []}
+    )
     return {"move": canonical, "player": position.to_move, "score_change": change, **found}
 
 

@@ -8,6 +8,7 @@ column and colour it brings nearer to their end-of-game bonuses. On the gray wal
 column is chosen at the tiling, so the points are the most any legal column gives.
 A tiling choice (``col N``): the tile's points and bonus progress in that column.
 """
+
 from tessera.explain import signed, term
 from tessera.games import get_game
 from tessera.kernels.azul.layout import (
@@ -20,8 +21,8 @@ from tessera.kernels.azul.layout import (
     ROW_BONUS,
 )
 
-SIZE = 5                                # rows and columns of the wall
-MARKER = "1"                            # the first-player token in the notation
+SIZE = 5  # rows and columns of the wall
+MARKER = "1"  # the first-player token in the notation
 NAME = dict(zip(COLOUR_LETTERS, COLOUR_NAMES))
 
 
@@ -29,8 +30,7 @@ def breakdown(before, move, after):
     fields = get_game(before.game).move_fields(move)
     doc = before.to_json()
     board = doc["boards"][before.to_move - 1]
-    found = _tiling(doc, board, fields["column"] - 1) if fields["kind"] == "col" \
-        else _draft(doc, board, fields)
+    found = _tiling(doc, board, fields["column"] - 1) if fields["kind"] == "col" else _draft(doc, board, fields)
     later = after.to_json()
     change = after.scores[before.to_move - 1] - before.scores[before.to_move - 1]
     if found["kind"] == "draft" and (later["round"] != doc["round"] or after.is_over):
@@ -43,8 +43,7 @@ def _draft(doc, board, fields):
     tiles = doc["centre"] if source == "C" else doc["factories"][int(source[1:]) - 1]
     taken = tiles.count(colour)
     token = source == "C" and MARKER in doc["centre"]
-    out = {"kind": "draft", "source": source, "colour": NAME[colour], "taken": taken,
-           "first_player_token": token}
+    out = {"kind": "draft", "source": source, "colour": NAME[colour], "taken": taken, "first_player_token": token}
     terms = [term("taken", taken, f"takes {taken} {NAME[colour]}")]
     overflow = taken
     if fields["destination"] != "floor":
@@ -53,10 +52,20 @@ def _draft(doc, board, fields):
         placed = min(taken, row + 1 - held)
         overflow = taken - placed
         completes = held + placed == row + 1
-        out["line"] = {"row": row + 1, "placed": placed, "filled": held + placed,
-                       "size": row + 1, "completes": completes}
-        terms.append(term("line", placed, f"{placed} to line {row + 1} "
-                          + ("(full)" if completes else f"({held + placed}/{row + 1})")))
+        out["line"] = {
+            "row": row + 1,
+            "placed": placed,
+            "filled": held + placed,
+            "size": row + 1,
+            "completes": completes,
+        }
+        terms.append(
+            term(
+                "line",
+                placed,
+                f"{placed} to line {row + 1} " + ("(full)" if completes else f"({held + placed}/{row + 1})"),
+            )
+        )
         if completes:
             wall = _wall_at_tiling(doc, board, row)
             out["wall"] = _placement(doc, wall, row, colour, None)
@@ -84,8 +93,7 @@ def _tiling(doc, board, column):
     colour = board["lines"][row][0]
     wall = [list(line) for line in board["wall"]]
     placement = _placement(doc, wall, row, colour, column)
-    return {"kind": "tiling", "colour": NAME[colour], "wall": placement,
-            "terms": _wall_terms(placement)}
+    return {"kind": "tiling", "colour": NAME[colour], "wall": placement, "terms": _wall_terms(placement)}
 
 
 def _wall_at_tiling(doc, board, row):
@@ -106,10 +114,16 @@ def _placement(doc, wall, row, colour, column):
     bonus progress."""
     if column is None and doc["wall"] == "colour":
         column = _colour_column(colour, row)
-    columns = [column] if column is not None else [
-        c for c in range(SIZE) if wall[row][c] == "." and colour not in wall[row]
-        and all(wall[r][c] != colour for r in range(SIZE))]
-    if not columns:                     # no legal column: the whole line goes to the floor
+    columns = (
+        [column]
+        if column is not None
+        else [
+            c
+            for c in range(SIZE)
+            if wall[row][c] == "." and colour not in wall[row] and all(wall[r][c] != colour for r in range(SIZE))
+        ]
+    )
+    if not columns:  # no legal column: the whole line goes to the floor
         return {"row": row + 1, "column": None, "points": 0, "placed": False}
     best = max(columns, key=lambda c: _points(wall, row, c))
     placed = [line[:] for line in wall]
@@ -117,13 +131,19 @@ def _placement(doc, wall, row, colour, column):
     row_tiles = sum(cell != "." for cell in placed[row])
     column_tiles = sum(placed[r][best] != "." for r in range(SIZE))
     colour_tiles = sum(line.count(colour) for line in placed)
-    return {"row": row + 1, "column": best + 1 if column is not None else None,
-            "points": _points(wall, row, best), "placed": True,
-            "row_tiles": row_tiles, "column_tiles": column_tiles, "colour_tiles": colour_tiles,
-            "row_bonus": ROW_BONUS if row_tiles == SIZE else 0,
-            "column_bonus": COLUMN_BONUS if column_tiles == SIZE else 0,
-            "colour_bonus": COLOUR_BONUS if colour_tiles == SIZE else 0,
-            "colour": NAME[colour]}
+    return {
+        "row": row + 1,
+        "column": best + 1 if column is not None else None,
+        "points": _points(wall, row, best),
+        "placed": True,
+        "row_tiles": row_tiles,
+        "column_tiles": column_tiles,
+        "colour_tiles": colour_tiles,
+        "row_bonus": ROW_BONUS if row_tiles == SIZE else 0,
+        "column_bonus": COLUMN_BONUS if column_tiles == SIZE else 0,
+        "colour_bonus": COLOUR_BONUS if colour_tiles == SIZE else 0,
+        "colour": NAME[colour],
+    }
 
 
 def _wall_terms(placement):
@@ -131,19 +151,25 @@ def _wall_terms(placement):
         return [term("wall", 0, "no legal column: the line goes to the floor")]
     where = f"column {placement['column']}" if placement["column"] else "the best column"
     points = placement["points"]
-    terms = [term("wall", points, f"wall {signed(points)} at round end ({where})"),
-             term("progress", True, f"row {placement['row_tiles']}/5, column {placement['column_tiles']}/5, "
-                  f"{placement['colour']} {placement['colour_tiles']}/5")]
+    terms = [
+        term("wall", points, f"wall {signed(points)} at round end ({where})"),
+        term(
+            "progress",
+            True,
+            f"row {placement['row_tiles']}/5, column {placement['column_tiles']}/5, "
+            f"{placement['colour']} {placement['colour_tiles']}/5",
+        ),
+    ]
     for name, what in (("row_bonus", "row"), ("column_bonus", "column"), ("colour_bonus", "colour")):
         if placement[name]:
-            terms.append(term(name, placement[name],
-                              f"completes its {what}: {signed(placement[name])} at game end"))
+            terms.append(term(name, placement[name], f"completes its {what}: {signed(placement[name])} at game end"))
     return terms
 
 
 def _points(wall, row, column):
     """A tile's points at (row, column): the tiles linked in its row and in its column,
     counting itself in each (1 for a lone tile)."""
+
     def run(cells):
         index = cells.index(None)
         left = index
@@ -153,6 +179,7 @@ def _points(wall, row, column):
         while right < SIZE - 1 and cells[right + 1] != ".":
             right += 1
         return right - left + 1
+
     across = run([None if c == column else wall[row][c] for c in range(SIZE)])
     down = run([None if r == row else wall[r][column] for r in range(SIZE)])
     if across > 1 and down > 1:
@@ -171,4 +198,3 @@ def _tiles(line):
 def _floor_slots(floor):
     """Occupied floor slots: its tiles and the token (``-``: none)."""
     return 0 if floor == "-" else len(floor)
-

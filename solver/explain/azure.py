@@ -5,6 +5,7 @@ after the bonds, the boons (qi cards gained, wisdom points, Yellow Dragon steps)
 beasts that change hands and every player's points, and whether it wins. A boon,
 take or return choice: the points and cards it moves.
 """
+
 from tessera.explain import letter_counts, signed, term
 from tessera.games import get_game
 from tessera.kernels.azure.layout import COLOUR_LETTERS, COLOUR_NAMES, GIFTED_COST, GIFTED_NAMES
@@ -26,7 +27,7 @@ def breakdown(before, move, after):
     out["terms"] += _card_terms(cards, out.get("paid", 0), out.get("domain"))
     out["terms"] += _beast_terms(doc, later, mover, out)
     change = [a - b for a, b in zip(after.scores, before.scores)]
-    if change[mover] != out.get("wisdom", 0):      # beasts, thresholds: more than the wisdom
+    if change[mover] != out.get("wisdom", 0):  # beasts, thresholds: more than the wisdom
         out["terms"].append(term("points", change[mover], f"{signed(change[mover])} points in all"))
     for other, points in enumerate(change):
         if other != mover and points:
@@ -34,8 +35,13 @@ def breakdown(before, move, after):
     if doc.get("track") is not None and later.get("track") != doc.get("track"):
         steps = later["track"] - doc["track"]
         out["cosmos"] = steps
-        out["terms"].append(term("cosmos", steps, f"Yellow Dragon {abs(steps)} step{'s' * (abs(steps) != 1)} "
-                                 f"toward player {1 if steps > 0 else 2}"))
+        out["terms"].append(
+            term(
+                "cosmos",
+                steps,
+                f"Yellow Dragon {abs(steps)} step{'s' * (abs(steps) != 1)} toward player {1 if steps > 0 else 2}",
+            )
+        )
     if after.is_over and later.get("winner") == mover + 1:
         out["wins"] = True
         out["terms"].append(term("wins", True, "wins the game"))
@@ -56,9 +62,18 @@ def _placement(before, fields, gifted, doc, cards):
     terms = [term("paid", paid, f"pays {paid} {domain} of {cost}{saved}")]
     if cell["wisdom"]:
         terms.append(term("wisdom", cell["wisdom"], f"wisdom {signed(cell['wisdom'])}"))
-    return {"cell": cell["cell"], "domain": domain, "gifted": gifted, "cost": cost, "paid": paid,
-            "bonds": cost - paid, "qi": qi, "wisdom": cell["wisdom"], "cosmos_symbols": cell["cosmos"],
-            "terms": terms}
+    return {
+        "cell": cell["cell"],
+        "domain": domain,
+        "gifted": gifted,
+        "cost": cost,
+        "paid": paid,
+        "bonds": cost - paid,
+        "qi": qi,
+        "wisdom": cell["wisdom"],
+        "cosmos_symbols": cell["cosmos"],
+        "terms": terms,
+    }
 
 
 def _card_change(hand, hand_after):

@@ -9,6 +9,7 @@ number on all seven stars (the number's end bonus) and the bonus regions it comp
 (their supply tiles). A pass or a keep: the tiles held, kept and discarded, and the
 points the discarded tiles cost.
 """
+
 from tessera.explain import signed, term
 from tessera.games import get_game
 from tessera.kernels.pavilion.board import (
@@ -23,7 +24,7 @@ from tessera.kernels.pavilion.board import (
 )
 
 NAME = dict(zip(COLOUR_LETTERS, COLOUR_NAMES))
-CENTRE = "C"                            # the centre star, as a move's fields name it
+CENTRE = "C"  # the centre star, as a move's fields name it
 
 
 def breakdown(before, move, after):
@@ -55,15 +56,23 @@ def _draft(doc, fields, move, points):
     tiles = doc["centre"] if source == "C" else doc["factories"][int(source[1:]) - 1]
     tiles = tiles.replace("-", "")
     wild = doc["wild"][0].upper()
-    if fields["colour"] == "wild":      # the lone wild of an all-wild source
+    if fields["colour"] == "wild":  # the lone wild of an all-wild source
         colour, taken, wilds = None, 0, 1
     else:
         colour = fields["colour"]
         taken, wilds = tiles.count(colour), min(1, tiles.count(wild))
     to_centre = 0 if source == "C" else len(tiles) - taken - wilds
     token = source == "C" and doc["token"] is None
-    out = {"kind": "draft", "source": source, "colour": NAME.get(colour), "taken": taken,
-           "wild": wilds, "to_centre": to_centre, "start_player_token": token, "points": points}
+    out = {
+        "kind": "draft",
+        "source": source,
+        "colour": NAME.get(colour),
+        "taken": taken,
+        "wild": wilds,
+        "to_centre": to_centre,
+        "start_player_token": token,
+        "points": points,
+    }
     what = f"{taken} {NAME[colour]}" if colour else ""
     what += (" + " if what and wilds else "") + ("1 wild" if wilds else "")
     terms = [term("taken", taken + wilds, f"takes {what}")]
@@ -81,26 +90,44 @@ def _place(board, board_after, fields, points):
     covered = _covered(board_after["stars"][star])
     number_stars = sum(line[space - 1] != "." for line in board_after["stars"])
     before_mask, after_mask = _mask(board["stars"]), _mask(board_after["stars"])
-    regions = [{"region": REGION_KIND[i], "reward": int(REGION_REWARDS[i])}
-               for i, mask in enumerate(REGION_MASKS)
-               if after_mask & mask == mask and before_mask & mask != mask]
+    regions = [
+        {"region": REGION_KIND[i], "reward": int(REGION_REWARDS[i])}
+        for i, mask in enumerate(REGION_MASKS)
+        if after_mask & mask == mask and before_mask & mask != mask
+    ]
     star_name = "centre" if star == len(COLOUR_NAMES) else COLOUR_NAMES[star]
-    out = {"kind": "place", "star": star_name, "space": space, "colour": NAME[fields["colour"]],
-           "wild": wilds, "to_tower": space - 1, "points": points,
-           "star_spaces": covered, "number_stars": number_stars, "regions": regions,
-           "star_bonus": int(STAR_BONUS[star]) if covered == STAR_SPACES else 0,
-           "number_bonus": int(NUMBER_BONUS[space - 1]) if number_stars == len(board["stars"]) else 0}
+    out = {
+        "kind": "place",
+        "star": star_name,
+        "space": space,
+        "colour": NAME[fields["colour"]],
+        "wild": wilds,
+        "to_tower": space - 1,
+        "points": points,
+        "star_spaces": covered,
+        "number_stars": number_stars,
+        "regions": regions,
+        "star_bonus": int(STAR_BONUS[star]) if covered == STAR_SPACES else 0,
+        "number_bonus": int(NUMBER_BONUS[space - 1]) if number_stars == len(board["stars"]) else 0,
+    }
     paid = f"pays {space}" + (f" ({wilds} wild)" if wilds else "")
-    terms = [term("points", points, f"{signed(points)} now"), term("paid", space, paid),
-             term("star", covered, f"{star_name} star {covered}/{STAR_SPACES}")]
+    terms = [
+        term("points", points, f"{signed(points)} now"),
+        term("paid", space, paid),
+        term("star", covered, f"{star_name} star {covered}/{STAR_SPACES}"),
+    ]
     if NUMBER_BONUS[space - 1]:
         terms.append(term("number", number_stars, f"{space}s on {number_stars}/{len(board['stars'])} stars"))
     if out["star_bonus"]:
-        terms.append(term("star_bonus", out["star_bonus"],
-                          f"completes the star: {signed(out['star_bonus'])} at game end"))
+        terms.append(
+            term("star_bonus", out["star_bonus"], f"completes the star: {signed(out['star_bonus'])} at game end")
+        )
     if out["number_bonus"]:
-        terms.append(term("number_bonus", out["number_bonus"],
-                          f"all {space}s covered: {signed(out['number_bonus'])} at game end"))
+        terms.append(
+            term(
+                "number_bonus", out["number_bonus"], f"all {space}s covered: {signed(out['number_bonus'])} at game end"
+            )
+        )
     for region in regions:
         tiles = f"{region['reward']} supply tile{'s' * (region['reward'] != 1)}"
         terms.append(term("region", region["reward"], f"completes a {region['region']}: {tiles}"))
@@ -113,8 +140,7 @@ def _covered(star):
 
 def _mask(stars):
     """The covered spaces of a board as the board data's region masks number them."""
-    return sum(1 << (STAR_SPACES * s + k) for s, star in enumerate(stars)
-               for k, cell in enumerate(star) if cell != ".")
+    return sum(1 << (STAR_SPACES * s + k) for s, star in enumerate(stars) for k, cell in enumerate(star) if cell != ".")
 
 
 def _count(tiles):

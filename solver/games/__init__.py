@@ -1,5 +1,6 @@
 """The registry of games: one ``Game`` per name, the Python face of its kernels, each with
 its facts as data (``Game.spec``, a ``tessera.games.spec.GameSpec``)."""
+
 import json
 
 from tessera.errors import OptionError, PositionError
@@ -35,6 +36,7 @@ def game_with_id(game_id):
 def game_of_position(text):
     """The game a position text or JSON document is written for, and the parsed state."""
     from tessera.notation.fields import position_text
+
     stripped = position_text(text).strip()
     if stripped.startswith("{"):
         obj = _json_document(stripped)
@@ -56,12 +58,13 @@ def _json_document(text):
         raise PositionError("json", f"not valid JSON ({err.msg} at line {err.lineno})") from None
     except RecursionError:
         raise PositionError("json", "nested too deeply for a position") from None
-    except ValueError as err:          # a number of more than 4300 digits
+    except ValueError as err:  # a number of more than 4300 digits
         raise PositionError("json", f"not a position ({err})") from None
 
 
 def _game_named(name):
     from tessera.notation.fields import shown
+
     if not isinstance(name, str) or name not in _BY_NAME:
         known = ", ".join(sorted(_BY_NAME))
         raise PositionError("game", f"unknown game {shown(name)} (known: {known})")

@@ -4,6 +4,7 @@ the parts of its moves the web board's clicks map to.
 Kernels are imported on first use: they load numba, which help pages and option
 errors do not need.
 """
+
 from tessera.errors import OptionError
 from tessera.games.base import Game
 from tessera.games.spec import GameSpec, LongBudget, Option, PlayerCounts, SearchDefaults
@@ -32,11 +33,17 @@ SPEC = GameSpec(
     # built-in policy's priors, which lets the exact check find the moves that the priors
     # as fitted all but ruled out ("Softer priors at long budgets"); 3 and 4 players keep
     # the priors as their matches played them.
-    search=SearchDefaults(exploration=2.0, value="blend", learned_exploration=1.0,
-                          learned_players=(2, 3, 4), learned_mixed_players=(3, 4),
-                          long_rollout="mixed",
-                          long_budget=LongBudget(seconds=0.035, simulations=4700),
-                          long_policy_temperature=1.5, soft_policy_players=(2,)),
+    search=SearchDefaults(
+        exploration=2.0,
+        value="blend",
+        learned_exploration=1.0,
+        learned_players=(2, 3, 4),
+        learned_mixed_players=(3, 4),
+        long_rollout="mixed",
+        long_budget=LongBudget(seconds=0.035, simulations=4700),
+        long_policy_temperature=1.5,
+        soft_policy_players=(2,),
+    ),
     max_moves=300,
     chance_outcomes=5,
 )
@@ -52,6 +59,7 @@ class AzulGame(Game):
             raise OptionError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
         from tessera.kernels import azul
         from tessera.kernels.azul.layout import VARIANT_COLOUR, VARIANT_GRAY
+
         return azul.new_game(players, {"colour": VARIANT_COLOUR, "gray": VARIANT_GRAY}[variant])
 
     def move_fields(self, text):
@@ -62,11 +70,11 @@ class AzulGame(Game):
         if words[0] == "col":
             return {"kind": "col", "column": int(words[1])}
         source, colour, destination = words
-        return {"kind": "draft", "source": source, "colour": self.colour_letters[colour],
-                "destination": destination}
+        return {"kind": "draft", "source": source, "colour": self.colour_letters[colour], "destination": destination}
 
     def chance_move_base(self):
         from tessera.kernels.azul.layout import CHANCE_MOVE_BASE
+
         return CHANCE_MOVE_BASE
 
     def max_actions(self, players):

@@ -5,6 +5,7 @@ rules on int64 arrays; a ``Game`` adds the parts people see: options, notation,
 rendering, and its facts as data (``Game.spec``). Search, self-play, perft and the CLI
 talk to games only through this class and the game's kernels.
 """
+
 import functools
 import importlib
 
@@ -12,7 +13,7 @@ import numpy as np
 
 from tessera.errors import OptionError
 
-MAX_SEED = 2**63 - 1            # the kernels' generator takes a non-negative int64
+MAX_SEED = 2**63 - 1  # the kernels' generator takes a non-negative int64
 
 
 class Game:
@@ -43,8 +44,9 @@ class Game:
         """OptionError naming the first of ``options`` (names) the game does not have."""
         unknown = [name for name in options if name not in self.options]
         if unknown:
-            raise OptionError(f"{self.name} has no option '{unknown[0]}' "
-                              f"(its options: {', '.join(self.options) or 'none'})")
+            raise OptionError(
+                f"{self.name} has no option '{unknown[0]}' (its options: {', '.join(self.options) or 'none'})"
+            )
 
     def undealt_batch(self, seeds, **options):
         """[len(seeds), state words]: ``undealt`` for each of ``seeds``."""
@@ -61,6 +63,7 @@ class Game:
         check_seed(seed)
         self.check_options(options)
         from tessera.kernels.rng import make_rng
+
         state = self.undealt(seed, **options)
         self.kernels().resolve_chance(state, make_rng(seed))
         return state
@@ -68,6 +71,7 @@ class Game:
     def kernels(self):
         """The game's kernels under the names of the game interface (``tessera.kernels.bind``)."""
         from tessera.kernels import bind
+
         return bind.interface(self.name)
 
     def notation(self):

@@ -4,6 +4,7 @@ notation, drawing and the parts of its moves the web board's clicks map to.
 Kernels are imported on first use: they load numba, which help pages and option
 errors do not need.
 """
+
 from tessera.games.base import Game
 from tessera.games.spec import GameSpec, PlayerCounts, SearchDefaults
 from tessera.kernels.constants import PAVILION as PAVILION_ID
@@ -31,6 +32,7 @@ class PavilionGame(Game):
         """Round 1 before its factories and supply are filled."""
         PLAYERS.check(players)
         from tessera.kernels import pavilion
+
         return pavilion.new_game(players)
 
     def move_fields(self, text):
@@ -48,23 +50,22 @@ class PavilionGame(Game):
         if kind == "place":
             wild = int(words[-1]) if words[-2] == "wild" else 0
             if words[1] == "centre":
-                return {"kind": "place", "star": "C", "space": int(words[2]),
-                        "colour": letters[words[3]], "wild": wild}
+                return {"kind": "place", "star": "C", "space": int(words[2]), "colour": letters[words[3]], "wild": wild}
             letter = letters[words[1]]
-            return {"kind": "place", "star": letter, "space": int(words[2]), "colour": letter,
-                    "wild": wild}
-        source, colour = words                  # a draft: F3 red, C wild
-        return {"kind": "draft", "source": source,
-                "colour": "wild" if colour == "wild" else letters[colour]}
+            return {"kind": "place", "star": letter, "space": int(words[2]), "colour": letter, "wild": wild}
+        source, colour = words  # a draft: F3 red, C wild
+        return {"kind": "draft", "source": source, "colour": "wild" if colour == "wild" else letters[colour]}
 
     def chance_move_base(self):
         from tessera.kernels.pavilion.layout import CHANCE_BASE
+
         return CHANCE_BASE
 
     def max_actions(self, players):
         from tessera.kernels.pavilion.layout import FACTORIES_BY_PLAYERS, REGION_REWARDS, ROUNDS, SUPPLY_SIZE
+
         factories = int(FACTORIES_BY_PLAYERS[players])
-        bonus = players * int(REGION_REWARDS.sum())      # tiles bonuses can give in a game
+        bonus = players * int(REGION_REWARDS.sum())  # tiles bonuses can give in a game
         dealt = 4 * factories + SUPPLY_SIZE
         # per round: the deal, a draft per tile, a placement per tile in hand (drafted, kept,
         # taken), a pass and a keep a player; over the game a take, a resupply and a placement per bonus tile

@@ -4,6 +4,7 @@ Search, RL, the web board and notation read a game's facts here instead of askin
 game it is. The kernels own the numeric id (``tessera.kernels.constants``); a spec names
 it, and tests/test_game_spec.py checks every fact against the kernels.
 """
+
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -13,6 +14,7 @@ from tessera.errors import OptionError
 class Option(NamedTuple):
     """An option of ``tessera new``: a click type (int, bool, str) or a tuple of choices,
     its default and its help."""
+
     kind: Any
     default: Any
     help: str
@@ -34,14 +36,14 @@ class PlayerCounts(NamedTuple):
         """OptionError unless the game takes ``players`` players."""
         if players not in self:
             *counts, last = range(self.least, self.most + 1)
-            raise OptionError(f"players must be {', '.join(map(str, counts))} or {last},"
-                              f" not {players!r}")
+            raise OptionError(f"players must be {', '.join(map(str, counts))} or {last}, not {players!r}")
 
 
 class LongBudget(NamedTuple):
     """Where a search's budget becomes long: a time limit from ``seconds``, an iteration
     limit from ``simulations``. A search ends at the first of its limits, so it is long
     when each limit it has is."""
+
     seconds: float
     simulations: int
 
@@ -49,8 +51,9 @@ class LongBudget(NamedTuple):
 @dataclass(frozen=True)
 class SearchDefaults:
     """The MCTS settings a game searches with where the options leave them to it."""
+
     exploration: float = 1.4
-    value: str = "margin"           # a name of ``tessera.search.mcts.VALUES``
+    value: str = "margin"  # a name of ``tessera.search.mcts.VALUES``
     # The player counts whose default search cuts its rollouts at the round's end and
     # scores them with the game's built-in model: where matches against the full greedy
     # rollout chose it (docs/learning.md).
@@ -74,7 +77,7 @@ class SearchDefaults:
     # (None: round at every budget). With many full rollouts a value's bias outweighs the
     # speed of stopping at the cut, and "mixed" keeps the finished rollout beside it.
     long_rollout: str = None
-    long_budget: LongBudget = None      # where a budget becomes long (``LongBudget``)
+    long_budget: LongBudget = None  # where a budget becomes long (``LongBudget``)
     # The softmax temperature of a learned policy's priors from a long budget on, at the
     # player counts of ``soft_policy_players`` (elsewhere 1: the policy as fitted). A long
     # search can look past its priors, and priors fitted to whole games may all but rule
@@ -91,25 +94,25 @@ class SeededSetup:
     """A set-up drawn outside chance events, from the seed of ``Game.undealt`` (Azure's
     realm) unless the option ``option`` names it; OpenSpiel takes that seed as the game
     parameter ``parameter``."""
+
     option: str
     parameter: str
 
 
 @dataclass(frozen=True)
 class GameSpec:
-    id: int                         # word 0 of every state array of the game (the kernels')
-    name: str                       # the name of its kernels, notation and CLI argument
+    id: int  # word 0 of every state array of the game (the kernels')
+    name: str  # the name of its kernels, notation and CLI argument
     display_name: str
     players: PlayerCounts
-    options: dict = field(default_factory=dict)     # {name: Option}, in the order help shows them
-    hidden: bool = False            # players see views that hide parts of the position
+    options: dict = field(default_factory=dict)  # {name: Option}, in the order help shows them
+    hidden: bool = False  # players see views that hide parts of the position
     search: SearchDefaults = GENERAL_SEARCH
-    max_moves: int = 0              # the longest legal move list (the kernels' MAX_MOVES)
-    chance_outcomes: int = 0        # at most, at one chance step: one tile or card, by colour
+    max_moves: int = 0  # the longest legal move list (the kernels' MAX_MOVES)
+    chance_outcomes: int = 0  # at most, at one chance step: one tile or card, by colour
     seeded_setup: SeededSetup = None
 
     def option_defaults(self):
         """{name: default} of the options with a default (an option defaulting to None
         leaves the choice to the set-up)."""
-        return {name: option.default for name, option in self.options.items()
-                if option.default is not None}
+        return {name: option.default for name, option in self.options.items() if option.default is not None}

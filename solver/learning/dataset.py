@@ -17,6 +17,7 @@ A run that recorded its searches (``--record-search``) also gives a policy's dat
 move (the game's move features, ``features.LEARNABLE``) and its share of the visits the
 record keeps (the root's most visited moves; a move not recorded: 0).
 """
+
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +38,7 @@ class Dataset:
     """Rows of one game: ``features`` [rows, N_VALUE_FEATURES]; ``margin`` and ``win`` [rows]
     the labels; ``game`` [rows] the index of the row's game among all replayed games;
     ``players`` [rows] that game's player count; ``games``: how many games were replayed."""
+
     game_name: str
     features: np.ndarray
     margin: np.ndarray
@@ -50,16 +52,25 @@ class Dataset:
         return len(self.margin)
 
     def subset(self, mask):
-        return Dataset(self.game_name, self.features[mask], self.margin[mask], self.win[mask],
-                       self.game[mask], self.players[mask], self.games)
+        return Dataset(
+            self.game_name,
+            self.features[mask],
+            self.margin[mask],
+            self.win[mask],
+            self.game[mask],
+            self.players[mask],
+            self.games,
+        )
 
     def split(self, validation, seed):
         """(training, validation): a share ``validation`` of the games, drawn with ``seed``,
         go to validation with all their rows."""
         mask = held_games(self.games, validation, seed)[self.game]
         if mask.all() or not mask.any():
-            raise TesseraError(f"{self.games} game(s) are too few to keep a validation share "
-                               f"of {validation} apart (one side has no round boundary)")
+            raise TesseraError(
+                f"{self.games} game(s) are too few to keep a validation share "
+                f"of {validation} apart (one side has no round boundary)"
+            )
         return self.subset(~mask), self.subset(mask)
 
 
@@ -67,14 +78,12 @@ def held_games(games, validation, seed):
     """[games] bool: the games a share ``validation`` of them, drawn with ``seed``, keeps for
     validation (the same for the value's rows and the policy's)."""
     if not 0 < validation < 1:
-        raise TesseraError(f"the validation share is between 0 and 1 (exclusive), "
-                           f"not {validation}")
+        raise TesseraError(f"the validation share is between 0 and 1 (exclusive), not {validation}")
     order = np.random.default_rng(seed).permutation(games)
     held = np.zeros(games, bool)
-    held[order[:max(1, round(validation * games))]] = True
+    held[order[: max(1, round(validation * games))]] = True
     if held.all():
-        raise TesseraError(f"{games} game(s) are too few to keep a validation share "
-                           f"of {validation} apart")
+        raise TesseraError(f"{games} game(s) are too few to keep a validation share of {validation} apart")
     return held
 
 
@@ -102,8 +111,7 @@ def boundary_positions(game_name, options, seed, moves):
         if starts_turn is not None and starts_turn(position.state):
             boundaries.append(position)
         position = position.play_codes(int(move))
-        if starts_turn is None and position.is_chance \
-                and (is_boundary is None or is_boundary(position.state)):
+        if starts_turn is None and position.is_chance and (is_boundary is None or is_boundary(position.state)):
             boundaries.append(position)
         position = draws.deal(position)
     return boundaries, position
@@ -114,12 +122,13 @@ def game_rows(game_name, options, seed, moves, scores, payoffs, kernel):
     replay does not end as the record says."""
     boundaries, final = boundary_positions(game_name, options, seed, moves)
     if not final.is_over or final.scores != [int(s) for s in scores]:
-        raise TesseraError(f"game with seed {seed} does not replay to its recorded scores "
-                           f"(a run of another version of the rules?)")
+        raise TesseraError(
+            f"game with seed {seed} does not replay to its recorded scores (a run of another version of the rules?)"
+        )
     players = len(scores)
     features = np.empty((len(boundaries) * players, kernel.N_VALUE_FEATURES), np.float64)
     for i, position in enumerate(boundaries):
-        kernel.players_value_features(position.state, features[i * players:(i + 1) * players])
+        kernel.players_value_features(position.state, features[i * players : (i + 1) * players])
     margins = np.tile(final_margins(scores), len(boundaries))
     wins = np.tile(np.asarray(payoffs, np.float64), len(boundaries))
     return features, margins, wins
@@ -148,20 +157,19 @@ def replay_runs(game_name, runs, on_game=None):
     kernel = features_of(game_name).kernel()
     parts = []
     for plan, records in runs:
-        for seed, moves, scores, payoffs in zip(records["seed"], records["moves"],
-                                                records["scores"], records["payoffs"]):
-            features, margins, wins = game_rows(game_name, plan.options, seed, moves, scores,
-                                                payoffs, kernel)
-            parts.append((features, margins, wins, np.full(len(margins), len(parts)),
-                          np.full(len(margins), len(scores))))
+        for seed, moves, scores, payoffs in zip(
+            records["seed"], records["moves"], records["scores"], records["payoffs"]
+        ):
+            features, margins, wins = game_rows(game_name, plan.options, seed, moves, scores, payoffs, kernel)
+            parts.append(
+                (features, margins, wins, np.full(len(margins), len(parts)), np.full(len(margins), len(scores)))
+            )
             if on_game is not None:
                 on_game()
     if not any(len(part[1]) for part in parts):
-        raise TesseraError(f"the {len(parts)} game(s) of the runs never reached a round "
-                           f"boundary")
+        raise TesseraError(f"the {len(parts)} game(s) of the runs never reached a round boundary")
     features, margins, wins, game, players = (np.concatenate(column) for column in zip(*parts))
-    return Dataset(game_name, features, margins, wins, game.astype(np.int64),
-                   players.astype(np.int64), len(parts))
+    return Dataset(game_name, features, margins, wins, game.astype(np.int64), players.astype(np.int64), len(parts))
 
 
 def load_runs(game_name, run_dirs):
@@ -182,6 +190,7 @@ class PolicyDataset:
     of its position's recorded visits (0 for a move the record does not keep); ``best``
     [positions]: the row of the most visited move; ``game`` [positions]: the index of the
     position's game among all replayed games (as ``Dataset.game``); ``games``: how many."""
+
     game_name: str
     features: np.ndarray
     start: np.ndarray
@@ -205,16 +214,19 @@ class PolicyDataset:
         counts = self.counts[mask]
         start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         best = start[:-1] + (self.best - self.start[:-1])[mask]
-        return PolicyDataset(self.game_name, self.features[rows], start, self.target[rows],
-                             best, self.game[mask], self.games)
+        return PolicyDataset(
+            self.game_name, self.features[rows], start, self.target[rows], best, self.game[mask], self.games
+        )
 
     def split(self, validation, seed):
         """(training, validation): the games of ``Dataset.split`` with the same share and
         seed, each with all its positions."""
         mask = held_games(self.games, validation, seed)[self.game]
         if mask.all() or not mask.any():
-            raise TesseraError(f"{self.games} game(s) are too few to keep a validation share "
-                               f"of {validation} apart (one side has no searched position)")
+            raise TesseraError(
+                f"{self.games} game(s) are too few to keep a validation share "
+                f"of {validation} apart (one side has no searched position)"
+            )
         return self.subset(~mask), self.subset(mask)
 
 
@@ -236,8 +248,7 @@ def policy_rows(game_name, options, seed, record, rules, kernel, buffers):
     moves and their features). TesseraError when a recorded move is not legal."""
     moves, rows = buffers
     features, targets, best = [], [], []
-    for state, recorded, visits in searched_positions(game_name, options, seed, record[0],
-                                                      record[1], record[2]):
+    for state, recorded, visits in searched_positions(game_name, options, seed, record[0], record[1], record[2]):
         n = rules.legal_moves(state, moves)
         if n < 2:
             continue
@@ -245,9 +256,11 @@ def policy_rows(game_name, options, seed, record, rules, kernel, buffers):
         target = np.zeros(n)
         for move, count in zip(recorded, visits):
             if int(move) not in index:
-                raise TesseraError(f"game with seed {seed}: a recorded search move is not legal "
-                                   f"where it was searched (a run of another version of the "
-                                   f"rules?)")
+                raise TesseraError(
+                    f"game with seed {seed}: a recorded search move is not legal "
+                    f"where it was searched (a run of another version of the "
+                    f"rules?)"
+                )
             target[index[int(move)]] = count
         kernel.move_features(state, moves, np.int64(n), rows)
         features.append(rows[:n].copy())
@@ -261,23 +274,23 @@ def replay_policy_runs(game_name, runs, on_game=None):
     their searches: ``runs_have_searches``); ``on_game()``, when given, is called after each
     game is replayed."""
     from tessera.kernels.interfaces import interface
+
     kernel = features_of(game_name).policy_kernel()
     if kernel is None:
         raise TesseraError(f"no move features for {game_name!r} yet: its models have no policy")
     if not runs_have_searches(runs):
-        raise TesseraError("a policy needs runs that recorded their searches "
-                           "(tessera selfplay --record-search)")
+        raise TesseraError("a policy needs runs that recorded their searches (tessera selfplay --record-search)")
     rules = interface(game_name)
-    buffers = (np.zeros(rules.MAX_MOVES, np.int64),
-               np.zeros((rules.MAX_MOVES, kernel.N_POLICY_FEATURES), np.float64))
+    buffers = (np.zeros(rules.MAX_MOVES, np.int64), np.zeros((rules.MAX_MOVES, kernel.N_POLICY_FEATURES), np.float64))
     features, targets, best, game = [], [], [], []
     games = 0
     for plan, records in runs:
         for seed, moves, search_moves, search_visits in zip(
-                records["seed"], records["moves"], records["search_moves"],
-                records["search_visits"]):
-            rows = policy_rows(game_name, plan.options, seed, (moves, search_moves, search_visits),
-                               rules, kernel, buffers)
+            records["seed"], records["moves"], records["search_moves"], records["search_visits"]
+        ):
+            rows = policy_rows(
+                game_name, plan.options, seed, (moves, search_moves, search_visits), rules, kernel, buffers
+            )
             features += rows[0]
             targets += rows[1]
             best += rows[2]
@@ -286,9 +299,15 @@ def replay_policy_runs(game_name, runs, on_game=None):
             if on_game is not None:
                 on_game()
     if not best:
-        raise TesseraError(f"the {games} game(s) of the runs have no searched position with "
-                           f"a choice of moves")
+        raise TesseraError(f"the {games} game(s) of the runs have no searched position with a choice of moves")
     counts = np.array([len(t) for t in targets], np.int64)
     start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    return PolicyDataset(game_name, np.concatenate(features), start, np.concatenate(targets),
-                         start[:-1] + np.array(best, np.int64), np.array(game, np.int64), games)
+    return PolicyDataset(
+        game_name,
+        np.concatenate(features),
+        start,
+        np.concatenate(targets),
+        start[:-1] + np.array(best, np.int64),
+        np.array(game, np.int64),
+        games,
+    )

@@ -21,19 +21,21 @@ on a share of the training games held out for it is lowest (early stopping).
 same training rows: a constant (the mean margin, the mean win share), and a model of the
 current score difference alone.
 """
+
 from dataclasses import dataclass
 
 import numpy as np
 
 NEWTON_STEPS = 25
 NEWTON_TOLERANCE = 1e-10
-PROBABILITY_FLOOR = 1e-12       # keeps the log-loss finite for a confident miss
+PROBABILITY_FLOOR = 1e-12  # keeps the log-loss finite for a confident miss
 
 
 @dataclass
 class Standardiser:
     """Column means and scales of the training features; ``constant`` the all-ones column's
     index (-1: none) and ``varying`` the columns that vary."""
+
     mean: np.ndarray
     scale: np.ndarray
     constant: int
@@ -45,8 +47,7 @@ class Standardiser:
         scale = features.std(axis=0)
         ones = np.flatnonzero((scale == 0) & (mean == 1.0))
         varying = scale > 0
-        return Standardiser(mean, np.where(varying, scale, 1.0), int(ones[0]) if len(ones) else -1,
-                            varying)
+        return Standardiser(mean, np.where(varying, scale, 1.0), int(ones[0]) if len(ones) else -1, varying)
 
     def design(self, features):
         """The standardised varying columns, then a column of ones."""
@@ -57,8 +58,7 @@ class Standardiser:
         """The weights on ``design``'s columns equal to the raw-feature ``raw``: the inverse
         of ``raw_weights`` (a feature that never varies has no weight but the constant's)."""
         slopes = raw[self.varying] * self.scale[self.varying]
-        return np.append(slopes, raw[self.constant]
-                         + slopes @ (self.mean[self.varying] / self.scale[self.varying]))
+        return np.append(slopes, raw[self.constant] + slopes @ (self.mean[self.varying] / self.scale[self.varying]))
 
     def raw_weights(self, fitted):
         """Weights on the raw features equal to ``fitted`` on ``design``'s columns."""
@@ -95,7 +95,7 @@ def ridge_regression(features, targets, ridge):
 
 
 def sigmoid(z):
-    return 0.5 * (1.0 + np.tanh(0.5 * z))      # no overflow for large |z|
+    return 0.5 * (1.0 + np.tanh(0.5 * z))  # no overflow for large |z|
 
 
 def logistic_regression(features, targets, ridge):
@@ -137,6 +137,7 @@ class Fitted:
     """A fitted model's raw-feature weights: ``margin`` (points) and ``win`` (logit); with
     hidden units, ``hidden`` [units, features] and each unit's weight in the margin
     (``hidden_margin``) and in the logit (``hidden_win``)."""
+
     margin: np.ndarray
     win: np.ndarray
     hidden: np.ndarray = None
@@ -153,16 +154,15 @@ class Fitted:
 
 
 def fit(features, margin, win, ridge):
-    return Fitted(ridge_regression(features, margin, ridge),
-                  logistic_regression(features, win, ridge))
+    return Fitted(ridge_regression(features, margin, ridge), logistic_regression(features, win, ridge))
 
 
 # Training a value with hidden units (``fit_hidden``).
 EPOCHS = 60
 BATCH_ROWS = 256
-LEARNING_RATE = 3e-3            # Adam's step, cosine-annealed to 0 over the epochs
-WEIGHT_DECAY = 1e-4             # on the hidden units' weights
-STOPPING_SHARE = 0.1            # of the training games, held out to pick the epoch
+LEARNING_RATE = 3e-3  # Adam's step, cosine-annealed to 0 over the epochs
+WEIGHT_DECAY = 1e-4  # on the hidden units' weights
+STOPPING_SHARE = 0.1  # of the training games, held out to pick the epoch
 ADAM_BETAS = (0.9, 0.999)
 ADAM_EPSILON = 1e-8
 
@@ -178,15 +178,16 @@ def fit_hidden(features, margin, win, games, units, ridge, seed):
     x = standard.design(features)
     linear = fit(features, margin, win, ridge)
     columns = x.shape[1]
-    params = {"hidden": rng.normal(0.0, np.sqrt(2.0 / columns), (units, columns)),
-              "hidden_margin": rng.normal(0.0, 0.01, units),
-              "hidden_win": rng.normal(0.0, 0.01, units),
-              "margin": standard.design_weights(linear.margin),
-              "win": standard.design_weights(linear.win)}
+    params = {
+        "hidden": rng.normal(0.0, np.sqrt(2.0 / columns), (units, columns)),
+        "hidden_margin": rng.normal(0.0, 0.01, units),
+        "hidden_win": rng.normal(0.0, 0.01, units),
+        "margin": standard.design_weights(linear.margin),
+        "win": standard.design_weights(linear.win),
+    }
     spread = max(float(margin.std()), 1e-9)
     every_game = np.unique(games)
-    held = np.isin(games, rng.choice(every_game, max(1, int(len(every_game) * STOPPING_SHARE)),
-                                     replace=False))
+    held = np.isin(games, rng.choice(every_game, max(1, int(len(every_game) * STOPPING_SHARE)), replace=False))
     training, stopping = np.flatnonzero(~held), np.flatnonzero(held)
     if len(training) == 0:
         training = stopping
@@ -194,13 +195,16 @@ def fit_hidden(features, margin, win, games, units, ridge, seed):
     def forward(rows):
         pre = x[rows] @ params["hidden"].T
         activation = np.maximum(pre, 0.0)
-        return (pre, activation, x[rows] @ params["margin"] + activation @ params["hidden_margin"],
-                x[rows] @ params["win"] + activation @ params["hidden_win"])
+        return (
+            pre,
+            activation,
+            x[rows] @ params["margin"] + activation @ params["hidden_margin"],
+            x[rows] @ params["win"] + activation @ params["hidden_win"],
+        )
 
     def loss(rows):
         _, _, predicted, logit = forward(rows)
-        return (np.mean((predicted - margin[rows]) ** 2) / spread ** 2
-                + log_loss(sigmoid(logit), win[rows]))
+        return np.mean((predicted - margin[rows]) ** 2) / spread**2 + log_loss(sigmoid(logit), win[rows])
 
     first, second = ({name: np.zeros_like(value) for name, value in params.items()} for _ in range(2))
     best_loss, best = loss(stopping), {name: value.copy() for name, value in params.items()}
@@ -209,28 +213,39 @@ def fit_hidden(features, margin, win, games, units, ridge, seed):
         rate = LEARNING_RATE * 0.5 * (1.0 + np.cos(np.pi * epoch / EPOCHS))
         order = rng.permutation(training)
         for start in range(0, len(order), BATCH_ROWS):
-            rows = order[start:start + BATCH_ROWS]
+            rows = order[start : start + BATCH_ROWS]
             pre, activation, predicted, logit = forward(rows)
-            d_margin = 2.0 * (predicted - margin[rows]) / (spread ** 2 * len(rows))
+            d_margin = 2.0 * (predicted - margin[rows]) / (spread**2 * len(rows))
             d_logit = (sigmoid(logit) - win[rows]) / len(rows)
-            d_pre = (np.outer(d_margin, params["hidden_margin"])
-                     + np.outer(d_logit, params["hidden_win"])) * (pre > 0.0)
-            gradients = {"hidden": d_pre.T @ x[rows] + WEIGHT_DECAY * params["hidden"],
-                         "hidden_margin": activation.T @ d_margin + WEIGHT_DECAY * params["hidden_margin"],
-                         "hidden_win": activation.T @ d_logit + WEIGHT_DECAY * params["hidden_win"],
-                         "margin": x[rows].T @ d_margin, "win": x[rows].T @ d_logit}
+            d_pre = (np.outer(d_margin, params["hidden_margin"]) + np.outer(d_logit, params["hidden_win"])) * (
+                pre > 0.0
+            )
+            gradients = {
+                "hidden": d_pre.T @ x[rows] + WEIGHT_DECAY * params["hidden"],
+                "hidden_margin": activation.T @ d_margin + WEIGHT_DECAY * params["hidden_margin"],
+                "hidden_win": activation.T @ d_logit + WEIGHT_DECAY * params["hidden_win"],
+                "margin": x[rows].T @ d_margin,
+                "win": x[rows].T @ d_logit,
+            }
             step += 1
             for name, gradient in gradients.items():
                 first[name] = ADAM_BETAS[0] * first[name] + (1 - ADAM_BETAS[0]) * gradient
-                second[name] = ADAM_BETAS[1] * second[name] + (1 - ADAM_BETAS[1]) * gradient ** 2
-                params[name] -= rate * (first[name] / (1 - ADAM_BETAS[0] ** step)) / (
-                    np.sqrt(second[name] / (1 - ADAM_BETAS[1] ** step)) + ADAM_EPSILON)
+                second[name] = ADAM_BETAS[1] * second[name] + (1 - ADAM_BETAS[1]) * gradient**2
+                params[name] -= (
+                    rate
+                    * (first[name] / (1 - ADAM_BETAS[0] ** step))
+                    / (np.sqrt(second[name] / (1 - ADAM_BETAS[1] ** step)) + ADAM_EPSILON)
+                )
         epoch_loss = loss(stopping)
         if epoch_loss < best_loss:
             best_loss, best = epoch_loss, {name: value.copy() for name, value in params.items()}
-    return Fitted(standard.raw_weights(best["margin"]), standard.raw_weights(best["win"]),
-                  np.array([standard.raw_weights(row) for row in best["hidden"]]),
-                  best["hidden_margin"], best["hidden_win"])
+    return Fitted(
+        standard.raw_weights(best["margin"]),
+        standard.raw_weights(best["win"]),
+        np.array([standard.raw_weights(row) for row in best["hidden"]]),
+        best["hidden_margin"],
+        best["hidden_win"],
+    )
 
 
 def baselines(train, columns, ridge):
@@ -252,15 +267,14 @@ def baselines(train, columns, ridge):
 
 def evaluate(model, baseline_models, validation):
     """{name: figures} on the validation rows for the model and each baseline."""
-    report = {"model": figures(*model.predict(validation.features), validation.margin,
-                               validation.win)}
+    report = {"model": figures(*model.predict(validation.features), validation.margin, validation.win)}
     for name, baseline in baseline_models.items():
-        report[name] = figures(*baseline.predict(validation.features), validation.margin,
-                               validation.win)
+        report[name] = figures(*baseline.predict(validation.features), validation.margin, validation.win)
     return report
 
 
 # ---- the policy: a softmax over each position's moves ------------------------------------
+
 
 def group_softmax(logits, start):
     """The softmax of ``logits`` within each position (rows ``start[k]`` to ``start[k + 1]``)."""
@@ -275,6 +289,7 @@ class PolicyStandardiser:
     """Column means and scales of the training moves' features; ``varying`` the columns
     that vary (the others get weight 0). No intercept: a softmax ignores what all the
     moves of a position share."""
+
     mean: np.ndarray
     scale: np.ndarray
     varying: np.ndarray
@@ -319,7 +334,7 @@ def policy_regression(features, start, target, ridge):
     for _ in range(NEWTON_STEPS):
         gradient = x.T @ (p - target) + ridge * fitted
         weighted = x * p[:, None]
-        mean_rows = np.add.reduceat(weighted, start[:-1], axis=0)    # per position: sum p x
+        mean_rows = np.add.reduceat(weighted, start[:-1], axis=0)  # per position: sum p x
         hessian = x.T @ weighted - mean_rows.T @ mean_rows + ridge * np.eye(columns)
         step = _solve(hessian, gradient)
         size = 1.0
@@ -341,8 +356,7 @@ def policy_figures(probabilities, data):
     the visit shares) and ``top1`` (the share of the positions whose most visited move the
     policy ranks first; a tie for first counts its share)."""
     start, counts = data.start, data.counts
-    cross = -np.add.reduceat(data.target * np.log(np.maximum(probabilities, PROBABILITY_FLOOR)),
-                             start[:-1])
+    cross = -np.add.reduceat(data.target * np.log(np.maximum(probabilities, PROBABILITY_FLOOR)), start[:-1])
     top = np.repeat(np.maximum.reduceat(probabilities, start[:-1]), counts)
     first = probabilities >= top
     tied = np.add.reduceat(first.astype(np.float64), start[:-1])
@@ -363,6 +377,5 @@ def evaluate_policy(weights, baselines, validation):
     baseline's ({name: weights})."""
     report = {}
     for name, w in {"model": weights, **baselines}.items():
-        report[name] = policy_figures(group_softmax(validation.features @ w, validation.start),
-                                      validation)
+        report[name] = policy_figures(group_softmax(validation.features @ w, validation.start), validation)
     return report

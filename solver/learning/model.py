@@ -23,6 +23,7 @@ margin is then ``margin_weights @ f + hidden_margin @ relu(hidden_weights @ f)``
 logit likewise; its ``meta`` has ``hidden`` (N) and its hash covers the three arrays,
 after the policy's weights. A model without them is linear.
 """
+
 import hashlib
 import json
 import zipfile
@@ -53,8 +54,11 @@ def weights_hash(margin_weights, win_weights, policy_weights=None, hidden=None):
     policy's when there is one, then the hidden units' (``hidden``: the arrays
     ``hidden_weights``, ``hidden_margin`` and ``hidden_win``, row by row) when there are."""
     digest = hashlib.sha256()
-    vectors = (margin_weights, win_weights) + (() if policy_weights is None else (policy_weights,)) \
+    vectors = (
+        (margin_weights, win_weights)
+        + (() if policy_weights is None else (policy_weights,))
         + (() if hidden is None else tuple(hidden))
+    )
     for weights in vectors:
         digest.update(np.ascontiguousarray(weights, dtype="<f8").tobytes())
     return digest.hexdigest()
@@ -70,17 +74,16 @@ class ValueModel:
     settings: dict = field(default_factory=dict)
     data: dict = field(default_factory=dict)
     validation: dict = field(default_factory=dict)
-    policy_weights: np.ndarray = None       # None: no policy
+    policy_weights: np.ndarray = None  # None: no policy
     policy_feature_names: tuple = ()
-    policy: dict = field(default_factory=dict)      # the policy's data and validation figures
-    hidden_weights: np.ndarray = None       # None: a linear value
+    policy: dict = field(default_factory=dict)  # the policy's data and validation figures
+    hidden_weights: np.ndarray = None  # None: a linear value
     hidden_margin: np.ndarray = None
     hidden_win: np.ndarray = None
 
     @property
     def hash(self):
-        return weights_hash(self.margin_weights, self.win_weights, self.policy_weights,
-                            self._hidden_arrays())
+        return weights_hash(self.margin_weights, self.win_weights, self.policy_weights, self._hidden_arrays())
 
     @property
     def hidden(self):
@@ -95,8 +98,9 @@ class ValueModel:
     def predict(self, features):
         """(margins, win chances) of the rows of raw ``features``, as the kernels compute
         them (before a search divides the chances by their sum)."""
-        return Fitted(self.margin_weights, self.win_weights, self.hidden_weights,
-                      self.hidden_margin, self.hidden_win).predict(features)
+        return Fitted(
+            self.margin_weights, self.win_weights, self.hidden_weights, self.hidden_margin, self.hidden_win
+        ).predict(features)
 
     @property
     def features(self):
@@ -107,9 +111,15 @@ class ValueModel:
         return self.policy_weights is not None
 
     def meta(self):
-        meta = {"format": FORMAT, "game": self.game, "features": self.features,
-                "players": list(self.players), "settings": self.settings, "data": self.data,
-                "validation": self.validation}
+        meta = {
+            "format": FORMAT,
+            "game": self.game,
+            "features": self.features,
+            "players": list(self.players),
+            "settings": self.settings,
+            "data": self.data,
+            "validation": self.validation,
+        }
         if self.has_policy:
             meta["policy"] = {"features": len(self.policy_weights), **self.policy}
         if self.hidden:
@@ -122,17 +132,30 @@ class ValueModel:
         partial = path.with_name(path.name + ".partial")
         try:
             with open(partial, "wb") as out:
-                extra = {} if not self.has_policy else {
-                    "policy_weights": np.asarray(self.policy_weights, np.float64),
-                    "policy_feature_names": np.array(self.policy_feature_names, dtype=str)}
+                extra = (
+                    {}
+                    if not self.has_policy
+                    else {
+                        "policy_weights": np.asarray(self.policy_weights, np.float64),
+                        "policy_feature_names": np.array(self.policy_feature_names, dtype=str),
+                    }
+                )
                 if self.hidden:
-                    extra.update({name: np.asarray(array, np.float64) for name, array
-                                   in zip(HIDDEN_ARRAYS, self._hidden_arrays())})
-                np.savez(out, margin_weights=np.asarray(self.margin_weights, np.float64),
-                         win_weights=np.asarray(self.win_weights, np.float64),
-                         feature_names=np.array(self.feature_names, dtype=str),
-                         meta=np.array(json.dumps(self.meta())), hash=np.array(self.hash),
-                         **extra)
+                    extra.update(
+                        {
+                            name: np.asarray(array, np.float64)
+                            for name, array in zip(HIDDEN_ARRAYS, self._hidden_arrays())
+                        }
+                    )
+                np.savez(
+                    out,
+                    margin_weights=np.asarray(self.margin_weights, np.float64),
+                    win_weights=np.asarray(self.win_weights, np.float64),
+                    feature_names=np.array(self.feature_names, dtype=str),
+                    meta=np.array(json.dumps(self.meta())),
+                    hash=np.array(self.hash),
+                    **extra,
+                )
             partial.replace(path)
         except OSError as err:
             partial.unlink(missing_ok=True)
@@ -161,24 +184,20 @@ def load_model(path, game=None):
             if any(name in arrays.files for name in POLICY_ARRAYS):
                 missing = [name for name in POLICY_ARRAYS if name not in arrays.files]
                 if missing:
-                    raise ModelError(path, "not a value model file (a policy without "
-                                           + ", ".join(missing) + ")")
+                    raise ModelError(path, "not a value model file (a policy without " + ", ".join(missing) + ")")
                 policy = np.asarray(arrays["policy_weights"], np.float64)
                 policy_names = tuple(str(name) for name in arrays["policy_feature_names"])
             hidden = None
             if any(name in arrays.files for name in HIDDEN_ARRAYS):
                 missing = [name for name in HIDDEN_ARRAYS if name not in arrays.files]
                 if missing:
-                    raise ModelError(path, "not a value model file (hidden units without "
-                                           + ", ".join(missing) + ")")
+                    raise ModelError(path, "not a value model file (hidden units without " + ", ".join(missing) + ")")
                 hidden = tuple(np.asarray(arrays[name], np.float64) for name in HIDDEN_ARRAYS)
     except ModelError:
         raise
     except (OSError, ValueError, zipfile.BadZipFile, EOFError, KeyError) as err:
-        raise ModelError(path, f"not a value model file ({' '.join(str(err).split())})") \
-            from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT \
-            or not isinstance(meta.get("game"), str):
+        raise ModelError(path, f"not a value model file ({' '.join(str(err).split())})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT or not isinstance(meta.get("game"), str):
         raise ModelError(path, f"not a value model file of format {FORMAT}")
     if weights_hash(margin, win, policy, hidden) != stored_hash:
         raise ModelError(path, "damaged: its weights do not match their SHA-256")
@@ -191,23 +210,30 @@ def load_model(path, game=None):
         raise ModelError(path, str(err)) from None
     expected = tuple(kernel.FEATURE_NAMES)
     if margin.shape != (len(expected),) or win.shape != margin.shape or names != expected:
-        raise ModelError(path, f"made for other features than {meta['game']}'s "
-                               f"{len(expected)} (retrain it)")
+        raise ModelError(path, f"made for other features than {meta['game']}'s {len(expected)} (retrain it)")
     if hidden is not None:
         units = len(hidden[0])
-        if hidden[0].shape != (units, len(expected)) or hidden[1].shape != (units,) \
-                or hidden[2].shape != (units,):
-            raise ModelError(path, f"hidden units of other shapes than {units} x "
-                                   f"{len(expected)} features (retrain it)")
+        if hidden[0].shape != (units, len(expected)) or hidden[1].shape != (units,) or hidden[2].shape != (units,):
+            raise ModelError(path, f"hidden units of other shapes than {units} x {len(expected)} features (retrain it)")
     if policy is not None:
         moves = game_features.policy_kernel()
         if moves is None:
             raise ModelError(path, f"has a policy, but {meta['game']} has no move features")
         expected = tuple(moves.POLICY_FEATURE_NAMES)
         if policy.shape != (len(expected),) or policy_names != expected:
-            raise ModelError(path, f"made for other move features than {meta['game']}'s "
-                                   f"{len(expected)} (retrain it)")
+            raise ModelError(path, f"made for other move features than {meta['game']}'s {len(expected)} (retrain it)")
     policy_meta = {key: value for key, value in meta.get("policy", {}).items() if key != "features"}
-    return ValueModel(meta["game"], margin, win, names, meta.get("players", []),
-                      meta.get("settings", {}), meta.get("data", {}), meta.get("validation", {}),
-                      policy, policy_names, policy_meta, *(hidden or (None, None, None)))
+    return ValueModel(
+        meta["game"],
+        margin,
+        win,
+        names,
+        meta.get("players", []),
+        meta.get("settings", {}),
+        meta.get("data", {}),
+        meta.get("validation", {}),
+        policy,
+        policy_names,
+        policy_meta,
+        *(hidden or (None, None, None)),
+    )

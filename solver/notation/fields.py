@@ -4,6 +4,7 @@ factories, colour counts, tile lanes and moves.
 Each position function raises ``PositionError`` naming the field it was reading; each
 move function raises ``MoveError`` naming the move text.
 """
+
 import re
 from typing import NamedTuple
 
@@ -13,12 +14,12 @@ from tessera.errors import MoveError, PositionError
 from tessera.kernels.common import LANE_BITS, LANE_MASK
 from tessera.kernels.constants import CHANCE, TERMINAL
 
-MAX_NUMBER = 2**31 - 1            # keeps every word far inside int64
+MAX_NUMBER = 2**31 - 1  # keeps every word far inside int64
 WHOLE_NUMBER = f"a whole number from 0 to {MAX_NUMBER}"
-BYTE_ORDER_MARK = "\ufeff"        # some editors start UTF-8 files with it
-SHOWN_CHARS = 40                  # how much of a bad value an error quotes
+BYTE_ORDER_MARK = "\ufeff"  # some editors start UTF-8 files with it
+SHOWN_CHARS = 40  # how much of a bad value an error quotes
 PLAYER_KEY = "player"
-LIST_KEY = "factories"            # the one key whose value is several tokens
+LIST_KEY = "factories"  # the one key whose value is several tokens
 
 
 def shown(value):
@@ -28,7 +29,7 @@ def shown(value):
 
 
 def cut(text):
-    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 3] + "..."
+    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
 
 
 def position_text(text):
@@ -64,8 +65,9 @@ def text_sections(tokens, header_keys, board_keys):
         if key == PLAYER_KEY:
             number = text_number(PLAYER_KEY, tokens[i + 1] if i + 1 < len(tokens) else "")
             if number != len(boards) + 1:
-                raise PositionError(f"player {number}", f"expected player {len(boards) + 1}"
-                                                        " next (players come in seat order)")
+                raise PositionError(
+                    f"player {number}", f"expected player {len(boards) + 1} next (players come in seat order)"
+                )
             section, prefix, keys = {}, f"player {number} ", board_keys
             boards.append(section)
             i += 2
@@ -77,7 +79,7 @@ def text_sections(tokens, header_keys, board_keys):
             end = i + 1
             while end < len(tokens) and tokens[end] not in all_keys:
                 end += 1
-            section[key] = tokens[i + 1:end]
+            section[key] = tokens[i + 1 : end]
             i = end
         elif i + 1 == len(tokens) or tokens[i + 1] in all_keys:
             raise PositionError(prefix + key, "missing value")
@@ -90,27 +92,26 @@ def text_sections(tokens, header_keys, board_keys):
 def section_json(section, readers, prefix=""):
     """A text section's {key: token} as JSON values: ``readers`` maps a key to
     ``read(field, token)``; a key without one keeps its token."""
-    return {key: readers[key](prefix + key, token) if key in readers else token
-            for key, token in section.items()}
+    return {key: readers[key](prefix + key, token) if key in readers else token for key, token in section.items()}
 
 
 def text_json(game, header, boards, header_readers, board_readers):
     """The JSON form of a text position's header and boards (from ``text_sections``),
     each section read by its readers (``section_json``)."""
     obj = {"game": game, **section_json(header, header_readers)}
-    obj["boards"] = [section_json(board, board_readers, f"player {number} ")
-                     for number, board in enumerate(boards, 1)]
+    obj["boards"] = [section_json(board, board_readers, f"player {number} ") for number, board in enumerate(boards, 1)]
     return obj
 
 
 class TextForm(NamedTuple):
     """The text form of a game whose position is a header and a line per player (Azul,
     Summer Pavilion), read into the game's JSON form."""
+
     game: str
-    title: str                    # names the position in errors: "an Azul position"
-    json_keys: tuple              # the header's keys are all but the first and the last
+    title: str  # names the position in errors: "an Azul position"
+    json_keys: tuple  # the header's keys are all but the first and the last
     board_keys: tuple
-    header_readers: dict          # section_json's readers of each section's tokens
+    header_readers: dict  # section_json's readers of each section's tokens
     board_readers: dict
 
     def json(self, text):
@@ -205,8 +206,7 @@ def choice(field, value, names):
 def check_array(state, size, game_id, title):
     """An int64 array of ``size`` words whose word 0 is the game's id; ``title`` names
     the game."""
-    if not (isinstance(state, np.ndarray) and state.dtype == np.int64
-            and state.shape == (size,)):
+    if not (isinstance(state, np.ndarray) and state.dtype == np.int64 and state.shape == (size,)):
         raise PositionError("position", f"expected an int64 array of {size} words")
     if state[0] != game_id:
         raise PositionError("game", f"word 0 is {state[0]}, not {title}'s id {game_id}")
@@ -219,23 +219,24 @@ def check_unused_words(state, layout):
     factories = layout.factories_for(players)
     for f in range(factories, layout.MAX_FACTORIES):
         if state[layout.W_FACTORY + f]:
-            raise PositionError("factories", f"factory {f + 1} is set but a {players}-player"
-                                             f" game has {factories}")
+            raise PositionError("factories", f"factory {f + 1} is set but a {players}-player game has {factories}")
     for p in range(players, layout.MAX_PLAYERS):
-        if state[layout.player_word(p, 0):layout.player_word(p, layout.PLAYER_WORDS)].any():
+        if state[layout.player_word(p, 0) : layout.player_word(p, layout.PLAYER_WORDS)].any():
             raise PositionError(f"player {p + 1}", f"set in a {players}-player game")
 
 
 # ---- factories -----------------------------------------------------------------------
+
 
 def filling_factory(counts, size):
     """The factory a refill is filling (the first with fewer than ``size`` tiles), or None
     once all are full; ``counts`` are the factories' tiles. A later factory with tiles is
     an error: factories fill in order."""
     filling = next((f for f, n in enumerate(counts) if n < size), None)
-    if filling is not None and any(counts[filling + 1:]):
-        raise PositionError("factories", f"factory {filling + 1} is not full but a later one"
-                                         " has tiles (factories fill in order)")
+    if filling is not None and any(counts[filling + 1 :]):
+        raise PositionError(
+            "factories", f"factory {filling + 1} is not full but a later one has tiles (factories fill in order)"
+        )
     return filling
 
 
@@ -244,19 +245,21 @@ def part_filled_factory(counts, size):
     error (only a refill that ran dry leaves one, its last)."""
     short = [f for f, n in enumerate(counts) if 0 < n < size]
     if len(short) > 1:
-        raise PositionError("factories", f"factories {short[0] + 1} and {short[1] + 1} are"
-                                         " part-filled (only a refill's last factory can be)")
+        raise PositionError(
+            "factories",
+            f"factories {short[0] + 1} and {short[1] + 1} are part-filled (only a refill's last factory can be)",
+        )
     return short[0] if short else None
 
 
 # ---- colour counts ---------------------------------------------------------------------
 
+
 def text_counts(field, token, names, letters):
     """Counts like ``3/0/2/1/5`` as {colour name: count}, colours in ``names`` order."""
     parts = token.split("/")
     if len(parts) != len(names):
-        raise PositionError(field, f"expected {len(names)} counts {'/'.join(letters)},"
-                                   f" got '{token}'")
+        raise PositionError(field, f"expected {len(names)} counts {'/'.join(letters)}, got '{token}'")
     return {name: text_number(field, part) for name, part in zip(names, parts)}
 
 
@@ -294,6 +297,7 @@ def letters_text(counts, letters):
 
 
 # ---- colours and tile lanes ----------------------------------------------------------
+
 
 class Colours:
     """A game's colours by name and letter, as its notation reads and writes them."""
@@ -348,8 +352,7 @@ class TileLanes(Colours):
 
     def letters_word(self, field, text):
         """The word of the colour letters in ``text`` (``BBYR``)."""
-        return self.word(letter_counts(field, text, self.letters, self.names, self.most,
-                                       "tiles"))
+        return self.word(letter_counts(field, text, self.letters, self.names, self.most, "tiles"))
 
     def letters_text(self, word):
         """A word's tiles as letters, colour by colour; empty for none."""
@@ -359,11 +362,11 @@ class TileLanes(Colours):
         """No colour in ``word`` has more tiles than exist; ``name`` names the place."""
         for colour, count in zip(self.names, self.counts(word)):
             if count > self.most:
-                raise PositionError(field, f"{name} holds {count} {colour} tiles"
-                                           f" ({self.most} exist)")
+                raise PositionError(field, f"{name} holds {count} {colour} tiles ({self.most} exist)")
 
 
 # ---- moves ---------------------------------------------------------------------------
+
 
 def move_words(text):
     """The lower-case words of a move text."""
@@ -396,8 +399,8 @@ def legal_moves(state, kernels):
     moves = np.empty(kernels.MAX_MOVES, np.int64)
     if who == CHANCE:
         probabilities = np.empty(len(moves), np.float64)
-        return moves[:kernels.chance_outcomes(state, moves, probabilities)].tolist()
-    return moves[:kernels.legal_moves(state, moves)].tolist()
+        return moves[: kernels.chance_outcomes(state, moves, probabilities)].tolist()
+    return moves[: kernels.legal_moves(state, moves)].tolist()
 
 
 def move_colour(text, word, names, letters):
@@ -405,8 +408,7 @@ def move_colour(text, word, names, letters):
     for c, (name, letter) in enumerate(zip(names, letters)):
         if word in (name, letter.lower()):
             return c
-    raise MoveError(text, f"'{word}' is not a colour ({', '.join(names)} or"
-                          f" {' '.join(letters)})")
+    raise MoveError(text, f"'{word}' is not a colour ({', '.join(names)} or {' '.join(letters)})")
 
 
 def move_source(text, word, factories, centre, otherwise):

@@ -15,6 +15,7 @@ on its domain's colour:
 Letters and marks carry everything, so the drawing still reads without colour.
 The realm is read from the state's realm words; the rest from the JSON form.
 """
+
 from rich import box
 from rich.console import Group
 from rich.table import Table
@@ -53,8 +54,7 @@ from tessera.kernels.azure.layout import (
 from tessera.notation.azure import COLUMNS, NONE, UNKNOWN, position_to_json
 from tessera.render.common import Palette
 
-DOMAIN_STYLES = ("bold white on dodger_blue3", "bold black on grey85", "bold white on red3",
-                 "bold white on grey19")
+DOMAIN_STYLES = ("bold white on dodger_blue3", "bold black on grey85", "bold white on red3", "bold white on grey19")
 CARDS = Palette({**dict(zip(COLOUR_LETTERS, DOMAIN_STYLES)), UNKNOWN: "bold"}, NONE, gap="")
 PLAYER_STYLES = ("bold black on yellow", "bold white on magenta")
 COMMON, GIFTED = "●", "◆"
@@ -62,12 +62,14 @@ MOUNTAIN = "▲"
 COSMOS_MARK = "☼"
 SERPENT_MARK = "~"
 CELL_WIDTH = 8
-BEAST_TITLES = ("Dragon", "Tiger", "Bird", "Tortoise")      # by mountain colour
+BEAST_TITLES = ("Dragon", "Tiger", "Bird", "Tortoise")  # by mountain colour
 BEAST_FULL = ("Azure Dragon", "White Tiger", "Vermillion Bird", "Black Tortoise")
-STANDIN_NOTE = ("Cosmos boards: STAND-IN. The printed Cosmos large domains and track are not"
-                " known to Tessera; these are invented boards of the same shape"
-                " (azure-cosmos-standin.json, packaged with Tessera). Set TESSERA_AZURE_COSMOS to a file with"
-                " the printed boards.")
+STANDIN_NOTE = (
+    "Cosmos boards: STAND-IN. The printed Cosmos large domains and track are not"
+    " known to Tessera; these are invented boards of the same shape"
+    " (azure-cosmos-standin.json, packaged with Tessera). Set TESSERA_AZURE_COSMOS to a file with"
+    " the printed boards."
+)
 
 
 def render_position(state):
@@ -81,6 +83,7 @@ def render_position(state):
 
 # ---- header --------------------------------------------------------------------------
 
+
 def _header(obj, state):
     title = "Azure"
     if obj["gifted"] != "none":
@@ -90,9 +93,14 @@ def _header(obj, state):
         title += " · Cosmos"
     lines = [Text(title, style="bold"), Text(who_acts(obj))]
     if obj["view"] is not None:
-        lines.append(Text(f"player {obj['view']}'s view: player {3 - obj['view']}'s cards that"
-                          f" player {obj['view']} cannot name are {UNKNOWN}, and so is the hidden"
-                          " deck", style="italic"))
+        lines.append(
+            Text(
+                f"player {obj['view']}'s view: player {3 - obj['view']}'s cards that"
+                f" player {obj['view']} cannot name are {UNKNOWN}, and so is the hidden"
+                " deck",
+                style="italic",
+            )
+        )
     return Group(*lines)
 
 
@@ -101,8 +109,7 @@ def who_acts(obj):
     phase, turn = obj["phase"], obj["turn"]
     if phase == "setup":
         drawer = 1 if obj["draws"] and CARDS.count(obj["players"][0]["hand"]) < 2 else 2
-        return (f"setup: chance deals player {drawer}'s starting hand"
-                f" ({obj['draws']} more from the hidden deck)")
+        return f"setup: chance deals player {drawer}'s starting hand ({obj['draws']} more from the hidden deck)"
     if phase == "place":
         return f"place: player {turn} places a stone"
     if phase == "boon":
@@ -121,10 +128,10 @@ def who_acts(obj):
 
 # ---- the realm -----------------------------------------------------------------------
 
+
 def _realm(state):
     size = GRID if state[S_COSMOS] else 6
-    table = Table(box=box.SQUARE, show_lines=True, pad_edge=False, padding=0,
-                  show_header=True, header_style="bold")
+    table = Table(box=box.SQUARE, show_lines=True, pad_edge=False, padding=0, show_header=True, header_style="bold")
     table.add_column("", justify="right", no_wrap=True)
     for col in range(size):
         table.add_column(COLUMNS[col], justify="center", width=CELL_WIDTH, no_wrap=True)
@@ -132,12 +139,19 @@ def _realm(state):
         cells = [_cell(state, GRID * row + col) for col in range(size)]
         table.add_row(Text(f"{row + 1} ", style="bold"), *cells)
     legend = Text.assemble(
-        ("legend: ", "bold"), "WW two white cards, +2 two points, ",
+        ("legend: ", "bold"),
+        "WW two white cards, +2 two points, ",
         f"{COSMOS_MARK} a cosmos step, " if state[S_COSMOS] else "",
         f"{SERPENT_MARK} serpent, A (3) an azure space costing 3 azure cards; ",
-        (f"{COMMON}1", PLAYER_STYLES[0]), " ", (f"{COMMON}2", PLAYER_STYLES[1]), " stones, ",
-        (f"{GIFTED}1", PLAYER_STYLES[0]), " gifted stone; ", f"{MOUNTAIN} a mountain, its beast free or with P1/P2",
-        style="dim")
+        (f"{COMMON}1", PLAYER_STYLES[0]),
+        " ",
+        (f"{COMMON}2", PLAYER_STYLES[1]),
+        " stones, ",
+        (f"{GIFTED}1", PLAYER_STYLES[0]),
+        " gifted stone; ",
+        f"{MOUNTAIN} a mountain, its beast free or with P1/P2",
+        style="dim",
+    )
     return Group(table, legend)
 
 
@@ -198,6 +212,7 @@ def _stone_owner(state, cell):
 
 # ---- the cosmos track ----------------------------------------------------------------
 
+
 def _track(state, track):
     end = int(state[S_TRACK_END])
     thresholds = int(state[S_THRESHOLDS])
@@ -214,14 +229,17 @@ def _track(state, track):
             text.append("|" if k >= 1 and thresholds >> k & 1 else " ")
     text.append(" ▶ ")
     text.append("player 1", style=PLAYER_STYLES[0])
-    where = "in the middle" if track == 0 else \
-        f"{abs(track)} step{'s' if abs(track) > 1 else ''} toward player {1 if track > 0 else 2}"
-    return Group(text, Text(f"Yellow Dragon {where}; | a threshold, ■ an end (reaching it wins)",
-                            style="dim"))
+    where = (
+        "in the middle"
+        if track == 0
+        else f"{abs(track)} step{'s' if abs(track) > 1 else ''} toward player {1 if track > 0 else 2}"
+    )
+    return Group(text, Text(f"Yellow Dragon {where}; | a threshold, ■ an end (reaching it wins)", style="dim"))
 
 
 def _cosmos_note():
     from tessera.kernels.azure.realm import BoardDataError, load_cosmos
+
     try:
         boards = load_cosmos()
     except BoardDataError as err:
@@ -233,12 +251,13 @@ def _cosmos_note():
 
 # ---- cards and players ---------------------------------------------------------------
 
+
 def _cards(obj):
-    faceup = Text.assemble(("Face-up decks ", "bold"),
-                           CARDS.counts(COLOUR_LETTERS, [obj["faceup"][n] for n in COLOUR_NAMES]))
+    faceup = Text.assemble(
+        ("Face-up decks ", "bold"), CARDS.counts(COLOUR_LETTERS, [obj["faceup"][n] for n in COLOUR_NAMES])
+    )
     deck = obj["deck"]
-    return Group(faceup, Text.assemble(("Hidden deck   ", "bold"), f"{CARDS.count(deck)} cards  ",
-                                       CARDS.row(deck)))
+    return Group(faceup, Text.assemble(("Hidden deck   ", "bold"), f"{CARDS.count(deck)} cards  ", CARDS.row(deck)))
 
 
 def _players(obj):
@@ -248,14 +267,24 @@ def _players(obj):
         marker = "▶ " if number == acting else "  "
         beasts = ", ".join(BEAST_FULL[BEAST_NAMES.index(b)] for b in player["beasts"]) or NONE
         gifted = f", gifted stone on {player['gifted']}" if player["gifted"] else ""
-        rows.append(Text.assemble(
-            marker, (f"Player {number}", PLAYER_STYLES[number - 1]),
-            (f"  {player['score']} points", "bold"),
-            f" · {len(player['stones'])} stones on the realm, {player['supply']} in supply{gifted}"))
+        rows.append(
+            Text.assemble(
+                marker,
+                (f"Player {number}", PLAYER_STYLES[number - 1]),
+                (f"  {player['score']} points", "bold"),
+                f" · {len(player['stones'])} stones on the realm, {player['supply']} in supply{gifted}",
+            )
+        )
         hand = player["hand"]
-        rows.append(Text.assemble("    hand ", CARDS.row(hand),
-                                  f" ({CARDS.count(hand)} cards; known to the opponent: ",
-                                  CARDS.row(player["known"]), ")"))
+        rows.append(
+            Text.assemble(
+                "    hand ",
+                CARDS.row(hand),
+                f" ({CARDS.count(hand)} cards; known to the opponent: ",
+                CARDS.row(player["known"]),
+                ")",
+            )
+        )
         rows.append(Text(f"    beasts: {beasts}"))
     return Group(*rows)
 
@@ -269,5 +298,3 @@ def _acting_player(obj):
     if phase == "bird-return":
         return obj["bird_loser"]
     return None
-
-

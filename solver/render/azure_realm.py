@@ -1,5 +1,6 @@
 """An Azure realm's cells for the web board to draw, read from the position's realm words
 (which the engine fills from the board data for the layout) as ``tessera show`` reads them."""
+
 from tessera.kernels.azure.layout import (
     BEAST_NAMES,
     BLACK,
@@ -43,23 +44,28 @@ def realm(state):
             if kind == KIND_NONE:
                 continue
             colour = cell_field(packed, CELL_DOMAIN)
-            entry = {"cell": cell_name(cell), "row": row, "col": col,
-                     "domain": COLOUR_LETTERS[colour]}
+            entry = {"cell": cell_name(cell), "row": row, "col": col, "domain": COLOUR_LETTERS[colour]}
             if kind == KIND_MOUNTAIN:
                 holder = int(state[W_HOLDER + colour])
-                entry.update(kind="mountain", beast=BEAST_NAMES[colour],
-                             holder=holder + 1 if holder >= 0 else None,
-                             stone=(int(state[W_BLACK_STONE]) + 1
-                                    if colour == BLACK and state[W_BLACK_STONE] >= 0 else None))
+                entry.update(
+                    kind="mountain",
+                    beast=BEAST_NAMES[colour],
+                    holder=holder + 1 if holder >= 0 else None,
+                    stone=(int(state[W_BLACK_STONE]) + 1 if colour == BLACK and state[W_BLACK_STONE] >= 0 else None),
+                )
             else:
                 qi = cell_field(packed, CELL_QI)
                 qi_colour = COLOUR_LETTERS[cell_field(packed, CELL_QI_COLOUR)] if qi else None
-                entry.update(kind="space", qi=qi, qi_colour=qi_colour,
-                             wisdom=cell_field(packed, CELL_WISDOM),
-                             cosmos=cell_field(packed, CELL_COSMOS),
-                             serpent=bool(cell_field(packed, CELL_SERPENT)),
-                             cost=cell_field(packed, CELL_COST),
-                             stone=_stone(state, cell))
+                entry.update(
+                    kind="space",
+                    qi=qi,
+                    qi_colour=qi_colour,
+                    wisdom=cell_field(packed, CELL_WISDOM),
+                    cosmos=cell_field(packed, CELL_COSMOS),
+                    serpent=bool(cell_field(packed, CELL_SERPENT)),
+                    cost=cell_field(packed, CELL_COST),
+                    stone=_stone(state, cell),
+                )
             cells.append(entry)
     return {"size": size, "cells": cells, "track": _track(state)}
 
@@ -76,7 +82,11 @@ def _track(state):
     if not state[S_COSMOS]:
         return None
     from tessera.kernels.azure.realm import load_cosmos
+
     end = int(state[S_TRACK_END])
     thresholds = int(state[S_THRESHOLDS])
-    return {"end": end, "thresholds": [k for k in range(1, end + 1) if thresholds >> k & 1],
-            "standin": bool(load_cosmos().standin)}
+    return {
+        "end": end,
+        "thresholds": [k for k in range(1, end + 1) if thresholds >> k & 1],
+        "standin": bool(load_cosmos().standin),
+    }

@@ -1,5 +1,6 @@
 """Drawing pieces the games share: coloured tiles or cards, the factories, the players'
 board panels and the winner line."""
+
 import numpy as np
 from rich.columns import Columns
 from rich.console import Group
@@ -8,7 +9,7 @@ from rich.text import Text
 
 from tessera.kernels.games import payoffs
 
-BOARD_WIDTH = 25                # fits "▶ Player 4 · 100 pts"; three fit in 80 columns
+BOARD_WIDTH = 25  # fits "▶ Player 4 · 100 pts"; three fit in 80 columns
 
 
 class Palette:
@@ -45,14 +46,12 @@ class Palette:
 
 def tabletop(title, who_acts, table, boards):
     """The title over who acts, the table, then the players' boards side by side."""
-    return Group(Group(title, Text(who_acts)), Text(), table, Text(),
-                 Columns(boards, padding=(0, 1)))
+    return Group(Group(title, Text(who_acts)), Text(), table, Text(), Columns(boards, padding=(0, 1)))
 
 
 def factories(palette, tiles):
     """The heading ``Factories`` over the numbered factories in columns."""
-    cells = [Text.assemble((f"{f} ", "dim"), palette.row(factory))
-             for f, factory in enumerate(tiles, 1)]
+    cells = [Text.assemble((f"{f} ", "dim"), palette.row(factory)) for f, factory in enumerate(tiles, 1)]
     return Group(Text("Factories", style="bold"), Columns(cells, padding=(0, 3)))
 
 

@@ -6,6 +6,7 @@ one its number (the tiles it costs), so the board still reads right without colo
 The centre star shows ``*`` on covered spaces and lists its colours after them (the
 engine does not keep which space holds which colour).
 """
+
 from rich.console import Group
 from rich.text import Text
 
@@ -20,24 +21,28 @@ from tessera.kernels.pavilion.layout import (
 from tessera.notation.pavilion import NO_TILES, position_to_json
 from tessera.render.common import Palette, board_panel, factories, result, tabletop
 
-TILES = Palette({
-    "P": "bold white on purple",
-    "G": "bold black on green",
-    "O": "bold black on dark_orange",
-    "Y": "bold black on yellow",
-    "B": "bold white on blue",
-    "R": "bold white on red",
-}, NO_TILES)
+TILES = Palette(
+    {
+        "P": "bold white on purple",
+        "G": "bold black on green",
+        "O": "bold black on dark_orange",
+        "Y": "bold black on yellow",
+        "B": "bold white on blue",
+        "R": "bold white on red",
+    },
+    NO_TILES,
+)
 CENTRE_COVERED = "*"
 
 
 def render_position(state):
     obj = position_to_json(state)
-    title = Text.assemble((f"Azul: Summer Pavilion · {obj['players']} players · round"
-                           f" {obj['round']} of {ROUNDS} · wild ", "bold"),
-                          TILES.tile(_letter(obj["wild"])), (f" {obj['wild']}", "bold"))
-    return tabletop(title, who_acts(obj, state), _table(obj),
-                    [_board(obj, p) for p in range(obj["players"])])
+    title = Text.assemble(
+        (f"Azul: Summer Pavilion · {obj['players']} players · round {obj['round']} of {ROUNDS} · wild ", "bold"),
+        TILES.tile(_letter(obj["wild"])),
+        (f" {obj['wild']}", "bold"),
+    )
+    return tabletop(title, who_acts(obj, state), _table(obj), [_board(obj, p) for p in range(obj["players"])])
 
 
 # ---- who acts ------------------------------------------------------------------------
@@ -47,8 +52,7 @@ def who_acts(obj, state):
     """One line: who acts and what they do (under the drawing's title; the web board's status)."""
     phase, player = obj["phase"], obj["turn"]
     if phase == "refill":
-        filling = next((f for f, tiles in enumerate(obj["factories"], 1)
-                        if TILES.count(tiles) < FACTORY_SIZE), None)
+        filling = next((f for f, tiles in enumerate(obj["factories"], 1) if TILES.count(tiles) < FACTORY_SIZE), None)
         target = f"factory {filling}" if filling else "the supply"
         return f"refill: chance draws a tile for {target}"
     if phase == "resupply":
@@ -66,6 +70,7 @@ def who_acts(obj, state):
 
 # ---- the table -----------------------------------------------------------------------
 
+
 def _table(obj):
     centre = Text.assemble(("Centre  ", "bold"), TILES.row(obj["centre"]))
     if obj["token"] is None:
@@ -74,8 +79,12 @@ def _table(obj):
         factories(TILES, obj["factories"]),
         centre,
         Text.assemble(("Supply  ", "bold"), TILES.row(obj["supply"])),
-        Text.assemble(("Bag ", "bold"), TILES.total(COLOUR_LETTERS, obj["bag"]),
-                      ("   Tower ", "bold"), TILES.total(COLOUR_LETTERS, obj["tower"])),
+        Text.assemble(
+            ("Bag ", "bold"),
+            TILES.total(COLOUR_LETTERS, obj["bag"]),
+            ("   Tower ", "bold"),
+            TILES.total(COLOUR_LETTERS, obj["tower"]),
+        ),
     )
 
 
@@ -85,30 +94,44 @@ def _letter(colour_name):
 
 # ---- a player's board ----------------------------------------------------------------
 
+
 def _board(obj, p):
     board = obj["boards"][p]
     number = p + 1
     acting = obj["phase"] in ("draft", "place", "bonus", "keep") and obj["turn"] == number
-    marks = [mark for mark, on in (("start-player token", obj["token"] == number),
-                                   ("passed", number in obj["passed"] and obj["phase"] != "over"))
-             if on]
+    marks = [
+        mark
+        for mark, on in (
+            ("start-player token", obj["token"] == number),
+            ("passed", number in obj["passed"] and obj["phase"] != "over"),
+        )
+        if on
+    ]
     stars = [_outer_star(letter, cells) for letter, cells in zip(COLOUR_LETTERS, board["stars"])]
     stars.append(_centre_star(board["stars"][-1]))
-    return board_panel(Group(*stars, Text(),
-                             Text.assemble(("Hand ", "bold"), TILES.row(board["hand"])),
-                             Text.assemble(("Kept ", "bold"), TILES.row(board["kept"])),
-                             Text(", ".join(marks), style="dim")),
-                       number, board["score"], acting)
+    return board_panel(
+        Group(
+            *stars,
+            Text(),
+            Text.assemble(("Hand ", "bold"), TILES.row(board["hand"])),
+            Text.assemble(("Kept ", "bold"), TILES.row(board["kept"])),
+            Text(", ".join(marks), style="dim"),
+        ),
+        number,
+        board["score"],
+        acting,
+    )
 
 
 def _outer_star(letter, cells):
-    spaces = [TILES.tile(cell) if cell != "." else Text(str(k), style="dim")
-              for k, cell in enumerate(cells, 1)]
+    spaces = [TILES.tile(cell) if cell != "." else Text(str(k), style="dim") for k, cell in enumerate(cells, 1)]
     return Text.assemble((f"{letter} ", "bold"), Text(" ").join(spaces))
 
 
 def _centre_star(cells):
-    spaces = [Text(CENTRE_COVERED, style="bold") if cell != "." else Text(str(k), style="dim")
-              for k, cell in enumerate(cells, 1)]
+    spaces = [
+        Text(CENTRE_COVERED, style="bold") if cell != "." else Text(str(k), style="dim")
+        for k, cell in enumerate(cells, 1)
+    ]
     colours = [TILES.tile(cell) for cell in cells if cell != "."]
     return Text.assemble(("C ", "bold"), Text(" ").join(spaces), "  ", Text("").join(colours))

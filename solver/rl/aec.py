@@ -23,6 +23,7 @@ median agent to have made ``max_cycles`` moves: this truncation gives that on ev
 where some truncation could, and no truncation can where a repeated turn takes an agent
 past ``max_cycles`` before the median agent gets there (docs/rl.md).
 """
+
 import random
 
 import numpy as np
@@ -41,8 +42,9 @@ ILLEGAL_ACTIONS = ("terminate", "raise", "fold")
 class TesseraAEC(pettingzoo.AECEnv):
     metadata = {"render_modes": ["ansi", "human"], "name": "tessera_v0", "is_parallelizable": False}
 
-    def __init__(self, game="azul", render_mode=None, max_cycles=None, illegal_action="terminate",
-                 seed=None, **options):
+    def __init__(
+        self, game="azul", render_mode=None, max_cycles=None, illegal_action="terminate", seed=None, **options
+    ):
         super().__init__()
         if illegal_action not in ILLEGAL_ACTIONS:
             raise OptionError(f"illegal_action is one of {', '.join(ILLEGAL_ACTIONS)}, not {illegal_action!r}")
@@ -53,10 +55,12 @@ class TesseraAEC(pettingzoo.AECEnv):
         self.metadata = dict(self.metadata, name=f"tessera_{game}_v0")
         self.possible_agents = [f"player_{p + 1}" for p in range(self.table.players)]
         size, actions = self.table.encoding.observation_size, self.table.encoding.num_actions
-        space = gymnasium.spaces.Dict({
-            "observation": gymnasium.spaces.Box(-np.inf, np.inf, (size,), np.float32),
-            "action_mask": gymnasium.spaces.Box(0, 1, (actions,), np.int8),
-        })
+        space = gymnasium.spaces.Dict(
+            {
+                "observation": gymnasium.spaces.Box(-np.inf, np.inf, (size,), np.float32),
+                "action_mask": gymnasium.spaces.Box(0, 1, (actions,), np.int8),
+            }
+        )
         self.observation_spaces = {agent: space for agent in self.possible_agents}
         self.action_spaces = {agent: gymnasium.spaces.Discrete(actions) for agent in self.possible_agents}
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
@@ -88,8 +92,7 @@ class TesseraAEC(pettingzoo.AECEnv):
 
     def observe(self, agent):
         player = self.possible_agents.index(agent)
-        mask = self.table.mask() if self.table.to_move == player else \
-            np.zeros(self.table.encoding.num_actions, np.int8)
+        mask = self.table.mask() if self.table.to_move == player else np.zeros(self.table.encoding.num_actions, np.int8)
         return {"observation": self.table.observation(player), "action_mask": mask}
 
     def step(self, action):
@@ -97,8 +100,7 @@ class TesseraAEC(pettingzoo.AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise MoveError(repr(action), f"{agent} is to act and an action is an action id "
-                                          f"(a whole number)")
+            raise MoveError(repr(action), f"{agent} is to act and an action is an action id (a whole number)")
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         legal = self.table.legal_actions()
@@ -109,7 +111,7 @@ class TesseraAEC(pettingzoo.AECEnv):
             self.terminations = dict.fromkeys(self.agents, True)
             self.infos[agent] = {"illegal_action": int(action)}
         else:
-            self.table.play(action)               # raises MoveError for "raise"
+            self.table.play(action)  # raises MoveError for "raise"
             self.moves[self.possible_agents.index(agent)] += 1
             if self.table.is_over:
                 self.rewards = dict(zip(self.possible_agents, self.table.returns().tolist()))
@@ -134,6 +136,7 @@ class TesseraAEC(pettingzoo.AECEnv):
             return self.table.position().text()
         if self.render_mode == "human":
             from rich import print as rich_print
+
             rich_print(self.table.position().render())
         return None
 
@@ -149,8 +152,7 @@ class TesseraParallel(pettingzoo.ParallelEnv):
 
     metadata = {"render_modes": ["ansi", "human"], "name": "tessera_v0", "is_parallelizable": True}
 
-    def __init__(self, game="azul", render_mode=None, max_cycles=None, illegal_action="fold", seed=None,
-                 **options):
+    def __init__(self, game="azul", render_mode=None, max_cycles=None, illegal_action="fold", seed=None, **options):
         self.aec = TesseraAEC(game, render_mode, None, illegal_action, seed, **options)
         self.render_mode, self.max_cycles = render_mode, max_cycles
         self.possible_agents = self.aec.possible_agents
@@ -172,8 +174,9 @@ class TesseraParallel(pettingzoo.ParallelEnv):
         aec = self.aec
         rewards = dict.fromkeys(self.agents, 0.0)
         moved = set()
-        while aec.agent_selection not in moved and not (aec.terminations[aec.agent_selection]
-                                                          or aec.truncations[aec.agent_selection]):
+        while aec.agent_selection not in moved and not (
+            aec.terminations[aec.agent_selection] or aec.truncations[aec.agent_selection]
+        ):
             agent = aec.agent_selection
             moved.add(agent)
             aec.step(actions[agent])

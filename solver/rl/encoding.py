@@ -3,6 +3,7 @@
 Each game's kernels define them (``kernels.<game>.encoding``); this module gives them to
 Python code working with ``Position`` objects.
 """
+
 import importlib
 
 import numpy as np

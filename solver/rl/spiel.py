@@ -15,6 +15,7 @@ strings have perfect recall: the history, with the colours of the cards the play
 not see hidden. Azure's realm is a parameter (``realm_seed`` deals it as ``tessera new
 azure --seed``), not a chance event.
 """
+
 from functools import cache
 
 import numpy as np
@@ -42,8 +43,11 @@ def game_type(spec):
         long_name=f"Tessera {spec.display_name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if spec.hidden
-                     else pyspiel.GameType.Information.PERFECT_INFORMATION),
+        information=(
+            pyspiel.GameType.Information.IMPERFECT_INFORMATION
+            if spec.hidden
+            else pyspiel.GameType.Information.PERFECT_INFORMATION
+        ),
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=spec.players.most,
@@ -52,7 +56,8 @@ def game_type(spec):
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=parameters(spec))
+        parameter_specification=parameters(spec),
+    )
 
 
 @cache
@@ -64,8 +69,7 @@ def rules_for(name, options):
 def tessera_options(spec, params):
     """The ``tessera new`` options of OpenSpiel parameters, as a hashable tuple."""
     setup = spec.seeded_setup
-    options = {key: value for key, value in params.items()
-               if setup is None or key != setup.parameter}
+    options = {key: value for key, value in params.items() if setup is None or key != setup.parameter}
     return tuple(sorted(options.items()))
 
 
@@ -84,20 +88,25 @@ class TesseraGame(pyspiel.Game):
         self._undealt = None
         rules = rules_for(self.name, self.options)
         players = rules.players
-        super().__init__(game_type(spec), pyspiel.GameInfo(
-            num_distinct_actions=rules.encoding.num_actions,
-            max_chance_outcomes=spec.chance_outcomes,
-            num_players=players,
-            min_utility=-1.0,
-            max_utility=float(players - 1),
-            utility_sum=0.0,
-            max_game_length=self.game.max_actions(players)), params)
+        super().__init__(
+            game_type(spec),
+            pyspiel.GameInfo(
+                num_distinct_actions=rules.encoding.num_actions,
+                max_chance_outcomes=spec.chance_outcomes,
+                num_players=players,
+                min_utility=-1.0,
+                max_utility=float(players - 1),
+                utility_sum=0.0,
+                max_game_length=self.game.max_actions(players),
+            ),
+            params,
+        )
 
     def rules(self):
         return rules_for(self.name, self.options)
 
     def new_initial_state(self):
-        if self._undealt is None:      # laid once: Azure's realm takes milliseconds of Python
+        if self._undealt is None:  # laid once: Azure's realm takes milliseconds of Python
             self._undealt = self.game.undealt(self.setup_seed, **dict(self.options))
         return TesseraState(self, self._undealt.copy())
 
@@ -115,7 +124,7 @@ class TesseraState(pyspiel.State):
         super().__init__(game)
         self._name, self._options = game.name, game.options
         self.array = state
-        self.seen = []      # per action: the players who saw it (everyone, but a card drawn)
+        self.seen = []  # per action: the players who saw it (everyone, but a card drawn)
 
     def rules(self):
         return rules_for(self._name, self._options)
@@ -188,8 +197,7 @@ class TesseraObserver:
     def string_from(self, state, player):
         if not self.perfect_recall:
             return self.rules.view_text(state.array, player)
-        return " ".join(str(action) if player in seen else "?"
-                        for action, seen in zip(state.history(), state.seen))
+        return " ".join(str(action) if player in seen else "?" for action, seen in zip(state.history(), state.seen))
 
 
 def openspiel_class(game):

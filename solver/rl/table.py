@@ -6,6 +6,7 @@ returns, observations and notation. ``Table`` is one game on it, chance drawn fr
 seed. The rules are the game's kernels (``tessera.kernels.games``' interface, on
 ``Position.state`` arrays); action ids and observations are ``tessera.rl.encoding``'s.
 """
+
 import numpy as np
 
 from tessera.errors import MoveError
@@ -52,8 +53,7 @@ class Rules:
     def chance_outcomes(self, state):
         """[(outcome, probability)] when chance acts, else []."""
         count = self.kernels.chance_outcomes(state, self._moves, self._probs)
-        return [(int(m) - self.chance_base, float(p))
-                for m, p in zip(self._moves[:count], self._probs[:count])]
+        return [(int(m) - self.chance_base, float(p)) for m, p in zip(self._moves[:count], self._probs[:count])]
 
     def apply(self, state, action):
         """Play ``action`` in place: a player's action id, or at chance an outcome; MoveError
@@ -79,8 +79,9 @@ class Rules:
 
     def action_to_string(self, state, action):
         """The notation of a player's action, or of a chance outcome, in ``state``."""
-        move = self.chance_base + action if self.to_move(state) == CHANCE else \
-            self.encoding.move_of_action(state, action)
+        move = (
+            self.chance_base + action if self.to_move(state) == CHANCE else self.encoding.move_of_action(state, action)
+        )
         return str(self.game.format_move(state, move))
 
     def view_text(self, state, player):
@@ -133,4 +134,3 @@ class Table:
 
     def position(self):
         return Position.from_state(self.state)
-

@@ -6,6 +6,7 @@ player to act; ``info["action_mask"]`` marks the legal action ids; a finished ga
 again at once from a new seeded deal (Gymnasium's same-step autoreset, without the final
 observation).
 """
+
 import threading
 import weakref
 
@@ -19,7 +20,7 @@ from tessera.rl.encoding import Encoding
 # The 'rl' extra's Gymnasium: the environment is its VectorEnv.
 gymnasium = require_extra("gymnasium", "rl", "tessera.rl.vector (the batched environment)")
 
-SETUPS_DEALT = 64        # set-ups dealt for a batch (Azure's realms) when no option names one
+SETUPS_DEALT = 64  # set-ups dealt for a batch (Azure's realms) when no option names one
 # Reads of the chunks' ``finished`` marks between looks for a failed chunk server.
 SPINS = 1 << 24
 # Reads a chunk server makes of its control word, waiting for the next batch, before it
@@ -43,11 +44,12 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
 
     def __init__(self, game, num_envs, seed=0, threads=1, copy=True, **options):
         from tessera.kernels import bind
+
         if type(num_envs) is not int or num_envs < 1:
             raise OptionError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
         if type(threads) is not int or not 1 <= threads <= num_envs:
             raise OptionError(f"threads must be from 1 to num_envs ({num_envs}), not {threads!r}")
-        check_seed(seed)                # before Azure's realms are dealt from it
+        check_seed(seed)  # before Azure's realms are dealt from it
         self.encoding = Encoding(game, **options)
         self.kernels = bind.instance(game, "vecenv")
         self.num_envs, self.threads, self.copy = num_envs, threads, copy
@@ -68,22 +70,35 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
         self.terminated = np.zeros(num_envs, np.bool_)
         self.truncated = np.zeros(num_envs, np.bool_)
         self.single_observation_space = gymnasium.spaces.Box(
-            -np.inf, np.inf, (self.encoding.observation_size,), np.float32)
+            -np.inf, np.inf, (self.encoding.observation_size,), np.float32
+        )
         self.single_action_space = gymnasium.spaces.Discrete(self.encoding.num_actions)
         self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, num_envs)
-        self.action_space = gymnasium.spaces.MultiDiscrete(
-            np.full(num_envs, self.encoding.num_actions))
+        self.action_space = gymnasium.spaces.MultiDiscrete(np.full(num_envs, self.encoding.num_actions))
         self._seed = seed
         self._dealt = False
         self._closed = False
         bounds = [num_envs * k // threads for k in range(threads + 1)]
         *served, self._own_chunk = zip(bounds[:-1], bounds[1:])
         self._actions = np.zeros(num_envs, np.int64)
-        self._finished = np.zeros(threads, np.int64)    # a chunk's kernel sets its slot last
+        self._finished = np.zeros(threads, np.int64)  # a chunk's kernel sets its slot last
         # What ``play_chunk`` (and ``serve_chunk``) take after the chunk's rows.
-        self._arrays = (self._actions, self.states, self.starts, self.seeders, self.rngs, self.game_seeds,
-                        self.obs, self.masks, self.legal, self.n_legal, self.to_move, self.rewards,
-                        self.reward, self.terminated)
+        self._arrays = (
+            self._actions,
+            self.states,
+            self.starts,
+            self.seeders,
+            self.rngs,
+            self.game_seeds,
+            self.obs,
+            self.masks,
+            self.legal,
+            self.n_legal,
+            self.to_move,
+            self.rewards,
+            self.reward,
+            self.terminated,
+        )
         self._servers = _ChunkServers(self.kernels, served, self._finished, self._arrays) if served else None
         if self._servers is not None:
             weakref.finalize(self, self._servers.stop)
@@ -116,18 +131,18 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
         self._actions[:] = actions
         self._play(k.OP_STEP)
         out = self._out
-        return (out(self.obs), out(self.reward), out(self.terminated), out(self.truncated),
-                self._info())
+        return (out(self.obs), out(self.reward), out(self.terminated), out(self.truncated), self._info())
 
     def random_actions(self, rngs):
         """A uniformly random legal action id per row, drawn with ``rngs`` (uint64 [num_envs],
         advanced): what a random player does, without leaving numba."""
-        if not (isinstance(rngs, np.ndarray) and rngs.dtype == np.uint64
-                and rngs.shape == (self.num_envs,)):
+        if not (isinstance(rngs, np.ndarray) and rngs.dtype == np.uint64 and rngs.shape == (self.num_envs,)):
             # numba would run past a short array, and advance a copy of any other
-            raise ValueError(f"rngs must be a uint64 array of shape ({self.num_envs},), not "
-                             f"{getattr(rngs, 'dtype', type(rngs).__name__)} "
-                             f"{getattr(rngs, 'shape', '')}")
+            raise ValueError(
+                f"rngs must be a uint64 array of shape ({self.num_envs},), not "
+                f"{getattr(rngs, 'dtype', type(rngs).__name__)} "
+                f"{getattr(rngs, 'shape', '')}"
+            )
         out = np.empty(self.num_envs, np.int64)
         # one thread: about 10 ns a row, less than handing a chunk to another thread costs
         self.kernels.random_actions_range(0, self.num_envs, self.legal, self.n_legal, rngs, out)
@@ -144,7 +159,7 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
         k.play_chunk(op, seed, lo, hi, finished, finished.size - 1, *self._arrays)
         if self._servers is not None:
             while not k.wait_finished(finished, SPINS):
-                self._servers.check()       # a slow chunk is waited for, a failed one raises
+                self._servers.check()  # a slow chunk is waited for, a failed one raises
 
     def close(self, **kwargs):
         self._closed = True
@@ -158,6 +173,7 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
     def positions(self):
         """The games as ``Position`` objects (for looking at them; slow)."""
         from tessera.position import Position
+
         return [Position.from_state(state) for state in self.states]
 
     def _out(self, array):
@@ -165,8 +181,12 @@ class TesseraVectorEnv(gymnasium.vector.VectorEnv):
 
     def _info(self):
         out = self._out
-        return {"action_mask": out(self.masks), "to_move": out(self.to_move),
-                "rewards": out(self.rewards), "game_seed": out(self.game_seeds)}
+        return {
+            "action_mask": out(self.masks),
+            "to_move": out(self.to_move),
+            "rewards": out(self.rewards),
+            "game_seed": out(self.game_seeds),
+        }
 
 
 def _starts(game, seed, options):
@@ -174,8 +194,9 @@ def _starts(game, seed, options):
     chosen = get_game(game)
     setup = chosen.spec.seeded_setup
     if setup is not None and options.get(setup.option) is None:
-        return np.ascontiguousarray(chosen.undealt_batch(
-            [seed * SETUPS_DEALT + k for k in range(SETUPS_DEALT)], **options), np.int64)
+        return np.ascontiguousarray(
+            chosen.undealt_batch([seed * SETUPS_DEALT + k for k in range(SETUPS_DEALT)], **options), np.int64
+        )
     return np.ascontiguousarray(chosen.undealt(0, **options)[None, :], np.int64)
 
 
@@ -193,9 +214,12 @@ class _ChunkServers:
         self.woken = threading.Condition()
         self.sleeping = [False] * len(chunks)
         self.errors = []
-        self.threads = [threading.Thread(target=self._serve, args=(k, lo, hi, finished, arrays),
-                                         name=f"tessera-vecenv-chunk-{k}", daemon=True)
-                        for k, (lo, hi) in enumerate(chunks)]
+        self.threads = [
+            threading.Thread(
+                target=self._serve, args=(k, lo, hi, finished, arrays), name=f"tessera-vecenv-chunk-{k}", daemon=True
+            )
+            for k, (lo, hi) in enumerate(chunks)
+        ]
         for thread in self.threads:
             thread.start()
 
@@ -204,7 +228,7 @@ class _ChunkServers:
         self.check()
         self.batch += 1
         self.kernels.publish(self.control, self.batch, op, seed)
-        if any(self.sleeping):      # read after the batch is out: a server not yet asleep sees it
+        if any(self.sleeping):  # read after the batch is out: a server not yet asleep sees it
             with self.woken:
                 self.woken.notify_all()
 
@@ -233,5 +257,5 @@ class _ChunkServers:
                     while control[k.BATCH] == done:
                         self.woken.wait()
                     self.sleeping[chunk] = False
-        except BaseException as error:       # raised in the caller's next step (``check``)
+        except BaseException as error:  # raised in the caller's next step (``check``)
             self.errors.append(error)

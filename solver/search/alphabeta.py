@@ -10,6 +10,7 @@ score margins (Azul, Summer Pavilion); ``"game"`` searches to the end of the gam
 through chance (expectimax) and values win probabilities (Azure). ``mode=None``
 takes the game's mode from ``GAME_MODES``.
 """
+
 import math
 import time
 
@@ -24,7 +25,7 @@ from tessera.kernels.search import ttable
 from tessera.search.loading import kernel_loader
 from tessera.search.result import ExactValue, MoveLine, SearchResult
 
-MAX_PLY = 128           # the longest line searched; a longer one is cut off as at the depth limit
+MAX_PLY = 128  # the longest line searched; a longer one is cut off as at the depth limit
 WIN_RATE = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 
 MODES = {"round": kernel.MODE_ROUND, "game": kernel.MODE_GAME}
@@ -39,17 +40,33 @@ def search_kernels(state):
     kernels, max_moves = bind.instance(state[0], "alphabeta"), bind.interface(state[0]).MAX_MOVES
     work, table, counters = kernels.new_work(state, 1), ttable.new_table(1), kernel.new_counters()
     limits = kernel.new_limits()
-    return [(kernels.search_root, (state, 1, work, table, counters, limits, np.zeros(max_moves, np.float64),
-                                   np.zeros(max_moves, np.int64), np.zeros(max_moves, np.bool_))),
-            (kernels.principal_variation, (state, 0.0, 1, 1, 1, work, table, counters, limits,
-                                           np.empty(MAX_PLY, np.int64)))]
+    return [
+        (
+            kernels.search_root,
+            (
+                state,
+                1,
+                work,
+                table,
+                counters,
+                limits,
+                np.zeros(max_moves, np.float64),
+                np.zeros(max_moves, np.int64),
+                np.zeros(max_moves, np.bool_),
+            ),
+        ),
+        (
+            kernels.principal_variation,
+            (state, 0.0, 1, 1, 1, work, table, counters, limits, np.empty(MAX_PLY, np.int64)),
+        ),
+    ]
 
 
 def helper_kernels(state):
     """What a second process compiles while a search compiles ``search_root``
     (``tessera.parallel_compile``): the principal variations, about a fifth of the compile
     and, through the kernels they share with the search, whichever the search has not begun."""
-    return search_kernels(np.asarray(state, np.int64))[1:]      # a list: the helper has it from JSON
+    return search_kernels(np.asarray(state, np.int64))[1:]  # a list: the helper has it from JSON
 
 
 load_kernels = kernel_loader(search_kernels, helper_kernels)
@@ -64,8 +81,7 @@ def search_mode(state, mode=None):
     return mode
 
 
-def search_alphabeta(state, depth=None, time_limit=None, tt_bits=22, progress=None,
-                     node_limit=None, mode=None):
+def search_alphabeta(state, depth=None, time_limit=None, tt_bits=22, progress=None, node_limit=None, mode=None):
     """Iterative deepening alpha-beta; ``depth=None`` searches until proven or out of time.
 
     ``progress(depth, nodes, seconds)`` is called after each completed iteration.
@@ -106,19 +122,17 @@ class _Search:
         self.kernels = bind.instance(state[0], "alphabeta")
         self.root = self.rules.to_move(state)
         if self.root < 0:
-            raise TesseraError("alpha-beta needs a position with a player to move"
-                               " (not a refill or a finished game)")
+            raise TesseraError("alpha-beta needs a position with a player to move (not a refill or a finished game)")
         if not self.rules.is_complete(state):
-            raise TesseraError("alpha-beta needs a complete position, not a player's view"
-                               " with hidden parts")
+            raise TesseraError("alpha-beta needs a complete position, not a player's view with hidden parts")
         self.state = state
         self.progress = progress
         self.table = ttable.new_table(tt_bits)
         self.work = self.kernels.new_work(state, MAX_PLY)
         self.counters = kernel.new_counters()
         self.nodes_so_far = np.zeros(self.rules.MAX_MOVES, np.int64)
-        self.done = None            # the last completed iteration
-        with compile_clock() as compiling:          # before the clock: it times the search alone
+        self.done = None  # the last completed iteration
+        with compile_clock() as compiling:  # before the clock: it times the search alone
             load_kernels(state)
         self.compile_seconds = compiling.seconds
         self.start = time.perf_counter()
@@ -130,15 +144,23 @@ class _Search:
 
     @property
     def proven(self):
-        return bool(self.done.proven[:self.done.count].all())
+        return bool(self.done.proven[: self.done.count].all())
 
     def iterate(self, depth):
         """One search of every root move to ``depth``; False when the limits cut it short."""
         iteration = _Iteration(depth, self.rules.MAX_MOVES)
         first = self.done is None
-        n = self.kernels.search_root(self.state, depth, self.work, self.table, self.counters,
-                               self._limits() if first else self.limits,
-                               iteration.values, iteration.nodes, iteration.proven)
+        n = self.kernels.search_root(
+            self.state,
+            depth,
+            self.work,
+            self.table,
+            self.counters,
+            self._limits() if first else self.limits,
+            iteration.values,
+            iteration.nodes,
+            iteration.proven,
+        )
         if self.counters[kernel.ABORTED]:
             return False
         iteration.count = n
@@ -157,12 +179,20 @@ class _Search:
         lines = self._move_lines()
         best = lines[0]
         return SearchResult(
-            algo=algo, player=int(self.root), position_hash=int(self.rules.position_hash(self.state)),
-            visits=int(self.counters[kernel.NODES]), seconds=self.elapsed(),
-            value=best.win_rate, margin=best.margin, moves=lines,
-            exact=best.exact if self.proven else None, depth=self.done.depth,
-            tt_hit_rate=ttable.hit_rate(self.table), mode=self.mode,
-            compile_seconds=self.compile_seconds)
+            algo=algo,
+            player=int(self.root),
+            position_hash=int(self.rules.position_hash(self.state)),
+            visits=int(self.counters[kernel.NODES]),
+            seconds=self.elapsed(),
+            value=best.win_rate,
+            margin=best.margin,
+            moves=lines,
+            exact=best.exact if self.proven else None,
+            depth=self.done.depth,
+            tt_hit_rate=ttable.hit_rate(self.table),
+            mode=self.mode,
+            compile_seconds=self.compile_seconds,
+        )
 
     def _move_lines(self):
         """A MoveLine per root move, best first; moves reaching one position share a PV."""
@@ -178,10 +208,11 @@ class _Search:
             if key not in below:
                 below[key] = self._principal_variation(child, value, proven)
             make_line = _game_move_line if self.mode == "game" else _move_line
-            line = make_line(self.rules, self.state, [int(moves[i])] + below[key], value, proven,
-                             int(self.done.nodes[i]))
+            line = make_line(
+                self.rules, self.state, [int(moves[i])] + below[key], value, proven, int(self.done.nodes[i])
+            )
             ranked.append((-value, i, line))
-        ranked.sort(key=lambda entry: entry[:2])     # equal values keep the engine's order
+        ranked.sort(key=lambda entry: entry[:2])  # equal values keep the engine's order
         return [line for _, _, line in ranked]
 
     def _principal_variation(self, child, value, proven):
@@ -189,9 +220,9 @@ class _Search:
         pv = np.empty(MAX_PLY, np.int64)
         self.counters[kernel.ABORTED] = 0
         limits = self._limits() if proven else self.limits
-        length = self.kernels.principal_variation(child, value, self.done.search_depth - 1, 1,
-                                            self.root, self.work, self.table, self.counters,
-                                            limits, pv)
+        length = self.kernels.principal_variation(
+            child, value, self.done.search_depth - 1, 1, self.root, self.work, self.table, self.counters, limits, pv
+        )
         self.counters[kernel.ABORTED] = 0
         return [int(m) for m in pv[:length]]
 
@@ -216,7 +247,7 @@ class _Iteration:
 def _move_line(rules, state, pv, value, proven, nodes):
     horizon = _horizon(rules, state, pv)
     if horizon == "game":
-        margin = float(round(value / kernel.SCALE))   # the tie-break step rounds away
+        margin = float(round(value / kernel.SCALE))  # the tie-break step rounds away
     else:
         margin = value / kernel.SCALE
     exact = None
@@ -228,8 +259,9 @@ def _move_line(rules, state, pv, value, proven, nodes):
     win_rate = WIN_RATE[exact.result] if exact is not None and exact.result else None
     if exact is not None:
         exact.win_rate = win_rate
-    return MoveLine(move=pv[0], visits=nodes, win_rate=win_rate, margin=margin, lcb=None,
-                    prior=None, pv=pv, exact=exact)
+    return MoveLine(
+        move=pv[0], visits=nodes, win_rate=win_rate, margin=margin, lcb=None, prior=None, pv=pv, exact=exact
+    )
 
 
 def _game_move_line(rules, state, pv, value, proven, nodes):
@@ -242,7 +274,7 @@ def _game_move_line(rules, state, pv, value, proven, nodes):
     "loss" at 0, and "draw" at 0.5 when the line ends in a shared win with no
     chance step on the way (a 0.5 through chance is an even chance, no result).
     """
-    value = round(min(1.0, max(0.0, value)), 12)     # 0.9, not 0.9000000000000001
+    value = round(min(1.0, max(0.0, value)), 12)  # 0.9, not 0.9000000000000001
     result = None
     if proven:
         for name, rate in WIN_RATE.items():
@@ -251,14 +283,12 @@ def _game_move_line(rules, state, pv, value, proven, nodes):
         if result == "draw" and _horizon(rules, state, pv) != "game":
             result = None
     margin = round(2 * value - 1, 12)
-    exact = ExactValue(margin=margin, horizon="game", result=result,
-                       win_rate=value) if proven else None
-    return MoveLine(move=pv[0], visits=nodes, win_rate=value, margin=margin, lcb=None,
-                    prior=None, pv=pv, exact=exact)
+    exact = ExactValue(margin=margin, horizon="game", result=result, win_rate=value) if proven else None
+    return MoveLine(move=pv[0], visits=nodes, win_rate=value, margin=margin, lcb=None, prior=None, pv=pv, exact=exact)
 
 
 def _horizon(rules, state, pv):
-    """"game" or "round" when the line ends where the game is over or chance acts, else None."""
+    """ "game" or "round" when the line ends where the game is over or chance acts, else None."""
     end = state.copy()
     for move in pv:
         rules.apply_move(end, move)

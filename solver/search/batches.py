@@ -7,6 +7,7 @@ themselves (``tessera.kernels.search.clock``), so a time budget ends inside a sl
 every thread at the same moment, and no thread waits for a slower one's batch.
 Several threads run as Python threads (``run_threads``).
 """
+
 import math
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
@@ -16,7 +17,7 @@ import numpy as np
 from tessera.kernels.search.clock import FOREVER
 
 Z95 = 1.96
-SLICE_SECONDS = 0.1        # one numba call, so progress and Ctrl-C are seen this often
+SLICE_SECONDS = 0.1  # one numba call, so progress and Ctrl-C are seen this often
 # Time kept back from a time budget for what follows the simulations (summing the trees'
 # root statistics and building the result's lines, 1-2 ms), so the whole search keeps its
 # budget; at most this share of a short budget.
@@ -75,12 +76,11 @@ def run_threads(run_thread, threads, remaining, deadline, done):
     included (the system shares the cores out). Threads rather than numba's ``prange``:
     its parallel loop cost seconds of compiling in every first parallel search.
     """
-    futures = [_thread_pool(threads).submit(run_thread, t, remaining[t], deadline)
-               for t in range(threads)]
+    futures = [_thread_pool(threads).submit(run_thread, t, remaining[t], deadline) for t in range(threads)]
     try:
         wait(futures)
     except KeyboardInterrupt:
-        wait(futures)       # each ends within its slice, so the tree holds whole simulations
+        wait(futures)  # each ends within its slice, so the tree holds whole simulations
         raise
     for t, future in enumerate(futures):
         done[t] = future.result()

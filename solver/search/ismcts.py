@@ -11,6 +11,7 @@ open loop, not in the tree) and ``reuse`` (every search starts a fresh tree). A 
 value scores where round and mixed rollouts stop, in each determinization; its policy,
 when it has one, gives PUCT's priors over each determinization's moves.
 """
+
 import numpy as np
 
 from tessera.kernels import bind
@@ -35,10 +36,11 @@ def search_kernels(state, rollout):
     nodes, stats, size = kernel.new_tree(1)
     prm, root = MctsOptions().kernel_params(state[0]), state.copy()
     buffer = np.zeros(PV_LENGTH, np.int64)
-    return [(kernels.run_tree, (nodes[0], stats[0], size[0], root, 1, FOREVER, prm, make_rng(0),
-                                NO_MODEL)),
-            (kernels.children, (nodes[0], 0, buffer)),
-            (kernels.principal_variation, (nodes[0], 0, buffer))]
+    return [
+        (kernels.run_tree, (nodes[0], stats[0], size[0], root, 1, FOREVER, prm, make_rng(0), NO_MODEL)),
+        (kernels.children, (nodes[0], 0, buffer)),
+        (kernels.principal_variation, (nodes[0], 0, buffer)),
+    ]
 
 
 def helper_kernels(state, rollout):
@@ -46,10 +48,14 @@ def helper_kernels(state, rollout):
     (``tessera.parallel_compile``): the game's kernels ``run_tree`` reaches after its own
     compaction, biggest first (measured with numba's compile events), then the kernels
     loaded after it."""
-    state = np.asarray(state, np.int64)      # a list: the helper has it from JSON
+    state = np.asarray(state, np.int64)  # a list: the helper has it from JSON
     rules, move = bind.interface(state[0]), np.int64(0)
-    return [(rules.resolve_chance, (state, make_rng(0))), heuristic_kernel(rules, state),
-            (rules.apply_move, (state, move)), *search_kernels(state, rollout)[1:]]
+    return [
+        (rules.resolve_chance, (state, make_rng(0))),
+        heuristic_kernel(rules, state),
+        (rules.apply_move, (state, move)),
+        *search_kernels(state, rollout)[1:],
+    ]
 
 
 load_kernels = kernel_loader(search_kernels, helper_kernels)
@@ -60,11 +66,11 @@ class Ismcts(TreeSearch):
 
     def __init__(self, options):
         super().__init__(options)
-        self.tree = None        # the threads' trees' arrays, kept between searches (``_fresh_tree``)
+        self.tree = None  # the threads' trees' arrays, kept between searches (``_fresh_tree``)
 
     def search(self, state, progress=None):
         """Search ``state`` and rank its moves; ``progress(done, total, seconds)`` per batch."""
-        options = self.options.for_position(state)      # once, before the clock
+        options = self.options.for_position(state)  # once, before the clock
         rollout = options.rollout
         rules, kernels = bind.interface(state[0]), bind.instance(state[0], "ismcts", rollout)
         player = self._player(rules, state)
@@ -77,11 +83,11 @@ class Ismcts(TreeSearch):
             prm = options.kernel_params(state[0])
 
             def run_thread(t, remaining, deadline):
-                return kernels.run_tree(nodes[t], stats[t], size[t], root, remaining, deadline, prm,
-                                        self.rngs[t], model)
+                return kernels.run_tree(
+                    nodes[t], stats[t], size[t], root, remaining, deadline, prm, self.rngs[t], model
+                )
 
-            return (run_thread, lambda: None,
-                    lambda seconds: self._result(rules, kernels, root, tree, player, seconds))
+            return (run_thread, lambda: None, lambda seconds: self._result(rules, kernels, root, tree, player, seconds))
 
         return self._run(lambda: load_kernels(state, rollout), begin, progress)
 
@@ -102,12 +108,12 @@ class Ismcts(TreeSearch):
         move no simulation tried is listed with no visits.
         """
         nodes, stats, size = tree
-        places = {}                                     # move -> [(tree, child)]
+        places = {}  # move -> [(tree, child)]
         buffer = np.empty(rules.MAX_MOVES, np.int64)
-        for move in buffer[:rules.legal_moves(root, buffer)]:
+        for move in buffer[: rules.legal_moves(root, buffer)]:
             places[int(move)] = []
         for t in range(self.options.threads):
-            for child in buffer[:kernels.children(nodes[t], 0, buffer)]:
+            for child in buffer[: kernels.children(nodes[t], 0, buffer)]:
                 places.setdefault(int(nodes[t, child, kernel.MOVE]), []).append((t, int(child)))
         pv = np.zeros(PV_LENGTH, np.int64)
         lines = []
@@ -118,17 +124,23 @@ class Ismcts(TreeSearch):
             prior, variation = None, [move]
             if found:
                 t, c = max(found, key=lambda place: nodes[place[0], place[1], kernel.VISITS])
-                variation = [int(m) for m in pv[:kernels.principal_variation(nodes[t], c, pv)]]
+                variation = [int(m) for m in pv[: kernels.principal_variation(nodes[t], c, pv)]]
                 if self.options.select == "puct":
                     prior = float(stats[t, c, kernel.PRIOR])
             lines.append(move_line(move, visits, wins, margins, prior, variation))
         ranked(lines)
         root_visits = int(nodes[:, 0, kernel.VISITS].sum())
         return SearchResult(
-            algo="ismcts", player=int(player), position_hash=int(rules.position_hash(root)),
-            visits=root_visits, seconds=seconds,
+            algo="ismcts",
+            player=int(player),
+            position_hash=int(rules.position_hash(root)),
+            visits=root_visits,
+            seconds=seconds,
             value=float(stats[:, 0, kernel.WIN + player].sum()) / root_visits,
             margin=float(stats[:, 0, kernel.MARGIN + player].sum()) / root_visits,
-            moves=lines, tree_nodes=int(size[:, kernel.USED].sum()),
+            moves=lines,
+            tree_nodes=int(size[:, kernel.USED].sum()),
             tree_bytes=int(size[:, kernel.USED].sum()) * kernel.NODE_BYTES,
-            compactions=int(size[:, kernel.COMPACTIONS].sum()), threads=self.options.threads)
+            compactions=int(size[:, kernel.COMPACTIONS].sum()),
+            threads=self.options.threads,
+        )

@@ -5,6 +5,7 @@ The simulations run in numba (``tessera.kernels.search.mcts``) in batches
 together (tree parallelism with virtual loss): two separate trees are worth little more
 than one, one tree with twice the simulations much more (docs/internals/mcts.md).
 """
+
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -25,13 +26,13 @@ from tessera.search.value_model import NO_MODEL, has_policy, model_for_position,
 
 VALUES = {"win": kernel.VALUE_WIN, "margin": kernel.VALUE_MARGIN, "blend": kernel.VALUE_BLEND}
 SELECTIONS = {"uct": kernel.SELECT_UCT, "puct": kernel.SELECT_PUCT}
-ROLLOUTS = kernel.ROLLOUTS              # each compiled into instances of its own
-CUT_ROLLOUTS = kernel.CUT_ROLLOUTS      # the rollouts that score the round's end: a value model's
-PRIOR_TEMPERATURE = 2.0                 # PUCT: the softmax temperature of the move heuristic's priors
-AS_FITTED = 1.0                         # the softmax temperature a policy's priors were fitted at
+ROLLOUTS = kernel.ROLLOUTS  # each compiled into instances of its own
+CUT_ROLLOUTS = kernel.CUT_ROLLOUTS  # the rollouts that score the round's end: a value model's
+PRIOR_TEMPERATURE = 2.0  # PUCT: the softmax temperature of the move heuristic's priors
+AS_FITTED = 1.0  # the softmax temperature a policy's priors were fitted at
 PV_LENGTH = 256
 MB = 2**20
-DEFAULT_MEMORY = int(default("memory") * MB)     # for a search's trees, all threads together
+DEFAULT_MEMORY = int(default("memory") * MB)  # for a search's trees, all threads together
 # A tree smaller than this is an error: compacted to half, it must still have room for the
 # longest move list of any game (300, Azul's) beside the root's children.
 MIN_NODES = 1000
@@ -46,8 +47,10 @@ def search_kernels(state, rollout, reuse=True):
     kernels = bind.instance(state[0], "mcts", rollout)
     nodes, stats, size = kernel.new_tree(1)
     prm, root = MctsOptions().kernel_params(state[0]), state.copy()
-    listed = [(kernels.run_tree, (nodes, stats, size, root, 1, FOREVER, prm, make_rng(0), 1, NO_MODEL)),
-              (tree_kernels.make_room, (nodes, stats, size, 1))]
+    listed = [
+        (kernels.run_tree, (nodes, stats, size, root, 1, FOREVER, prm, make_rng(0), 1, NO_MODEL)),
+        (tree_kernels.make_room, (nodes, stats, size, 1)),
+    ]
     if reuse:
         listed.append((tree_kernels.keep_subtree, (nodes, stats, size, 0)))
     listed.append((tree_kernels.principal_variation, (nodes, 0, np.zeros(PV_LENGTH, np.int64))))
@@ -58,18 +61,25 @@ def helper_kernels(state, rollout, reuse=True):
     """What a second process compiles while a search compiles ``run_tree``
     (``tessera.parallel_compile``): the game's kernels ``run_tree`` reaches last (its
     biggest: measured with numba's compile events), then the kernels loaded after it."""
-    state = np.asarray(state, np.int64)      # a list: the helper has it from JSON
+    state = np.asarray(state, np.int64)  # a list: the helper has it from JSON
     rules = bind.interface(state[0])
-    return [(rules.apply_move, (state, np.int64(0))), heuristic_kernel(rules, state),
-            *search_kernels(state, rollout, reuse)[1:]]
+    return [
+        (rules.apply_move, (state, np.int64(0))),
+        heuristic_kernel(rules, state),
+        *search_kernels(state, rollout, reuse)[1:],
+    ]
 
 
 def heuristic_kernel(rules, state):
     """``(kernel, args)`` of what a search scores moves with: the game's ``move_heuristics``
     if it has one, else its ``move_heuristic``."""
     if hasattr(rules, "move_heuristics"):
-        return rules.move_heuristics, (state, np.zeros(rules.MAX_MOVES, np.int64), np.int64(0),
-                                       np.zeros(rules.MAX_MOVES, np.float64))
+        return rules.move_heuristics, (
+            state,
+            np.zeros(rules.MAX_MOVES, np.int64),
+            np.int64(0),
+            np.zeros(rules.MAX_MOVES, np.float64),
+        )
     return rules.move_heuristic, (state, np.int64(0))
 
 
@@ -78,20 +88,20 @@ load_kernels = kernel_loader(search_kernels, helper_kernels)
 
 @dataclass
 class MctsOptions:
-    iterations: int = None          # None: until time_limit
-    time_limit: float = None        # seconds; None: until iterations
+    iterations: int = None  # None: until time_limit
+    time_limit: float = None  # seconds; None: until iterations
     # The defaults are the table's (tessera.search.options); they play far better per
     # simulation than uct/random/win (docs/search.md).
     threads: int = default("threads")
     seed: int = default("seed")
-    value: str = None               # win | margin | blend; None: the game's own (``default_value``)
-    select: str = default("select")     # uct | puct
-    rollout: str = None             # random | greedy | round | mixed; None: the game's own (``position_defaults``)
-    exploration: float = None       # None: the game's own (``default_exploration``)
-    fpu: float = default("fpu")     # PUCT's value of an unvisited move; < 0: the parent's value plus it
+    value: str = None  # win | margin | blend; None: the game's own (``default_value``)
+    select: str = default("select")  # uct | puct
+    rollout: str = None  # random | greedy | round | mixed; None: the game's own (``position_defaults``)
+    exploration: float = None  # None: the game's own (``default_exploration``)
+    fpu: float = default("fpu")  # PUCT's value of an unvisited move; < 0: the parent's value plus it
     chance_width: int = default("width")
-    memory: int = DEFAULT_MEMORY    # bytes for the trees of all threads together
-    max_nodes: int = None           # per thread, instead of what ``memory`` holds (tests)
+    memory: int = DEFAULT_MEMORY  # bytes for the trees of all threads together
+    max_nodes: int = None  # per thread, instead of what ``memory`` holds (tests)
     # A model file, "builtin" or "none" (a value for round rollouts, a policy's priors);
     # None: the game's own (``position_defaults``).
     model: str = None
@@ -110,7 +120,7 @@ class MctsOptions:
         if self.threads < 1:
             raise OptionError(f"threads must be at least 1, not {self.threads}")
         named = [("select", self.select, SELECTIONS)]
-        if self.value is not None:                  # None: the game's own
+        if self.value is not None:  # None: the game's own
             named.insert(0, ("value", self.value, VALUES))
         if self.rollout is not None:
             named.append(("rollout", self.rollout, ROLLOUTS))
@@ -131,15 +141,18 @@ class MctsOptions:
             # rollouts; one with a policy gives the priors under any rollout.
             weights = model_weights(self.model)[0]
             if self.rollout not in (None,) + CUT_ROLLOUTS and not has_policy(weights):
-                raise OptionError(f"model has no policy and scores the positions where round "
-                                  f"and mixed rollouts stop: it needs rollout round or mixed, "
-                                  f"not {self.rollout}")
+                raise OptionError(
+                    f"model has no policy and scores the positions where round "
+                    f"and mixed rollouts stop: it needs rollout round or mixed, "
+                    f"not {self.rollout}"
+                )
         if self.max_nodes is not None and self.max_nodes < MIN_NODES:
             raise OptionError(f"max nodes must be at least {MIN_NODES}, not {self.max_nodes}")
         if self.max_nodes is None and self.memory // self.threads < MIN_NODES * kernel.NODE_BYTES:
             least = -(-MIN_NODES * kernel.NODE_BYTES * self.threads // MB)
-            raise OptionError(f"memory must be at least {least} MB for {self.threads} thread(s), "
-                              f"not {self.memory / MB:g} MB")
+            raise OptionError(
+                f"memory must be at least {least} MB for {self.threads} thread(s), not {self.memory / MB:g} MB"
+            )
 
     def tree_nodes(self, node_bytes):
         """Nodes of each thread's tree: ``max_nodes``, or what the memory budget holds."""
@@ -170,41 +183,55 @@ class MctsOptions:
         policy temperature given to a search whose model has no policy (it would change
         nothing)."""
         rollout, model, exploration, value = position_settings(
-            state, self.rollout, self.model, self.exploration, self.value, self.time_limit,
-            self.iterations)
-        temperature = policy_temperature(state, model, self.policy_temperature, self.time_limit,
-                                         self.iterations)
-        return replace(self.for_game(state[0]), rollout=rollout, model=model,
-                       exploration=exploration, value=value, policy_temperature=temperature)
+            state, self.rollout, self.model, self.exploration, self.value, self.time_limit, self.iterations
+        )
+        temperature = policy_temperature(state, model, self.policy_temperature, self.time_limit, self.iterations)
+        return replace(
+            self.for_game(state[0]),
+            rollout=rollout,
+            model=model,
+            exploration=exploration,
+            value=value,
+            policy_temperature=temperature,
+        )
 
     def for_game(self, game):
         """These options with what they leave to ``game`` (an id or a name) filled in."""
-        return replace(self, **{name: own for name, own in game_defaults(game).items()
-                                if getattr(self, name) is None})
+        return replace(self, **{name: own for name, own in game_defaults(game).items() if getattr(self, name) is None})
 
     def kernel_params(self, game):
         """The kernels' parameters (``SearchParams``) for a search of ``game`` (an id or a name)."""
         options = self.for_game(game)
         policy_temperature = AS_FITTED if options.policy_temperature is None else options.policy_temperature
-        return kernel.params(options.exploration, VALUES[options.value], SELECTIONS[options.select],
-                             options.chance_width, PRIOR_TEMPERATURE, policy_temperature, options.fpu)
+        return kernel.params(
+            options.exploration,
+            VALUES[options.value],
+            SELECTIONS[options.select],
+            options.chance_width,
+            PRIOR_TEMPERATURE,
+            policy_temperature,
+            options.fpu,
+        )
 
 
 # The exploration constant and the value each game plays best with, at the other defaults
 # (each game's spec, ``GameSpec.search``): the games that differ from the general defaults.
 DEFAULT_EXPLORATION = GENERAL_SEARCH.exploration
 DEFAULT_VALUE = GENERAL_SEARCH.value
-EXPLORATION = {game.name: game.spec.search.exploration for game in GAMES
-               if game.spec.search.exploration != DEFAULT_EXPLORATION}
-VALUE = {game.name: game.spec.search.value for game in GAMES
-         if game.spec.search.value != DEFAULT_VALUE}
+EXPLORATION = {
+    game.name: game.spec.search.exploration for game in GAMES if game.spec.search.exploration != DEFAULT_EXPLORATION
+}
+VALUE = {game.name: game.spec.search.value for game in GAMES if game.spec.search.value != DEFAULT_VALUE}
 SEARCH_DEFAULTS = {game.name: game.spec.search for game in GAMES}
-LEARNED_PLAYERS = {game.name: game.spec.search.learned_players for game in GAMES
-                   if game.spec.search.learned_players}
-LEARNED_EXPLORATION = {game.name: game.spec.search.learned_exploration for game in GAMES
-                       if game.spec.search.learned_exploration is not None}
-LEARNED_VALUE = {game.name: game.spec.search.learned_value for game in GAMES
-                 if game.spec.search.learned_value is not None}
+LEARNED_PLAYERS = {game.name: game.spec.search.learned_players for game in GAMES if game.spec.search.learned_players}
+LEARNED_EXPLORATION = {
+    game.name: game.spec.search.learned_exploration
+    for game in GAMES
+    if game.spec.search.learned_exploration is not None
+}
+LEARNED_VALUE = {
+    game.name: game.spec.search.learned_value for game in GAMES if game.spec.search.learned_value is not None
+}
 
 
 def default_exploration(game, learned=False):
@@ -228,7 +255,8 @@ def explores_as_learned(game, rollout, model, players):
     the game's learned exploration: with round rollouts, and with mixed ones at the player
     counts of its ``learned_mixed_players``."""
     return learned_search(rollout, model) and (
-        rollout == "round" or players in SEARCH_DEFAULTS[game].learned_mixed_players)
+        rollout == "round" or players in SEARCH_DEFAULTS[game].learned_mixed_players
+    )
 
 
 def default_value(game, learned=False):
@@ -257,11 +285,15 @@ def position_defaults(state, rollout, model, time_limit=None, iterations=None):
     game's ``long_rollout`` when the budget is long (``is_long_budget``); without one,
     greedy. (A model's policy, when it has one, gives the priors under any rollout named.)"""
     from tessera.kernels import games
+
     name = bind.game_name(state[0])
     if model is None:
         learned = LEARNED_PLAYERS.get(name, ())
-        chosen = (games.players(state) in learned and rollout in (None,) + CUT_ROLLOUTS
-                  and not plays_unlearned_option(name, state))
+        chosen = (
+            games.players(state) in learned
+            and rollout in (None,) + CUT_ROLLOUTS
+            and not plays_unlearned_option(name, state)
+        )
         model = MODEL_BUILTIN if chosen else MODEL_NONE
     if rollout is None:
         rollout = value_rollout(name, time_limit, iterations) if model != MODEL_NONE else "greedy"
@@ -279,8 +311,7 @@ def value_rollout(game, time_limit, iterations):
     """The rollout a value model brings to a search of ``game`` (a name) with this budget:
     its ``long_rollout`` when the budget is long, else round."""
     search = SEARCH_DEFAULTS[game]
-    long = search.long_rollout is not None and is_long_budget(search.long_budget, time_limit,
-                                                               iterations)
+    long = search.long_rollout is not None and is_long_budget(search.long_budget, time_limit, iterations)
     return search.long_rollout if long else "round"
 
 
@@ -291,13 +322,12 @@ def policy_temperature(state, model, temperature, time_limit, iterations):
     then OptionError for a ``temperature`` given, which would change nothing."""
     if model == MODEL_NONE or not has_policy(model_for_position(model, state)[0]):
         if temperature is not None:
-            raise OptionError(f"policy temperature {temperature:g}: the search's model "
-                              f"({model}) has no policy")
+            raise OptionError(f"policy temperature {temperature:g}: the search's model ({model}) has no policy")
         return None
     if temperature is None:
         from tessera.kernels import games
-        temperature = default_policy_temperature(bind.game_name(state[0]), games.players(state),
-                                                 time_limit, iterations)
+
+        temperature = default_policy_temperature(bind.game_name(state[0]), games.players(state), time_limit, iterations)
     return temperature
 
 
@@ -305,9 +335,8 @@ def default_policy_temperature(game, players, time_limit, iterations):
     """The softmax temperature of a learned policy's priors in a search of ``game`` (a name)
     with ``players`` players and this budget: the game's ``long_policy_temperature`` when
     the budget is long at its ``soft_policy_players``, else ``AS_FITTED``."""
-    search = SEARCH_DEFAULTS.get(game, GENERAL_SEARCH)      # a test's toy game has no spec
-    if (players in search.soft_policy_players
-            and is_long_budget(search.long_budget, time_limit, iterations)):
+    search = SEARCH_DEFAULTS.get(game, GENERAL_SEARCH)  # a test's toy game has no spec
+    if players in search.soft_policy_players and is_long_budget(search.long_budget, time_limit, iterations):
         return search.long_policy_temperature
     return AS_FITTED
 
@@ -315,21 +344,21 @@ def default_policy_temperature(game, players, time_limit, iterations):
 def is_long_budget(long_budget, time_limit, iterations):
     """True when each limit of a search's budget (seconds, simulations; None: none) is at
     least ``long_budget``'s: the search ends at the first of them."""
-    return ((time_limit is None or time_limit >= long_budget.seconds)
-            and (iterations is None or iterations >= long_budget.simulations))
+    return (time_limit is None or time_limit >= long_budget.seconds) and (
+        iterations is None or iterations >= long_budget.simulations
+    )
 
 
-def position_settings(state, rollout, model, exploration, value=None, time_limit=None,
-                      iterations=None):
+def position_settings(state, rollout, model, exploration, value=None, time_limit=None, iterations=None):
     """``(rollout, model, exploration, value)`` of a search of ``state`` with that budget,
     each None left to its game and player count: ``position_defaults``, then the
     exploration and value of that search (``default_exploration``, ``default_value``:
     learned as ``explores_as_learned`` and ``learned_search`` say)."""
     from tessera.kernels import games
+
     rollout, model = position_defaults(state, rollout, model, time_limit, iterations)
     if exploration is None:
-        learned = explores_as_learned(bind.game_name(state[0]), rollout, model,
-                                      games.players(state))
+        learned = explores_as_learned(bind.game_name(state[0]), rollout, model, games.players(state))
         exploration = default_exploration(state[0], learned)
     if value is None:
         value = default_value(state[0], learned_search(rollout, model))
@@ -344,38 +373,43 @@ class Mcts(TreeSearch):
 
     def __init__(self, options):
         super().__init__(options)
-        self.root = None            # the position ``tree`` has searched and the played moves led to; None: nothing to reuse
-        self.root_node = None       # in ``tree``, the node of the position the played moves led to
-        self.tree = None            # the arrays of the tree, kept for the searcher's life (``_prepare_tree``)
-        self.tree_value = None      # the value its nodes' CHOSEN_VALUE holds (``MctsOptions.value``)
-        self.rules = None           # the game's interface and MCTS kernels (kernels.bind)
+        self.root = None  # the position ``tree`` has searched and the played moves led to; None: nothing to reuse
+        self.root_node = None  # in ``tree``, the node of the position the played moves led to
+        self.tree = None  # the arrays of the tree, kept for the searcher's life (``_prepare_tree``)
+        self.tree_value = None  # the value its nodes' CHOSEN_VALUE holds (``MctsOptions.value``)
+        self.rules = None  # the game's interface and MCTS kernels (kernels.bind)
         self.kernels = None
-        self.bound_rollout = None   # the rollout ``kernels`` play
+        self.bound_rollout = None  # the rollout ``kernels`` play
 
     def search(self, state, progress=None):
         """Search ``state`` and rank its moves; ``progress(done, total, seconds)`` per batch."""
-        options = self.options.for_position(state)      # once, before the clock
+        options = self.options.for_position(state)  # once, before the clock
         self._bind(state, options.rollout)
         player = self._player(self.rules, state)
         model = options.kernel_model(state)
         if not self.rules.is_complete(state):
-            raise TesseraError("this position is a player's view with hidden parts: "
-                               "search it with information-set MCTS")
+            raise TesseraError(
+                "this position is a player's view with hidden parts: search it with information-set MCTS"
+            )
 
-        def begin():                # the budget covers reuse's kept subtree and the result
+        def begin():  # the budget covers reuse's kept subtree and the result
             self._prepare_tree(state, options.value)
             nodes, stats, size = self.tree
             prm = options.kernel_params(state[0])
             threads = self.options.threads
             reused = int(nodes[0, kernel.VISITS])
-            needed = self.kernels.room.py_func(prm, threads)      # a Python call: no compile for it
+            needed = self.kernels.room.py_func(prm, threads)  # a Python call: no compile for it
 
             def run_thread(t, remaining, deadline):
-                return self.kernels.run_tree(nodes, stats, size, self.root, remaining, deadline,
-                                             prm, self.rngs[t], threads, model)
+                return self.kernels.run_tree(
+                    nodes, stats, size, self.root, remaining, deadline, prm, self.rngs[t], threads, model
+                )
 
-            return (run_thread, lambda: tree_kernels.make_room(nodes, stats, size, needed),
-                    lambda seconds: self._result(player, seconds, reused))
+            return (
+                run_thread,
+                lambda: tree_kernels.make_room(nodes, stats, size, needed),
+                lambda seconds: self._result(player, seconds, reused),
+            )
 
         return self._run(lambda: load_kernels(state, options.rollout, False), begin, progress)
 
@@ -407,9 +441,9 @@ class Mcts(TreeSearch):
             return
         self.root_node = match[0]
         self.rules.apply_move(self.root, move)
-        if self.options.reuse:          # the next search keeps the subtree: load its kernel before its clock
+        if self.options.reuse:  # the next search keeps the subtree: load its kernel before its clock
             rollout = self.options.for_position(self.root).rollout
-            load_kernels(self.root, rollout, True)      # once a process, as every load
+            load_kernels(self.root, rollout, True)  # once a process, as every load
 
     def _prepare_tree(self, state, value):
         """Reuse the tree when ``state`` is where the played moves led and its nodes keep
@@ -420,13 +454,17 @@ class Mcts(TreeSearch):
         which costs a short search a share of its simulations (results/strength/README.md,
         "A tree's arrays kept between searches").
         """
-        reusable = (self.options.reuse and self.root is not None and self.tree_value == value
-                    and np.array_equal(self.root, state))
+        reusable = (
+            self.options.reuse
+            and self.root is not None
+            and self.tree_value == value
+            and np.array_equal(self.root, state)
+        )
         wanted = self.options.shared_tree_nodes(kernel.NODE_BYTES)
         if self.tree is None or len(self.tree[0]) != wanted:
             self.tree = kernel.new_tree(wanted)
         elif reusable and self.root_node:
-            self.root = None            # until the tree is whole again (Ctrl-C may come between)
+            self.root = None  # until the tree is whole again (Ctrl-C may come between)
             tree_kernels.keep_subtree(*self.tree, self.root_node)
         elif not reusable:
             kernel.clear_tree(self.tree)
@@ -450,17 +488,35 @@ class Mcts(TreeSearch):
         priors = stats[children, kernel.PRIOR].tolist() if self.options.select == "puct" else [None] * count
         expanded = (nodes[children, kernel.FIRST] != kernel.UNEXPANDED).tolist()
         pv = np.zeros(PV_LENGTH, np.int64)
-        lines = ranked([move_line(
-            moves[i], visits[i], wins[i], margins[i], priors[i],
-            pv[:tree_kernels.principal_variation(nodes, first + i, pv)].tolist() if expanded[i]
-            else [moves[i]]) for i in range(count)])
+        lines = ranked(
+            [
+                move_line(
+                    moves[i],
+                    visits[i],
+                    wins[i],
+                    margins[i],
+                    priors[i],
+                    pv[: tree_kernels.principal_variation(nodes, first + i, pv)].tolist()
+                    if expanded[i]
+                    else [moves[i]],
+                )
+                for i in range(count)
+            ]
+        )
         root_visits = int(nodes[0, kernel.VISITS])
         tree_nodes = int(size[kernel.USED])
         return SearchResult(
-            algo="mcts", player=int(player), position_hash=int(self.rules.position_hash(self.root)),
-            visits=root_visits - reused, seconds=seconds,
+            algo="mcts",
+            player=int(player),
+            position_hash=int(self.rules.position_hash(self.root)),
+            visits=root_visits - reused,
+            seconds=seconds,
             value=float(stats[0, kernel.WIN + player]) / root_visits,
             margin=float(stats[0, kernel.MARGIN + player]) / root_visits,
-            moves=lines, tree_nodes=tree_nodes, tree_bytes=tree_nodes * kernel.NODE_BYTES,
-            compactions=int(size[kernel.COMPACTIONS]), threads=self.options.threads,
-            reused_visits=reused)
+            moves=lines,
+            tree_nodes=tree_nodes,
+            tree_bytes=tree_nodes * kernel.NODE_BYTES,
+            compactions=int(size[kernel.COMPACTIONS]),
+            threads=self.options.threads,
+            reused_visits=reused,
+        )

@@ -4,6 +4,7 @@ Every search method (MCTS, alpha-beta, solve) fills the same shape, so the CLI,
 the agents and the JSON output treat them alike. Values are from the point of
 view of the player to move at the root.
 """
+
 from dataclasses import dataclass, field
 
 
@@ -23,6 +24,7 @@ class ExactValue:
     ``"win"`` / ``"loss"`` when the win rate is 1 / 0, ``"draw"`` for a certain
     shared win, else None (the outcome depends on chance).
     """
+
     margin: float
     horizon: str
     result: str | None = None
@@ -31,37 +33,37 @@ class ExactValue:
 
 @dataclass
 class MoveLine:
-    move: int                    # engine move code
-    visits: int                  # simulations through it (MCTS) or nodes below it (alpha-beta)
-    win_rate: float | None    # mean payoff for the root player, 0..1 (None: not estimated)
-    margin: float                # mean (MCTS) or searched (alpha-beta) score margin
-    lcb: float | None         # lower 95% confidence bound of win_rate
-    prior: float | None       # the move heuristic's prior (None when unused)
-    pv: list = field(default_factory=list)      # principal variation, starting with ``move``
+    move: int  # engine move code
+    visits: int  # simulations through it (MCTS) or nodes below it (alpha-beta)
+    win_rate: float | None  # mean payoff for the root player, 0..1 (None: not estimated)
+    margin: float  # mean (MCTS) or searched (alpha-beta) score margin
+    lcb: float | None  # lower 95% confidence bound of win_rate
+    prior: float | None  # the move heuristic's prior (None when unused)
+    pv: list = field(default_factory=list)  # principal variation, starting with ``move``
     exact: ExactValue | None = None
 
 
 @dataclass
 class SearchResult:
     algo: str
-    player: int                  # root player to move, 0-based
+    player: int  # root player to move, 0-based
     position_hash: int
-    visits: int                  # total simulations (MCTS) or nodes (alpha-beta)
+    visits: int  # total simulations (MCTS) or nodes (alpha-beta)
     seconds: float
-    value: float | None       # root win rate estimate, 0..1
-    margin: float                # root score margin estimate
-    moves: list                  # MoveLine, best first
+    value: float | None  # root win rate estimate, 0..1
+    margin: float  # root score margin estimate
+    moves: list  # MoveLine, best first
     exact: ExactValue | None = None
     depth: int | None = None  # alpha-beta: the deepest completed iteration
     tt_hit_rate: float | None = None
-    tree_nodes: int | None = None     # MCTS: nodes in the tree(s)
-    tree_bytes: int | None = None     # MCTS: the memory those nodes take
-    compactions: int | None = None    # MCTS: times a full tree was compacted (in all threads)
+    tree_nodes: int | None = None  # MCTS: nodes in the tree(s)
+    tree_bytes: int | None = None  # MCTS: the memory those nodes take
+    compactions: int | None = None  # MCTS: times a full tree was compacted (in all threads)
     threads: int = 1
-    reused_visits: int = 0               # MCTS: root visits kept from the previous search
-    interrupted: bool = False            # stopped early by Ctrl-C (the figures so far)
-    mode: str | None = None           # alpha-beta: "round" (score margins) or "game" (win rates)
-    compile_seconds: float = 0.0         # numba compiling the kernels before the search's clock
+    reused_visits: int = 0  # MCTS: root visits kept from the previous search
+    interrupted: bool = False  # stopped early by Ctrl-C (the figures so far)
+    mode: str | None = None  # alpha-beta: "round" (score margins) or "game" (win rates)
+    compile_seconds: float = 0.0  # numba compiling the kernels before the search's clock
 
     @property
     def nodes_per_second(self):

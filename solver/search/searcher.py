@@ -1,6 +1,7 @@
 """What the MCTS and information-set MCTS searchers share: checked options, a generator
 per thread, a search's course (kernels loaded before the clock, the threads' batches to
 the budget) and the lines of its result."""
+
 import time
 
 import numpy as np
@@ -22,7 +23,7 @@ def thread_rngs(seed, threads):
 class TreeSearch:
     """A searcher of ``MctsOptions``: ``search(state, progress)`` ranks the moves of ``state``."""
 
-    keeps_tree = False              # whether a search of the same position continues the last
+    keeps_tree = False  # whether a search of the same position continues the last
     chance_message = "chance acts in this position: there is no move to choose"
 
     def __init__(self, options):
@@ -58,8 +59,9 @@ class TreeSearch:
                 return done
             return run_threads(run_thread, threads, remaining, deadline, done)
 
-        seconds, interrupted = run_batches(run, threads, self.options.iterations,
-                                           self.options.time_limit, started, progress)
+        seconds, interrupted = run_batches(
+            run, threads, self.options.iterations, self.options.time_limit, started, progress
+        )
         result = finish(seconds)
         result.interrupted = interrupted
         result.compile_seconds = compiling.seconds
@@ -69,9 +71,15 @@ class TreeSearch:
 def move_line(move, visits, wins, margins, prior, pv):
     """The line of a root move from its visits and the sums of its payoffs and margins."""
     win_rate = wins / visits if visits else None
-    return MoveLine(move=move, visits=visits, win_rate=win_rate,
-                    margin=margins / visits if visits else 0.0,
-                    lcb=lower_bound(win_rate, visits), prior=prior, pv=pv)
+    return MoveLine(
+        move=move,
+        visits=visits,
+        win_rate=win_rate,
+        margin=margins / visits if visits else 0.0,
+        lcb=lower_bound(win_rate, visits),
+        prior=prior,
+        pv=pv,
+    )
 
 
 def ranked(lines):

@@ -9,6 +9,7 @@ else ``models/<game>.npz``; a model file like any other (docs/learning.md, "The 
 models"). A file is read once a process while it stays the same (its size and modification
 time).
 """
+
 import functools
 import os
 from importlib import resources
@@ -45,7 +46,7 @@ def model_weights(path, game=None, players=None):
         found = os.stat(path)
         stamp = (found.st_size, found.st_mtime_ns)
     except OSError:
-        stamp = None                # load_model says what is wrong
+        stamp = None  # load_model says what is wrong
     return _load(os.fspath(path), os.path.abspath(path), stamp, game)
 
 
@@ -54,6 +55,7 @@ def _load(path, where, stamp, game):
     """``model_weights`` of ``path`` as given (its errors name it so), cached by where it
     is (``where``, absolute) and ``stamp``."""
     from tessera.learning.model import load_model
+
     model = load_model(path, game)
     return kernel_array(model), model.hash
 
@@ -62,8 +64,7 @@ def kernel_array(model):
     """The kernels' array of the ``ValueModel`` ``model``."""
     features = model.features
     policy = 0 if not model.has_policy else len(model.policy_weights)
-    weights = np.zeros((MODEL_HIDDEN + model.hidden, max(policy, HIDDEN_INPUT + features)),
-                       np.float64)
+    weights = np.zeros((MODEL_HIDDEN + model.hidden, max(policy, HIDDEN_INPUT + features)), np.float64)
     weights[MODEL_MARGIN, :features] = model.margin_weights
     weights[MODEL_WIN, :features] = model.win_weights
     weights[MODEL_SHAPE, SHAPE_HIDDEN] = model.hidden
@@ -74,7 +75,7 @@ def kernel_array(model):
         row = weights[MODEL_HIDDEN + unit]
         row[HIDDEN_MARGIN] = model.hidden_margin[unit]
         row[HIDDEN_WIN] = model.hidden_win[unit]
-        row[HIDDEN_INPUT:HIDDEN_INPUT + features] = model.hidden_weights[unit]
+        row[HIDDEN_INPUT : HIDDEN_INPUT + features] = model.hidden_weights[unit]
     return weights
 
 
@@ -82,6 +83,7 @@ def model_for_position(path, state):
     """``model_weights`` of ``path`` for a search of ``state``: a model of its game, and for
     ``builtin`` the one for its player count."""
     from tessera.kernels import bind, games
+
     return model_weights(path, bind.game_name(state[0]), games.players(state))
 
 
@@ -96,6 +98,7 @@ def builtin_model_file(game=None, players=None):
     ``game`` None, the first game's that has one. ``ModelError`` (one line) when there is
     none."""
     from tessera.learning.model import ModelError
+
     games = builtin_model_games() if game is None else [game]
     for name in games:
         names = [f"{name}.npz"] if players is None else [f"{name}-{players}p.npz", f"{name}.npz"]
@@ -112,8 +115,11 @@ def builtin_model_games():
     folder = _models_folder()
     if not folder.is_dir():
         return []
-    return sorted(entry.name.removesuffix(".npz") for entry in folder.iterdir()
-                  if entry.name.endswith(".npz") and "-" not in entry.name)
+    return sorted(
+        entry.name.removesuffix(".npz")
+        for entry in folder.iterdir()
+        if entry.name.endswith(".npz") and "-" not in entry.name
+    )
 
 
 def _models_folder():

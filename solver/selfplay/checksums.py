@@ -8,6 +8,7 @@ is not there, or half a line, both harmless: a run rewrites the manifest, one li
 chunk it keeps, when it starts (``rewrite``). Of two lines for one chunk, the last
 counts. A run written before checksums were kept has no manifest (``read`` returns None).
 """
+
 import hashlib
 from pathlib import Path
 
@@ -31,8 +32,7 @@ def read(out_dir):
     sums = {}
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         parts = line.split(maxsplit=1)
-        if len(parts) == 2 and len(parts[0]) == HEX_DIGITS and \
-                all(c in "0123456789abcdef" for c in parts[0]):
+        if len(parts) == 2 and len(parts[0]) == HEX_DIGITS and all(c in "0123456789abcdef" for c in parts[0]):
             sums[parts[1]] = parts[0]
     return sums
 

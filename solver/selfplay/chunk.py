@@ -15,6 +15,7 @@ and the outcomes, built column by column from those arrays). A worker does both
 and sends back the bytes and a few small arrays (``FinishedChunk``); the process
 that owns the run only writes the bytes to disk.
 """
+
 import threading
 from collections import namedtuple
 from dataclasses import dataclass
@@ -33,9 +34,9 @@ from tessera.selfplay.stats import Outcomes
 
 BATCHED_KINDS = {RandomAgent: kernel.RANDOM, GreedyAgent: kernel.GREEDY}
 NOT_BATCHED = -1
-FIRST_MAX_PLIES = 256       # doubled for the games that need more, up to
-MAX_PLIES = 1 << 16         # this: a longer game is a bug in the game's kernel
-SLICE = 256                 # games per kernel call: how soon a chunk notices ``STOP``
+FIRST_MAX_PLIES = 256  # doubled for the games that need more, up to
+MAX_PLIES = 1 << 16  # this: a longer game is a bug in the game's kernel
+SLICE = 256  # games per kernel call: how soon a chunk notices ``STOP``
 
 # Set when the run stops (Ctrl-C): every chunk this process is playing gives up at its
 # next slice or search game (``Stopped``) instead of playing to its end. A pool worker's
@@ -52,6 +53,7 @@ def stop_with(event):
     global STOP
     STOP = event
 
+
 # What ``play_batched`` returns: ``lengths`` [games]; ``moves`` and ``movers`` flat, game
 # after game; ``scores`` and ``payoffs`` [games, seats]; ``search`` the moves'
 # ``SearchStats`` when the plan records them (``_play_mixed``), else None.
@@ -62,6 +64,7 @@ Played = namedtuple("Played", [*KERNEL_FIELDS, "search"], defaults=(None,))
 @dataclass
 class FinishedChunk:
     """A played chunk as it travels back from a worker: its Parquet file and its outcomes."""
+
     data: bytes
     outcomes: Outcomes
 
@@ -78,8 +81,7 @@ def play_chunk_file(plan, chunk):
 
 def finish(plan, games):
     """The ``FinishedChunk`` of ``games`` (a ``records.ChunkGames``)."""
-    return FinishedChunk(records.encode(records.chunk_table(games, plan.agents)),
-                         games.outcomes())
+    return FinishedChunk(records.encode(records.chunk_table(games, plan.agents)), games.outcomes())
 
 
 def batched_kinds(plan):
@@ -107,10 +109,18 @@ def play_chunk_games(plan, chunk):
             played = played._replace(search=SearchStats.unsearched(len(played.moves)))
     else:
         played = _play_mixed(plan, seeds, lineups, seat_seeds, kinds, batched)
-    return records.ChunkGames(game=indices, seed=seeds, lineups=lineups, agent_seeds=seat_seeds,
-                              lengths=played.lengths, moves=played.moves, movers=played.movers,
-                              scores=played.scores, payoffs=played.payoffs,
-                              search=played.search)
+    return records.ChunkGames(
+        game=indices,
+        seed=seeds,
+        lineups=lineups,
+        agent_seeds=seat_seeds,
+        lengths=played.lengths,
+        moves=played.moves,
+        movers=played.movers,
+        scores=played.scores,
+        payoffs=played.payoffs,
+        search=played.search,
+    )
 
 
 def _play_in_slices(plan, seeds, seat_seeds, kinds):
@@ -121,10 +131,8 @@ def _play_in_slices(plan, seeds, seat_seeds, kinds):
             raise Stopped
         part = slice(at, at + SLICE)
         starts = start_positions(plan.game, plan.options, seeds[part])
-        parts.append(play_batched(starts, seeds[part] ^ CHANCE_SALT, seat_seeds[part],
-                                  kinds[part]))
-    return Played(*(np.concatenate([getattr(part, name) for part in parts])
-                    for name in KERNEL_FIELDS))
+        parts.append(play_batched(starts, seeds[part] ^ CHANCE_SALT, seat_seeds[part], kinds[part]))
+    return Played(*(np.concatenate([getattr(part, name) for part in parts]) for name in KERNEL_FIELDS))
 
 
 def _play_mixed(plan, seeds, lineups, seat_seeds, kinds, batched):
@@ -140,28 +148,38 @@ def _play_mixed(plan, seeds, lineups, seat_seeds, kinds, batched):
         played = play_batched(starts, seeds[rows] ^ CHANCE_SALT, seat_seeds[rows], kinds[rows])
         ends = np.cumsum(played.lengths)
         for row, g in enumerate(rows):
-            moves[g] = played.moves[ends[row] - played.lengths[row]:ends[row]]
-            movers[g] = played.movers[ends[row] - played.lengths[row]:ends[row]]
+            moves[g] = played.moves[ends[row] - played.lengths[row] : ends[row]]
+            movers[g] = played.movers[ends[row] - played.lengths[row] : ends[row]]
             searches[g] = SearchStats.unsearched(int(played.lengths[row]))
         lengths[rows], scores[rows], payoffs[rows] = played.lengths, played.scores, played.payoffs
     game = get_game(plan.game)
     for g in np.flatnonzero(~batched):
         if STOP.is_set():
             raise Stopped
-        agents = [parse_agent(plan.agents[a], seed=int(seat_seeds[g, s]))
-                  for s, a in enumerate(lineups[g])]
+        agents = [parse_agent(plan.agents[a], seed=int(seat_seeds[g, s])) for s, a in enumerate(lineups[g])]
         results = []
-        record = play_game(game, plan.options, agents, int(seeds[g]),
-                           on_move=(lambda event, results=results: results.append(event.decision.result))
-                           if plan.record_search else None)
+        record = play_game(
+            game,
+            plan.options,
+            agents,
+            int(seeds[g]),
+            on_move=(lambda event, results=results: results.append(event.decision.result))
+            if plan.record_search
+            else None,
+        )
         searches[g] = SearchStats.of_results(results, plan.record_search)
         moves[g] = np.array([move for _, move in record.moves], np.int64)
         movers[g] = np.array([who for who, _ in record.moves], np.int8)
         lengths[g] = len(record.moves)
         scores[g], payoffs[g] = record.scores, record.payoffs
-    return Played(lengths, np.concatenate(moves).astype(np.int64, copy=False),
-                  np.concatenate(movers).astype(np.int8, copy=False), scores, payoffs,
-                  SearchStats.concatenate(searches) if plan.record_search else None)
+    return Played(
+        lengths,
+        np.concatenate(moves).astype(np.int64, copy=False),
+        np.concatenate(movers).astype(np.int8, copy=False),
+        scores,
+        payoffs,
+        SearchStats.concatenate(searches) if plan.record_search else None,
+    )
 
 
 def _batched_kind(spec):
@@ -180,29 +198,37 @@ def play_batched(starts, chance_seeds, agent_seeds, kinds, serial=None):
     lengths = np.zeros(games, np.int64)
     scores = np.zeros((games, seats), np.int64)
     payoffs = np.zeros((games, seats), np.float64)
-    moves, movers = [None] * games, [None] * games     # only for games replayed with room
+    moves, movers = [None] * games, [None] * games  # only for games replayed with room
     if games == 0:
         return Played(lengths, np.zeros(0, np.int64), np.zeros(0, np.int8), scores, payoffs)
-    kernels = bind.instance(starts[0, 0], "selfplay")        # the starts are of one game
+    kernels = bind.instance(starts[0, 0], "selfplay")  # the starts are of one game
     play = kernels.play_serial if (one_thread() if serial is None else serial) else kernels.play_batch
     pending = np.arange(games)
     max_plies = FIRST_MAX_PLIES
     first = None
     while len(pending):
         if max_plies > MAX_PLIES:
-            raise RuntimeError(f"{len(pending)} games did not end within {MAX_PLIES} player "
-                               f"moves (chance seeds {chance_seeds[pending][:5].tolist()})")
+            raise RuntimeError(
+                f"{len(pending)} games did not end within {MAX_PLIES} player "
+                f"moves (chance seeds {chance_seeds[pending][:5].tolist()})"
+            )
         n = len(pending)
         plies = np.empty((n, max_plies), np.int64)
         who = np.empty((n, max_plies), np.int8)
         made = np.zeros(n, np.int64)
         out_scores = np.zeros((n, seats), np.int64)
         out_payoffs = np.zeros((n, seats), np.float64)
-        play(np.ascontiguousarray(starts[pending]),
-             np.ascontiguousarray(chance_seeds[pending]),
-             np.ascontiguousarray(agent_seeds[pending]),
-             np.ascontiguousarray(kinds[pending]),
-             plies, who, made, out_scores, out_payoffs)
+        play(
+            np.ascontiguousarray(starts[pending]),
+            np.ascontiguousarray(chance_seeds[pending]),
+            np.ascontiguousarray(agent_seeds[pending]),
+            np.ascontiguousarray(kinds[pending]),
+            plies,
+            who,
+            made,
+            out_scores,
+            out_payoffs,
+        )
         done = made != kernel.OVERFLOW
         lengths[pending[done]] = made[done]
         scores[pending[done]] = out_scores[done]
@@ -211,18 +237,18 @@ def play_batched(starts, chance_seeds, agent_seeds, kinds, serial=None):
             first = (plies, who, done)
         else:
             for row in np.flatnonzero(done):
-                moves[pending[row]] = plies[row, :made[row]]
-                movers[pending[row]] = who[row, :made[row]]
+                moves[pending[row]] = plies[row, : made[row]]
+                movers[pending[row]] = who[row, : made[row]]
         pending = pending[~done]
         max_plies *= 2
     plies, who, done = first
-    if done.all():              # every game fitted the first time: gather them at once
+    if done.all():  # every game fitted the first time: gather them at once
         total = int(lengths.sum())
         flat_moves, flat_movers = np.empty(total, np.int64), np.empty(total, np.int8)
         kernels.gather_moves(plies, who, lengths, flat_moves, flat_movers)
         return Played(lengths, flat_moves, flat_movers, scores, payoffs)
     for row in np.flatnonzero(done):
-        moves[row], movers[row] = plies[row, :lengths[row]], who[row, :lengths[row]]
+        moves[row], movers[row] = plies[row, : lengths[row]], who[row, : lengths[row]]
     return Played(lengths, np.concatenate(moves), np.concatenate(movers), scores, payoffs)
 
 
@@ -234,10 +260,11 @@ def warm_up(plan):
     kinds = [_batched_kind(spec) for spec in plan.agents]
     if any(kind != NOT_BATCHED for kind in kinds):
         cheap = np.full((1, plan.seats), kernel.RANDOM, np.int8)
-        for serial in (False, True):        # over numba's threads, and on one thread
+        for serial in (False, True):  # over numba's threads, and on one thread
             start_positions(plan.game, plan.options, np.zeros(1, np.int64), serial=serial)
-            play_batched(start[None, :], np.zeros(1, np.int64),
-                         np.zeros((1, plan.seats), np.int64), cheap, serial=serial)
+            play_batched(
+                start[None, :], np.zeros(1, np.int64), np.zeros((1, plan.seats), np.int64), cheap, serial=serial
+            )
     for spec, kind in zip(plan.agents, kinds):
         if kind == NOT_BATCHED:
             parse_agent(spec).choose(start.copy())

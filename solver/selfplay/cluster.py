@@ -15,6 +15,7 @@ this machine loads them from numba's cache, which the runner has just filled; a 
 another machine compiles them once and caches them there, and no chunk's time includes
 a compile.
 """
+
 import logging
 import uuid
 import warnings
@@ -46,6 +47,7 @@ def play_chunk_on_worker(plan, chunk, dask_threads_by_host, shared_process):
     """
     from distributed import get_worker
     from distributed.comm import get_address_host
+
     worker = get_worker()
     if shared_process or worker.state.nthreads > 1:
         set_numba_threads(1)
@@ -75,10 +77,12 @@ class DaskCluster:
         config = dict(QUIET_LOCAL_CLUSTER)
         if self.address == LOCAL and self.processes:
             # First, so that the fork server's imports overlap this process's own.
-            config["distributed.worker.multiprocessing-method"] = \
-                worker_context(preload=["distributed"]).get_start_method()
+            config["distributed.worker.multiprocessing-method"] = worker_context(
+                preload=["distributed"]
+            ).get_start_method()
         import dask
         from distributed import Client, LocalCluster
+
         if self.address == LOCAL:
             # Kept while the cluster lives: a nanny restarting a lost worker reads it again.
             self.config = dask.config.set(config)
@@ -86,10 +90,13 @@ class DaskCluster:
                 with sigint_ignored(), warnings.catch_warnings():
                     # The scheduler's HTTP endpoint takes another port when 8787 is taken.
                     warnings.filterwarnings("ignore", "Port .* is already in use")
-                    self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
-                                                processes=self.processes,
-                                                dashboard_address=None,
-                                                silence_logs=logging.ERROR)
+                    self.cluster = LocalCluster(
+                        n_workers=self.workers,
+                        threads_per_worker=1,
+                        processes=self.processes,
+                        dashboard_address=None,
+                        silence_logs=logging.ERROR,
+                    )
                     self.client = Client(self.cluster)
             except BaseException:
                 if self.cluster is not None:
@@ -100,13 +107,12 @@ class DaskCluster:
             try:
                 self.client = Client(self.address, timeout=CONNECT_TIMEOUT)
             except (OSError, ValueError, TypeError) as err:
-                raise TesseraError(f"cannot reach the Dask scheduler at '{self.address}': "
-                                   f"{err}") from None
+                raise TesseraError(f"cannot reach the Dask scheduler at '{self.address}': {err}") from None
         return self
 
     def __exit__(self, exc_type, *exc_info):
         if exc_type is not None and self.futures:
-            STOP.set()          # tasks playing in this process's threads give up at once
+            STOP.set()  # tasks playing in this process's threads give up at once
             self.client.cancel(self.futures)
         self.futures = []
         self.client.close()
@@ -119,6 +125,7 @@ class DaskCluster:
 
     def dask_threads_by_host(self):
         from distributed.comm import get_address_host
+
         by_host = {}
         for address, info in self.client.scheduler_info(n_workers=-1)["workers"].items():
             host = get_address_host(address)
@@ -128,23 +135,40 @@ class DaskCluster:
     def warm_workers(self, plan, run_id):
         """``warm_up(plan)`` on every worker, before any chunk is submitted."""
         workers = list(self.client.scheduler_info(n_workers=-1)["workers"])
-        self.futures = [self.client.submit(warm_up, plan, workers=[address], allow_other_workers=False,
-                                           pure=False, key=f"tessera-warm-{i}-{run_id}")
-                        for i, address in enumerate(workers)]
+        self.futures = [
+            self.client.submit(
+                warm_up,
+                plan,
+                workers=[address],
+                allow_other_workers=False,
+                pure=False,
+                key=f"tessera-warm-{i}-{run_id}",
+            )
+            for i, address in enumerate(workers)
+        ]
         self.client.gather(self.futures)
         self.futures = []
 
     def run(self, plan, chunks):
         from distributed import as_completed
+
         by_host = self.dask_threads_by_host()
         run_id = uuid.uuid4().hex[:8]
         shared_process = self.address == LOCAL and not self.processes
-        if not shared_process:          # worker threads of this process share its warm kernels
+        if not shared_process:  # worker threads of this process share its warm kernels
             self.warm_workers(plan, run_id)
-        self.futures = [self.client.submit(play_chunk_on_worker, plan, chunk, by_host,
-                                           shared_process, pure=False,
-                                           key=f"tessera-chunk-{chunk}-{run_id}")
-                        for chunk in chunks]
+        self.futures = [
+            self.client.submit(
+                play_chunk_on_worker,
+                plan,
+                chunk,
+                by_host,
+                shared_process,
+                pure=False,
+                key=f"tessera-chunk-{chunk}-{run_id}",
+            )
+            for chunk in chunks
+        ]
         keys = {future.key: chunk for future, chunk in zip(self.futures, chunks)}
         for future in as_completed(self.futures):
             chunk = keys[future.key]

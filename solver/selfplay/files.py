@@ -6,6 +6,7 @@ next start removes. Data and rename are synced to disk, so a power cut cannot le
 a named file that is empty. A write that fails (a full disk, a read-only folder) removes its
 temporary file and raises ``WriteError``, one line naming the file.
 """
+
 import os
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -38,11 +39,11 @@ def write_atomically(path, data, before_rename=None):
             with open(partial, "wb") as file:
                 file.write(data)
                 file.flush()
-                os.fsync(file.fileno())        # the data is on disk before the name says so
+                os.fsync(file.fileno())  # the data is on disk before the name says so
             if before_rename:
                 before_rename()
             os.replace(partial, path)
-            _sync_folder(path.parent)          # and the rename survives a power cut
+            _sync_folder(path.parent)  # and the rename survives a power cut
         except BaseException:
             with suppress(OSError):
                 partial.unlink()
@@ -51,7 +52,7 @@ def write_atomically(path, data, before_rename=None):
 
 def _sync_folder(folder):
     """Flush ``folder``'s entries (a rename) to disk where the platform allows it."""
-    with suppress(OSError):                    # Windows, or a file system that refuses
+    with suppress(OSError):  # Windows, or a file system that refuses
         descriptor = os.open(folder, os.O_RDONLY)
         try:
             os.fsync(descriptor)

@@ -19,6 +19,7 @@ built-in models, differ would play other games under the same specs, so a resume
 resolves them otherwise is refused. A run.json without it (a run made before it) resumes
 unchecked.
 """
+
 import shlex
 from dataclasses import asdict, dataclass, field
 
@@ -29,27 +30,37 @@ from tessera.selfplay.seeds import agent_seeds, game_seeds
 VERSION = 1
 MAX_SEED = 2**63 - 1
 COMPARED = ("game", "options", "agents", "games", "seed", "chunk_size", "record_search")
-FIELD_TYPES = {"game": str, "options": dict, "agents": list, "games": int, "seed": int,
-               "chunk_size": int, "seats": int, "version": int, "record_search": int}
-OWN_FLAGS = ("players", "variant")     # options `tessera selfplay` takes as flags of their own
+FIELD_TYPES = {
+    "game": str,
+    "options": dict,
+    "agents": list,
+    "games": int,
+    "seed": int,
+    "chunk_size": int,
+    "seats": int,
+    "version": int,
+    "record_search": int,
+}
+OWN_FLAGS = ("players", "variant")  # options `tessera selfplay` takes as flags of their own
 TYPE_NAMES = {str: "text", dict: "an object", list: "a list", int: "a whole number"}
-BATCHED_CHUNK_SIZE = 2000       # default games per chunk when every agent is random or greedy,
-SEARCH_CHUNK_SIZE = 250         # and with a search agent (``default_chunk_size``)
+BATCHED_CHUNK_SIZE = 2000  # default games per chunk when every agent is random or greedy,
+SEARCH_CHUNK_SIZE = 250  # and with a search agent (``default_chunk_size``)
 
 
 @dataclass
 class Plan:
     """A run's parameters, as run.json holds them."""
+
     game: str
     options: dict
-    agents: list            # specs, in --agents order
+    agents: list  # specs, in --agents order
     games: int
     seed: int
     chunk_size: int
-    seats: int              # players per game, as the game's options make it
+    seats: int  # players per game, as the game's options make it
     version: int = field(default=VERSION)
     record_search: int = 0  # root moves recorded per searched move; 0: no search statistics
-    searches: list = None   # per agent, its search's resolved settings (None: not recorded)
+    searches: list = None  # per agent, its search's resolved settings (None: not recorded)
 
     @property
     def chunks(self):
@@ -70,13 +81,12 @@ class Plan:
 
     def labels(self):
         """A name per agent: its spec, numbered where two agents share one."""
-        return [spec if self.agents.count(spec) == 1 else f"{spec} ({i + 1})"
-                for i, spec in enumerate(self.agents)]
+        return [spec if self.agents.count(spec) == 1 else f"{spec} ({i + 1})" for i, spec in enumerate(self.agents)]
 
     def to_json(self):
         obj = asdict(self)
         if not self.record_search:
-            del obj["record_search"]        # run.json as it was before search statistics
+            del obj["record_search"]  # run.json as it was before search statistics
         if self.searches is None:
             del obj["searches"]
         return obj
@@ -97,35 +107,41 @@ class Plan:
         if not all(type(spec) is str for spec in plan.agents):
             raise ValueError(f"agents {plan.agents!r} are not agent specs")
         if plan.searches is not None and (
-                type(plan.searches) is not list or len(plan.searches) != len(plan.agents)
-                or not all(search is None or type(search) is dict for search in plan.searches)):
+            type(plan.searches) is not list
+            or len(plan.searches) != len(plan.agents)
+            or not all(search is None or type(search) is dict for search in plan.searches)
+        ):
             raise ValueError(f"searches {plan.searches!r} are not one per agent")
         return plan
 
     def resume_command(self, out_dir):
         """The `tessera selfplay ... --resume` that finishes this run in ``out_dir`` (the seed,
         chunk size and search recording come from its run.json), quoted for a POSIX shell."""
-        words = ["tessera", "selfplay", self.game, "--games", str(self.games),
-                 "--agents", ",".join(self.agents)]
+        words = ["tessera", "selfplay", self.game, "--games", str(self.games), "--agents", ",".join(self.agents)]
         for name, value in self.options.items():
             if name in OWN_FLAGS:
                 words += [f"--{name}", str(value)]
-            elif value is not None:             # None: left to the game (e.g. dealt)
+            elif value is not None:  # None: left to the game (e.g. dealt)
                 words += ["--option", f"{name}={_option_text(value)}"]
         return shlex.join([*words, "--out", str(out_dir), "--resume"])
 
     def differences(self, other):
         """The compared parameters that differ, as 'name: ours vs theirs' texts."""
         mine, theirs = asdict(self), asdict(other)
-        found = [f"{name} {_shown(mine[name], name)} there, {_shown(theirs[name], name)} here"
-                 for name in COMPARED if mine[name] != theirs[name]]
+        found = [
+            f"{name} {_shown(mine[name], name)} there, {_shown(theirs[name], name)} here"
+            for name in COMPARED
+            if mine[name] != theirs[name]
+        ]
         if found or self.searches is None or other.searches is None:
             return found
-        return [f"{label}'s search {_search_shown(there)} there, {_search_shown(here)} here "
-                "(this version's defaults or built-in models differ from the run's: finish it "
-                "with the version that started it)"
-                for label, there, here in zip(self.labels(), self.searches, other.searches)
-                if there != here]
+        return [
+            f"{label}'s search {_search_shown(there)} there, {_search_shown(here)} here "
+            "(this version's defaults or built-in models differ from the run's: finish it "
+            "with the version that started it)"
+            for label, there, here in zip(self.labels(), self.searches, other.searches)
+            if there != here
+        ]
 
 
 def _option_text(value):
@@ -170,6 +186,7 @@ def default_chunk_size(agents):
     much as a few hundred random games, so games played in the kernel go in big chunks;
     a chunk with search agents takes minutes, and Ctrl-C loses the chunks in flight."""
     from tessera.selfplay.chunk import all_batched
+
     return BATCHED_CHUNK_SIZE if all_batched(agents) else SEARCH_CHUNK_SIZE
 
 
@@ -178,9 +195,10 @@ def make_plan(game, options, agents, games, seed, chunk_size=None, record_search
     ``chunk_size`` None: ``default_chunk_size(agents)``. ``record_search``: the root moves
     recorded per searched move (``searchstats``), 0 for no search statistics."""
     from tessera.agents import parse_agent
+
     if not agents:
         raise OptionError("--agents needs at least one agent spec")
-    parsed = [parse_agent(spec) for spec in agents]     # a bad spec raises its one-line error
+    parsed = [parse_agent(spec) for spec in agents]  # a bad spec raises its one-line error
     if games < 1:
         raise OptionError(f"--games must be at least 1, not {games}")
     if chunk_size is None:
@@ -192,11 +210,18 @@ def make_plan(game, options, agents, games, seed, chunk_size=None, record_search
     if not 0 <= seed <= MAX_SEED:
         raise OptionError(f"--seed must be from 0 to {MAX_SEED}, not {seed}")
     game.check_options(options)
-    options = {name: options.get(name, default)
-               for name, (_, default, _) in game.options.items()}
-    start = game.new(0, **options)              # the game checks its options here
+    options = {name: options.get(name, default) for name, (_, default, _) in game.options.items()}
+    start = game.new(0, **options)  # the game checks its options here
     seats = int(game.kernels().players(start))
     searches = [agent.search_settings(start) for agent in parsed]
-    return Plan(game=game.name, options=options, agents=list(agents), games=games, seed=seed,
-                chunk_size=chunk_size, seats=seats, record_search=record_search,
-                searches=searches)
+    return Plan(
+        game=game.name,
+        options=options,
+        agents=list(agents),
+        games=games,
+        seed=seed,
+        chunk_size=chunk_size,
+        seats=seats,
+        record_search=record_search,
+        searches=searches,
+    )

@@ -1,4 +1,5 @@
 """PNG plots of a run's outcomes: scores, win share by seat and agent, game length."""
+
 import io
 from pathlib import Path
 
@@ -17,8 +18,9 @@ def write_plots(out_dir, outcomes, labels, stats):
     Raises ``files.WriteError`` at the first that cannot be written; ``MissingExtra`` without
     matplotlib (the ``selfplay`` extra's)."""
     matplotlib = require_extra("matplotlib", "selfplay", "writing the self-play plots")
-    matplotlib.use("Agg")                  # files only: no display needed
+    matplotlib.use("Agg")  # files only: no display needed
     from matplotlib import pyplot
+
     paths = []
     for name, draw in (("scores", _scores), ("seats", _seats), ("lengths", _lengths)):
         figure, axes = pyplot.subplots(figsize=(7, 4.2))

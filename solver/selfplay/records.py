@@ -26,6 +26,7 @@ pyarrow is the ``selfplay`` extra's: it is imported where a table is built or re
 with it (that warms the kernels and writes no records). ``SCHEMA``, ``SEARCH_SCHEMA``
 and ``RECORD_SCHEMAS`` are built on first use.
 """
+
 from collections import namedtuple
 from dataclasses import dataclass
 from functools import cache
@@ -46,22 +47,28 @@ Schemas = namedtuple("Schemas", ["SCHEMA", "SEARCH_SCHEMA", "RECORD_SCHEMAS"])
 def arrow():
     """(pyarrow, pyarrow.parquet), or ``MissingExtra`` naming the ``selfplay`` extra."""
     what = "reading or writing self-play records"
-    return (require_extra("pyarrow", "selfplay", what),
-            require_extra("pyarrow.parquet", "selfplay", what))
+    return (require_extra("pyarrow", "selfplay", what), require_extra("pyarrow.parquet", "selfplay", what))
 
 
 @cache
 def schemas():
     """The records' ``Schemas``: without, and with, the search statistics; both."""
     pa, _ = arrow()
-    schema = pa.schema([
-        ("game", pa.int64()), ("seed", pa.int64()),
-        ("agents", pa.list_(pa.string())), ("seats", pa.list_(pa.int8())),
-        ("agent_seeds", pa.list_(pa.int64())),
-        ("moves", pa.list_(pa.int64())), ("movers", pa.list_(pa.int8())),
-        ("scores", pa.list_(pa.int64())), ("payoffs", pa.list_(pa.float64())),
-        ("winner", pa.int8()), ("length", pa.int32()),
-    ])
+    schema = pa.schema(
+        [
+            ("game", pa.int64()),
+            ("seed", pa.int64()),
+            ("agents", pa.list_(pa.string())),
+            ("seats", pa.list_(pa.int8())),
+            ("agent_seeds", pa.list_(pa.int64())),
+            ("moves", pa.list_(pa.int64())),
+            ("movers", pa.list_(pa.int8())),
+            ("scores", pa.list_(pa.int64())),
+            ("payoffs", pa.list_(pa.float64())),
+            ("winner", pa.int8()),
+            ("length", pa.int32()),
+        ]
+    )
     search = pa.schema([*schema, *(pa.field(*spec) for spec in searchstats.fields())])
     return Schemas(schema, search, (schema, search))
 
@@ -80,6 +87,7 @@ class ChunkGames:
     ``moves`` and ``movers`` every game's player moves one game after another
     (game ``g``'s are the ``lengths[g]`` values after those of the games before it);
     ``search`` the ``searchstats.SearchStats`` of those moves, None when not recorded."""
+
     game: np.ndarray
     seed: np.ndarray
     lineups: np.ndarray
@@ -93,9 +101,12 @@ class ChunkGames:
 
     def outcomes(self):
         """The ``stats.Outcomes`` of these games (what ``outcomes_of`` reads from their table)."""
-        return Outcomes(seats=self.lineups.astype(np.int64), scores=self.scores.astype(np.int64),
-                        payoffs=self.payoffs.astype(np.float64),
-                        lengths=self.lengths.astype(np.int64))
+        return Outcomes(
+            seats=self.lineups.astype(np.int64),
+            scores=self.scores.astype(np.int64),
+            payoffs=self.payoffs.astype(np.float64),
+            lengths=self.lengths.astype(np.int64),
+        )
 
 
 def chunk_table(games, specs):
@@ -104,30 +115,26 @@ def chunk_table(games, specs):
     statistics (``games.search``) the table has ``SEARCH_SCHEMA``, else ``SCHEMA``."""
     pa, _ = arrow()
     count, seats = games.lineups.shape
-    sole = (np.abs(games.payoffs - 1) < 1e-9)
+    sole = np.abs(games.payoffs - 1) < 1e-9
     winner = np.where(sole.any(axis=1), sole.argmax(axis=1), -1)
     offsets = np.zeros(count + 1, np.int64)
     np.cumsum(games.lengths, out=offsets[1:])
     columns = {
         "game": pa.array(np.asarray(games.game, np.int64)),
         "seed": pa.array(np.asarray(games.seed, np.int64)),
-        "agents": _fixed_lists(pa.array(np.asarray(specs, object)[games.lineups].ravel(),
-                                        pa.string()), count, seats),
+        "agents": _fixed_lists(pa.array(np.asarray(specs, object)[games.lineups].ravel(), pa.string()), count, seats),
         "seats": _fixed_lists(pa.array(games.lineups.astype(np.int8).ravel()), count, seats),
-        "agent_seeds": _fixed_lists(pa.array(games.agent_seeds.astype(np.int64).ravel()),
-                                    count, seats),
+        "agent_seeds": _fixed_lists(pa.array(games.agent_seeds.astype(np.int64).ravel()), count, seats),
         "moves": _ragged_lists(offsets, pa.array(games.moves.astype(np.int64, copy=False))),
         "movers": _ragged_lists(offsets, pa.array(games.movers.astype(np.int8, copy=False))),
         "scores": _fixed_lists(pa.array(games.scores.astype(np.int64).ravel()), count, seats),
-        "payoffs": _fixed_lists(pa.array(games.payoffs.astype(np.float64).ravel()), count,
-                                seats),
+        "payoffs": _fixed_lists(pa.array(games.payoffs.astype(np.float64).ravel()), count, seats),
         "winner": pa.array(winner.astype(np.int8)),
         "length": pa.array(games.lengths.astype(np.int32)),
     }
     if games.search is None:
         return pa.table(columns, schema=schemas().SCHEMA)
-    return pa.table({**columns, **games.search.columns(offsets)},
-                    schema=schemas().SEARCH_SCHEMA)
+    return pa.table({**columns, **games.search.columns(offsets)}, schema=schemas().SEARCH_SCHEMA)
 
 
 def _fixed_lists(values, games, seats):
@@ -151,6 +158,7 @@ def encode(table):
 
 # ---- files ---------------------------------------------------------------------------
 
+
 class DamagedChunk(TesseraError):
     """A chunk file that is not what was written: cut short, emptied, or changed inside."""
 
@@ -164,6 +172,7 @@ class ChunkCheck:
     """What ``check_chunks`` found: ``good`` {chunk: rows} and their ``sums`` {chunk: SHA-256},
     ``damaged`` {chunk: DamagedChunk}, ``unrecorded`` the good chunks without a checksum
     (a run from before checksums were kept), checked by reading them whole."""
+
     good: dict
     sums: dict
     damaged: dict
@@ -183,8 +192,11 @@ def write_chunk(out_dir, chunk, data):
     """Write ``data`` (a Parquet file's bytes, from ``encode``) as chunk ``chunk`` of
     ``out_dir``, atomically, its checksum added to the manifest before the file takes its
     name; ``files.WriteError`` when it cannot be written (nothing is left of it then)."""
-    write_atomically(chunk_path(out_dir, chunk), data, before_rename=lambda: checksums.append(
-        out_dir, chunk_name(chunk), checksums.digest(data)))
+    write_atomically(
+        chunk_path(out_dir, chunk),
+        data,
+        before_rename=lambda: checksums.append(out_dir, chunk_name(chunk), checksums.digest(data)),
+    )
 
 
 def chunk_files(out_dir):
@@ -217,8 +229,7 @@ def load_chunk(path, expected=None, columns=None):
         raise DamagedChunk(path, "it is empty")
     digest = checksums.digest(data)
     if expected is not None and digest != expected:
-        raise DamagedChunk(path, "its SHA-256 is not the one recorded in "
-                                 f"{checksums.MANIFEST} when it was written")
+        raise DamagedChunk(path, f"its SHA-256 is not the one recorded in {checksums.MANIFEST} when it was written")
     try:
         table = pq.read_table(pa.BufferReader(data), columns=columns if expected else None)
     except (pa.ArrowException, OSError) as err:
@@ -246,7 +257,7 @@ def _schema_of(columns):
 def check_chunks(out_dir):
     """Every chunk file of ``out_dir`` checked (``load_chunk``): a ``ChunkCheck``."""
     files = chunk_files(out_dir)
-    recorded = checksums.read(out_dir)      # after listing: a listed chunk has its line
+    recorded = checksums.read(out_dir)  # after listing: a listed chunk has its line
     check = ChunkCheck({}, {}, {}, [])
     for chunk, path in files.items():
         expected = None if recorded is None else recorded.get(chunk_name(chunk))
@@ -287,12 +298,17 @@ def read_records(out_dir, columns=None):
 
 def outcomes_of(table, seats):
     """The ``stats.Outcomes`` of a records table (which needs only the outcome columns)."""
+
     def matrix(name, dtype):
         flat = table.column(name).combine_chunks().flatten().to_numpy(zero_copy_only=False)
         return flat.astype(dtype).reshape(-1, seats)
-    return Outcomes(seats=matrix("seats", np.int64), scores=matrix("scores", np.int64),
-                    payoffs=matrix("payoffs", np.float64),
-                    lengths=table.column("length").to_numpy().astype(np.int64))
+
+    return Outcomes(
+        seats=matrix("seats", np.int64),
+        scores=matrix("scores", np.int64),
+        payoffs=matrix("payoffs", np.float64),
+        lengths=table.column("length").to_numpy().astype(np.int64),
+    )
 
 
 def read_outcomes(out_dir, seats):

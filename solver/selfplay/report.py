@@ -25,32 +25,38 @@ def format_report(stats, title):
 
 def _agent_table(rows, prior_draws):
     width = max(len("agent"), *(len(row["agent"]) for row in rows))
-    lines = [f"{'agent':<{width}}  {'games':>7}  {'wins':<20}  {'draws':<20}  "
-             f"{'losses':<20}  Elo"]
+    lines = [f"{'agent':<{width}}  {'games':>7}  {'wins':<20}  {'draws':<20}  {'losses':<20}  Elo"]
     for row in rows:
-        cells = [_rate(row[kind], row["games"], row[f"{interval}_interval"])
-                 for kind, interval in (("wins", "win"), ("draws", "draw"), ("losses", "loss"))]
+        cells = [
+            _rate(row[kind], row["games"], row[f"{interval}_interval"])
+            for kind, interval in (("wins", "win"), ("draws", "draw"), ("losses", "loss"))
+        ]
         elo = _plus_minus(row["elo"], row["elo_interval"], 0)
-        lines.append(f"{row['agent']:<{width}}  {row['games']:>7,}  {cells[0]:<20}  "
-                     f"{cells[1]:<20}  {cells[2]:<20}  {elo}")
+        lines.append(
+            f"{row['agent']:<{width}}  {row['games']:>7,}  {cells[0]:<20}  {cells[1]:<20}  {cells[2]:<20}  {elo}"
+        )
     if prior_draws:
-        lines.append(f"(Elo with {prior_draws:g} virtual draw per pairing: some agents scored "
-                     "nothing against the rest, and a clean sweep has no finite maximum)")
+        lines.append(
+            f"(Elo with {prior_draws:g} virtual draw per pairing: some agents scored "
+            "nothing against the rest, and a clean sweep has no finite maximum)"
+        )
     return lines
 
 
 def _pairings(rows):
     lines = ["pairwise results (wins - losses - draws [score] results):"]
-    lines += [f"  {row['agent']} vs {row['opponent']}: {row['wins']} - {row['losses']} - "
-              f"{row['draws']} [{row['score']:.3f}] {row['games']}" for row in rows]
+    lines += [
+        f"  {row['agent']} vs {row['opponent']}: {row['wins']} - {row['losses']} - "
+        f"{row['draws']} [{row['score']:.3f}] {row['games']}"
+        for row in rows
+    ]
     return lines
 
 
 def _margins(rows):
     width = max(len(row["agent"]) for row in rows)
     lines = ["score margin (best own seat less the best seat of another agent), mean ± 95%:"]
-    lines += [f"  {row['agent']:<{width}}  {_plus_minus(row['margin'], row['margin_interval'], 2)}"
-              for row in rows]
+    lines += [f"  {row['agent']:<{width}}  {_plus_minus(row['margin'], row['margin_interval'], 2)}" for row in rows]
     return lines
 
 
@@ -59,9 +65,11 @@ def _seats(stats):
     lines = [f"seats: win share [95%], advantage over the fair {fair:.1f}%, mean score"]
     for row in stats["seat_results"]:
         low, high = row["interval"]
-        lines.append(f"  seat {row['seat']}  {100 * row['win_share']:5.1f}% "
-                     f"[{100 * low:.1f}, {100 * high:.1f}]  {100 * row['advantage']:+.1f}%  "
-                     f"{row['mean_score']:.2f}")
+        lines.append(
+            f"  seat {row['seat']}  {100 * row['win_share']:5.1f}% "
+            f"[{100 * low:.1f}, {100 * high:.1f}]  {100 * row['advantage']:+.1f}%  "
+            f"{row['mean_score']:.2f}"
+        )
     return lines
 
 
@@ -70,24 +78,24 @@ def _shares(stats):
     header = "".join(f"  {f'seat {s + 1}':>7}" for s in range(stats["seats"]))
     lines = ["win share by seat and agent:", f"  {'':<{width}}{header}"]
     for label, shares in zip(stats["agents"], stats["seat_agent_shares"]):
-        cells = "".join(f"  {'-' if share is None else f'{100 * share:.1f}%':>7}"
-                        for share in shares)
+        cells = "".join(f"  {'-' if share is None else f'{100 * share:.1f}%':>7}" for share in shares)
         lines.append(f"  {label:<{width}}{cells}")
     return lines
 
 
 def _lengths(lengths):
     parts = [f"mean {lengths['mean']:.1f}"]
-    parts += [f"{name} {lengths[name]:g}" for name in ("min", "p10", "p25", "median", "p75",
-                                                       "p90", "max")]
+    parts += [f"{name} {lengths[name]:g}" for name in ("min", "p10", "p25", "median", "p75", "p90", "max")]
     return "game length (player moves): " + " · ".join(parts)
 
 
 def _head_to_head(row):
     difference = _plus_minus(row["elo_difference"], row["elo_interval"], 1)
-    return [f"Score of {row['agent']} vs {row['opponent']}: {row['wins']} - {row['losses']} - "
-            f"{row['draws']} [{row['score']:.3f}] {row['games']}",
-            f"Elo difference: {difference}"]
+    return [
+        f"Score of {row['agent']} vs {row['opponent']}: {row['wins']} - {row['losses']} - "
+        f"{row['draws']} [{row['score']:.3f}] {row['games']}",
+        f"Elo difference: {difference}",
+    ]
 
 
 def _rate(count, games, interval):

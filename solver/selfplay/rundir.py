@@ -6,6 +6,7 @@ run.json is written once when a run starts; a resume must give the same plan
 summary.json is rewritten, atomically, as chunks land (``runner.SUMMARY_INTERVAL``)
 and at the end.
 """
+
 import json
 import sys
 import tempfile
@@ -72,16 +73,18 @@ def prepare(out_dir, plan, resume, notice=warn):
     check = records.check_chunks(out_dir)
     if not resume:
         games = sum(check.good.values())
-        raise TesseraError(f"{out_dir} already holds a run ({games} of {stored.games} games): "
-                           "add --resume to finish it, or choose another --out")
+        raise TesseraError(
+            f"{out_dir} already holds a run ({games} of {stored.games} games): "
+            "add --resume to finish it, or choose another --out"
+        )
     differences = stored.differences(plan)
     if differences:
-        raise TesseraError(f"cannot resume {out_dir}: it holds a different run "
-                           f"({'; '.join(differences)})")
+        raise TesseraError(f"cannot resume {out_dir}: it holds a different run ({'; '.join(differences)})")
     for chunk, rows in check.good.items():
         if chunk >= plan.chunks or rows != len(plan.chunk_games(chunk)):
-            raise TesseraError(f"{records.chunk_path(out_dir, chunk)} does not belong to this "
-                               "run: remove it to play that chunk again")
+            raise TesseraError(
+                f"{records.chunk_path(out_dir, chunk)} does not belong to this run: remove it to play that chunk again"
+            )
     for damage in check.damaged.values():
         notice(f"{damage}: playing it again")
         try:
@@ -106,13 +109,19 @@ def checked_outcomes(out_dir, plan):
     try:
         return records.read_outcomes(out_dir, plan.seats)
     except records.DamagedChunk as damage:
-        raise TesseraError(f"{damage}: `{plan.resume_command(out_dir)}` plays it again") \
-            from None
+        raise TesseraError(f"{damage}: `{plan.resume_command(out_dir)}` plays it again") from None
 
 
 def write_summary(out_dir, plan, games_done, chunks_done, stats):
-    write_json(Path(out_dir) / SUMMARY_FILE, {
-        "run": plan.to_json(), "games_done": games_done, "games_total": plan.games,
-        "chunks_done": chunks_done, "chunks_total": plan.chunks,
-        "complete": games_done == plan.games, "stats": stats,
-    })
+    write_json(
+        Path(out_dir) / SUMMARY_FILE,
+        {
+            "run": plan.to_json(),
+            "games_done": games_done,
+            "games_total": plan.games,
+            "chunks_done": chunks_done,
+            "chunks_total": plan.chunks,
+            "complete": games_done == plan.games,
+            "stats": stats,
+        },
+    )

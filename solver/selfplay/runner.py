@@ -4,6 +4,7 @@ Chunks still to play go to the executor (``workers`` or ``cluster``); each one
 that lands is written to chunks/ at once, so Ctrl-C (or a kill) loses only the
 chunks in flight, and ``--resume`` plays just the missing ones.
 """
+
 import time
 from dataclasses import dataclass
 
@@ -16,15 +17,15 @@ from tessera.selfplay.files import WriteError
 from tessera.selfplay.stats import Outcomes, summarize
 from tessera.selfplay.workers import InProcess, ProcessPool, threads_per_worker
 
-SUMMARY_INTERVAL = 2.0      # seconds: summary.json is rewritten at most this often, and at the end
+SUMMARY_INTERVAL = 2.0  # seconds: summary.json is rewritten at most this often, and at the end
 
 
 @dataclass
 class RunResult:
     plan: object
-    outcomes: Outcomes          # of every finished game, resumed ones included
-    played_now: int             # games played by this invocation
-    seconds: float              # from the start until the last chunk played here landed
+    outcomes: Outcomes  # of every finished game, resumed ones included
+    played_now: int  # games played by this invocation
+    seconds: float  # from the start until the last chunk played here landed
     interrupted: bool
 
     @property
@@ -57,8 +58,10 @@ def run_selfplay(plan, out_dir, executor, resume=False, progress=None, notice=ru
         return _run(plan, out_dir, executor, resume, progress, notice)
     except WriteError as err:
         kept = len(records.chunk_files(out_dir))
-        raise TesseraError(f"{err}; the chunks written so far ({kept}) are kept: make room "
-                           "(or make the folder writable), then add --resume to finish") from None
+        raise TesseraError(
+            f"{err}; the chunks written so far ({kept}) are kept: make room "
+            "(or make the folder writable), then add --resume to finish"
+        ) from None
 
 
 def _run(plan, out_dir, executor, resume, progress, notice):
@@ -70,8 +73,7 @@ def _run(plan, out_dir, executor, resume, progress, notice):
     started = last_summary = time.perf_counter()
 
     def summary(games):
-        rundir.write_summary(out_dir, plan, games.games, chunks_done,
-                             summarize(games, plan.labels()))
+        rundir.write_summary(out_dir, plan, games.games, chunks_done, summarize(games, plan.labels()))
 
     def report():
         games = sum(part.games for part in parts)
@@ -81,12 +83,12 @@ def _run(plan, out_dir, executor, resume, progress, notice):
     if progress:
         report()
     todo = [chunk for chunk in range(plan.chunks) if chunk not in done]
-    landed = {}                 # chunk: outcomes, of the chunks played and written here
-    playing_ended = started     # when the last chunk landed: stopping workers is not playing
+    landed = {}  # chunk: outcomes, of the chunks played and written here
+    playing_ended = started  # when the last chunk landed: stopping workers is not playing
     interrupted = False
     try:
         if todo:
-            with executor:          # a cluster that cannot be reached stops the run here
+            with executor:  # a cluster that cannot be reached stops the run here
                 warm_up(plan)
                 rundir.start(out_dir, plan, check.sums)
                 for chunk, finished in executor.run(plan, todo):
@@ -101,7 +103,7 @@ def _run(plan, out_dir, executor, resume, progress, notice):
                         summary(Outcomes.concatenate(parts, plan.seats))
                         last_summary = time.perf_counter()
         else:
-            rundir.start(out_dir, plan, check.sums)     # the manifest, of a run from before it
+            rundir.start(out_dir, plan, check.sums)  # the manifest, of a run from before it
     except KeyboardInterrupt:
         interrupted = True
     if interrupted or done or len(landed) != plan.chunks:
@@ -113,5 +115,4 @@ def _run(plan, out_dir, executor, resume, progress, notice):
         # the files hold (read back, they would cost more than the last chunks took).
         outcomes = Outcomes.concatenate([landed[chunk] for chunk in sorted(landed)], plan.seats)
     summary(outcomes)
-    return RunResult(plan, outcomes, outcomes.games - already, playing_ended - started,
-                     interrupted)
+    return RunResult(plan, outcomes, outcomes.games - already, playing_ended - started, interrupted)

@@ -26,16 +26,16 @@ The columns (one list per game, one entry per player move):
 
 The last three are null for a move that was not searched.
 """
+
 from dataclasses import dataclass
 
 import numpy as np
 
 from tessera.errors import require_extra
 
-DEFAULT_TOP = 16                    # root moves recorded per searched move
+DEFAULT_TOP = 16  # root moves recorded per searched move
 RECORDED_ALGOS = ("mcts", "ismcts")
-COLUMNS = ["search_moves", "search_visits", "search_root_visits", "search_win_rate",
-           "search_margin"]
+COLUMNS = ["search_moves", "search_visits", "search_root_visits", "search_win_rate", "search_margin"]
 
 
 def _pyarrow():
@@ -46,8 +46,13 @@ def _pyarrow():
 def fields():
     """The columns' (name, pyarrow type), in ``COLUMNS``' order."""
     pa = _pyarrow()
-    types = [pa.list_(pa.list_(pa.int64())), pa.list_(pa.list_(pa.int64())),
-             pa.list_(pa.int64()), pa.list_(pa.float64()), pa.list_(pa.float64())]
+    types = [
+        pa.list_(pa.list_(pa.int64())),
+        pa.list_(pa.list_(pa.int64())),
+        pa.list_(pa.int64()),
+        pa.list_(pa.float64()),
+        pa.list_(pa.float64()),
+    ]
     return list(zip(COLUMNS, types))
 
 
@@ -58,6 +63,7 @@ class SearchStats:
     (0 when it was not searched), ``moves`` and ``visits`` those root moves one ply after
     another; ``searched`` [plies] whether the move was searched, and for those the root's
     ``root_visits``, ``win_rate`` and ``margin`` (the mover's)."""
+
     counts: np.ndarray
     moves: np.ndarray
     visits: np.ndarray
@@ -69,10 +75,15 @@ class SearchStats:
     @staticmethod
     def unsearched(plies):
         """The entries of ``plies`` moves none of which was searched."""
-        return SearchStats(np.zeros(plies, np.int64), np.zeros(0, np.int64),
-                           np.zeros(0, np.int64), np.zeros(plies, bool),
-                           np.zeros(plies, np.int64), np.zeros(plies, np.float64),
-                           np.zeros(plies, np.float64))
+        return SearchStats(
+            np.zeros(plies, np.int64),
+            np.zeros(0, np.int64),
+            np.zeros(0, np.int64),
+            np.zeros(plies, bool),
+            np.zeros(plies, np.int64),
+            np.zeros(plies, np.float64),
+            np.zeros(plies, np.float64),
+        )
 
     @staticmethod
     def of_results(results, top):
@@ -98,8 +109,9 @@ class SearchStats:
 
     @staticmethod
     def concatenate(parts):
-        return SearchStats(*(np.concatenate([getattr(part, name) for part in parts])
-                             for name in SearchStats.__dataclass_fields__))
+        return SearchStats(
+            *(np.concatenate([getattr(part, name) for part in parts]) for name in SearchStats.__dataclass_fields__)
+        )
 
     def columns(self, game_offsets):
         """{column: pyarrow array} of these entries, cut into games at ``game_offsets``

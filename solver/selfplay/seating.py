@@ -15,6 +15,7 @@ With ``k`` agents and ``p`` seats (``lineup`` gives the agent index of each seat
 ``period`` is the number of games after which the seating repeats: a batch whose
 size is a multiple of it is exactly balanced.
 """
+
 from functools import cache
 from itertools import permutations
 

@@ -6,6 +6,7 @@ its own seed from the game's. Both go through splitmix64's finaliser, the batch
 seed first and then the game number, so nearby batch seeds and game numbers give
 unrelated games and no two (seed, i) share a stream by construction.
 """
+
 import numpy as np
 
 SEAT_SALT = 0x2545F4914F6CDD1D  # keeps the agents' seeds apart from the games'

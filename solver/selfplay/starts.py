@@ -5,6 +5,7 @@ about 20 µs of Python a game; here the undealt starts come from
 ``Game.undealt_batch`` and the numba kernel ``deal_batch`` of ``tessera.kernels.selfplay`` (the game's instance) resolves
 chance for the whole batch, under a microsecond a game.
 """
+
 import numpy as np
 
 from tessera.games import get_game
@@ -17,6 +18,7 @@ def start_positions(name, options, seeds, serial=None):
     (``deal_batch``); by default serial when this thread runs numba on one thread.
     """
     from tessera.kernels import bind
+
     kernels = bind.instance(name, "selfplay")
     seeds = np.ascontiguousarray(seeds, np.int64)
     starts = np.ascontiguousarray(get_game(name).undealt_batch(seeds, **options), np.int64)
@@ -28,4 +30,5 @@ def start_positions(name, options, seeds, serial=None):
 def one_thread():
     """True when this thread runs numba kernels on one thread (the setting is per thread)."""
     import numba
+
     return numba.get_num_threads() == 1

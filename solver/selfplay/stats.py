@@ -22,6 +22,7 @@ Definitions (docs/selfplay.md, "Statistics"):
 - Seats: a seat's win share is the mean payoff of whoever sat there (a shared win
   counts its share); its advantage is that less the fair share 1/seats.
 """
+
 import math
 from dataclasses import dataclass
 
@@ -39,6 +40,7 @@ LENGTH_QUANTILES = {"p10": 0.10, "p25": 0.25, "median": 0.50, "p75": 0.75, "p90"
 class Outcomes:
     """One row per game: ``seats`` (agent index per seat), ``scores``, ``payoffs``
     [games, seats], and ``lengths`` (player moves) [games]."""
+
     seats: np.ndarray
     scores: np.ndarray
     payoffs: np.ndarray
@@ -48,10 +50,18 @@ class Outcomes:
     def concatenate(parts, seats):
         """The outcomes of ``parts`` one after another (none: no games of ``seats`` seats)."""
         if not parts:
-            return Outcomes(np.zeros((0, seats), np.int64), np.zeros((0, seats), np.int64),
-                            np.zeros((0, seats), np.float64), np.zeros(0, np.int64))
-        return Outcomes(*(np.concatenate([getattr(part, name) for part in parts])
-                          for name in ("seats", "scores", "payoffs", "lengths")))
+            return Outcomes(
+                np.zeros((0, seats), np.int64),
+                np.zeros((0, seats), np.int64),
+                np.zeros((0, seats), np.float64),
+                np.zeros(0, np.int64),
+            )
+        return Outcomes(
+            *(
+                np.concatenate([getattr(part, name) for part in parts])
+                for name in ("seats", "scores", "payoffs", "lengths")
+            )
+        )
 
     @property
     def games(self):
@@ -59,6 +69,7 @@ class Outcomes:
 
 
 # ---- intervals ----------------------------------------------------------------------
+
 
 def wilson(successes, trials, z=Z95):
     """The Wilson score interval (lo, hi) of a proportion; None without trials."""
@@ -83,6 +94,7 @@ def mean_interval(values, z=Z95):
 
 
 # ---- results per agent ---------------------------------------------------------------
+
 
 def _agent_masks(outcomes, agents):
     """present [games, agents]: the agent holds a seat; contested [games]: two agents or more."""
@@ -120,6 +132,7 @@ def margins(outcomes, agents):
 
 # ---- pairwise results and Elo --------------------------------------------------------
 
+
 def pairwise_results(outcomes, agents):
     """(wins, draws) [agents, agents]: ``wins[i, j]`` games i won against j; ``draws`` is
     symmetric. Every two seats held by different agents count once."""
@@ -152,6 +165,7 @@ def _finishes_ahead(outcomes, s, t):
 class RatingFit:
     """Bradley–Terry strengths on the natural-log scale, centred; None for agents that
     played no pairwise game. ``covariance`` is that of ``theta``."""
+
     theta: list
     covariance: np.ndarray
     prior_draws: float
@@ -171,8 +185,10 @@ class RatingFit:
             return None, None
         c = self.covariance
         variance = max(c[i, i] + c[j, j] - 2 * c[i, j], 0.0)
-        return (ELO_PER_NATURAL_UNIT * (self.theta[i] - self.theta[j]),
-                Z95 * ELO_PER_NATURAL_UNIT * math.sqrt(variance))
+        return (
+            ELO_PER_NATURAL_UNIT * (self.theta[i] - self.theta[j]),
+            Z95 * ELO_PER_NATURAL_UNIT * math.sqrt(variance),
+        )
 
 
 def bradley_terry(wins, draws, prior_draws=None):
@@ -186,7 +202,7 @@ def bradley_terry(wins, draws, prior_draws=None):
     met = (wins + wins.T + draws) > 0
     if prior_draws is None:
         prior_draws = 0.0 if _has_maximum(wins + draws, met) else 1.0
-    score = wins + (draws + prior_draws * met) / 2             # i's points against j
+    score = wins + (draws + prior_draws * met) / 2  # i's points against j
     played = score + score.T
     rated = played.sum(axis=1) > 0
     index = np.flatnonzero(rated)
@@ -238,7 +254,7 @@ def _log_likelihood(theta, score):
 
 def _information(theta, played):
     """The observed Fisher information of the log-strengths (minus the Hessian)."""
-    p = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))     # P(i beats j)
+    p = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))  # P(i beats j)
     weight = played * p * p.T
     np.fill_diagonal(weight, 0.0)
     return np.diag(weight.sum(axis=1)) - weight
@@ -246,19 +262,23 @@ def _information(theta, played):
 
 # ---- seats and lengths ---------------------------------------------------------------
 
+
 def seat_results(outcomes):
     """Per seat: games, win share, its Wilson interval, advantage over 1/seats, mean score."""
     games, seats = outcomes.payoffs.shape
     rows = []
     for s in range(seats):
         share_sum = float(outcomes.payoffs[:, s].sum())
-        rows.append({
-            "seat": s + 1, "games": games,
-            "win_share": share_sum / games if games else None,
-            "interval": wilson(share_sum, games),
-            "advantage": share_sum / games - 1 / seats if games else None,
-            "mean_score": float(outcomes.scores[:, s].mean()) if games else None,
-        })
+        rows.append(
+            {
+                "seat": s + 1,
+                "games": games,
+                "win_share": share_sum / games if games else None,
+                "interval": wilson(share_sum, games),
+                "advantage": share_sum / games - 1 / seats if games else None,
+                "mean_score": float(outcomes.scores[:, s].mean()) if games else None,
+            }
+        )
     return rows
 
 
@@ -291,13 +311,22 @@ def pairings(wins, draws, labels):
         for j in range(i + 1, len(labels)):
             games = int(wins[i, j] + wins[j, i] + draws[i, j])
             if games:
-                rows.append({"agent": labels[i], "opponent": labels[j], "wins": int(wins[i, j]),
-                             "losses": int(wins[j, i]), "draws": int(draws[i, j]),
-                             "games": games, "score": (wins[i, j] + draws[i, j] / 2) / games})
+                rows.append(
+                    {
+                        "agent": labels[i],
+                        "opponent": labels[j],
+                        "wins": int(wins[i, j]),
+                        "losses": int(wins[j, i]),
+                        "draws": int(draws[i, j]),
+                        "games": games,
+                        "score": (wins[i, j] + draws[i, j] / 2) / games,
+                    }
+                )
     return rows
 
 
 # ---- everything ----------------------------------------------------------------------
+
 
 def summarize(outcomes, labels):
     """The statistics of ``outcomes`` as a JSON-ready dict (the report and summary.json)."""
@@ -310,19 +339,29 @@ def summarize(outcomes, labels):
     for a, label in enumerate(labels):
         played = int(wins[a] + draws[a] + losses[a])
         margin, margin_half = mean_interval(margin_lists[a])
-        table.append({
-            "agent": label, "games": played,
-            "wins": int(wins[a]), "draws": int(draws[a]), "losses": int(losses[a]),
-            "win_interval": wilson(int(wins[a]), played),
-            "draw_interval": wilson(int(draws[a]), played),
-            "loss_interval": wilson(int(losses[a]), played),
-            "score": (wins[a] + draws[a] / 2) / played if played else None,
-            "elo": fit.elo(a), "elo_interval": fit.elo_interval(a),
-            "margin": margin, "margin_interval": margin_half,
-        })
+        table.append(
+            {
+                "agent": label,
+                "games": played,
+                "wins": int(wins[a]),
+                "draws": int(draws[a]),
+                "losses": int(losses[a]),
+                "win_interval": wilson(int(wins[a]), played),
+                "draw_interval": wilson(int(draws[a]), played),
+                "loss_interval": wilson(int(losses[a]), played),
+                "score": (wins[a] + draws[a] / 2) / played if played else None,
+                "elo": fit.elo(a),
+                "elo_interval": fit.elo_interval(a),
+                "margin": margin,
+                "margin_interval": margin_half,
+            }
+        )
     report = {
-        "games": outcomes.games, "seats": outcomes.seats.shape[1], "agents": list(labels),
-        "agent_results": table, "elo_prior_draws": fit.prior_draws,
+        "games": outcomes.games,
+        "seats": outcomes.seats.shape[1],
+        "agents": list(labels),
+        "agent_results": table,
+        "elo_prior_draws": fit.prior_draws,
         "pairings": pairings(pair_wins, pair_draws, labels),
         "seat_results": seat_results(outcomes),
         "seat_agent_shares": seat_agent_shares(outcomes, agents),
@@ -332,8 +371,14 @@ def summarize(outcomes, labels):
     if agents == 2 and table[0]["games"]:
         difference, half = fit.difference(0, 1)
         report["head_to_head"] = {
-            "agent": labels[0], "opponent": labels[1], "wins": int(wins[0]),
-            "losses": int(losses[0]), "draws": int(draws[0]), "games": table[0]["games"],
-            "score": table[0]["score"], "elo_difference": difference, "elo_interval": half,
+            "agent": labels[0],
+            "opponent": labels[1],
+            "wins": int(wins[0]),
+            "losses": int(losses[0]),
+            "draws": int(draws[0]),
+            "games": table[0]["games"],
+            "score": table[0]["score"],
+            "elo_difference": difference,
+            "elo_interval": half,
         }
     return report

@@ -18,6 +18,7 @@ fork (they do not survive one). Where there is no fork server (Windows), workers
 are spawned. A pool worker exits by itself when the process that owns the pool is
 gone, killed without a chance to stop it (``start_worker``).
 """
+
 import multiprocessing
 import os
 import signal
@@ -32,7 +33,7 @@ from tessera.cores import available_cores
 from tessera.selfplay.chunk import STOP, all_batched, play_chunk_file, stop_with
 
 MAX_POOL_RESTARTS = 3
-ORPHANED = 1            # exit status of a worker whose parent is gone (nobody reads it)
+ORPHANED = 1  # exit status of a worker whose parent is gone (nobody reads it)
 PRELOAD = "tessera.selfplay.preload"
 
 
@@ -42,6 +43,7 @@ def threads_per_worker(workers):
 
 def set_numba_threads(threads):
     import numba
+
     numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
 
 
@@ -58,7 +60,7 @@ class InProcess:
     another in this thread, the kernel over ``threads`` numba threads.
     """
 
-    AHEAD = 2           # chunks queued per thread, so that none waits for this one
+    AHEAD = 2  # chunks queued per thread, so that none waits for this one
 
     def __init__(self, threads):
         self.threads = threads
@@ -66,6 +68,7 @@ class InProcess:
 
     def __enter__(self):
         import numba
+
         self.numba_threads = numba.get_num_threads()
         set_numba_threads(self.threads)
         return self
@@ -97,7 +100,7 @@ class InProcess:
                     submit(1)
                     yield chunk, future.result()
         finally:
-            STOP.set()          # chunks still playing give up at their next slice
+            STOP.set()  # chunks still playing give up at their next slice
             pool.shutdown(wait=True, cancel_futures=True)
             STOP.clear()
 
@@ -131,7 +134,7 @@ def worker_context(preload=()):
         return get_context("spawn")
     context = get_context("forkserver")
     context.set_forkserver_preload([*preload, PRELOAD])
-    with sigint_ignored():          # the server and every worker it forks ignore Ctrl-C
+    with sigint_ignored():  # the server and every worker it forks ignore Ctrl-C
         forkserver.ensure_running()
     return context
 
@@ -186,16 +189,16 @@ class ProcessPool:
     def _new_executor(self):
         context = worker_context()
         self.stop = context.Event()
-        return ProcessPoolExecutor(self.workers, mp_context=context, initializer=start_worker,
-                                   initargs=(self.threads, self.stop))
+        return ProcessPoolExecutor(
+            self.workers, mp_context=context, initializer=start_worker, initargs=(self.threads, self.stop)
+        )
 
     def run(self, plan, chunks):
         pending = list(chunks)
         restarts = 0
         while pending:
-            with sigint_ignored():      # the workers start with the first submissions
-                futures = {self.executor.submit(play_chunk_file, plan, chunk): chunk
-                           for chunk in pending}
+            with sigint_ignored():  # the workers start with the first submissions
+                futures = {self.executor.submit(play_chunk_file, plan, chunk): chunk for chunk in pending}
             broken = False
             for future in as_completed(futures):
                 if isinstance(future.exception(), BrokenProcessPool):
@@ -208,5 +211,5 @@ class ProcessPool:
                 restarts += 1
                 if restarts > MAX_POOL_RESTARTS:
                     raise RuntimeError(f"worker processes died {restarts} times; stopping")
-                self.executor.shutdown(wait=True)     # a broken pool stopped its workers
+                self.executor.shutdown(wait=True)  # a broken pool stopped its workers
                 self.executor = self._new_executor()

@@ -5,6 +5,7 @@ Each version's kernels are compiled with its own rules and heuristics, so the ot
 version runs in a process of its own, with its tree first on ``PYTHONPATH`` and a numba
 cache of its own; it reads positions and answers moves in the notation both share.
 """
+
 import json
 import os
 import shutil
@@ -29,8 +30,12 @@ def export_commit(repo, commit, cache_root):
     """The folder holding ``commit`` of the git repository ``repo`` exported (``src``), its
     numba cache and its board data; exported once, then reused."""
     try:
-        sha = subprocess.run(["git", "-C", str(repo), "rev-parse", "--verify", f"{commit}^{{commit}}"],
-                             capture_output=True, text=True, check=True).stdout.strip()
+        sha = subprocess.run(
+            ["git", "-C", str(repo), "rev-parse", "--verify", f"{commit}^{{commit}}"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
     except (subprocess.CalledProcessError, OSError):
         raise VersusError(f"no commit '{commit}' in {repo}") from None
     folder = Path(cache_root) / sha[:12]
@@ -45,7 +50,7 @@ def export_commit(repo, commit, cache_root):
         subprocess.run(["tar", "-x", "-C", str(partial)], input=archive.stdout, check=True)
         try:
             partial.rename(src)
-        except OSError:                 # another export's rename came first
+        except OSError:  # another export's rename came first
             shutil.rmtree(partial, ignore_errors=True)
     return folder
 
@@ -62,8 +67,15 @@ class Baseline:
         if shared:
             env["TESSERA_SHARED"] = str(shared)
         self.stderr = tempfile.TemporaryFile()
-        self.process = subprocess.Popen([sys.executable, str(WORKER)], cwd=self.src, env=env, text=True,
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr)
+        self.process = subprocess.Popen(
+            [sys.executable, str(WORKER)],
+            cwd=self.src,
+            env=env,
+            text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.stderr,
+        )
         where = Path(self.ask({"op": "hello"})["package"]).resolve()
         if self.src not in where.parents:
             self.close()
@@ -73,8 +85,9 @@ class Baseline:
     def of_commit(cls, repo, commit, cache_root=None):
         """The baseline of ``commit`` of the git repository ``repo``, exported into
         ``cache_root`` (default ``$TESSERA_VERSUS_CACHE``, else ``<tmp>/tessera-versus``)."""
-        cache_root = cache_root or os.environ.get("TESSERA_VERSUS_CACHE") or \
-            Path(tempfile.gettempdir()) / "tessera-versus"
+        cache_root = (
+            cache_root or os.environ.get("TESSERA_VERSUS_CACHE") or Path(tempfile.gettempdir()) / "tessera-versus"
+        )
         folder = export_commit(repo, commit, cache_root)
         # Versions from before the board data was packaged read it from
         # $TESSERA_SHARED/data: theirs is a copy of this version's packaged data (newer

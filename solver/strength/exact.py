@@ -18,6 +18,7 @@ number of simulations, seeded with the game seed; the solver (``solve``) gives e
 root move its exact final score margin. A move is optimal when its margin equals the
 best; its loss is the best margin less its own, in points.
 """
+
 import random
 import statistics
 import time
@@ -46,7 +47,7 @@ def game_positions(kind, game_seed):
     record = play_game(game, OPTIONS, agents, game_seed)
     state = game.new(game_seed, **OPTIONS)
     rules = bind.interface(state[0])
-    chance = chance_rng(game_seed)          # the chance stream of play_game: the record replays
+    chance = chance_rng(game_seed)  # the chance stream of play_game: the record replays
     positions = []
     for ply, (_, move) in enumerate(record.moves):
         while rules.to_move(state) == CHANCE:
@@ -73,10 +74,10 @@ def game_must_end(state):
 
 def table_tiles(state):
     """Tiles in the factories and the centre."""
-    sets = [int(state[layout.W_CENTRE])] + [int(state[layout.W_FACTORY + f])
-                                             for f in range(layout.MAX_FACTORIES)]
-    return sum((tiles >> (layout.LANE_BITS * colour)) & layout.LANE_MASK
-               for tiles in sets for colour in range(layout.NCOLOURS))
+    sets = [int(state[layout.W_CENTRE])] + [int(state[layout.W_FACTORY + f]) for f in range(layout.MAX_FACTORIES)]
+    return sum(
+        (tiles >> (layout.LANE_BITS * colour)) & layout.LANE_MASK for tiles in sets for colour in range(layout.NCOLOURS)
+    )
 
 
 def pick_position(kind, game_seed, max_tiles):
@@ -84,9 +85,11 @@ def pick_position(kind, game_seed, max_tiles):
     positions = game_positions(kind, game_seed)
     rules = bind.interface(positions[0][1][0])
     moves = np.empty(rules.MAX_MOVES, np.int64)
-    qualifying = [(ply, state) for ply, state in positions
-                  if game_must_end(state) and table_tiles(state) <= max_tiles
-                  and rules.legal_moves(state, moves) >= 2]
+    qualifying = [
+        (ply, state)
+        for ply, state in positions
+        if game_must_end(state) and table_tiles(state) <= max_tiles and rules.legal_moves(state, moves) >= 2
+    ]
     return random.Random(game_seed).choice(qualifying) if qualifying else None
 
 
@@ -102,8 +105,7 @@ def select_positions(count, seed, max_tiles):
             if picked is None:
                 skipped.append({"kind": kind, "game_seed": game_seed})
             else:
-                chosen.append({"kind": kind, "game_seed": game_seed, "ply": picked[0],
-                               "state": picked[1]})
+                chosen.append({"kind": kind, "game_seed": game_seed, "ply": picked[0], "state": picked[1]})
                 found += 1
             game_seed += 1
     return chosen, skipped
@@ -124,12 +126,17 @@ def calibrate(positions):
         counts.append(searcher.search(position["state"]).visits)
         cpu.append(time.process_time() - cpu_before)
     # Under load a thread gets less than a core; per CPU second is what a free core runs.
-    return {"positions": len(counts), "seconds": 1.0, "simulations": counts,
-            "cpu_seconds": [round(seconds, 3) for seconds in cpu],
-            "median": statistics.median(counts), "min": min(counts), "max": max(counts),
-            "median_per_cpu_second": round(statistics.median(
-                count / seconds for count, seconds in zip(counts, cpu))),
-            "load_average_1_5_15_min": {"before": load_before, "after": load_average()}}
+    return {
+        "positions": len(counts),
+        "seconds": 1.0,
+        "simulations": counts,
+        "cpu_seconds": [round(seconds, 3) for seconds in cpu],
+        "median": statistics.median(counts),
+        "min": min(counts),
+        "max": max(counts),
+        "median_per_cpu_second": round(statistics.median(count / seconds for count, seconds in zip(counts, cpu))),
+        "load_average_1_5_15_min": {"before": load_before, "after": load_average()},
+    }
 
 
 def check(position, iterations):
@@ -140,8 +147,10 @@ def check(position, iterations):
     chosen = search.best.move
     solved = solve(state)
     if solved.exact is None or any(line.exact.horizon != "game" for line in solved.moves):
-        raise RuntimeError(f"{position['kind']} game {position['game_seed']} ply {position['ply']}: "
-                           "the solver's value does not reach the end of the game")
+        raise RuntimeError(
+            f"{position['kind']} game {position['game_seed']} ply {position['ply']}: "
+            "the solver's value does not reach the end of the game"
+        )
     exact = {line.move: line.exact for line in solved.moves}
     best = solved.moves[0].exact.margin
     if chosen not in exact:
@@ -149,8 +158,12 @@ def check(position, iterations):
     seen = {line.move: line for line in search.moves}
     solver_best = seen[solved.moves[0].move]
     return {
-        "kind": position["kind"], "game_seed": position["game_seed"], "ply": position["ply"],
-        "round": int(state[layout.W_ROUND]), "tiles": table_tiles(state), "moves": len(solved.moves),
+        "kind": position["kind"],
+        "game_seed": position["game_seed"],
+        "ply": position["ply"],
+        "round": int(state[layout.W_ROUND]),
+        "tiles": table_tiles(state),
+        "moves": len(solved.moves),
         "position": game.format_position(state),
         "chosen": game.format_move(state, chosen),
         "chosen_visits_share": round(search.best.visits / search.visits, 3),
@@ -158,23 +171,26 @@ def check(position, iterations):
         "mcts_margin_chosen": round(search.best.margin, 2),
         "mcts_margin_best": round(solver_best.margin, 2),
         "best_visits_share": round(solver_best.visits / search.visits, 3),
-        "tree_nodes": search.tree_nodes, "compactions": search.compactions,
-        "chosen_margin": exact[chosen].margin, "chosen_result": exact[chosen].result,
-        "best_margin": best, "best_result": solved.moves[0].exact.result,
-        "best_moves": [game.format_move(state, line.move) for line in solved.moves
-                       if line.exact.margin == best],
+        "tree_nodes": search.tree_nodes,
+        "compactions": search.compactions,
+        "chosen_margin": exact[chosen].margin,
+        "chosen_result": exact[chosen].result,
+        "best_margin": best,
+        "best_result": solved.moves[0].exact.result,
+        "best_moves": [game.format_move(state, line.move) for line in solved.moves if line.exact.margin == best],
         "margins": {game.format_move(state, move): value.margin for move, value in exact.items()},
         "distinct_values": len({value.margin for value in exact.values()}),
         "loss": best - exact[chosen].margin,
-        "solve_nodes": solved.visits, "solve_seconds": round(solved.seconds, 3),
+        "solve_nodes": solved.visits,
+        "solve_seconds": round(solved.seconds, 3),
     }
 
 
 def summarise(rows):
     def rate(part):
         optimal = sum(row["loss"] == 0 for row in part)
-        return {"positions": len(part), "optimal": optimal,
-                "rate": round(optimal / len(part), 4) if part else None}
+        return {"positions": len(part), "optimal": optimal, "rate": round(optimal / len(part), 4) if part else None}
+
     losing = sorted((row for row in rows if row["loss"] > 0), key=lambda row: -row["loss"])
     return {
         **rate(rows),
@@ -185,12 +201,29 @@ def summarise(rows):
         "best_margin_under_10": rate([row for row in rows if abs(row["best_margin"]) < 10]),
         "best_margin_10_or_more": rate([row for row in rows if abs(row["best_margin"]) >= 10]),
         "mean_loss": round(statistics.mean(row["loss"] for row in rows), 3),
-        "losses": {str(loss): sum(row["loss"] == loss for row in rows)
-                   for loss in sorted({row["loss"] for row in rows})},
+        "losses": {
+            str(loss): sum(row["loss"] == loss for row in rows) for loss in sorted({row["loss"] for row in rows})
+        },
         "result_changed": sum(row["chosen_result"] != row["best_result"] for row in rows),
-        "worst": [{key: row[key] for key in ("kind", "game_seed", "ply", "tiles", "moves", "chosen",
-                                             "best_moves", "best_margin", "loss", "chosen_visits_share",
-                                             "best_visits_share", "mcts_margin_chosen",
-                                             "mcts_margin_best")}
-                  for row in losing[:WORST_SHOWN]],
+        "worst": [
+            {
+                key: row[key]
+                for key in (
+                    "kind",
+                    "game_seed",
+                    "ply",
+                    "tiles",
+                    "moves",
+                    "chosen",
+                    "best_moves",
+                    "best_margin",
+                    "loss",
+                    "chosen_visits_share",
+                    "best_visits_share",
+                    "mcts_margin_chosen",
+                    "mcts_margin_best",
+                )
+            }
+            for row in losing[:WORST_SHOWN]
+        ],
     }

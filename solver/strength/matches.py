@@ -16,6 +16,7 @@ in its worker), so that a match meant to be at equal time can be seen to be.
 
 ``head_to_head``: the plainer 2-player pairing of bench/agent_strength.py, seeded its own way.
 """
+
 import time
 
 import numpy as np
@@ -34,6 +35,7 @@ def play(game, options, seats, seed, move_seconds=None):
     of the agent's ``choose`` (a baseline's as its worker timed it)."""
     from tessera.kernels import games
     from tessera.kernels.rng import chance_rng
+
     state = game.new(seed, **options)
     if games.players(state) != len(seats):
         raise OptionError(f"{game.name} with these options has {games.players(state)} seats, not {len(seats)}")
@@ -52,8 +54,10 @@ def play(game, options, seats, seed, move_seconds=None):
             try:
                 move = game.parse_move(view, text)
             except TesseraError as err:
-                raise VersusError(f"baseline agent {agent.spec} in seat {who + 1} of game seed {seed} "
-                                  f"answered '{text}', which is not legal here: {err}") from None
+                raise VersusError(
+                    f"baseline agent {agent.spec} in seat {who + 1} of game seed {seed} "
+                    f"answered '{text}', which is not legal here: {err}"
+                ) from None
         else:
             started = time.perf_counter()
             move = int(agent.choose(view))
@@ -75,8 +79,15 @@ def play(game, options, seats, seed, move_seconds=None):
     games.payoffs(state, payoffs)
     for agent in remote:
         agent.drop()
-    return GameRecord(game=game.name, options=dict(options), seed=seed, agents=[a.spec for a in seats],
-                      moves=played, scores=scores.tolist(), payoffs=payoffs.tolist())
+    return GameRecord(
+        game=game.name,
+        options=dict(options),
+        seed=seed,
+        agents=[a.spec for a in seats],
+        moves=played,
+        scores=scores.tolist(),
+        payoffs=payoffs.tolist(),
+    )
 
 
 def make_agent(spec, seed, baseline):
@@ -84,13 +95,14 @@ def make_agent(spec, seed, baseline):
     if spec.endswith(BASE_SUFFIX):
         if baseline is None:
             raise OptionError(f"'{spec}' asks for the baseline, but there is none")
-        return baseline.agent(spec[:-len(BASE_SUFFIX)], seed)
+        return baseline.agent(spec[: -len(BASE_SUFFIX)], seed)
     return parse_agent(spec, seed=seed)
 
 
 def warm_up(game, options, specs, baseline):
     """One move of each agent on a start position, so no compilation falls inside a timed move."""
     from tessera.kernels import games
+
     start = game.new(0, **options)
     view = game.view(start, games.to_move(start))
     for spec in specs:
@@ -102,8 +114,7 @@ def warm_up(game, options, specs, baseline):
             agent.choose(view)
 
 
-def match(game_name, spec_a, spec_b, games_count, seed=0, players=2, options=None, baseline=None,
-          warm=True):
+def match(game_name, spec_a, spec_b, games_count, seed=0, players=2, options=None, baseline=None, warm=True):
     """A against B over ``games_count`` games (see the module docstring): (report, records),
     the records as (A's seat, ``GameRecord``)."""
     game = get_game(game_name)
@@ -118,8 +129,9 @@ def match(game_name, spec_a, spec_b, games_count, seed=0, players=2, options=Non
     for i in range(games_count):
         game_seed = seed + i
         seat_a = i % players
-        seats = [make_agent(spec_a if k == seat_a else spec_b, game_seed * players + k, baseline)
-                 for k in range(players)]
+        seats = [
+            make_agent(spec_a if k == seat_a else spec_b, game_seed * players + k, baseline) for k in range(players)
+        ]
         timed = []
         records.append((seat_a, play(game, options, seats, game_seed, timed)))
         for seat, seconds in timed:
@@ -140,16 +152,23 @@ def _spread(seconds):
 def summarize(spec_a, spec_b, records, players, seconds):
     """The figures of A over ``records`` ((A's seat, ``GameRecord``) pairs), overall and by seat."""
     share = np.array([record.payoffs[seat] for seat, record in records])
-    margin = np.array([record.scores[seat] - max(s for k, s in enumerate(record.scores) if k != seat)
-                       for seat, record in records], np.float64)
+    margin = np.array(
+        [record.scores[seat] - max(s for k, s in enumerate(record.scores) if k != seat) for seat, record in records],
+        np.float64,
+    )
     seats = np.array([seat for seat, _ in records])
-    report = {"agent": spec_a, "opponent": spec_b, "players": players, **_figures(share, margin),
-              "mean_score": round(float(np.mean([r.scores[s] for s, r in records])), 2),
-              "opponent_mean_score": round(float(np.mean(
-                  [np.mean([x for k, x in enumerate(r.scores) if k != s]) for s, r in records])), 2),
-              "by_seat": [{"seat": k + 1, **_figures(share[seats == k], margin[seats == k])}
-                          for k in range(players)],
-              "seconds": round(seconds, 1)}
+    report = {
+        "agent": spec_a,
+        "opponent": spec_b,
+        "players": players,
+        **_figures(share, margin),
+        "mean_score": round(float(np.mean([r.scores[s] for s, r in records])), 2),
+        "opponent_mean_score": round(
+            float(np.mean([np.mean([x for k, x in enumerate(r.scores) if k != s]) for s, r in records])), 2
+        ),
+        "by_seat": [{"seat": k + 1, **_figures(share[seats == k], margin[seats == k])} for k in range(players)],
+        "seconds": round(seconds, 1),
+    }
     return report
 
 
@@ -159,23 +178,31 @@ def _figures(share, margin):
     lost = int(np.sum(np.isclose(share, 0.0)))
     interval = wilson(float(share.sum()), games_count)
     mean, half = mean_interval(margin)
-    return {"games": games_count, "wins": round(float(share.sum()), 2), "won": won,
-            "drawn": games_count - won - lost, "lost": lost,
-            "win_rate": round(float(share.mean()), 3) if games_count else None,
-            "win_interval": [round(x, 3) for x in interval] if interval else None,
-            "mean_margin": round(mean, 2) if mean is not None else None,
-            "margin_interval": [round(mean - half, 2), round(mean + half, 2)] if half is not None else None}
+    return {
+        "games": games_count,
+        "wins": round(float(share.sum()), 2),
+        "won": won,
+        "drawn": games_count - won - lost,
+        "lost": lost,
+        "win_rate": round(float(share.mean()), 3) if games_count else None,
+        "win_interval": [round(x, 3) for x in interval] if interval else None,
+        "mean_margin": round(mean, 2) if mean is not None else None,
+        "margin_interval": [round(mean - half, 2), round(mean + half, 2)] if half is not None else None,
+    }
 
 
 def describe(report):
     """A match report in one line."""
     by_seat = ", ".join(f"seat {row['seat']} {row['wins']:g}/{row['games']}" for row in report["by_seat"])
     lo, hi = report["win_interval"]
-    times = "".join(f"; {side} {spread['median']} ms a move"
-                    for side, spread in report.get("ms_a_move", {}).items() if spread)
-    return (f"{report['agent']} vs {report['opponent']} ({report['players']}p): "
-            f"{report['wins']:g}/{report['games']} = {report['win_rate']:.3f} [{lo:.3f}, {hi:.3f}], "
-            f"mean margin {report['mean_margin']:+.2f}, {by_seat}; {report['seconds']} s{times}")
+    times = "".join(
+        f"; {side} {spread['median']} ms a move" for side, spread in report.get("ms_a_move", {}).items() if spread
+    )
+    return (
+        f"{report['agent']} vs {report['opponent']} ({report['players']}p): "
+        f"{report['wins']:g}/{report['games']} = {report['win_rate']:.3f} [{lo:.3f}, {hi:.3f}], "
+        f"mean margin {report['mean_margin']:+.2f}, {by_seat}; {report['seconds']} s{times}"
+    )
 
 
 def head_to_head(spec, opponent, games, seed=0, game_name="azul"):
@@ -193,7 +220,14 @@ def head_to_head(spec, opponent, games, seed=0, game_name="azul"):
         wins += record.payoffs[seat]
         margin += record.scores[seat] - record.scores[1 - seat]
         score += record.scores[seat]
-    return {"agent": spec, "opponent": opponent, "games": games, "seed": seed,
-            "wins": wins, "win_rate": round(wins / games, 3),
-            "mean_margin": round(margin / games, 2), "mean_score": round(score / games, 2),
-            "seconds": round(time.perf_counter() - started, 1)}
+    return {
+        "agent": spec,
+        "opponent": opponent,
+        "games": games,
+        "seed": seed,
+        "wins": wins,
+        "win_rate": round(wins / games, 3),
+        "mean_margin": round(margin / games, 2),
+        "mean_score": round(score / games, 2),
+        "seconds": round(time.perf_counter() - started, 1),
+    }

@@ -1,5 +1,6 @@
 """Greedy Summer Pavilion games between two weight sets of the evaluation: the duel the
 weights were tuned by (bench/experiments/pavilion_tune.py), and a test checks."""
+
 import numpy as np
 from numba import njit
 

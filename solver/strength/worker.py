@@ -31,6 +31,7 @@ versions alternates such searches of their workers.
 with the position its mover saw, so the agent can follow the game (``observe``).
 Any failure answers {"error": one line}.
 """
+
 import importlib
 import importlib.abc
 import importlib.util
@@ -69,8 +70,9 @@ class TreeFinder(importlib.abc.MetaPathFinder):
         folder = self.folders.get(fullname)
         if folder is None:
             return None
-        return importlib.util.spec_from_file_location(fullname, folder / "__init__.py",
-                                                      submodule_search_locations=[str(folder)])
+        return importlib.util.spec_from_file_location(
+            fullname, folder / "__init__.py", submodule_search_locations=[str(folder)]
+        )
 
 
 def import_names(tree):
@@ -79,7 +81,7 @@ def import_names(tree):
     folders = package_folders(tree)
     if not folders:
         return FOLDER_NAMES
-    sys.meta_path.insert(0, TreeFinder(folders))     # before any installed version of the names
+    sys.meta_path.insert(0, TreeFinder(folders))  # before any installed version of the names
     # A compile helper would be a fresh interpreter without this finder, compiling whatever
     # version its imports found instead: the tree's kernels compile in this process alone.
     os.environ["TESSERA_COMPILE_HELPER"] = "0"
@@ -122,7 +124,7 @@ def serve(lines, answer, package="tessera", kernels="tessera.kernels"):
     for line in lines:
         try:
             reply = handle(json.loads(line))
-        except Exception as err:        # noqa: BLE001  (every failure goes back as one line)
+        except Exception as err:  # noqa: BLE001  (every failure goes back as one line)
             reply = {"error": f"{type(err).__name__}: {err}".splitlines()[0]}
         answer(json.dumps(reply))
 
@@ -136,7 +138,7 @@ def simulations_per_s(request, package="tessera", kernels="tessera.kernels"):
     mcts = importlib.import_module(f"{package}.search.mcts")
     _, state = game_of_position(request["position"])
     search = mcts.Mcts if games.is_complete(state) else Ismcts
-    search(mcts.MctsOptions(iterations=64, seed=0)).search(state)        # load the kernels
+    search(mcts.MctsOptions(iterations=64, seed=0)).search(state)  # load the kernels
     searcher = search(mcts.MctsOptions(iterations=request["simulations"], seed=request["seed"]))
     cpu = time.process_time()
     visits = searcher.search(state).visits
@@ -153,6 +155,7 @@ def main():
     def answer(text):
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
+
     serve(sys.stdin, answer, package, kernels)
 
 

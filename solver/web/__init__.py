@@ -9,6 +9,7 @@
 - ``guard``: who may drive the board (Host, Origin, content type, token), and defects;
 - ``app``: the Starlette application and its JSON API; ``static/``: the page (plain JS, SVG).
 """
+
 from tessera.errors import require_extra
 
 # Starlette, which the board's modules import: without it, one line naming the extra.

@@ -12,6 +12,7 @@ beside the one it grows, so each MCTS search gets ``memory / (searches * (KEEP +
 its ``memory`` bound; the kept trees are dropped when a page's stream closes and once
 no search has run for ``idle`` seconds (``clear_cache``), so an idle board holds no tree.
 """
+
 import asyncio
 import itertools
 import json
@@ -23,16 +24,16 @@ from tessera.errors import TesseraError, require_extra
 from tessera.web.inputs import seconds as seconds_field
 from tessera.web.inputs import shown
 
-MAX_SECONDS = 120.0             # one search's time at most, whatever the page asks
+MAX_SECONDS = 120.0  # one search's time at most, whatever the page asks
 MAX_VISITS = 5_000_000
-MAX_TABS = 16                   # event streams at once
-REPORT_EVERY = 0.25             # seconds between partial answers while a search runs
-ENGINE_START_TIMEOUT = 180.0    # an engine's processes start (on a cold cache, compiling)
-LOAD_TIMEOUT = 1800.0           # a game's search compiled in an empty cache, on a busy machine
+MAX_TABS = 16  # event streams at once
+REPORT_EVERY = 0.25  # seconds between partial answers while a search runs
+ENGINE_START_TIMEOUT = 180.0  # an engine's processes start (on a cold cache, compiling)
+LOAD_TIMEOUT = 1800.0  # a game's search compiled in an empty cache, on a busy machine
 ALGOS = ("mcts", "solve")
 MB = 1 << 20
-DEFAULT_MEMORY_MB = 2048        # the trees of all the board's searches together
-DEFAULT_IDLE_SECONDS = 60.0     # kept trees are dropped after this long without a search
+DEFAULT_MEMORY_MB = 2048  # the trees of all the board's searches together
+DEFAULT_IDLE_SECONDS = 60.0  # kept trees are dropped after this long without a search
 
 
 class Tab:
@@ -40,8 +41,8 @@ class Tab:
         self.id = secrets.token_hex(8)
         self.loop = loop
         self.events = asyncio.Queue()
-        self.query = None                   # the id of its running query, or None
-        self.watcher = None                 # the task that sees its stream's end
+        self.query = None  # the id of its running query, or None
+        self.watcher = None  # the task that sees its stream's end
 
     def deliver(self, document):
         """Called on the engine's threads: the document goes to the tab's stream."""
@@ -54,10 +55,10 @@ class AnalysisHub:
         self.memory_mb = memory_mb
         self.search_mb = search_memory_mb(memory_mb, searches)
         self.idle = idle
-        self.last_search = time.monotonic()     # when a search last ran (or the hub started)
+        self.last_search = time.monotonic()  # when a search last ran (or the hub started)
         self.idle_wakeup = threading.Event()
         self.tabs = {}
-        self.routes = {}                    # query id -> [callback(document), final lines to come]
+        self.routes = {}  # query id -> [callback(document), final lines to come]
         self.lock = threading.Lock()
         self.serials = itertools.count(1)
         self.engine = None
@@ -74,9 +75,10 @@ class AnalysisHub:
 
     def _start(self):
         from tessera.analysis.engine import Engine
+
         try:
             self.engine = Engine(self.searches, self)
-        except Exception as err:            # shown to the page on its first search
+        except Exception as err:  # shown to the page on its first search
             self.start_error = f"the analysis engine did not start: {err}"
         self.ready.set()
 
@@ -102,7 +104,7 @@ class AnalysisHub:
             with self.lock:
                 route = self.routes.get(document.get("id"))
                 if route is not None and _is_final(document):
-                    route[1] -= 1           # a turn answered; an error of the whole query ends it
+                    route[1] -= 1  # a turn answered; an error of the whole query ends it
                     if route[1] <= 0 or ("error" in document and "turn" not in document):
                         del self.routes[document["id"]]
             if route is not None:
@@ -149,13 +151,14 @@ class AnalysisHub:
                 finals.append(document)
                 answered.set()
 
-        self._send({"id": f"load-{game}-{next(self.serials)}", "game": game, "maxVisits": 1,
-                    "memory": self.search_mb}, deliver)
+        self._send(
+            {"id": f"load-{game}-{next(self.serials)}", "game": game, "maxVisits": 1, "memory": self.search_mb}, deliver
+        )
         if not answered.wait(LOAD_TIMEOUT):
             raise TesseraError(f"the search of {game} did not load in {LOAD_TIMEOUT:g} s")
         if "error" in finals[0]:
             raise TesseraError(finals[0]["error"])
-        self.drop_trees()                   # the engine keeps the tree of that one visit
+        self.drop_trees()  # the engine keeps the tree of that one visit
 
     def memory_status(self):
         """The memory of the searches: the cap, each search's bound, what the search
@@ -170,14 +173,20 @@ class AnalysisHub:
             for pid in pids:
                 try:
                     held += psutil.Process(pid).memory_info().rss
-                except psutil.Error:        # it ended meanwhile (a stopped solve is replaced)
+                except psutil.Error:  # it ended meanwhile (a stopped solve is replaced)
                     pass
-        return {"cap": self.memory_mb * MB, "per_search": self.search_mb * MB,
-                "held": held, "kept_trees": kept, "idle_seconds": self.idle}
+        return {
+            "cap": self.memory_mb * MB,
+            "per_search": self.search_mb * MB,
+            "held": held,
+            "kept_trees": kept,
+            "idle_seconds": self.idle,
+        }
 
     def _terminate(self, query_id):
-        self._engine().handle_line(json.dumps({"id": f"stop-{query_id}", "action": "terminate",
-                                               "terminateId": query_id}))
+        self._engine().handle_line(
+            json.dumps({"id": f"stop-{query_id}", "action": "terminate", "terminateId": query_id})
+        )
 
     # ---- tabs -------------------------------------------------------------------------
 
@@ -200,7 +209,7 @@ class AnalysisHub:
         """The tab's stream closed: its search stops and the kept trees go."""
         with self.lock:
             if self.tabs.pop(tab.id, None) is None:
-                return                      # closed already (the stream and its watcher both end)
+                return  # closed already (the stream and its watcher both end)
         self.stop(tab)
         self.drop_trees()
 
@@ -216,8 +225,12 @@ class AnalysisHub:
         answers once, proven or, when its time runs out, with its estimate."""
         if algo not in ALGOS:
             raise TesseraError(f"algo must be one of {', '.join(ALGOS)}, not {shown(algo)}")
-        query = {"id": f"{tab.id}.{next(self.serials)}", "position": position_text,
-                 "maxTime": _seconds(seconds), "algo": algo}
+        query = {
+            "id": f"{tab.id}.{next(self.serials)}",
+            "position": position_text,
+            "maxTime": _seconds(seconds),
+            "algo": algo,
+        }
         if algo == "mcts":
             query["memory"] = self.search_mb
             if not _is_view(position_text):
@@ -284,8 +297,13 @@ class AnalysisHub:
         """The engine's answer for ``position_text`` in ``seconds`` (the tab's one search)."""
         loop = asyncio.get_running_loop()
         answered = loop.create_future()
-        query = {"id": f"{tab.id}.{next(self.serials)}", "position": position_text,
-                 "maxTime": _seconds(seconds), "topMoves": 1, "memory": self.search_mb}
+        query = {
+            "id": f"{tab.id}.{next(self.serials)}",
+            "position": position_text,
+            "maxTime": _seconds(seconds),
+            "topMoves": 1,
+            "memory": self.search_mb,
+        }
         await asyncio.to_thread(self._swap_query, tab, query["id"])
 
         def deliver(document):
@@ -302,6 +320,7 @@ class AnalysisHub:
 def _is_view(position_text):
     """Information-set MCTS on a view gives only its final answer: no partial reports."""
     from tessera.position import Position
+
     return Position.parse(position_text).is_view
 
 
@@ -323,9 +342,12 @@ def search_memory_mb(memory_mb, searches):
     process also keeping up to KEEP finished trees; TesseraError when it is too little."""
     from tessera.analysis.engine import KEEP
     from tessera.search.request import least_memory_mb
+
     share = memory_mb // (searches * (KEEP + 1))
     least = least_memory_mb()
     if share < least:
-        raise TesseraError(f"--memory {memory_mb} MB is too little for {searches} searches: "
-                           f"at least {least * searches * (KEEP + 1)} MB")
+        raise TesseraError(
+            f"--memory {memory_mb} MB is too little for {searches} searches: "
+            f"at least {least * searches * (KEEP + 1)} MB"
+        )
     return share

@@ -3,6 +3,7 @@ and its JSON API (docs/web.md). Every answer is JSON: bad input is answered with
 400 (413 for a body too large) and ``{"error": "<the engine's one-line message>"}``, an
 unknown route or method with 404 or 405, a request from elsewhere with 403 or 415
 (``guard``); the server goes on."""
+
 import asyncio
 import contextlib
 import json
@@ -29,13 +30,21 @@ from tessera.web.warming import Warming, not_warming
 from tessera.web.why import routes as why_routes
 
 STATIC = ("tessera.web", "static")
-KEEPALIVE_SECONDS = 15.0            # an event-stream comment this often keeps proxies open
-MAX_ERROR = 500                     # characters of an error message answered
-MAX_PLAYER = 4                      # seats of the largest game; the position checks its own
+KEEPALIVE_SECONDS = 15.0  # an event-stream comment this often keeps proxies open
+MAX_ERROR = 500  # characters of an error message answered
+MAX_PLAYER = 4  # seats of the largest game; the position checks its own
 
 
-def create_app(searches=2, analysis=True, runs=None, host="127.0.0.1", token=None,
-               memory_mb=DEFAULT_MEMORY_MB, idle=DEFAULT_IDLE_SECONDS, warm=False):
+def create_app(
+    searches=2,
+    analysis=True,
+    runs=None,
+    host="127.0.0.1",
+    token=None,
+    memory_mb=DEFAULT_MEMORY_MB,
+    idle=DEFAULT_IDLE_SECONDS,
+    warm=False,
+):
     """The application; ``searches`` analysis processes (none started when ``analysis``
     is false, for tests of the board alone) sharing ``memory_mb`` MB, their kept trees
     dropped after ``idle`` seconds without a search; self-play runs read from under the
@@ -59,8 +68,12 @@ def create_app(searches=2, analysis=True, runs=None, host="127.0.0.1", token=Non
         return FileResponse(_static_file("index.html"))
 
     async def game_list(request):
-        return Json({name: {option: _option(spec) for option, spec in game.options.items()}
-                     for name, game in registered_games().items()})
+        return Json(
+            {
+                name: {option: _option(spec) for option, spec in game.options.items()}
+                for name, game in registered_games().items()
+            }
+        )
 
     # The rules run in a worker thread: a compile or a long replay holds no other page.
     @json_route
@@ -128,15 +141,15 @@ def create_app(searches=2, analysis=True, runs=None, host="127.0.0.1", token=Non
             finally:
                 await asyncio.to_thread(hub.close_tab, tab)
 
-        return StreamingResponse(events(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store"})
+        return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
     async def analyse(request):
         body = await json_body(request)
         tab = _hub().tab(body.get("tab"))
         text = documents.read_position(body.get("position")).text()
-        query_id = await asyncio.to_thread(hub.analyse, tab, text, body.get("seconds", 30),
-                                           body.get("visits"), body.get("algo", "mcts"))
+        query_id = await asyncio.to_thread(
+            hub.analyse, tab, text, body.get("seconds", 30), body.get("visits"), body.get("algo", "mcts")
+        )
         return Json({"id": query_id})
 
     async def stop(request):
@@ -151,20 +164,24 @@ def create_app(searches=2, analysis=True, runs=None, host="127.0.0.1", token=Non
         tabs = dict(_hub().tabs)
         if "tab" in request.query_params:
             tab = tabs.get(request.query_params["tab"])
-            return Json({"open": tab is not None,
-                         "searching": tab is not None and tab.query is not None})
-        return Json({"tabs": len(tabs),
-                     "searching": sum(tab.query is not None for tab in tabs.values())})
+            return Json({"open": tab is not None, "searching": tab is not None and tab.query is not None})
+        return Json({"tabs": len(tabs), "searching": sum(tab.query is not None for tab in tabs.values())})
 
     async def server_status(request):
         """The analysis's pages and searches and the memory of its search processes."""
         if hub is None:
             return Json({"analysis": False})
         tabs = dict(hub.tabs)
-        return Json({"analysis": True, "searches": hub.searches, "tabs": len(tabs),
-                     "searching": sum(tab.query is not None for tab in tabs.values()),
-                     "max_seconds": MAX_SECONDS,
-                     "memory": await asyncio.to_thread(hub.memory_status)})
+        return Json(
+            {
+                "analysis": True,
+                "searches": hub.searches,
+                "tabs": len(tabs),
+                "searching": sum(tab.query is not None for tab in tabs.values()),
+                "max_seconds": MAX_SECONDS,
+                "memory": await asyncio.to_thread(hub.memory_status),
+            }
+        )
 
     async def warmup_status(request):
         """How far the games' kernels have loaded (``warming``)."""
@@ -205,16 +222,19 @@ def create_app(searches=2, analysis=True, runs=None, host="127.0.0.1", token=Non
     routes[-1:-1] = review_routes(_hub)
     routes[-1:-1] = why_routes()
     routes[-1:-1] = editor_routes()
-    app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(Guard, host=host, token=token)],
-                    exception_handlers={TesseraError: _user_error, BoardDataError: _user_error,
-                                        HTTPException: _http_error})
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(Guard, host=host, token=token)],
+        exception_handlers={TesseraError: _user_error, BoardDataError: _user_error, HTTPException: _http_error},
+    )
     app.state.hub = hub
     return app
 
 
 def _static_file(name):
     from importlib.resources import files
+
     return str(files(STATIC[0]).joinpath(STATIC[1], name))
 
 
@@ -222,8 +242,7 @@ def _option(spec):
     kind, default, help_text = spec
     if isinstance(kind, tuple):
         return {"type": "choice", "choices": list(kind), "default": default, "help": help_text}
-    return {"type": {int: "int", bool: "bool"}.get(kind, "text"), "default": default,
-            "help": help_text}
+    return {"type": {int: "int", bool: "bool"}.get(kind, "text"), "default": default, "help": help_text}
 
 
 def _event(kind, document):
@@ -241,5 +260,4 @@ async def _user_error(request, err):
 
 async def _http_error(request, err):
     """404, 405 and the like, as JSON like every other answer."""
-    return Json({"error": _one_line(err.detail)}, status_code=err.status_code,
-                headers=err.headers)
+    return Json({"error": _one_line(err.detail)}, status_code=err.status_code, headers=err.headers)

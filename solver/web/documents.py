@@ -9,6 +9,7 @@ to the page with each position and comes back with the next move, so the same se
 player moves give the same game here, in `tessera analyze` (``startSeed`` S) and in a
 self-play record.
 """
+
 from tessera.errors import TesseraError
 from tessera.games import get_game
 from tessera.games.base import check_seed
@@ -22,7 +23,7 @@ class BadRequest(TesseraError):
 
 def new_game(game, seed, options):
     """(start position, its chance draws) of a new game, as `tessera new GAME --seed`."""
-    check_seed(seed)                    # before the seed meets the generator below
+    check_seed(seed)  # before the seed meets the generator below
     if not isinstance(game, str):
         raise BadRequest("game must be a game's name")
     if not isinstance(options, dict):
@@ -42,12 +43,11 @@ def read_rng(value):
     if value is None:
         return ChanceDraws(0)
     try:
-        if isinstance(value, (bool, float)):    # int() would turn it into another generator
+        if isinstance(value, (bool, float)):  # int() would turn it into another generator
             raise TypeError(value)
         return ChanceDraws.resume(int(value))
     except (TypeError, ValueError, OverflowError):
-        raise BadRequest(f"rng must be a generator state as the API sent it, "
-                         f"not {value!r}") from None
+        raise BadRequest(f"rng must be a generator state as the API sent it, not {value!r}") from None
 
 
 def play(position, move, rng, deal):
@@ -61,7 +61,7 @@ def deal_chance(position, rng):
     """(the position with its pending chance drawn from ``rng``, whether any was)."""
     if not position.is_chance:
         return position, False
-    if position.is_view:                    # the cards chance draws from are hidden in it
+    if position.is_view:  # the cards chance draws from are hidden in it
         raise BadRequest("deal needs a complete position; this is a player's view")
     return rng.deal(position), True
 
@@ -91,12 +91,10 @@ def document(position, rng=None):
 
 
 def _moves(position):
-    if position.is_view and position.to_move is not None \
-            and position.to_json().get("view") != position.to_move:
-        return []                           # the other player's moves depend on hidden cards
+    if position.is_view and position.to_move is not None and position.to_json().get("view") != position.to_move:
+        return []  # the other player's moves depend on hidden cards
     if position.is_chance:
-        return [dict(fields(position.game, text), probability=p)
-                for text, p in position.chance_outcomes()]
+        return [dict(fields(position.game, text), probability=p) for text, p in position.chance_outcomes()]
     return [fields(position.game, text) for text in position.legal_moves]
 
 

@@ -18,6 +18,7 @@ cards of the colour that are not in the hidden deck or a hand.
 A colour with more tiles (cards) seen than the game has is left at 0, and the engine's
 count check names it. Everything else is read as the notation reads it.
 """
+
 from starlette.routing import Route
 
 from tessera.games import get_game
@@ -33,21 +34,20 @@ UNSEEN = {
 }
 AZUL_LETTERS = "BYRKW"
 PAVILION_LETTERS = "PGOYBR"
-PAVILION_STAR_LETTERS = "PGOYBR"        # the outer stars, in the notation's order
+PAVILION_STAR_LETTERS = "PGOYBR"  # the outer stars, in the notation's order
 
 
 def infer_unseen(position):
     """``position`` (a JSON form object) with a missing bag and lid (tower) filled in as
     the module's docstring says; other input comes back as it was, for the engine to judge."""
-    if not isinstance(position, dict) or not isinstance(position.get("game"), str) \
-            or position["game"] not in UNSEEN:
+    if not isinstance(position, dict) or not isinstance(position.get("game"), str) or position["game"] not in UNSEEN:
         return position
     total, names, partner = UNSEEN[position["game"]]
     given_bag, given_partner = position.get("bag"), position.get(partner)
     if given_bag is not None and given_partner is not None:
         return position
     seen = _seen_tiles(position)
-    if seen is None:                    # malformed: the engine names what is wrong
+    if seen is None:  # malformed: the engine names what is wrong
         return position
     rest = {name: total - seen.get(name, 0) for name in names}
     if given_bag is not None or given_partner is not None:
@@ -69,8 +69,7 @@ def _counts(value, names):
 def _refill_ran_out(position):
     """A display holds 1 to 3 tiles: the refill ran out of tiles there."""
     factories = position.get("factories")
-    return isinstance(factories, list) and any(
-        isinstance(f, str) and 0 < len(f.strip("-")) < 4 for f in factories)
+    return isinstance(factories, list) and any(isinstance(f, str) and 0 < len(f.strip("-")) < 4 for f in factories)
 
 
 def _seen_tiles(position):
@@ -120,16 +119,20 @@ SEEN_TILES = {"azul": _azul_seen, "pavilion": _pavilion_seen}
 
 AZURE_LETTERS = "AWVB"
 AZURE_NAMES = ("azure", "white", "vermillion", "black")
-AZURE_CARDS = 12                        # of each colour
+AZURE_CARDS = 12  # of each colour
 FACEUP_INFERRED = frozenset({"azure"})  # the games whose face-up decks the editor infers
 
 
 def infer_faceup(position):
     """An Azure position (complete, JSON form) whose ``faceup`` is ``null``: each colour's
     face-up deck holds the cards of the colour not in the hidden deck or a hand."""
-    if not isinstance(position, dict) or not isinstance(position.get("game"), str) \
-            or position["game"] not in FACEUP_INFERRED \
-            or position.get("faceup") is not None or position.get("view") is not None:
+    if (
+        not isinstance(position, dict)
+        or not isinstance(position.get("game"), str)
+        or position["game"] not in FACEUP_INFERRED
+        or position.get("faceup") is not None
+        or position.get("view") is not None
+    ):
         return position
     try:
         seen = {}
@@ -157,12 +160,15 @@ def check(body):
     if not isinstance(edited, dict):
         raise BadRequest("position must be a position's JSON form (an object)")
     filled = infer_faceup(infer_unseen(edited))
-    inferred = sorted(key for key in ("bag", "lid", "tower", "faceup")
-                      if edited.get(key) is None and filled.get(key) is not None)
+    inferred = sorted(
+        key for key in ("bag", "lid", "tower", "faceup") if edited.get(key) is None and filled.get(key) is not None
+    )
     position = Position.parse(filled)
     return {**documents.document(position, documents.read_rng(None)), "inferred": inferred}
 
 
 def routes():
-    return [Route("/api/editor/position", json_route(check), methods=["POST"]),
-            Route("/api/editor/realm", json_route(realm), methods=["POST"])]
+    return [
+        Route("/api/editor/position", json_route(check), methods=["POST"]),
+        Route("/api/editor/realm", json_route(realm), methods=["POST"]),
+    ]

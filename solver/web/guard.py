@@ -21,6 +21,7 @@ Refusals are JSON, 403 or 415. An exception no route turned into an answer is a 
 its traceback is printed once and the client gets HTTP 500 with ``{"error"}``; a client
 that went away mid-request gets nothing and leaves nothing in the log.
 """
+
 import ipaddress
 import json
 import secrets
@@ -81,25 +82,26 @@ class Guard:
     def _refusal(self, scope, headers, port):
         """(status, message) of a request this server does not take, or None."""
         host = headers.get("host", "")
-        if not self.any_host and host not in {f"{name}:{port}" for name in self.names} \
-                and not (port == 80 and host in self.names):
-            return 403, (f"this server answers only to its own address, not to Host "
-                         f"{host[:80]!r}")
+        if (
+            not self.any_host
+            and host not in {f"{name}:{port}" for name in self.names}
+            and not (port == 80 and host in self.names)
+        ):
+            return 403, (f"this server answers only to its own address, not to Host {host[:80]!r}")
         origin = headers.get("origin")
         if origin is not None and origin != f"http://{host}":
             return 403, f"requests from another origin ({origin[:80]!r}) are refused"
         site = headers.get("sec-fetch-site")
         if site in ("cross-site", "same-site") and not (
-                scope["method"] == "GET" and headers.get("sec-fetch-mode") == "navigate"):
+            scope["method"] == "GET" and headers.get("sec-fetch-mode") == "navigate"
+        ):
             return 403, "requests from another site are refused"
         if self.token is not None and not self._has_token(scope, headers, port):
-            return 403, ("this board needs its token: open the address with ?token= that "
-                         "tessera serve printed")
+            return 403, ("this board needs its token: open the address with ?token= that tessera serve printed")
         if scope["method"] == "POST":
             media = headers.get("content-type", "").split(";")[0].strip().lower()
             if media != "application/json":
-                return 415, (f"a POST must be Content-Type: application/json, not "
-                             f"{media[:80] or 'none'}")
+                return 415, (f"a POST must be Content-Type: application/json, not {media[:80] or 'none'}")
         return None
 
     def _has_token(self, scope, headers, port):
@@ -109,18 +111,24 @@ class Guard:
             name, _, value = part.strip().partition("=")
             cookies[name] = value
         given = [query.get("token"), headers.get(TOKEN_HEADER), cookies.get(cookie_name(port))]
-        return any(value is not None and secrets.compare_digest(value.encode(), self.token.encode())
-                   for value in given)
+        return any(value is not None and secrets.compare_digest(value.encode(), self.token.encode()) for value in given)
 
     async def _remember_token(self, scope, send, query, port):
         """``?token=`` once: the browser keeps it as a cookie and goes on without it."""
         rest = urlencode([(name, value) for name, value in query.items() if name != "token"])
         location = scope["path"] + (f"?{rest}" if rest else "")
-        cookie = (f"{cookie_name(port)}={self.token}; Path=/; HttpOnly; SameSite=Strict")
-        await send({"type": "http.response.start", "status": 303,
-                    "headers": [(b"location", location.encode("latin-1", "replace")),
-                                (b"set-cookie", cookie.encode("latin-1")),
-                                (b"content-length", b"0")]})
+        cookie = f"{cookie_name(port)}={self.token}; Path=/; HttpOnly; SameSite=Strict"
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 303,
+                "headers": [
+                    (b"location", location.encode("latin-1", "replace")),
+                    (b"set-cookie", cookie.encode("latin-1")),
+                    (b"content-length", b"0"),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": b""})
 
     async def _run(self, scope, receive, send):
@@ -135,7 +143,7 @@ class Guard:
         try:
             await self.app(scope, receive, tracked_send)
         except ClientGone:
-            return                          # nobody to answer, nothing to report
+            return  # nobody to answer, nothing to report
         except Exception as err:
             traceback.print_exception(err)
             if not started:
@@ -145,7 +153,11 @@ class Guard:
 
 async def _answer(send, status, message):
     body = json.dumps({"error": message}, ensure_ascii=True).encode("ascii")
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        }
+    )
     await send({"type": "http.response.body", "body": body})

@@ -5,6 +5,7 @@ must be UTF-8 JSON with finite numbers of at most ``MAX_DIGITS`` digits, nested 
 ``MAX_DEPTH`` deep and without lone surrogates (``"\\ud800"``): whatever the rules and
 the error messages later do with its strings and numbers, they are well-formed.
 """
+
 import asyncio
 import json
 import re
@@ -14,14 +15,15 @@ from starlette.responses import JSONResponse
 
 from tessera.web.documents import BadRequest
 
-MAX_BODY = 1 << 20                  # bytes of a request body
-MAX_DEPTH = 32                      # arrays and objects inside each other (a position needs 5)
-MAX_DIGITS = 40                     # of a number, sign and exponent included
+MAX_BODY = 1 << 20  # bytes of a request body
+MAX_DEPTH = 32  # arrays and objects inside each other (a position needs 5)
+MAX_DIGITS = 40  # of a number, sign and exponent included
 SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class TooLarge(BadRequest):
     """A request body over MAX_BODY bytes: HTTP 413."""
+
     status = 413
 
 
@@ -33,8 +35,7 @@ class Json(JSONResponse):
     """A JSON answer written as ASCII: any string in it, whatever it holds, encodes."""
 
     def render(self, content):
-        return json.dumps(content, ensure_ascii=True, allow_nan=False,
-                          separators=(",", ":")).encode("ascii")
+        return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii")
 
 
 async def json_body(request):
@@ -44,7 +45,7 @@ async def json_body(request):
         raise TooLarge(f"the request is over {MAX_BODY} bytes")
     raw = bytearray()
     try:
-        async for chunk in request.stream():    # refused as it passes the limit, not once all read
+        async for chunk in request.stream():  # refused as it passes the limit, not once all read
             raw += chunk
             if len(raw) > MAX_BODY:
                 raise TooLarge(f"the request is over {MAX_BODY} bytes")
@@ -99,8 +100,7 @@ def _check_tree(body):
         value, depth = pending.pop()
         if isinstance(value, str):
             if SURROGATE.search(value):
-                raise BadRequest("the request holds a lone surrogate (\\ud800 to \\udfff), "
-                                 "which is no text")
+                raise BadRequest("the request holds a lone surrogate (\\ud800 to \\udfff), which is no text")
             continue
         if not isinstance(value, (dict, list)):
             continue
@@ -115,8 +115,10 @@ def _check_tree(body):
 
 def json_route(handler):
     """An endpoint of ``handler(body) -> dict``, run in a worker thread."""
+
     async def endpoint(request):
         body = await json_body(request)
         return Json(await asyncio.to_thread(handler, body))
+
     endpoint.__name__ = handler.__name__
     return endpoint

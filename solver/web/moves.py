@@ -5,6 +5,7 @@ colour, then a destination; a star and a space; a cell) against the legal moves,
 the board never builds move text itself. Each game reads its own moves
 (``Game.move_fields``), from the notation's canonical output (``format_move``) only.
 """
+
 from tessera.games import get_game
 
 

@@ -13,6 +13,7 @@ stream's end stops the review), and every answer goes to the page's event stream
 The marks are plain functions of the engine's answers (``judge``, ``mark``), tested on
 their own (tests/test_review.py).
 """
+
 import asyncio
 import itertools
 import re
@@ -38,14 +39,15 @@ THRESHOLDS = (
 # position it led to (its few rollouts say little); the best move is the engine's choice.
 MIN_VISITS = 10
 DEFAULT_VISITS = 300
-MAX_VISITS = 100_000                # per position
-MAX_POSITIONS = 1000                # a query's moves and turns at most (docs/analyze.md)
-MAX_SEED = 2 ** 32 - 1              # the MCTS seed's range
-TOLERANCE = 1e-9                    # a loss computed as 0.0999999 reaches the 0.10 threshold
+MAX_VISITS = 100_000  # per position
+MAX_POSITIONS = 1000  # a query's moves and turns at most (docs/analyze.md)
+MAX_SEED = 2**32 - 1  # the MCTS seed's range
+TOLERANCE = 1e-9  # a loss computed as 0.0999999 reaches the 0.10 threshold
 _serials = itertools.count(1)
 
 
 # ---- marks: pure functions of the engine's answers ----------------------------------------
+
 
 def mark(win_lost, points_lost):
     """The mark of a move that lost ``win_lost`` of the mover's win share (0 to 1) and
@@ -64,7 +66,7 @@ def value_for(player, mover, players, win, margin):
         return None
     if player == mover:
         return win, margin
-    if players == 2:                        # the two shares make one; the margins are opposite
+    if players == 2:  # the two shares make one; the margins are opposite
         return 1.0 - win, -margin
     return None
 
@@ -104,13 +106,20 @@ def judge(answer, played, after=None):
         return None
     win_lost = max(0.0, best["win_rate"] - value[0])
     points_lost = max(0.0, best["margin"] - value[1])
-    return {"move": entry["move"], "player": answer["player"],
-            "best": {"move": best["move"], "win": best["win_rate"], "margin": best["margin"],
-                     "visits": best["visits"]},
-            "played": {"move": entry["move"], "win": value[0], "margin": value[1],
-                       "visits": entry["visits"], "valued_by": source},
-            "lost": {"win": win_lost, "points": points_lost},
-            "mark": mark(win_lost, points_lost)}
+    return {
+        "move": entry["move"],
+        "player": answer["player"],
+        "best": {"move": best["move"], "win": best["win_rate"], "margin": best["margin"], "visits": best["visits"]},
+        "played": {
+            "move": entry["move"],
+            "win": value[0],
+            "margin": value[1],
+            "visits": entry["visits"],
+            "valued_by": source,
+        },
+        "lost": {"win": win_lost, "points": points_lost},
+        "mark": mark(win_lost, points_lost),
+    }
 
 
 def winners_of(status):
@@ -124,10 +133,12 @@ def winners_of(status):
 
 # ---- the plan: stretches of the game without chance ----------------------------------------
 
+
 @dataclass
 class Stretch:
     """Positions ``start`` .. ``start + len(moves)`` of the history, player moves only
     between them: one query (its first position, its moves, every turn searched)."""
+
     start: int
     text: str
     moves: list = field(default_factory=list)
@@ -140,11 +151,11 @@ class Stretch:
 class Plan:
     game: str
     players: int
-    positions: list                 # Position of each history entry
-    moves: list                     # the move text leaving each entry (None for the last)
-    codes: list                     # its engine code (None for chance outcomes and the last)
+    positions: list  # Position of each history entry
+    moves: list  # the move text leaving each entry (None for the last)
+    codes: list  # its engine code (None for chance outcomes and the last)
     stretches: list
-    final: list                     # each player's (win share, margin) when the game ended
+    final: list  # each player's (win share, margin) when the game ended
 
     def searched(self):
         return sum(len(s.moves) + 1 for s in self.stretches)
@@ -154,13 +165,11 @@ def read_history(history):
     """(positions, moves) of the page's history: a list of {"text", "move"}, the move being
     the one that led to the entry (none for the first); BadRequest naming a bad entry."""
     if not isinstance(history, list) or not 1 <= len(history) <= MAX_POSITIONS:
-        raise BadRequest(f"history must be a list of 1 to {MAX_POSITIONS} positions, "
-                         f"not {inputs.shown(history)}")
+        raise BadRequest(f"history must be a list of 1 to {MAX_POSITIONS} positions, not {inputs.shown(history)}")
     positions, moves = [], []
     for i, entry in enumerate(history):
         if not isinstance(entry, dict):
-            raise BadRequest(f"history[{i}] must be an object with text and move, "
-                             f"not {inputs.shown(entry)}")
+            raise BadRequest(f"history[{i}] must be an object with text and move, not {inputs.shown(entry)}")
         try:
             position = read_position(entry.get("text"))
         except TesseraError as err:
@@ -168,12 +177,10 @@ def read_history(history):
         if position.is_view:
             raise BadRequest(f"history[{i}] is a player's view: a review needs complete positions")
         if positions and position.game != positions[0].game:
-            raise BadRequest(f"history[{i}] is a position of {position.game}, "
-                             f"not {positions[0].game}")
+            raise BadRequest(f"history[{i}] is a position of {position.game}, not {positions[0].game}")
         move = entry.get("move")
         if i and (not isinstance(move, str) or not move):
-            raise BadRequest(f"history[{i}].move must be the text of the move that led "
-                             f"there, not {inputs.shown(move)}")
+            raise BadRequest(f"history[{i}].move must be the text of the move that led there, not {inputs.shown(move)}")
         positions.append(position)
         if i:
             moves.append(move)
@@ -203,8 +210,7 @@ def plan_review(history):
     if not stretches:
         raise BadRequest("nothing to review: no player acts in any position of this game")
     last = positions[-1]
-    final = final_values(last.scores, winners_of(get_game(last.game).who_acts(last.state))) \
-        if last.is_over else None
+    final = final_values(last.scores, winners_of(get_game(last.game).who_acts(last.state))) if last.is_over else None
     return Plan(last.game, last.players, positions, moves, codes, stretches, final)
 
 
@@ -223,13 +229,26 @@ def _code(position, move, index):
 
 # ---- a running review -----------------------------------------------------------------------
 
+
 def _answer_summary(answer):
     """The fields of an engine answer the page shows and the tests check."""
-    return {"player": answer["player"], "position_hash": answer["position_hash"],
-            "win": answer["root"]["win_rate"], "margin": answer["root"]["margin"],
-            "visits": answer["root"]["visits"],
-            "moves": [{"move": m["move"], "code": m["code"], "visits": m["visits"],
-                       "win_rate": m["win_rate"], "margin": m["margin"]} for m in answer["moves"]]}
+    return {
+        "player": answer["player"],
+        "position_hash": answer["position_hash"],
+        "win": answer["root"]["win_rate"],
+        "margin": answer["root"]["margin"],
+        "visits": answer["root"]["visits"],
+        "moves": [
+            {
+                "move": m["move"],
+                "code": m["code"],
+                "visits": m["visits"],
+                "win_rate": m["win_rate"],
+                "margin": m["margin"],
+            }
+            for m in answer["moves"]
+        ],
+    }
 
 
 class Review:
@@ -241,8 +260,8 @@ class Review:
         self.visits, self.seed = visits, seed
         self.id = f"{tab.id}.review{next(_serials)}"
         self.lock = threading.Lock()
-        self.answers = {}               # history index -> the engine's answer
-        self.failed = set()             # history indices whose search answered an error
+        self.answers = {}  # history index -> the engine's answer
+        self.failed = set()  # history indices whose search answered an error
         self.judged = set()
         self.stretch = 0
         self.stop_told = False
@@ -255,17 +274,28 @@ class Review:
     def start(self):
         final = []
         if self.plan.final is not None:
-            final = [{"index": len(self.plan.positions) - 1, "player": None,
-                      "chances": [share for share, _ in self.plan.final],
-                      "margins": [margin for _, margin in self.plan.final]}]
+            final = [
+                {
+                    "index": len(self.plan.positions) - 1,
+                    "player": None,
+                    "chances": [share for share, _ in self.plan.final],
+                    "margins": [margin for _, margin in self.plan.final],
+                }
+            ]
         self._event(positions=final, moves=[])
         self._send(replacing=None)
 
     def _query(self):
         stretch = self.plan.stretches[self.stretch]
-        return {"id": f"{self.id}.{self.stretch}", "position": stretch.text,
-                "moves": stretch.moves, "analyzeTurns": list(range(len(stretch.moves) + 1)),
-                "maxVisits": self.visits, "seed": self.seed, "memory": self.hub.search_mb}
+        return {
+            "id": f"{self.id}.{self.stretch}",
+            "position": stretch.text,
+            "moves": stretch.moves,
+            "analyzeTurns": list(range(len(stretch.moves) + 1)),
+            "maxVisits": self.visits,
+            "seed": self.seed,
+            "memory": self.hub.search_mb,
+        }
 
     def _send(self, replacing):
         """Send the current stretch's query as the tab's search: in place of ``replacing``
@@ -277,7 +307,7 @@ class Review:
     def _line(self, document):
         """An answer line of the current stretch's query (on the engine's threads)."""
         if not self.hub.is_current(self.tab, document.get("id")):
-            self._stopped()                 # the page stopped it or searches another position
+            self._stopped()  # the page stopped it or searches another position
             return
         stretch = self.plan.stretches[int(document["id"].rsplit(".", 1)[1])]
         if "error" in document and "turn" not in document:
@@ -288,8 +318,7 @@ class Review:
         with self.lock:
             if "error" in document:
                 self.failed.add(index)
-                point = {"index": index, "player": None, "chances": None,
-                         "error": document["error"]}
+                point = {"index": index, "player": None, "chances": None, "error": document["error"]}
             else:
                 self.answers[index] = document
                 point = self._point(index)
@@ -304,8 +333,7 @@ class Review:
             self.stretch += 1
             # Sent from another thread: this one writes the engine's answers, and a query
             # sent from it could wait on the engine's output lock it holds.
-            threading.Thread(target=self._next, args=(document["id"],), name="review-next",
-                             daemon=True).start()
+            threading.Thread(target=self._next, args=(document["id"],), name="review-next", daemon=True).start()
             return
         with self.lock:
             rest = [self._judge(j) for j in sorted(self.answers) if j not in self.judged]
@@ -316,7 +344,7 @@ class Review:
         """The next stretch, once the one of query ``ended`` has answered every turn."""
         try:
             sent = self._send(replacing=ended)
-        except TesseraError as err:         # the server is stopping
+        except TesseraError as err:  # the server is stopping
             self.hub.release(self.tab, ended)
             self._event(positions=[], moves=[], error=str(err), finished=True)
             return
@@ -332,12 +360,17 @@ class Review:
 
     def _point(self, index):
         answer = self.answers[index]
-        values = [value_for(p, answer["player"], self.plan.players, answer["root"]["win_rate"],
-                            answer["root"]["margin"]) for p in range(1, self.plan.players + 1)]
-        return {"index": index, "player": answer["player"],
-                "chances": [None if v is None else v[0] for v in values],
-                "margins": [None if v is None else v[1] for v in values],
-                "answer": _answer_summary(answer)}
+        values = [
+            value_for(p, answer["player"], self.plan.players, answer["root"]["win_rate"], answer["root"]["margin"])
+            for p in range(1, self.plan.players + 1)
+        ]
+        return {
+            "index": index,
+            "player": answer["player"],
+            "chances": [None if v is None else v[0] for v in values],
+            "margins": [None if v is None else v[1] for v in values],
+            "answer": _answer_summary(answer),
+        }
 
     def _after(self, index):
         """(known, value): the mover's value of the position after the move at ``index``."""
@@ -349,14 +382,14 @@ class Review:
             return True, self.plan.final[mover - 1]
         if following in self.answers:
             answer = self.answers[following]
-            return True, value_for(mover, answer["player"], self.plan.players,
-                                   answer["root"]["win_rate"], answer["root"]["margin"])
+            return True, value_for(
+                mover, answer["player"], self.plan.players, answer["root"]["win_rate"], answer["root"]["margin"]
+            )
         searched = any(following in s.indices() for s in self.plan.stretches)
         return following in self.failed or not searched, None
 
     def _judgeable(self, index):
-        if index < 0 or index in self.judged or index not in self.answers \
-                or self.plan.codes[index] is None:
+        if index < 0 or index in self.judged or index not in self.answers or self.plan.codes[index] is None:
             return False
         known, _ = self._after(index)
         return known or self._entry_visits(index) >= MIN_VISITS
@@ -385,13 +418,14 @@ def routes(get_hub):
         plan = await asyncio.to_thread(plan_review, body.get("history"))
         review = Review(hub, tab, plan, visits, seed)
         await asyncio.to_thread(review.start)
-        return Json({"review": review.id, "total": plan.searched(),
-                     "positions": len(plan.positions)})
+        return Json({"review": review.id, "total": plan.searched(), "positions": len(plan.positions)})
 
     def stop(body):
         hub = get_hub()
         hub.stop(hub.tab(body.get("tab")))
         return {"stopped": True}
 
-    return [Route("/api/review/start", start, methods=["POST"]),
-            Route("/api/review/stop", json_route(stop), methods=["POST"])]
+    return [
+        Route("/api/review/start", start, methods=["POST"]),
+        Route("/api/review/stop", json_route(stop), methods=["POST"]),
+    ]

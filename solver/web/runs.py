@@ -8,6 +8,7 @@ read, after links and ``..`` are resolved: a page cannot make the server read el
 The records are Parquet, read with pyarrow, which is the ``selfplay`` extra's and not the
 ``web`` extra's: without it the board works and opening a run answers with the one line
 that names the extra to install."""
+
 from pathlib import Path
 
 from starlette.routing import Route
@@ -21,9 +22,9 @@ from tessera.web.documents import BadRequest
 from tessera.web.http import json_route
 from tessera.web.inputs import shown, whole
 
-LISTED = 1000                       # games of a run listed at most
-MAX_INDEX = 2 ** 53                 # a game's number in a run, at most
-OPENING = "opening a self-play run on the board"    # what needs the selfplay extra
+LISTED = 1000  # games of a run listed at most
+MAX_INDEX = 2**53  # a game's number in a run, at most
+OPENING = "opening a self-play run on the board"  # what needs the selfplay extra
 
 
 class RunFolders:
@@ -42,12 +43,15 @@ class RunFolders:
         except (OSError, ValueError, RuntimeError) as err:
             raise BadRequest(f"folder {shown(given)} is no path here: {err}") from None
         if not self._inside(path):
-            raise BadRequest(f"folder {shown(given)} is outside the run directories this server "
-                             f"reads ({', '.join(map(str, self.roots))}; tessera serve --runs)",)
-        for read in _files_read(path):      # a link inside the folder may point out of it
+            raise BadRequest(
+                f"folder {shown(given)} is outside the run directories this server "
+                f"reads ({', '.join(map(str, self.roots))}; tessera serve --runs)",
+            )
+        for read in _files_read(path):  # a link inside the folder may point out of it
             if not self._inside(read.resolve()):
-                raise BadRequest(f"folder {shown(given)} links {read.name} outside the run "
-                                 "directories this server reads")
+                raise BadRequest(
+                    f"folder {shown(given)} links {read.name} outside the run directories this server reads"
+                )
         return path
 
     def _inside(self, path):
@@ -58,8 +62,7 @@ def _files_read(folder):
     """The files of a run folder the viewer reads: its plan, checksums and chunks (none when
     the folder cannot be listed: reading it then answers what is wrong)."""
     try:
-        return [folder / RUN_FILE, folder / checksums.MANIFEST, folder / CHUNKS,
-                *chunk_files(folder).values()]
+        return [folder / RUN_FILE, folder / checksums.MANIFEST, folder / CHUNKS, *chunk_files(folder).values()]
     except OSError:
         return []
 
@@ -68,10 +71,22 @@ def run_games(folder):
     """{"game", "options", "agents", "games": [{index, seed, agents, scores, length}]}"""
     plan = load_plan(folder)
     table = read_records(folder, ["game", "seed", "agents", "scores", "length"]).to_pylist()
-    return {"game": plan.game, "options": plan.options, "agents": plan.agents,
-            "count": len(table),
-            "games": [{"index": row["game"], "seed": row["seed"], "agents": row["agents"],
-                       "scores": row["scores"], "length": row["length"]} for row in table[:LISTED]]}
+    return {
+        "game": plan.game,
+        "options": plan.options,
+        "agents": plan.agents,
+        "count": len(table),
+        "games": [
+            {
+                "index": row["game"],
+                "seed": row["seed"],
+                "agents": row["agents"],
+                "scores": row["scores"],
+                "length": row["length"],
+            }
+            for row in table[:LISTED]
+        ],
+    }
 
 
 def replay(folder, index):
@@ -119,5 +134,7 @@ def routes(roots):
         index = whole(body, "index", 0, MAX_INDEX)
         return _reading(folder, lambda: replay(folder, index))
 
-    return [Route("/api/run", json_route(listing), methods=["POST"]),
-            Route("/api/run/game", json_route(game), methods=["POST"])]
+    return [
+        Route("/api/run", json_route(listing), methods=["POST"]),
+        Route("/api/run/game", json_route(game), methods=["POST"]),
+    ]

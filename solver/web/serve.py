@@ -4,6 +4,7 @@ and searches answer at once.
 
 Listening beyond loopback (``--host``) is said on stderr, and the board then needs a
 token (made up unless ``--token`` gives one), printed in the page's address."""
+
 import secrets
 import socket
 import sys
@@ -21,23 +22,33 @@ def serve(host, port, open_page, searches, runs=(), token=None, memory_mb=None, 
     from tessera.web.analysis import DEFAULT_IDLE_SECONDS, DEFAULT_MEMORY_MB, search_memory_mb
     from tessera.web.app import create_app
     from tessera.web.guard import is_loopback, url_host
+
     for root in runs:
         if not Path(root).is_dir():
             raise TesseraError(f"--runs {root}: no such directory")
     if token is not None and not token:
         raise TesseraError("--token must not be empty")
     memory_mb = DEFAULT_MEMORY_MB if memory_mb is None else memory_mb
-    search_memory_mb(memory_mb, searches)         # too little is said before anything starts
+    search_memory_mb(memory_mb, searches)  # too little is said before anything starts
     if not is_loopback(host):
         token = token or secrets.token_urlsafe(24)
-        print(f"warning: tessera serve listens on {host}, beyond this machine: anyone who can "
-              f"reach port {port} can drive the board (and read the run folders under --runs) "
-              f"once they have its token, which is in the address printed below",
-              file=sys.stderr, flush=True)
+        print(
+            f"warning: tessera serve listens on {host}, beyond this machine: anyone who can "
+            f"reach port {port} can drive the board (and read the run folders under --runs) "
+            f"once they have its token, which is in the address printed below",
+            file=sys.stderr,
+            flush=True,
+        )
     _check_free(host, port)
-    app = create_app(searches=searches, runs=list(runs) or None, host=host, token=token,
-                     memory_mb=memory_mb,
-                     idle=DEFAULT_IDLE_SECONDS if idle is None else idle, warm=True)
+    app = create_app(
+        searches=searches,
+        runs=list(runs) or None,
+        host=host,
+        token=token,
+        memory_mb=memory_mb,
+        idle=DEFAULT_IDLE_SECONDS if idle is None else idle,
+        warm=True,
+    )
 
     class BoardServer(uvicorn.Server):
         def handle_exit(self, sig, frame):
@@ -46,20 +57,22 @@ def serve(host, port, open_page, searches, runs=(), token=None, memory_mb=None, 
             app.state.hub.end_streams()
             super().handle_exit(sig, frame)
 
-    server = BoardServer(uvicorn.Config(app, host=host, port=port, log_level="warning",
-                                        timeout_graceful_shutdown=SHUTDOWN_SECONDS))
+    server = BoardServer(
+        uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=SHUTDOWN_SECONDS)
+    )
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::', '') else url_host(host)}:{port}/"
     if token is not None:
         url += f"?token={token}"
     threading.Thread(target=_announce, args=(server, url, open_page), daemon=True).start()
     try:
         server.run()
-    except KeyboardInterrupt:       # uvicorn raises the Ctrl-C again once it has shut down
+    except KeyboardInterrupt:  # uvicorn raises the Ctrl-C again once it has shut down
         pass
 
 
 def _announce(server, url, open_page):
     import time
+
     while not server.started:
         if server.should_exit:
             return

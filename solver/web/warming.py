@@ -14,6 +14,7 @@ the cache (seconds). Moves never wait for the search: the stages run in separate
 and the search in separate processes. A stage that fails says why; what needs it meets
 the same error when it asks.
 """
+
 import threading
 import time
 
@@ -24,7 +25,7 @@ WAITING, COMPILING, READY, FAILED = "waiting", "compiling", "ready", "failed"
 class Stage:
     def __init__(self):
         self.state = WAITING
-        self.started = None             # time.monotonic() when it began
+        self.started = None  # time.monotonic() when it began
         self.ended = None
         self.error = None
 
@@ -44,8 +45,9 @@ class Warming:
     def __init__(self, games, hub):
         self.games = list(games)
         self.hub = hub
-        self.stages = {(game, stage): Stage() for game in self.games for stage in STAGES
-                       if stage != "search" or hub is not None}
+        self.stages = {
+            (game, stage): Stage() for game in self.games for stage in STAGES if stage != "search" or hub is not None
+        }
         self.lock = threading.Lock()
         self.started = None
         # Whether the kernels load from those the package ships compiled (a second or two)
@@ -56,11 +58,13 @@ class Warming:
         self.started = time.monotonic()
         threading.Thread(target=self._load_moves, name="warm-moves", daemon=True).start()
         if self.hub is not None:
-            threading.Thread(target=self._run_each, args=("search", self.hub.load_search),
-                             name="warm-search", daemon=True).start()
+            threading.Thread(
+                target=self._run_each, args=("search", self.hub.load_search), name="warm-search", daemon=True
+            ).start()
 
     def _load_moves(self):
         from tessera.warmup import compiled_ahead
+
         self.compiled_ahead = compiled_ahead()
         self._run_each("moves", load_moves)
 
@@ -72,7 +76,7 @@ class Warming:
             try:
                 load(game)
                 state, error = READY, None
-            except Exception as err:        # shown on the page; a request meets it again
+            except Exception as err:  # shown on the page; a request meets it again
                 state, error = FAILED, " ".join(str(err).split()) or type(err).__name__
             with self.lock:
                 stage.state, stage.error, stage.ended = state, error, time.monotonic()
@@ -85,15 +89,22 @@ class Warming:
         loads; None until known)."""
         now = time.monotonic()
         with self.lock:
-            games = [{"game": game, "stages": {name: stage.report(now)
-                                               for (of, name), stage in self.stages.items()
-                                               if of == game}}
-                     for game in self.games]
+            games = [
+                {
+                    "game": game,
+                    "stages": {name: stage.report(now) for (of, name), stage in self.stages.items() if of == game},
+                }
+                for game in self.games
+            ]
             states = [stage.state for stage in self.stages.values()]
-        return {"games": games, "done": sum(state in (READY, FAILED) for state in states),
-                "total": len(states), "ready": all(state == READY for state in states),
-                "seconds": round(now - self.started, 1) if self.started is not None else 0.0,
-                "compiled_ahead": self.compiled_ahead}
+        return {
+            "games": games,
+            "done": sum(state in (READY, FAILED) for state in states),
+            "total": len(states),
+            "ready": all(state == READY for state in states),
+            "seconds": round(now - self.started, 1) if self.started is not None else 0.0,
+            "compiled_ahead": self.compiled_ahead,
+        }
 
 
 def load_moves(name):
@@ -101,6 +112,7 @@ def load_moves(name):
     document, its text read back."""
     from tessera.position import Position
     from tessera.web.documents import document, new_game, play
+
     start, rng = new_game(name, 0, {})
     document(play(start, start.legal_moves[0], rng, True)[0], rng)
     Position.parse(start.text())

@@ -22,6 +22,7 @@ draft, tiling (gray wall only, only real column choices are moves) and over.
 Choices of this oracle where docs/azul.md does not say (see ``OPEN_POINTS``) are the
 only places where the oracle follows a convention rather than a rule.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -47,7 +48,7 @@ FLOOR_SPACES = 7
 TILES_PER_COLOUR = 20
 FACTORY_TILES = 4
 ROW_BONUS, COLUMN_BONUS, COLOUR_BONUS = 2, 7, 10
-STALL_LIMIT = 5           # docs/azul.md: five stalled rounds in a row end the game
+STALL_LIMIT = 5  # docs/azul.md: five stalled rounds in a row end the game
 
 # Conventions the oracle had to pick because docs/azul.md leaves them open (the kernels
 # agree with all of them as of this writing).
@@ -86,9 +87,9 @@ def colour_wall_column(colour: int, row: int) -> int:
 # ---------------------------------------------------------------------------
 @dataclass
 class Board:
-    wall: list          # 5 rows of 5 cells, colour or None
-    lines: list         # 5 tuples (colour or None, count); line i holds i + 1
-    floor: list         # items (colour or MARKER) in slot order
+    wall: list  # 5 rows of 5 cells, colour or None
+    lines: list  # 5 tuples (colour or None, count); line i holds i + 1
+    floor: list  # items (colour or MARKER) in slot order
     score: int = 0
 
     @staticmethod
@@ -105,8 +106,7 @@ class Board:
         return sum(all(self.wall[r][c] is not None for r in range(5)) for c in range(NCOL))
 
     def complete_colours(self) -> int:
-        return sum(sum(cell == colour for row in self.wall for cell in row) == 5
-                   for colour in range(NCOL))
+        return sum(sum(cell == colour for row in self.wall for cell in row) == 5 for colour in range(NCOL))
 
     def floor_tiles(self) -> int:
         return sum(1 for item in self.floor if item != MARKER)
@@ -120,21 +120,33 @@ class State:
     players: int
     variant: int
     phase: int
-    actor: int          # player acting in draft / tiling; CHANCE in refill; TERMINAL when over
+    actor: int  # player acting in draft / tiling; CHANCE in refill; TERMINAL when over
     round: int
     starter: int
-    stalled: int        # rounds in a row whose wall-tiling placed no tile
-    factories: list     # factories_for(players) lists of 5 counts
-    centre: list        # 5 counts
+    stalled: int  # rounds in a row whose wall-tiling placed no tile
+    factories: list  # factories_for(players) lists of 5 counts
+    centre: list  # 5 counts
     centre_marker: bool
     bag: list
     lid: list
     boards: list
 
     def copy(self) -> State:
-        return State(self.players, self.variant, self.phase, self.actor, self.round, self.starter,
-                     self.stalled, [f[:] for f in self.factories], self.centre[:], self.centre_marker,
-                     self.bag[:], self.lid[:], [b.copy() for b in self.boards])
+        return State(
+            self.players,
+            self.variant,
+            self.phase,
+            self.actor,
+            self.round,
+            self.starter,
+            self.stalled,
+            [f[:] for f in self.factories],
+            self.centre[:],
+            self.centre_marker,
+            self.bag[:],
+            self.lid[:],
+            [b.copy() for b in self.boards],
+        )
 
     def table_empty(self) -> bool:
         """No tile on any factory or in the centre (the marker does not count)."""
@@ -153,9 +165,21 @@ def new_game(players: int, variant: int = COLOUR_VARIANT) -> State:
     """Round 1 before its refill: 100 tiles in the bag, marker in the centre, player 1 starts."""
     if players not in (2, 3, 4):
         raise ValueError("Azul is for 2 to 4 players")
-    return State(players, variant, REFILL, CHANCE, 1, 0, 0,
-                 [[0] * NCOL for _ in range(factories_for(players))], [0] * NCOL, True,
-                 [TILES_PER_COLOUR] * NCOL, [0] * NCOL, [Board.empty() for _ in range(players)])
+    return State(
+        players,
+        variant,
+        REFILL,
+        CHANCE,
+        1,
+        0,
+        0,
+        [[0] * NCOL for _ in range(factories_for(players))],
+        [0] * NCOL,
+        True,
+        [TILES_PER_COLOUR] * NCOL,
+        [0] * NCOL,
+        [Board.empty() for _ in range(players)],
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -194,9 +218,11 @@ def legal_columns(s: State, board: Board, row: int, colour: int) -> list:
     if s.variant == COLOUR_VARIANT:
         col = colour_wall_column(colour, row)
         return [col] if board.wall[row][col] is None else []
-    return [col for col in range(NCOL)
-            if board.wall[row][col] is None
-            and all(board.wall[r][col] != colour for r in range(5))]
+    return [
+        col
+        for col in range(NCOL)
+        if board.wall[row][col] is None and all(board.wall[r][col] != colour for r in range(5))
+    ]
 
 
 def pending_line(s: State) -> int | None:
@@ -212,7 +238,7 @@ def chance_probabilities(s: State) -> dict:
     """{chance move: probability}: the colour of the next tile drawn."""
     if s.phase != REFILL:
         return {}
-    source = s.bag if sum(s.bag) > 0 else s.lid   # an empty bag is refilled from the lid first
+    source = s.bag if sum(s.bag) > 0 else s.lid  # an empty bag is refilled from the lid first
     total = sum(source)
     return {L.CHANCE_MOVE_BASE + c: source[c] / total for c in range(NCOL) if source[c] > 0}
 
@@ -242,11 +268,13 @@ def legal_moves(s: State) -> set:
 
 def wall_points(wall: list, row: int, col: int) -> int:
     """Points for a tile just placed at (row, col): linked tiles in row plus in column."""
+
     def run(dr, dc):
         n, r, c = 0, row + dr, col + dc
         while 0 <= r < 5 and 0 <= c < 5 and wall[r][c] is not None:
             n, r, c = n + 1, r + dr, c + dc
         return n
+
     horizontal = 1 + run(0, -1) + run(0, 1)
     vertical = 1 + run(-1, 0) + run(1, 0)
     if horizontal == 1 and vertical == 1:
@@ -256,12 +284,15 @@ def wall_points(wall: list, row: int, col: int) -> int:
 
 def floor_penalty(board: Board) -> int:
     """Every occupied floor space costs its printed value; the marker counts as a tile."""
-    return sum(FLOOR_SLOT_COST[:min(len(board.floor), FLOOR_SPACES)])
+    return sum(FLOOR_SLOT_COST[: min(len(board.floor), FLOOR_SPACES)])
 
 
 def end_bonus(board: Board) -> int:
-    return (ROW_BONUS * board.complete_rows() + COLUMN_BONUS * board.complete_columns()
-            + COLOUR_BONUS * board.complete_colours())
+    return (
+        ROW_BONUS * board.complete_rows()
+        + COLUMN_BONUS * board.complete_columns()
+        + COLOUR_BONUS * board.complete_colours()
+    )
 
 
 def final_scores(s: State) -> list:
@@ -306,7 +337,7 @@ def _to_floor(s: State, board: Board, colour: int, n: int) -> None:
 
 
 def _draw(s: State, colour: int) -> None:
-    if sum(s.bag) == 0:                       # empty bag at a draw: the lid goes in first
+    if sum(s.bag) == 0:  # empty bag at a draw: the lid goes in first
         _note("lid into bag")
         s.bag, s.lid = s.lid, [0] * NCOL
     assert s.bag[colour] > 0
@@ -321,7 +352,7 @@ def _refill_progress(s: State) -> None:
     if all(sum(f) == FACTORY_TILES for f in s.factories):
         _start_draft(s)
     elif sum(s.bag) == 0 and sum(s.lid) == 0:
-        if s.table_empty():                   # ruling: nothing to take, the game ends
+        if s.table_empty():  # ruling: nothing to take, the game ends
             _note("game over on an empty table")
             _game_over(s)
         else:
@@ -340,11 +371,11 @@ def _draft(s: State, move: int) -> None:
     if source == L.SOURCE_CENTRE:
         taken = s.centre[colour]
         s.centre[colour] = 0
-        if s.centre_marker:                   # first from the centre: the marker, before the tiles
+        if s.centre_marker:  # first from the centre: the marker, before the tiles
             s.centre_marker = False
             if len(board.floor) >= FLOOR_SPACES:
                 _note("marker onto a full floor")
-            board.floor.append(MARKER)        # takes a space if one is free, else costs nothing
+            board.floor.append(MARKER)  # takes a space if one is free, else costs nothing
     else:
         factory = s.factories[source]
         taken = factory[colour]
@@ -369,8 +400,11 @@ def _draft(s: State, move: int) -> None:
 
 def _tiling_will_place(s: State) -> bool:
     """Some full line has a legal column now, so this round's tiling places a tile."""
-    return any(count == row + 1 and legal_columns(s, board, row, colour)
-               for board in s.boards for row, (colour, count) in enumerate(board.lines))
+    return any(
+        count == row + 1 and legal_columns(s, board, row, colour)
+        for board in s.boards
+        for row, (colour, count) in enumerate(board.lines)
+    )
 
 
 def _place(s: State, board: Board, row: int, col: int) -> None:
@@ -390,15 +424,15 @@ def _tile_onwards(s: State) -> None:
             if count < row + 1:
                 continue
             columns = legal_columns(s, board, row, colour)
-            if not columns:                   # no legal column: the whole line to the floor
+            if not columns:  # no legal column: the whole line to the floor
                 _note("full line with no legal column")
                 board.lines[row] = (None, 0)
                 _to_floor(s, board, colour, count)
-            elif len(columns) == 1:           # forced column: no move
+            elif len(columns) == 1:  # forced column: no move
                 if s.variant == GRAY_VARIANT:
                     _note("gray forced column")
                 _place(s, board, row, columns[0])
-            else:                             # a real choice: the player's move
+            else:  # a real choice: the player's move
                 _note("gray column choice")
                 s.phase = TILING
                 s.actor = p
@@ -428,12 +462,11 @@ def _end_of_round(s: State) -> None:
         s.centre_marker = True
     if s.stalled >= STALL_LIMIT:
         _note("stalled game ends")
-    if (any(b.complete_rows() > 0 for b in s.boards) or s.stalled >= STALL_LIMIT
-            or _gray_walls_blocked(s)):
+    if any(b.complete_rows() > 0 for b in s.boards) or s.stalled >= STALL_LIMIT or _gray_walls_blocked(s):
         _game_over(s)
         return
     s.round += 1
-    if holder is not None:                    # untouched centre: the same player starts again
+    if holder is not None:  # untouched centre: the same player starts again
         s.starter = holder
     else:
         _note("untouched centre")
@@ -447,14 +480,14 @@ def row_completable(wall, row) -> bool:
     empty = [c for c in range(5) if wall[row][c] is None]
     missing = [x for x in range(5) if x not in wall[row]]
     column_has = [{wall[r][c] for r in range(5)} for c in range(5)]
-    return any(all(colour not in column_has[c] for c, colour in zip(empty, perm))
-               for perm in itertools.permutations(missing))
+    return any(
+        all(colour not in column_has[c] for c, colour in zip(empty, perm)) for perm in itertools.permutations(missing)
+    )
 
 
 def _gray_walls_blocked(s: State) -> bool:
     """docs/azul.md: a gray-wall game ends when no row of any wall can be completed."""
-    blocked = s.variant == GRAY_VARIANT and not any(
-        row_completable(b.wall, r) for b in s.boards for r in range(5))
+    blocked = s.variant == GRAY_VARIANT and not any(row_completable(b.wall, r) for b in s.boards for r in range(5))
     if blocked:
         _note("gray deadlock: no row can ever be completed")
     return blocked
@@ -471,9 +504,9 @@ def _game_over(s: State) -> None:
 # Canonical form and the kernel array
 # ---------------------------------------------------------------------------
 class BoardCanon(NamedTuple):
-    wall: tuple         # 5 rows of 5 colour-or-None
-    lines: tuple        # 5 (colour or None, count)
-    floor: tuple        # (5 colour counts, marker held)
+    wall: tuple  # 5 rows of 5 colour-or-None
+    lines: tuple  # 5 (colour or None, count)
+    floor: tuple  # (5 colour counts, marker held)
     score: int
 
 
@@ -486,7 +519,7 @@ class Canon(NamedTuple):
     starter: int
     stalled: int
     factories: tuple
-    centre: tuple       # (5 counts, marker present)
+    centre: tuple  # (5 counts, marker present)
     bag: tuple
     lid: tuple
     boards: tuple
@@ -494,14 +527,28 @@ class Canon(NamedTuple):
 
 def to_canonical(s: State) -> Canon:
     boards = tuple(
-        BoardCanon(tuple(map(tuple, b.wall)),
-                   tuple((colour if count else None, count) for colour, count in b.lines),
-                   (tuple(b.floor.count(c) for c in range(NCOL)), MARKER in b.floor),
-                   b.score)
-        for b in s.boards)
-    return Canon(s.players, s.variant, s.phase, to_move(s), s.round, s.starter, s.stalled,
-                 tuple(map(tuple, s.factories)), (tuple(s.centre), s.centre_marker),
-                 tuple(s.bag), tuple(s.lid), boards)
+        BoardCanon(
+            tuple(map(tuple, b.wall)),
+            tuple((colour if count else None, count) for colour, count in b.lines),
+            (tuple(b.floor.count(c) for c in range(NCOL)), MARKER in b.floor),
+            b.score,
+        )
+        for b in s.boards
+    )
+    return Canon(
+        s.players,
+        s.variant,
+        s.phase,
+        to_move(s),
+        s.round,
+        s.starter,
+        s.stalled,
+        tuple(map(tuple, s.factories)),
+        (tuple(s.centre), s.centre_marker),
+        tuple(s.bag),
+        tuple(s.lid),
+        boards,
+    )
 
 
 def canon_diff(a: Canon, b: Canon) -> list:
@@ -587,8 +634,8 @@ def from_array(state) -> State:
             raise DecodeError(f"player {p} lines word {word:#x}")
         lines = []
         for i, lane in enumerate(word.to_bytes(5, "little")):
-            count = lane & 0xF                      # LINE_COUNT_MASK
-            colour = lane >> 4                      # LINE_COLOUR_SHIFT
+            count = lane & 0xF  # LINE_COUNT_MASK
+            colour = lane >> 4  # LINE_COLOUR_SHIFT
             if count > i + 1 or (count and colour >= NCOL):
                 raise DecodeError(f"player {p} line {i + 1} lane {lane:#x}")
             lines.append((colour, count) if count else (None, 0))
@@ -599,8 +646,21 @@ def from_array(state) -> State:
         for c in range(NCOL):
             floor += [c] * counts[c]
         boards.append(Board(wall, lines, floor, w[base + L.P_SCORE]))
-    return State(players, w[L.W_VARIANT], phase, actor, w[L.W_ROUND], w[L.W_STARTER], w[L.W_STALLED],
-                 factories, centre, centre_marker, bag, lid, boards)
+    return State(
+        players,
+        w[L.W_VARIANT],
+        phase,
+        actor,
+        w[L.W_ROUND],
+        w[L.W_STARTER],
+        w[L.W_STALLED],
+        factories,
+        centre,
+        centre_marker,
+        bag,
+        lid,
+        boards,
+    )
 
 
 def to_array(s: State, to_move_word: int | None = None) -> np.ndarray:
@@ -626,10 +686,13 @@ def to_array(s: State, to_move_word: int | None = None) -> np.ndarray:
     for p, b in enumerate(s.boards):
         base = L.PLAYER_BASE + p * L.PLAYER_WORDS
         for colour in range(NCOL):
-            a[base + L.P_WALL + colour] = sum(1 << (5 * r + c) for r in range(5) for c in range(5)
-                                              if b.wall[r][c] == colour)
-        a[base + L.P_LINES] = sum(((colour or 0) << L.LINE_COLOUR_SHIFT | count) << (L.LANE_BITS * i)
-                                  for i, (colour, count) in enumerate(b.lines))
+            a[base + L.P_WALL + colour] = sum(
+                1 << (5 * r + c) for r in range(5) for c in range(5) if b.wall[r][c] == colour
+            )
+        a[base + L.P_LINES] = sum(
+            ((colour or 0) << L.LINE_COLOUR_SHIFT | count) << (L.LANE_BITS * i)
+            for i, (colour, count) in enumerate(b.lines)
+        )
         counts = [0] * NCOL
         for item in b.floor:
             if item != MARKER:

@@ -24,6 +24,7 @@ Only complete positions (``W_VIEW`` = nobody) are read.
 The oracle's conventions where neither the rule texts nor docs/azure.md say are
 listed in ``OPEN_POINTS``.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -38,8 +39,8 @@ TERMINAL = -2
 NOBODY = L.NOBODY
 NCOL = L.NCOLOURS
 AZURE, WHITE, VERMILLION, BLACK = L.AZURE, L.WHITE, L.VERMILLION, L.BLACK
-BEAST_ORDER = (BLACK, AZURE, WHITE, VERMILLION)      # Tortoise, Dragon, Tiger, Bird (rulings)
-BEAST_POINTS = {AZURE: 3, WHITE: 2}                  # rulebook: Dragon 3, Tiger 2
+BEAST_ORDER = (BLACK, AZURE, WHITE, VERMILLION)  # Tortoise, Dragon, Tiger, Bird (rulings)
+BEAST_POINTS = {AZURE: 3, WHITE: 2}  # rulebook: Dragon 3, Tiger 2
 GIFTED_EXTRA = {L.MIGHTY: 2, L.PERCEPTIVE: 2, L.BOUNTIFUL: 1, L.FAVORED: 1}
 WIN = 25
 STONES, COSMOS_STONES = 14, 4
@@ -77,8 +78,8 @@ def _note(event):
 # ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Cell:
-    kind: str                 # "space" or "mountain"
-    domain: int               # the colour of the domain it lies in
+    kind: str  # "space" or "mountain"
+    domain: int  # the colour of the domain it lies in
     qi: int = 0
     qi_colour: int = -1
     wisdom: int = 0
@@ -91,8 +92,7 @@ class Cell:
 
     def kinds(self):
         """The kinds of boon symbol the space shows (for Bountiful)."""
-        return [k for k, n in ((L.BOON_QI, self.qi), (L.BOON_WISDOM, self.wisdom),
-                               (L.BOON_COSMOS, self.cosmos)) if n]
+        return [k for k, n in ((L.BOON_QI, self.qi), (L.BOON_WISDOM, self.wisdom), (L.BOON_COSMOS, self.cosmos)) if n]
 
 
 class Realm:
@@ -104,7 +104,7 @@ class Realm:
         self.cosmos = bool(layout.cosmos)
         self.cells = {}
         self.mountain = {}
-        self._seen = {}               # (a, b, directions) -> _look's answer (a memo)
+        self._seen = {}  # (a, b, directions) -> _look's answer (a memo)
         boards = R.load_cosmos() if self.cosmos else None
         origins = R.COSMOS_ORIGINS[layout.arrangement] if self.cosmos else R.BASE_ORIGINS
         large = R.LARGE_PLACES[layout.arrangement] if self.cosmos else ()
@@ -125,8 +125,9 @@ class Realm:
                         self.cells[cell] = Cell("mountain", colour)
                         self.mountain[colour] = cell
                     else:
-                        self.cells[cell] = Cell("space", colour, space.qi, space.qi_colour,
-                                                space.wisdom, space.cosmos, bool(space.serpent))
+                        self.cells[cell] = Cell(
+                            "space", colour, space.qi, space.qi_colour, space.wisdom, space.cosmos, bool(space.serpent)
+                        )
         assert sorted(self.mountain) == list(range(NCOL))
         self.track_end = boards.track_end if self.cosmos else 0
         self.thresholds = tuple(boards.thresholds) if self.cosmos else ()
@@ -184,8 +185,7 @@ class Player:
     known: list = field(default_factory=lambda: [0] * NCOL)
 
     def copy(self):
-        return Player(set(self.stones), self.gifted, self.supply, self.score, list(self.hand),
-                      list(self.known))
+        return Player(set(self.stones), self.gifted, self.supply, self.score, list(self.hand), list(self.known))
 
 
 @dataclass
@@ -209,25 +209,56 @@ class State:
     players: list
 
     def copy(self):
-        return State(self.realm, self.phase, self.turn, self.winner, self.step, self.draw_for,
-                     self.draws, self.takes, self.returns, self.bird_loser, self.placed,
-                     self.dragon, self.black_stone, list(self.holder), list(self.faceup),
-                     list(self.deck), [p.copy() for p in self.players])
+        return State(
+            self.realm,
+            self.phase,
+            self.turn,
+            self.winner,
+            self.step,
+            self.draw_for,
+            self.draws,
+            self.takes,
+            self.returns,
+            self.bird_loser,
+            self.placed,
+            self.dragon,
+            self.black_stone,
+            list(self.holder),
+            list(self.faceup),
+            list(self.deck),
+            [p.copy() for p in self.players],
+        )
 
     def occupied(self):
         return set().union(*(p.stones for p in self.players))
 
     def total_cards(self):
-        return [self.faceup[c] + self.deck[c] + sum(p.hand[c] for p in self.players)
-                for c in range(NCOL)]
+        return [self.faceup[c] + self.deck[c] + sum(p.hand[c] for p in self.players) for c in range(NCOL)]
 
 
 def new_game(layout, gifted=L.GIFTED_NONE):
     """The position before the starting hands are drawn (the rulebook's setup)."""
     realm = Realm(layout, gifted)
     players = [Player(supply=realm.stones) for _ in range(L.PLAYERS)]
-    return State(realm, L.PHASE_DRAW, 0, NOBODY, L.STEP_SETUP, 0, L.HAND_START[0], 0, 0, NOBODY,
-                 NOBODY, 0, NOBODY, [NOBODY] * NCOL, [12 - 3] * NCOL, [3] * NCOL, players)
+    return State(
+        realm,
+        L.PHASE_DRAW,
+        0,
+        NOBODY,
+        L.STEP_SETUP,
+        0,
+        L.HAND_START[0],
+        0,
+        0,
+        NOBODY,
+        NOBODY,
+        0,
+        NOBODY,
+        [NOBODY] * NCOL,
+        [12 - 3] * NCOL,
+        [3] * NCOL,
+        players,
+    )
 
 
 def to_move(s):
@@ -310,16 +341,14 @@ def place_moves(s, p):
         colour = s.realm.cells[cell].domain
         if me.supply > 0 and cost(s, p, cell, False) <= me.hand[colour]:
             moves.add(cell)
-        if (s.realm.gifted != L.GIFTED_NONE and me.gifted is None
-                and cost(s, p, cell, True) <= me.hand[colour]):
+        if s.realm.gifted != L.GIFTED_NONE and me.gifted is None and cost(s, p, cell, True) <= me.hand[colour]:
             moves.add(L.GIFTED_BASE + cell)
     return moves
 
 
 def pairs(hand):
     """The distinct pairs of cards a hand can give back, as (first, second), first <= second."""
-    return {(a, b) for a in range(NCOL) for b in range(a, NCOL)
-            if (hand[a] >= 2 if a == b else hand[a] and hand[b])}
+    return {(a, b) for a in range(NCOL) for b in range(a, NCOL) if (hand[a] >= 2 if a == b else hand[a] and hand[b])}
 
 
 def legal_moves(s):
@@ -393,14 +422,14 @@ def _give_back(s, p, colour, n=1):
 def _dragon_step(s, p):
     """Move the Yellow Dragon one step toward ``p``. Returns True when the game is over."""
     way = 1 if p == 0 else -1
-    before, after = s.dragon * way, (s.dragon + way) * way     # distances toward p
+    before, after = s.dragon * way, (s.dragon + way) * way  # distances toward p
     s.dragon += way
     for k in s.realm.thresholds:
-        if before == -(k + 1) and after == -k:            # back across the opponent's
+        if before == -(k + 1) and after == -k:  # back across the opponent's
             _note("threshold crossed back")
             _lose(s, 1 - p, 1)
             s.returns += 1
-        if before == k and after == k + 1:                 # across one's own
+        if before == k and after == k + 1:  # across one's own
             _note("threshold crossed")
             if _gain(s, p, 1):
                 return True
@@ -515,8 +544,7 @@ def _place(s, move):
         me.supply -= 1
     s.placed = cell
     s.takes = s.returns = 0
-    for kind, n in ((L.BOON_QI, space.qi), (L.BOON_WISDOM, space.wisdom),
-                    (L.BOON_COSMOS, space.cosmos)):
+    for kind, n in ((L.BOON_QI, space.qi), (L.BOON_WISDOM, space.wisdom), (L.BOON_COSMOS, space.cosmos)):
         if n and _boon(s, p, kind, n, space.qi_colour):
             return
 
@@ -524,8 +552,12 @@ def _place(s, move):
 def _bountiful(s):
     """The kinds of Bountiful's extra boon this turn (empty when there is none)."""
     me = s.players[s.turn]
-    if (s.realm.gifted != L.BOUNTIFUL or me.gifted is None or s.placed == me.gifted
-            or not s.realm.around(me.gifted, s.placed)):
+    if (
+        s.realm.gifted != L.BOUNTIFUL
+        or me.gifted is None
+        or s.placed == me.gifted
+        or not s.realm.around(me.gifted, s.placed)
+    ):
         return []
     return s.realm.cells[s.placed].kinds()
 
@@ -585,10 +617,10 @@ def _run(s):
                     s.phase = L.PHASE_RETURN_PAIR
                     return
                 _note("bird return without a choice")
-                if choices:                     # one pair only: two cards, or one colour
-                    (a, b), = choices
+                if choices:  # one pair only: two cards, or one colour
+                    ((a, b),) = choices
                     returned = [a, b]
-                else:                           # fewer than two cards: what they hold
+                else:  # fewer than two cards: what they hold
                     returned = [c for c in range(NCOL) for _ in range(hand[c])]
                 for c in returned:
                     _give_back(s, s.bird_loser, c)
@@ -620,8 +652,7 @@ def _beasts(s):
         taker = NOBODY
         for p in range(L.PLAYERS):
             o = 1 - p
-            tie_won = (favored and g[p] == g[o] and gifted_guards(s, p, colour)
-                       and not gifted_guards(s, o, colour))
+            tie_won = favored and g[p] == g[o] and gifted_guards(s, p, colour) and not gifted_guards(s, o, colour)
             if holder == NOBODY:
                 if g[p] >= L.FIRST_GUARDS and (g[p] > g[o] or tie_won):
                     taker = p
@@ -686,35 +717,69 @@ def from_state(state):
         raise DecodeError("a player's view: the oracle reads complete positions only")
     layout = R.layout_of(state)
     realm = Realm(layout, w[L.S_GIFTED])
-    if (w[L.S_TRACK_END], w[L.S_THRESHOLDS]) != (realm.track_end,
-                                                  sum(1 << k for k in realm.thresholds)):
+    if (w[L.S_TRACK_END], w[L.S_THRESHOLDS]) != (realm.track_end, sum(1 << k for k in realm.thresholds)):
         raise DecodeError("the Cosmos track words do not match the board data")
     players = []
     for p in range(L.PLAYERS):
+
         def pw(offset, p=p):
             return w[L.player_word(p, offset)]
+
         gifted = None if pw(L.P_GIFTED) == NOBODY else pw(L.P_GIFTED)
         hand = [pw(L.P_HAND + c) for c in range(NCOL)]
         if sum(hand) != pw(L.P_HAND_SIZE):
             raise DecodeError(f"player {p}: hand size {pw(L.P_HAND_SIZE)} != {sum(hand)}")
-        players.append(Player(_cells(pw(L.P_STONES)), gifted, pw(L.P_SUPPLY), pw(L.P_SCORE), hand,
-                              [pw(L.P_KNOWN + c) for c in range(NCOL)]))
-    deck = w[L.W_DECK:L.W_DECK + NCOL]
+        players.append(
+            Player(
+                _cells(pw(L.P_STONES)),
+                gifted,
+                pw(L.P_SUPPLY),
+                pw(L.P_SCORE),
+                hand,
+                [pw(L.P_KNOWN + c) for c in range(NCOL)],
+            )
+        )
+    deck = w[L.W_DECK : L.W_DECK + NCOL]
     if sum(deck) != w[L.W_DECK_SIZE]:
         raise DecodeError(f"deck size {w[L.W_DECK_SIZE]} != {sum(deck)}")
-    return State(realm, w[L.W_PHASE], w[L.W_TURN], w[L.W_WINNER], w[L.W_STEP], w[L.W_DRAW_FOR],
-                 w[L.W_DRAWS], w[L.W_TAKES], w[L.W_RETURNS], w[L.W_BIRD_LOSER], w[L.W_PLACED],
-                 w[L.W_DRAGON], w[L.W_BLACK_STONE], w[L.W_HOLDER:L.W_HOLDER + NCOL],
-                 w[L.W_FACEUP:L.W_FACEUP + NCOL], deck, players)
+    return State(
+        realm,
+        w[L.W_PHASE],
+        w[L.W_TURN],
+        w[L.W_WINNER],
+        w[L.W_STEP],
+        w[L.W_DRAW_FOR],
+        w[L.W_DRAWS],
+        w[L.W_TAKES],
+        w[L.W_RETURNS],
+        w[L.W_BIRD_LOSER],
+        w[L.W_PLACED],
+        w[L.W_DRAGON],
+        w[L.W_BLACK_STONE],
+        w[L.W_HOLDER : L.W_HOLDER + NCOL],
+        w[L.W_FACEUP : L.W_FACEUP + NCOL],
+        deck,
+        players,
+    )
 
 
 def to_words(s):
     """Every dynamic word of the position, as ``{word index: value}``."""
     w = {
-        L.W_GAME: L.GAME_ID, L.W_PHASE: s.phase, L.W_TURN: s.turn, L.W_WINNER: s.winner,
-        L.W_STEP: s.step, L.W_VIEW: NOBODY, L.W_DRAW_FOR: s.draw_for, L.W_DRAWS: s.draws,
-        L.W_TAKES: s.takes, L.W_RETURNS: s.returns, L.W_BIRD_LOSER: s.bird_loser,
-        L.W_PLACED: s.placed, L.W_DRAGON: s.dragon, L.W_BLACK_STONE: s.black_stone,
+        L.W_GAME: L.GAME_ID,
+        L.W_PHASE: s.phase,
+        L.W_TURN: s.turn,
+        L.W_WINNER: s.winner,
+        L.W_STEP: s.step,
+        L.W_VIEW: NOBODY,
+        L.W_DRAW_FOR: s.draw_for,
+        L.W_DRAWS: s.draws,
+        L.W_TAKES: s.takes,
+        L.W_RETURNS: s.returns,
+        L.W_BIRD_LOSER: s.bird_loser,
+        L.W_PLACED: s.placed,
+        L.W_DRAGON: s.dragon,
+        L.W_BLACK_STONE: s.black_stone,
         L.W_DECK_SIZE: sum(s.deck),
     }
     for c in range(NCOL):
@@ -766,8 +831,7 @@ def word_diff(state, s):
         if got != want[word]:
             name = WORD_NAMES.get(word, str(word))
             if "STONES" in name:
-                out.append(f"{name}: kernel {sorted(_cells(got))}"
-                           f" != oracle {sorted(_cells(want[word]))}")
+                out.append(f"{name}: kernel {sorted(_cells(got))} != oracle {sorted(_cells(want[word]))}")
             else:
                 out.append(f"{name}: kernel {got} != oracle {want[word]}")
     return out
@@ -780,11 +844,14 @@ def check_invariants(s, all_stones=True):
     for p, me in enumerate(s.players):
         assert all(0 <= me.known[c] <= me.hand[c] for c in range(NCOL)), (p, me.known, me.hand)
         on_board = len(me.stones) - (me.gifted is not None)
-        assert (on_board + me.supply == s.realm.stones if all_stones
-                else on_board + me.supply <= s.realm.stones), (p, on_board, me.supply)
+        assert on_board + me.supply == s.realm.stones if all_stones else on_board + me.supply <= s.realm.stones, (
+            p,
+            on_board,
+            me.supply,
+        )
         assert 0 <= me.score <= WIN
     assert not s.players[0].stones & s.players[1].stones
     black = s.realm.mountain[BLACK]
     assert {p for p in range(L.PLAYERS) if black in s.players[p].stones} == (
-        set() if s.black_stone == NOBODY else {s.black_stone})
-
+        set() if s.black_stone == NOBODY else {s.black_stone}
+    )

@@ -16,6 +16,7 @@ Representation (clarity over speed):
 - the turn model is that of docs/pavilion.md: phases refill and supply (chance, one
   tile per move), draft, place, bonus, keep (players) and over.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -32,28 +33,37 @@ DATA, _ = board_json(BOARD_FILE, "Summer Pavilion board data")
 
 COLOURS = DATA["colors"]
 NCOL = len(COLOURS)
-CENTRE = NCOL                                  # the centre star's index
+CENTRE = NCOL  # the centre star's index
 STARS = list(range(NCOL + 1))
 NUMBERS = range(1, 7)
 TILES_PER_COLOUR = DATA["tiles_per_color"]
 SUPPLY = DATA["supply_spaces"]
 KEEP = DATA["keep_at_most"]
 ROUNDS = len(DATA["wild_color_by_round"])
-DISPLAY_TILES = 4                              # the refresher: four tiles per display
+DISPLAY_TILES = 4  # the refresher: four tiles per display
 
 
 def star_of(name):
     return CENTRE if name == "center" else COLOURS.index(name)
 
 
-REGIONS = [(frozenset((star_of(s), k) for s, k in region), entry["reward"], kind)
-           for kind, entry in DATA["bonus"].items() for region in entry["regions"]]
+REGIONS = [
+    (frozenset((star_of(s), k) for s, k in region), entry["reward"], kind)
+    for kind, entry in DATA["bonus"].items()
+    for region in entry["regions"]
+]
 STAR_POINTS = {star_of(name): points for name, points in DATA["end_bonus"]["complete_star"].items()}
 NUMBER_POINTS = {int(k): points for k, points in DATA["end_bonus"]["all_spaces_numbered"].items()}
 
 REFILL, DRAFT, PLACE, BONUS, KEEPING, SUPPLYING, OVER = (
-    L.PHASE_REFILL, L.PHASE_DRAFT, L.PHASE_PLACE, L.PHASE_BONUS, L.PHASE_KEEP, L.PHASE_RESUPPLY,
-    L.PHASE_OVER)
+    L.PHASE_REFILL,
+    L.PHASE_DRAFT,
+    L.PHASE_PLACE,
+    L.PHASE_BONUS,
+    L.PHASE_KEEP,
+    L.PHASE_RESUPPLY,
+    L.PHASE_OVER,
+)
 CHANCE = -1
 TERMINAL = -2
 
@@ -79,15 +89,14 @@ def displays_for(players):
 # ---------------------------------------------------------------------------
 @dataclass
 class Board:
-    covered: set = field(default_factory=set)          # (star, number)
+    covered: set = field(default_factory=set)  # (star, number)
     centre_colours: set = field(default_factory=set)
     hand: list = field(default_factory=lambda: [0] * NCOL)
     kept: list = field(default_factory=lambda: [0] * NCOL)
     score: int = DATA["score_start"]
 
     def copy(self):
-        return Board(set(self.covered), set(self.centre_colours), list(self.hand),
-                     list(self.kept), self.score)
+        return Board(set(self.covered), set(self.centre_colours), list(self.hand), list(self.kept), self.score)
 
     def star_full(self, star):
         return all((star, k) in self.covered for k in NUMBERS)
@@ -107,10 +116,10 @@ class Board:
 class State:
     players: int
     phase: int
-    actor: int            # in refill: the starter; in supply: who just moved
+    actor: int  # in refill: the starter; in supply: who just moved
     round: int
     starter: int
-    token: object         # None while in the centre, else the holder
+    token: object  # None while in the centre, else the holder
     passed: set
     reward: int
     factories: list
@@ -121,10 +130,22 @@ class State:
     boards: list
 
     def copy(self):
-        return State(self.players, self.phase, self.actor, self.round, self.starter, self.token,
-                     set(self.passed), self.reward, [list(f) for f in self.factories],
-                     list(self.centre), list(self.bag), list(self.tower), list(self.supply),
-                     [b.copy() for b in self.boards])
+        return State(
+            self.players,
+            self.phase,
+            self.actor,
+            self.round,
+            self.starter,
+            self.token,
+            set(self.passed),
+            self.reward,
+            [list(f) for f in self.factories],
+            list(self.centre),
+            list(self.bag),
+            list(self.tower),
+            list(self.supply),
+            [b.copy() for b in self.boards],
+        )
 
     def wild(self):
         return wild_of(self.round)
@@ -141,10 +162,22 @@ class State:
 
 
 def new_game(players):
-    return State(players, REFILL, 0, 1, 0, None, set(), 0,
-                 [[0] * NCOL for _ in range(displays_for(players))], [0] * NCOL,
-                 [TILES_PER_COLOUR] * NCOL, [0] * NCOL, [0] * NCOL,
-                 [Board() for _ in range(players)])
+    return State(
+        players,
+        REFILL,
+        0,
+        1,
+        0,
+        None,
+        set(),
+        0,
+        [[0] * NCOL for _ in range(displays_for(players))],
+        [0] * NCOL,
+        [TILES_PER_COLOUR] * NCOL,
+        [0] * NCOL,
+        [0] * NCOL,
+        [Board() for _ in range(players)],
+    )
 
 
 def to_move(s):
@@ -371,8 +404,7 @@ def _place(s, star, number, colour, wilds):
     if star == CENTRE:
         board.centre_colours.add(colour)
     board.score += chain_points(board, star, number)
-    reward = sum(r for spaces, r, _ in REGIONS
-                 if (star, number) in spaces and spaces <= board.covered)
+    reward = sum(r for spaces, r, _ in REGIONS if (star, number) in spaces and spaces <= board.covered)
     if reward:
         _note("bonus region completed")
     count = min(reward, sum(s.supply))
@@ -478,12 +510,28 @@ class Canon(NamedTuple):
 
 
 def to_canonical(s):
-    boards = tuple((tuple(sorted(b.covered)), tuple(sorted(b.centre_colours)), tuple(b.hand),
-                    tuple(b.kept), b.score) for b in s.boards)
+    boards = tuple(
+        (tuple(sorted(b.covered)), tuple(sorted(b.centre_colours)), tuple(b.hand), tuple(b.kept), b.score)
+        for b in s.boards
+    )
     actor = s.actor if s.phase != OVER else None
-    return Canon(s.players, s.phase, to_move(s), actor, s.round, s.starter, s.token,
-                 tuple(sorted(s.passed)), s.reward, tuple(map(tuple, s.factories)),
-                 tuple(s.centre), tuple(s.bag), tuple(s.tower), tuple(s.supply), boards)
+    return Canon(
+        s.players,
+        s.phase,
+        to_move(s),
+        actor,
+        s.round,
+        s.starter,
+        s.token,
+        tuple(sorted(s.passed)),
+        s.reward,
+        tuple(map(tuple, s.factories)),
+        tuple(s.centre),
+        tuple(s.bag),
+        tuple(s.tower),
+        tuple(s.supply),
+        boards,
+    )
 
 
 def canon_diff(a, b):
@@ -524,14 +572,32 @@ def from_array(state):
         if not 0 <= colours_word < 1 << NCOL:
             raise DecodeError(f"player {p} centre colours {colours_word:#x}")
         centre_colours = {c for c in range(NCOL) if colours_word >> c & 1}
-        boards.append(Board(covered, centre_colours, _tiles(w[base + L.P_HAND], "hand"),
-                            _tiles(w[base + L.P_KEPT], "kept"), w[base + L.P_SCORE]))
+        boards.append(
+            Board(
+                covered,
+                centre_colours,
+                _tiles(w[base + L.P_HAND], "hand"),
+                _tiles(w[base + L.P_KEPT], "kept"),
+                w[base + L.P_SCORE],
+            )
+        )
     passed = {p for p in range(players) if w[L.W_PASSED] >> p & 1}
-    return State(players, w[L.W_PHASE], w[L.W_TO_MOVE], w[L.W_ROUND], w[L.W_STARTER], token,
-                 passed, w[L.W_REWARD],
-                 [_tiles(w[L.W_FACTORY + f], "display") for f in range(nf)],
-                 _tiles(w[L.W_CENTRE], "centre"), _tiles(w[L.W_BAG], "bag"),
-                 _tiles(w[L.W_TOWER], "tower"), _tiles(w[L.W_SUPPLY], "supply"), boards)
+    return State(
+        players,
+        w[L.W_PHASE],
+        w[L.W_TO_MOVE],
+        w[L.W_ROUND],
+        w[L.W_STARTER],
+        token,
+        passed,
+        w[L.W_REWARD],
+        [_tiles(w[L.W_FACTORY + f], "display") for f in range(nf)],
+        _tiles(w[L.W_CENTRE], "centre"),
+        _tiles(w[L.W_BAG], "bag"),
+        _tiles(w[L.W_TOWER], "tower"),
+        _tiles(w[L.W_SUPPLY], "supply"),
+        boards,
+    )
 
 
 def to_array(s):

@@ -1,5 +1,6 @@
 """Azul positions in JSON form: the one builder of a state array (text is read into this
 form first), and the JSON a state formats to."""
+
 import numpy as np
 
 from tessera.errors import PositionError
@@ -44,9 +45,22 @@ from tessera.notation.azul.words import (
 )
 from tessera.notation.fields import check_game, check_keys, list_of, player_boards, shown, whole_number
 
-JSON_KEYS = ("game", "players", "wall", "round", "phase", "turn", "starter", "stalled",
-             "factories", "centre", "bag", "lid", "boards")
-OPTIONAL_KEYS = ("stalled",)      # 0 when left out; text output leaves out a 0
+JSON_KEYS = (
+    "game",
+    "players",
+    "wall",
+    "round",
+    "phase",
+    "turn",
+    "starter",
+    "stalled",
+    "factories",
+    "centre",
+    "bag",
+    "lid",
+    "boards",
+)
+OPTIONAL_KEYS = ("stalled",)  # 0 when left out; text output leaves out a 0
 BOARD_KEYS = ("score", "wall", "lines", "floor")
 
 
@@ -66,8 +80,12 @@ def position_from_json(obj):
     state[W_TO_MOVE] = whole_number("turn", obj["turn"]) - 1
     state[W_STARTER] = whole_number("starter", obj["starter"]) - 1
     state[W_STALLED] = whole_number("stalled", obj.get("stalled", 0))
-    factories = list_of("factories", obj["factories"], factories_for(players),
-                         f"factories (a {players}-player game has {factories_for(players)})")
+    factories = list_of(
+        "factories",
+        obj["factories"],
+        factories_for(players),
+        f"factories (a {players}-player game has {factories_for(players)})",
+    )
     for f, text in enumerate(factories):
         state[W_FACTORY + f] = tile_set_word("factories", text)
     state[W_CENTRE] = tile_set_word("centre", obj["centre"])

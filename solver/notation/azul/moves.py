@@ -1,4 +1,5 @@
 """Azul move text and move codes, both ways."""
+
 import tessera.kernels.azul as azul_kernels
 from tessera.errors import MoveError
 from tessera.kernels.azul.layout import (
@@ -60,8 +61,7 @@ def _move_code(text):
 
 
 def _move_source(text, word):
-    return move_source(text, word, MAX_FACTORIES, SOURCE_CENTRE,
-                       f"'{word}' is not a source (F1..F9 or C)")
+    return move_source(text, word, MAX_FACTORIES, SOURCE_CENTRE, f"'{word}' is not a source (F1..F9 or C)")
 
 
 def _move_destination(text, word):

@@ -1,4 +1,5 @@
 """Azul positions in text form, read through the JSON form (``document``)."""
+
 from tessera.notation.azul.document import BOARD_KEYS, JSON_KEYS, OPTIONAL_KEYS, position_from_json, position_to_json
 from tessera.notation.azul.words import GAME, TILES
 from tessera.notation.fields import TextForm, slash_list, text_number
@@ -22,8 +23,7 @@ def format_position(state):
     """The canonical text of a position: a header line, the table, one line per player."""
     obj = position_to_json(state)
     keys = ("players", "wall", "round", "phase", "turn", "starter", "stalled")
-    header = " ".join(f"{key} {obj[key]}" for key in keys
-                      if not (key in OPTIONAL_KEYS and obj[key] == 0))
+    header = " ".join(f"{key} {obj[key]}" for key in keys if not (key in OPTIONAL_KEYS and obj[key] == 0))
     lines = [
         f"{GAME} {header}",
         "factories " + " ".join(obj["factories"]),
@@ -32,6 +32,8 @@ def format_position(state):
         "lid " + TILES.counts_text(obj["lid"]),
     ]
     for number, board in enumerate(obj["boards"], 1):
-        lines.append(f"player {number} score {board['score']} wall {'/'.join(board['wall'])}"
-                     f" lines {'/'.join(board['lines'])} floor {board['floor']}")
+        lines.append(
+            f"player {number} score {board['score']} wall {'/'.join(board['wall'])}"
+            f" lines {'/'.join(board['lines'])} floor {board['floor']}"
+        )
     return "\n".join(lines)

@@ -1,6 +1,7 @@
 """Checking an Azul state array is a position the rules can reach, each failure a
 PositionError naming the field; the checks, in order, are listed in
 docs/azul-notation.md ("Validation")."""
+
 import tessera.kernels.azul.layout as azul_layout
 from tessera.errors import PositionError
 from tessera.kernels.azul.layout import (
@@ -51,7 +52,7 @@ from tessera.notation.azul.words import (
 )
 from tessera.notation.fields import check_array, check_unused_words, filling_factory, part_filled_factory
 
-MAX_PLACEMENT_POINTS = 10         # a new tile links at most 5 in its row and 5 in its column
+MAX_PLACEMENT_POINTS = 10  # a new tile links at most 5 in its row and 5 in its column
 
 
 def validate(state):
@@ -91,12 +92,15 @@ def _check_header(state):
     this_round_counted = state[W_PHASE] in (PHASE_TILING, PHASE_OVER)
     limit = STALL_LIMIT if this_round_counted else STALL_LIMIT - 1
     if not 0 <= state[W_STALLED] <= min(limit, state[W_ROUND] - 1 + this_round_counted):
-        raise PositionError("stalled", f"{state[W_STALLED]} stalled rounds in round"
-                                       f" {state[W_ROUND]} (the game ends at {STALL_LIMIT})")
+        raise PositionError(
+            "stalled", f"{state[W_STALLED]} stalled rounds in round {state[W_ROUND]} (the game ends at {STALL_LIMIT})"
+        )
     if state[W_PHASE] == PHASE_TILING and state[W_STALLED]:
         # A line to tile places a tile, so this round is not stalled.
-        raise PositionError("stalled", f"{state[W_STALLED]} stalled rounds in phase tiling"
-                                       " (a round with a tile to place is not stalled)")
+        raise PositionError(
+            "stalled",
+            f"{state[W_STALLED]} stalled rounds in phase tiling (a round with a tile to place is not stalled)",
+        )
 
 
 def _check_table_sets(state):
@@ -106,8 +110,9 @@ def _check_table_sets(state):
     for f, word in enumerate(factory_words(state)):
         _check_tile_set("factories", f"factory {f + 1}", word, marker_allowed=False)
         if TILES.tiles(word) > FACTORY_SIZE:
-            raise PositionError("factories", f"factory {f + 1} holds {TILES.tiles(word)} tiles"
-                                             f" (at most {FACTORY_SIZE})")
+            raise PositionError(
+                "factories", f"factory {f + 1} holds {TILES.tiles(word)} tiles (at most {FACTORY_SIZE})"
+            )
 
 
 def _check_tile_set(field, name, word, marker_allowed):
@@ -126,8 +131,7 @@ def _check_board(state, p, board):
     _check_tile_set(prefix + "floor", "the floor", board.floor, marker_allowed=True)
     if TILES.tiles(board.floor) > FLOOR_SLOTS:
         # The marker may join a full floor (rulings), so only tiles are counted.
-        raise PositionError(prefix + "floor", f"{TILES.tiles(board.floor)} tiles on a floor of"
-                                              f" {FLOOR_SLOTS} slots")
+        raise PositionError(prefix + "floor", f"{TILES.tiles(board.floor)} tiles on a floor of {FLOOR_SLOTS} slots")
     _check_score(prefix + "score", board, int(state[W_PHASE]))
 
 
@@ -149,8 +153,9 @@ def _check_printed_cells(field, colour, mask):
         cell = (misplaced & -misplaced).bit_length() - 1
         row, col = divmod(cell, 5)
         printed = COLOUR_NAMES[(col - row) % NCOLOURS]
-        raise PositionError(field, f"{COLOUR_NAMES[colour]} in row {row + 1} column {col + 1},"
-                                   f" where the colour wall has {printed}")
+        raise PositionError(
+            field, f"{COLOUR_NAMES[colour]} in row {row + 1} column {col + 1}, where the colour wall has {printed}"
+        )
 
 
 def _check_latin(field, colour, mask):
@@ -174,8 +179,9 @@ def _check_lines(field, board):
         if count and colour >= NCOLOURS:
             raise PositionError(field, f"line {i + 1} has unknown colour code {colour}")
         if count and board.walls[colour] >> (5 * i) & ROW_CELLS:
-            raise PositionError(field, f"line {i + 1} holds {COLOUR_NAMES[colour]}, which"
-                                       f" row {i + 1} of the wall already has")
+            raise PositionError(
+                field, f"line {i + 1} holds {COLOUR_NAMES[colour]}, which row {i + 1} of the wall already has"
+            )
 
 
 def _check_score(field, board, phase):
@@ -186,16 +192,16 @@ def _check_score(field, board, phase):
     if phase == PHASE_OVER:
         limit += _end_bonus(board)
     if board.score > limit:
-        raise PositionError(field, f"{board.score} points from {board.occupancy().bit_count()}"
-                                   f" wall tiles (at most {limit})")
+        raise PositionError(
+            field, f"{board.score} points from {board.occupancy().bit_count()} wall tiles (at most {limit})"
+        )
 
 
 def _end_bonus(board):
     occupied = board.occupancy()
     columns = sum(occupied >> col & COLUMN_CELLS == COLUMN_CELLS for col in range(WALL_SIZE))
     colours = sum(mask.bit_count() == WALL_SIZE for mask in board.walls)
-    return (ROW_BONUS * board.complete_rows() + COLUMN_BONUS * columns
-            + COLOUR_BONUS * colours)
+    return ROW_BONUS * board.complete_rows() + COLUMN_BONUS * columns + COLOUR_BONUS * colours
 
 
 def _check_tile_totals(state, boards):
@@ -214,16 +220,18 @@ def _check_tile_totals(state, boards):
                 totals[colour] += count
     wrong = [f"{name} {n}" for name, n in zip(COLOUR_NAMES, totals) if n != TILES_PER_COLOUR]
     if wrong:
-        raise PositionError("tiles", f"{', '.join(wrong)}; each colour has"
-                                     f" {TILES_PER_COLOUR} tiles")
+        raise PositionError("tiles", f"{', '.join(wrong)}; each colour has {TILES_PER_COLOUR} tiles")
 
 
 def _check_marker(state, boards):
     markers = has_marker(state[W_CENTRE]) + sum(has_marker(b.floor) for b in boards)
     if markers > 1 or (markers == 0 and state[W_PHASE] != PHASE_OVER):
-        raise PositionError("marker", f"{markers} first-player markers; there must be exactly"
-                                      " one, in the centre or on a floor (at most one once"
-                                      " the game is over)")
+        raise PositionError(
+            "marker",
+            f"{markers} first-player markers; there must be exactly"
+            " one, in the centre or on a floor (at most one once"
+            " the game is over)",
+        )
 
 
 def _check_refill(state, boards):
@@ -232,8 +240,9 @@ def _check_refill(state, boards):
         raise PositionError("centre", "tiles in the centre before the factories are filled")
     for p, board in enumerate(boards):
         if board.floor:
-            raise PositionError(f"player {p + 1} floor", "not empty in phase refill (floors"
-                                                         " are cleared at the end of a round)")
+            raise PositionError(
+                f"player {p + 1} floor", "not empty in phase refill (floors are cleared at the end of a round)"
+            )
     _check_no_full_lines(boards, "refill")
     counts = [TILES.tiles(word) for word in factory_words(state)]
     if filling_factory(counts, FACTORY_SIZE) is None:
@@ -249,24 +258,24 @@ def _check_draft(state, boards):
     """Tiles left to take; a part-filled factory only from a refill that ran dry."""
     factories = [TILES.tiles(word) for word in factory_words(state)]
     if not any(factories) and not TILES.tiles(state[W_CENTRE]):
-        raise PositionError("factories", "no tiles on the factories or in the centre in phase"
-                                         " draft")
+        raise PositionError("factories", "no tiles on the factories or in the centre in phase draft")
     short = part_filled_factory(factories, FACTORY_SIZE)
-    if short is not None and any(factories[short + 1:]):
-        raise PositionError("factories", f"factory {short + 1} is part-filled but a later"
-                                         " factory has tiles")
+    if short is not None and any(factories[short + 1 :]):
+        raise PositionError("factories", f"factory {short + 1} is part-filled but a later factory has tiles")
     if short is not None and TILES.tiles(state[W_BAG]):
-        raise PositionError("factories", f"factory {short + 1} is part-filled but the bag"
-                                         " has tiles (a refill stops only when bag and lid"
-                                         " are empty)")
+        raise PositionError(
+            "factories",
+            f"factory {short + 1} is part-filled but the bag"
+            " has tiles (a refill stops only when bag and lid"
+            " are empty)",
+        )
     _check_game_goes_on(boards)
 
 
 def _check_tiling(state, boards):
     """Gray wall: players tile in seat order; the player to move has a real choice."""
     if state[W_VARIANT] != VARIANT_GRAY:
-        raise PositionError("phase", "phase tiling is for the gray wall (the colour wall has"
-                                     " no choices)")
+        raise PositionError("phase", "phase tiling is for the gray wall (the colour wall has no choices)")
     _check_table_empty(state, "tiling")
     tiler = int(state[W_TO_MOVE])
     _check_no_full_lines(boards[:tiler], "tiling", "(earlier players have tiled)")
@@ -277,8 +286,7 @@ def _check_tiling(state, boards):
         raise PositionError(field, "no full line to tile in phase tiling")
     columns = _free_columns(board, line).bit_count()
     if columns < 2:
-        raise PositionError(field, f"line {line + 1} has {columns} free column(s); a tiling move"
-                                   " needs two or more")
+        raise PositionError(field, f"line {line + 1} has {columns} free column(s); a tiling move needs two or more")
 
 
 def _free_columns(board, line):
@@ -292,6 +300,7 @@ def _free_columns(board, line):
 def _gray_walls_blocked(state):
     """The gray-wall ending of docs/azul.md: no row of any wall can be completed."""
     from tessera.kernels.azul.apply import no_row_can_be_completed
+
     return state[W_VARIANT] == VARIANT_GRAY and no_row_can_be_completed(state)
 
 
@@ -301,15 +310,20 @@ def _check_over(state, boards):
     _check_no_full_lines(boards, "over")
     for p, board in enumerate(boards):
         if board.floor:
-            raise PositionError(f"player {p + 1} floor", "not empty in phase over (floors are"
-                                                         " scored at the end of a round)")
+            raise PositionError(
+                f"player {p + 1} floor", "not empty in phase over (floors are scored at the end of a round)"
+            )
     out_of_tiles = not TILES.tiles(state[W_BAG]) + TILES.tiles(state[W_LID])
     stalled_out = state[W_STALLED] == STALL_LIMIT
-    if not (out_of_tiles or stalled_out or any(board.complete_rows() for board in boards)
-            or _gray_walls_blocked(state)):
-        raise PositionError("phase", "over, but no wall has a complete row, tiles are left,"
-                                     f" fewer than {STALL_LIMIT} rounds in a row stalled and"
-                                     " some row can still be completed")
+    if not (
+        out_of_tiles or stalled_out or any(board.complete_rows() for board in boards) or _gray_walls_blocked(state)
+    ):
+        raise PositionError(
+            "phase",
+            "over, but no wall has a complete row, tiles are left,"
+            f" fewer than {STALL_LIMIT} rounds in a row stalled and"
+            " some row can still be completed",
+        )
 
 
 _PHASE_CHECKS = {
@@ -332,16 +346,14 @@ def _check_no_full_lines(boards, phase, why="(full lines are tiled at the end of
     for p, board in enumerate(boards):
         for i in range(WALL_SIZE):
             if board.line_is_full(i):
-                raise PositionError(f"player {p + 1} lines", f"line {i + 1} is full in phase"
-                                                             f" {phase} {why}")
+                raise PositionError(f"player {p + 1} lines", f"line {i + 1} is full in phase {phase} {why}")
 
 
 def _check_game_goes_on(boards):
     """A complete row ends the game at the round's end, so none exists before tiling."""
     for p, board in enumerate(boards):
         if board.complete_rows():
-            raise PositionError(f"player {p + 1} wall", "a complete row, but the game went on"
-                                                        " to another round")
+            raise PositionError(f"player {p + 1} wall", "a complete row, but the game went on to another round")
 
 
 def _check_wall_progress(state, boards):
@@ -354,8 +366,9 @@ def _check_wall_progress(state, boards):
     for p, board in enumerate(boards):
         tiles = board.occupancy().bit_count()
         if tiles > WALL_SIZE * finished_rounds:
-            raise PositionError(f"player {p + 1} wall", f"{tiles} tiles after {finished_rounds}"
-                                                        " wall-tilings (at most 5 each)")
+            raise PositionError(
+                f"player {p + 1} wall", f"{tiles} tiles after {finished_rounds} wall-tilings (at most 5 each)"
+            )
     wall_tiles = sum(board.occupancy().bit_count() for board in boards)
     # Each round that placed a tile follows at most STALL_LIMIT - 1 stalled ones; the
     # stalled rounds since the last such round are counted in `stalled`, except during
@@ -363,6 +376,9 @@ def _check_wall_progress(state, boards):
     trailing = STALL_LIMIT if state[W_PHASE] == PHASE_TILING else int(state[W_STALLED])
     limit = STALL_LIMIT * wall_tiles + trailing + round_number - finished_rounds
     if round_number > limit:
-        raise PositionError("round", f"round {round_number} with {wall_tiles} wall tiles and"
-                                     f" {state[W_STALLED]} stalled rounds (at most round {limit}:"
-                                     f" {STALL_LIMIT} stalled rounds in a row end the game)")
+        raise PositionError(
+            "round",
+            f"round {round_number} with {wall_tiles} wall tiles and"
+            f" {state[W_STALLED]} stalled rounds (at most round {limit}:"
+            f" {STALL_LIMIT} stalled rounds in a row end the game)",
+        )

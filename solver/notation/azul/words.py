@@ -1,5 +1,6 @@
 """Azul's state words as notation values and back: tile sets, walls, pattern lines, and
 a player's board read from the array."""
+
 from typing import NamedTuple
 
 from tessera.errors import PositionError
@@ -33,19 +34,19 @@ TILES = TileLanes(COLOUR_NAMES, COLOUR_LETTERS, TILES_PER_COLOUR)
 MARKER = "1"
 NO_TILES = "-"
 EMPTY_CELL = "."
-FILLED_CELL = "x"                 # colour wall only: whatever colour is printed there
+FILLED_CELL = "x"  # colour wall only: whatever colour is printed there
 WALL_SIZE = 5
 
 ROW_CELLS = 0x1F
-COLUMN_CELLS = 0x108421           # column 0: bits 0, 5, 10, 15, 20
+COLUMN_CELLS = 0x108421  # column 0: bits 0, 5, 10, 15, 20
 WALL_CELLS = (1 << 25) - 1
 LINE_BITS = sum(0x7F << (LANE_BITS * i) for i in range(WALL_SIZE))
 # The cells where the colour wall prints each colour.
-PRINTED_CELLS = tuple(sum(1 << (5 * r + wall_column(c, r)) for r in range(WALL_SIZE))
-                      for c in range(NCOLOURS))
+PRINTED_CELLS = tuple(sum(1 << (5 * r + wall_column(c, r)) for r in range(WALL_SIZE)) for c in range(NCOLOURS))
 
 
 # ---- tile sets -----------------------------------------------------------------------
+
 
 def tile_set_word(field, text):
     """A tile set like ``1BBR`` (``-`` for none) as a byte-lane word."""
@@ -54,9 +55,12 @@ def tile_set_word(field, text):
         return 0
     unknown = set(text) - set(COLOUR_LETTERS + MARKER)
     if not text or unknown:
-        raise PositionError(field, f"{shown(text)} is not a tile set (letters"
-                                   f" {' '.join(COLOUR_LETTERS)}, {MARKER} for the marker,"
-                                   f" {NO_TILES} for none)")
+        raise PositionError(
+            field,
+            f"{shown(text)} is not a tile set (letters"
+            f" {' '.join(COLOUR_LETTERS)}, {MARKER} for the marker,"
+            f" {NO_TILES} for none)",
+        )
     if text.count(MARKER) > 1:
         raise PositionError(field, f"{shown(text)} has the marker twice")
     return (MARKER_BIT if MARKER in text else 0) + TILES.letters_word(field, text)
@@ -73,6 +77,7 @@ def has_marker(word):
 
 
 # ---- walls and pattern lines ---------------------------------------------------------
+
 
 def wall_masks(field, rows, variant):
     """Five colour masks from five rows of cells."""
@@ -105,7 +110,7 @@ def wall_rows(walls):
         for cell in range(WALL_SIZE * WALL_SIZE):
             if mask >> cell & 1:
                 cells[cell] = COLOUR_LETTERS[c]
-    return ["".join(cells[5 * r:5 * r + 5]) for r in range(WALL_SIZE)]
+    return ["".join(cells[5 * r : 5 * r + 5]) for r in range(WALL_SIZE)]
 
 
 def lines_word(field, groups):
@@ -119,8 +124,7 @@ def _line_lane(field, line, group):
         return 0
     tiles = group.rstrip(EMPTY_CELL)
     if not group or set(tiles) - set(COLOUR_LETTERS) or len(set(tiles)) > 1:
-        raise PositionError(field, f"line {line + 1} {shown(group)} is not tiles of one colour"
-                                   " then '.'")
+        raise PositionError(field, f"line {line + 1} {shown(group)} is not tiles of one colour then '.'")
     if len(group) > line + 1:
         raise PositionError(field, f"line {line + 1} has room for {line + 1}, got {shown(group)}")
     if not tiles:
@@ -135,8 +139,10 @@ def line_text(board, line):
 
 # ---- a player's board ----------------------------------------------------------------
 
+
 class Board(NamedTuple):
     """One player's words, as Python ints."""
+
     walls: tuple
     lines: int
     floor: int

@@ -1,5 +1,6 @@
 """Azure positions in JSON form: the one builder of a state array (text is read into this
 form first), and the JSON a state formats to."""
+
 import numpy as np
 
 from tessera.errors import PositionError
@@ -77,11 +78,27 @@ from tessera.notation.fields import MAX_NUMBER, check_game, check_keys, choice, 
 
 # JSON keys. Turn keys (the ``TURN_DEFAULTS``) are left out of the text when they hold
 # their default; the rest are always written.
-JSON_KEYS = ("game", "gifted", "cosmos", "track", "view", "layout", "phase", "turn", "winner",
-             "step", "draws", "placed", "takes", "returns", "bird_loser", "faceup", "deck",
-             "players")
-TURN_DEFAULTS = {"winner": None, "step": None, "draws": 0, "placed": None, "takes": 0,
-                 "returns": 0, "bird_loser": None}
+JSON_KEYS = (
+    "game",
+    "gifted",
+    "cosmos",
+    "track",
+    "view",
+    "layout",
+    "phase",
+    "turn",
+    "winner",
+    "step",
+    "draws",
+    "placed",
+    "takes",
+    "returns",
+    "bird_loser",
+    "faceup",
+    "deck",
+    "players",
+)
+TURN_DEFAULTS = {"winner": None, "step": None, "draws": 0, "placed": None, "takes": 0, "returns": 0, "bird_loser": None}
 PLAYER_KEYS = ("score", "supply", "stones", "gifted", "beasts", "hand", "known")
 
 
@@ -99,8 +116,9 @@ def position_from_json(obj):
     step = obj["step"]
     if step is not None:
         if phase != "over":
-            raise PositionError("step", f"only a game that ended mid-turn names the step it"
-                                        f" stopped at, not phase {phase}")
+            raise PositionError(
+                "step", f"only a game that ended mid-turn names the step it stopped at, not phase {phase}"
+            )
         state[W_STEP] = OVER_STEPS[1:][choice("step", step, OVER_STEP_NAMES)]
     state[W_TURN] = player_index("turn", obj["turn"])
     state[W_WINNER] = player_or_none("winner", obj["winner"])
@@ -110,31 +128,33 @@ def position_from_json(obj):
     state[W_BIRD_LOSER] = player_or_none("bird_loser", obj["bird_loser"])
     placed = obj["placed"]
     state[W_PLACED] = NOBODY if placed is None else cell_of_name("placed", placed)
-    state[W_FACEUP:W_FACEUP + NCOLOURS] = json_counts("faceup", obj["faceup"], COLOUR_NAMES,
-                                                      CARDS_PER_COLOUR, "cards")
+    state[W_FACEUP : W_FACEUP + NCOLOURS] = json_counts(
+        "faceup", obj["faceup"], COLOUR_NAMES, CARDS_PER_COLOUR, "cards"
+    )
     deck, unknown = cards_of_text("deck", obj["deck"], unknown_allowed=view != NOBODY)
     if view != NOBODY:
         if any(deck):
-            raise PositionError("deck", f"a view does not name the hidden deck's cards: write"
-                                        f" one {UNKNOWN} per card")
-        state[W_DECK:W_DECK + NCOLOURS] = HIDDEN
+            raise PositionError("deck", f"a view does not name the hidden deck's cards: write one {UNKNOWN} per card")
+        state[W_DECK : W_DECK + NCOLOURS] = HIDDEN
     else:
-        state[W_DECK:W_DECK + NCOLOURS] = deck
+        state[W_DECK : W_DECK + NCOLOURS] = deck
     state[W_DECK_SIZE] = sum(deck) + unknown
     players = obj["players"]
     if not isinstance(players, list):
         raise PositionError("players", f"expected a list of 2 players, got {shown(players)}")
     if len(players) != PLAYERS:
-        raise PositionError(f"player {min(len(players) + 1, PLAYERS + 1)}",
-                            "missing" if len(players) < PLAYERS else "Azure has 2 players")
+        raise PositionError(
+            f"player {min(len(players) + 1, PLAYERS + 1)}",
+            "missing" if len(players) < PLAYERS else "Azure has 2 players",
+        )
     holders = [NOBODY] * NCOLOURS
     for p, player in enumerate(players):
         _encode_player(state, p, player, view, holders)
-    state[W_HOLDER:W_HOLDER + NCOLOURS] = holders
+    state[W_HOLDER : W_HOLDER + NCOLOURS] = holders
     black = realm_mask(state[S_MOUNTAIN + BLACK])
-    state[W_BLACK_STONE] = next((p for p in range(PLAYERS)
-                                 if realm_mask(state[player_word(p, P_STONES)]) >> black & 1),
-                                NOBODY)
+    state[W_BLACK_STONE] = next(
+        (p for p in range(PLAYERS) if realm_mask(state[player_word(p, P_STONES)]) >> black & 1), NOBODY
+    )
     derive_draw_for(state)
     validate(state)
     return state
@@ -153,8 +173,9 @@ def _encode_realm(state, obj):
             raise PositionError("track", "no cosmos track without the Cosmos expansion")
         return
     if type(track) is not int or abs(track) > MAX_NUMBER:
-        raise PositionError("track", f"expected the Yellow Dragon's steps from the middle (+"
-                                     f" toward player 1), got {shown(track)}")
+        raise PositionError(
+            "track", f"expected the Yellow Dragon's steps from the middle (+ toward player 1), got {shown(track)}"
+        )
     state[W_DRAGON] = track
 
 
@@ -178,8 +199,9 @@ def _encode_player(state, p, obj, view, holders):
     else:
         cell = cell_of_name(prefix + "gifted", gifted)
         if mask >> cell & 1:
-            raise PositionError(prefix + "gifted", f"{gifted} is also listed in the stones (list"
-                                                   " the gifted stone under gifted only)")
+            raise PositionError(
+                prefix + "gifted", f"{gifted} is also listed in the stones (list the gifted stone under gifted only)"
+            )
         state[player_word(p, P_GIFTED)] = cell
         mask |= cell_bit(cell)
     state[player_word(p, P_STONES)] = signed_word(mask)
@@ -188,23 +210,21 @@ def _encode_player(state, p, obj, view, holders):
         raise PositionError(prefix + "beasts", f"expected a list of beasts, got {shown(beasts)}")
     for name in beasts:
         if not isinstance(name, str) or name not in BEAST_OF_NAME:
-            raise PositionError(prefix + "beasts", f"{shown(name)} is not a beast (expected"
-                                                   f" {', '.join(BEAST_NAMES)})")
+            raise PositionError(prefix + "beasts", f"{shown(name)} is not a beast (expected {', '.join(BEAST_NAMES)})")
         colour = BEAST_OF_NAME[name]
         if holders[colour] == p:
             raise PositionError(prefix + "beasts", f"the {name} is listed twice")
         if holders[colour] != NOBODY:
-            raise PositionError(prefix + "beasts", f"the {name} is already with player"
-                                                   f" {holders[colour] + 1}")
+            raise PositionError(prefix + "beasts", f"the {name} is already with player {holders[colour] + 1}")
         holders[colour] = p
     hidden = view != NOBODY and view != p
     hand, unknown = cards_of_text(prefix + "hand", obj["hand"], unknown_allowed=hidden)
     known, _ = cards_of_text(prefix + "known", obj["known"], unknown_allowed=False)
     start = player_word(p, P_HAND)
-    state[start:start + NCOLOURS] = hand
+    state[start : start + NCOLOURS] = hand
     state[player_word(p, P_HAND_SIZE)] = sum(hand) + unknown
     start = player_word(p, P_KNOWN)
-    state[start:start + NCOLOURS] = known
+    state[start : start + NCOLOURS] = known
 
 
 def position_to_json(state):
@@ -226,10 +246,10 @@ def position_to_json(state):
         "cosmos": cosmos,
         "track": int(state[W_DRAGON]) if cosmos else None,
         "view": player_json(view),
-        "layout": {name: {"domain": COLOUR_NAMES[colour], "side": side, "rotation": 90 * turns,
-                          "large": p in large}
-                   for p, (name, (colour, side, turns)) in enumerate(zip(PLACE_NAMES,
-                                                                         layout.places))},
+        "layout": {
+            name: {"domain": COLOUR_NAMES[colour], "side": side, "rotation": 90 * turns, "large": p in large}
+            for p, (name, (colour, side, turns)) in enumerate(zip(PLACE_NAMES, layout.places))
+        },
         "phase": phase,
         "turn": int(state[W_TURN]) + 1,
         "winner": player_json(state[W_WINNER]),

@@ -1,4 +1,5 @@
 """Azure move text and move codes, both ways."""
+
 import tessera.kernels.azure as azure_kernels
 from tessera.errors import MoveError
 from tessera.kernels.azure.layout import (
@@ -19,8 +20,9 @@ from tessera.kernels.azure.layout import (
 from tessera.notation.azure.words import CELL_NAME, COLOURS, COLUMNS, cell_name, phase_name
 from tessera.notation.fields import legal_move, move_code, move_words
 
-MOVE_FORMS = ("'place c4', 'gifted c4', 'boon wisdom', 'take azure', 'return white',"
-              " 'return azure+black' or 'draw vermillion'")
+MOVE_FORMS = (
+    "'place c4', 'gifted c4', 'boon wisdom', 'take azure', 'return white', 'return azure+black' or 'draw vermillion'"
+)
 
 
 def format_move(state, move):
@@ -89,9 +91,11 @@ def _why_illegal(state):
     if phase in ("setup", "bird-draw"):
         return f"not a possible draw (phase {phase}: 'draw <colour>' for a colour in the deck)"
     actor = {"return": 3 - turn, "bird-return": int(state[W_BIRD_LOSER]) + 1}.get(phase, turn)
-    kind = {"place": "'place <cell>' or 'gifted <cell>' on an affordable empty space",
-            "boon": "'boon <qi|wisdom|cosmos>' for a symbol the space shows",
-            "take": "'take <colour>' from a face-up deck with cards",
-            "return": "'return <colour>' of a card in hand",
-            "bird-return": "'return <colour>+<colour>' of two cards in hand"}[phase]
+    kind = {
+        "place": "'place <cell>' or 'gifted <cell>' on an affordable empty space",
+        "boon": "'boon <qi|wisdom|cosmos>' for a symbol the space shows",
+        "take": "'take <colour>' from a face-up deck with cards",
+        "return": "'return <colour>' of a card in hand",
+        "bird-return": "'return <colour>+<colour>' of two cards in hand",
+    }[phase]
     return f"not legal for player {actor} in phase {phase} ({kind})"

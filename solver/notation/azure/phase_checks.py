@@ -1,5 +1,6 @@
 """The checks of each Azure phase, after the checks every position passes
 (``validation``): that the phase's choice is a real one, made by someone who can make it."""
+
 from tessera.errors import PositionError
 from tessera.kernels.azure.layout import (
     BOUNTIFUL,
@@ -57,21 +58,21 @@ def _check_setup(state):
         raise PositionError("turn", "player 1 starts, so the setup is in player 1's turn")
     for p in range(PLAYERS):
         if state[player_word(p, P_STONES)] or player_words(state, p, P_SCORE):
-            raise PositionError(f"player {p + 1} stones", "stones or points before the starting"
-                                                          " hands are drawn")
+            raise PositionError(f"player {p + 1} stones", "stones or points before the starting hands are drawn")
         if any(player_words(state, p, P_KNOWN, NCOLOURS)):
-            raise PositionError(f"player {p + 1} known", "starting cards come from the hidden"
-                                                         " deck and are not known")
+            raise PositionError(f"player {p + 1} known", "starting cards come from the hidden deck and are not known")
     if any(int(state[W_HOLDER + c]) != NOBODY for c in range(NCOLOURS)) or state[W_DRAGON]:
         raise PositionError("beasts", "beasts held or the Yellow Dragon moved in setup")
     if words_at(state, W_FACEUP) != [CARDS_PER_COLOUR - DECK_PER_COLOUR] * NCOLOURS:
         raise PositionError("faceup", "the face-up decks are untouched in setup")
     sizes = [player_words(state, p, P_HAND_SIZE) for p in range(PLAYERS)]
-    if sizes[0] > HAND_START[0] or sizes[1] >= HAND_START[1] or \
-            (sizes[1] and sizes[0] < HAND_START[0]):
-        raise PositionError("player 1 hand", f"starting hands of {sizes[0]} and {sizes[1]}"
-                                             f" cards (player 1 draws {HAND_START[0]}, then"
-                                             f" player 2 {HAND_START[1]})")
+    if sizes[0] > HAND_START[0] or sizes[1] >= HAND_START[1] or (sizes[1] and sizes[0] < HAND_START[0]):
+        raise PositionError(
+            "player 1 hand",
+            f"starting hands of {sizes[0]} and {sizes[1]}"
+            f" cards (player 1 draws {HAND_START[0]}, then"
+            f" player 2 {HAND_START[1]})",
+        )
 
 
 def _check_place(state):
@@ -104,10 +105,13 @@ def _check_place(state):
         if can_place(probe, turn):
             return
         why = f"can afford no empty space with {cards}"
-    raise PositionError("turn", f"player {turn + 1} is to place a stone but {why}; a player who"
-                                " cannot place at the start of their turn loses at once, so the"
-                                f" game is already over, won by player {2 - turn} (phase over"
-                                f" winner {2 - turn})")
+    raise PositionError(
+        "turn",
+        f"player {turn + 1} is to place a stone but {why}; a player who"
+        " cannot place at the start of their turn loses at once, so the"
+        f" game is already over, won by player {2 - turn} (phase over"
+        f" winner {2 - turn})",
+    )
 
 
 def _check_boon(state):
@@ -117,25 +121,27 @@ def _check_boon(state):
     gifted = player_words(state, turn, P_GIFTED)
     placed = int(state[W_PLACED])
     if gifted == NOBODY or placed == gifted:
-        raise PositionError("placed", f"player {turn + 1}'s gifted stone is not on the realm"
-                                      " beside the common stone just placed")
+        raise PositionError(
+            "placed", f"player {turn + 1}'s gifted stone is not on the realm beside the common stone just placed"
+        )
     (pr, pc), (gr, gc) = divmod(placed, GRID), divmod(gifted, GRID)
     if max(abs(pr - gr), abs(pc - gc)) != 1:
-        raise PositionError("placed", f"{cell_name(placed)} is not next to player {turn + 1}'s"
-                                      f" gifted stone on {cell_name(gifted)}")
+        raise PositionError(
+            "placed", f"{cell_name(placed)} is not next to player {turn + 1}'s gifted stone on {cell_name(gifted)}"
+        )
     packed = int(state[S_CELL + placed])
     kinds = sum(cell_field(packed, shift) > 0 for shift in (CELL_QI, CELL_WISDOM, CELL_COSMOS))
     if kinds < 2:
-        raise PositionError("phase", f"{cell_name(placed)} shows one kind of symbol, so"
-                                     " Bountiful's extra boon needs no choice")
+        raise PositionError(
+            "phase", f"{cell_name(placed)} shows one kind of symbol, so Bountiful's extra boon needs no choice"
+        )
 
 
 def _check_take(state):
     if not state[S_COSMOS]:
         raise PositionError("phase", "phase take comes only with the Cosmos expansion")
     if sum(1 for n in words_at(state, W_FACEUP) if n) < 2:
-        raise PositionError("faceup", "fewer than two face-up decks have cards, so the card is"
-                                      " taken without a choice")
+        raise PositionError("faceup", "fewer than two face-up decks have cards, so the card is taken without a choice")
 
 
 def _check_return(state):
@@ -151,9 +157,10 @@ def _check_return_choice(state, player, cards, what):
         return
     hand = player_words(state, player, P_HAND, NCOLOURS)
     if sum(hand) <= cards or sum(1 for n in hand if n) < 2:
-        raise PositionError(f"player {player + 1} hand",
-                            f"returning {what} from {cards_text(hand)} is no choice (it is"
-                            " made without a move)")
+        raise PositionError(
+            f"player {player + 1} hand",
+            f"returning {what} from {cards_text(hand)} is no choice (it is made without a move)",
+        )
 
 
 def _check_bird_draw(state):
@@ -162,8 +169,7 @@ def _check_bird_draw(state):
         raise PositionError("beasts", "phase bird-draw, but nobody holds the bird")
     loser = int(state[W_BIRD_LOSER])
     if loser == holder:
-        raise PositionError("bird_loser", f"player {holder + 1} holds the bird, so did not"
-                                          " lose it")
+        raise PositionError("bird_loser", f"player {holder + 1} holds the bird, so did not lose it")
     if state[W_DECK_SIZE] < 1:
         raise PositionError("deck", "the hidden deck is empty, so there is nothing to draw")
 
@@ -171,14 +177,13 @@ def _check_bird_draw(state):
 def _check_bird_return(state):
     loser = int(state[W_BIRD_LOSER])
     if int(state[W_HOLDER + VERMILLION]) != 1 - loser:
-        raise PositionError("bird_loser", f"player {loser + 1} lost the bird, so player"
-                                          f" {2 - loser} holds it")
+        raise PositionError("bird_loser", f"player {loser + 1} lost the bird, so player {2 - loser} holds it")
     _check_return_choice(state, loser, 2, "two cards")
 
 
 def _check_draw(state):
     if state[W_STEP] == STEP_SETUP:
-        _check_setup(state)         # the deck then holds cards: 9 of each colour are face up
+        _check_setup(state)  # the deck then holds cards: 9 of each colour are face up
     else:
         _check_bird_draw(state)
 
@@ -192,9 +197,12 @@ def _check_over(state):
         raise PositionError("winner", f"player {loser + 1} reached the end first, so won")
     reached = player_words(state, winner, P_SCORE) == WIN_SCORE or (end and toward == end)
     if not reached and state[W_TURN] != loser:
-        raise PositionError("winner", f"player {winner + 1} has not reached the end, and player"
-                                      f" {loser + 1} did not fail to place (it is not their"
-                                      " turn)")
+        raise PositionError(
+            "winner",
+            f"player {winner + 1} has not reached the end, and player"
+            f" {loser + 1} did not fail to place (it is not their"
+            " turn)",
+        )
 
 
 PHASE_CHECKS = {

@@ -1,5 +1,6 @@
 """Azure's realm in notation: the layout of its four domains in text (``A1@90``) and JSON,
 and the realm words the board data builds from a layout."""
+
 import re
 from functools import lru_cache
 
@@ -25,13 +26,20 @@ def layout_json_of_text(tokens):
     for place, token in zip(PLACE_NAMES, tokens):
         match = LAYOUT_TOKEN.fullmatch(token)
         if not match:
-            raise PositionError("layout", f"{place}: '{token}' is not a domain like A1@90"
-                                          " (colour letter A W V B, side 1 or 2, @ and a"
-                                          " clockwise rotation 0, 90, 180 or 270; * after a"
-                                          " Cosmos large domain)")
+            raise PositionError(
+                "layout",
+                f"{place}: '{token}' is not a domain like A1@90"
+                " (colour letter A W V B, side 1 or 2, @ and a"
+                " clockwise rotation 0, 90, 180 or 270; * after a"
+                " Cosmos large domain)",
+            )
         letter, side, rotation, large = match.groups()
-        layout[place] = {"domain": COLOUR_NAMES[COLOURS.of_letter[letter]], "side": int(side),
-                         "rotation": int(rotation), "large": bool(large)}
+        layout[place] = {
+            "domain": COLOUR_NAMES[COLOURS.of_letter[letter]],
+            "side": int(side),
+            "rotation": int(rotation),
+            "large": bool(large),
+        }
     return layout
 
 
@@ -48,9 +56,11 @@ def layout_option(tokens, cosmos):
 
 
 def layout_text(layout):
-    return " ".join(f"{COLOUR_LETTERS[COLOUR_NAMES.index(p['domain'])]}{p['side']}"
-                    f"@{p['rotation']}{LARGE_MARK if p['large'] else ''}"
-                    for p in (layout[name] for name in PLACE_NAMES))
+    return " ".join(
+        f"{COLOUR_LETTERS[COLOUR_NAMES.index(p['domain'])]}{p['side']}"
+        f"@{p['rotation']}{LARGE_MARK if p['large'] else ''}"
+        for p in (layout[name] for name in PLACE_NAMES)
+    )
 
 
 def layout_from_json(layout, cosmos):
@@ -64,18 +74,14 @@ def layout_from_json(layout, cosmos):
         field = f"layout {name}"
         place = check_keys(place, PLACE_KEYS, field + " ")
         if place["domain"] not in COLOUR_NAMES:
-            raise PositionError(field, f"domain: expected {', '.join(COLOUR_NAMES)}; got"
-                                       f" {shown(place['domain'])}")
+            raise PositionError(field, f"domain: expected {', '.join(COLOUR_NAMES)}; got {shown(place['domain'])}")
         if place["side"] not in (1, 2) or type(place["side"]) is not int:
             raise PositionError(field, f"side: expected 1 or 2, got {shown(place['side'])}")
         if place["rotation"] not in ROTATIONS or type(place["rotation"]) is not int:
-            raise PositionError(field, f"rotation: expected 0, 90, 180 or 270, got"
-                                       f" {shown(place['rotation'])}")
+            raise PositionError(field, f"rotation: expected 0, 90, 180 or 270, got {shown(place['rotation'])}")
         if type(place["large"]) is not bool:
-            raise PositionError(field, "large: expected true or false, got"
-                                       f" {shown(place['large'])}")
-        places.append((COLOUR_NAMES.index(place["domain"]), place["side"],
-                       place["rotation"] // 90))
+            raise PositionError(field, f"large: expected true or false, got {shown(place['large'])}")
+        places.append((COLOUR_NAMES.index(place["domain"]), place["side"], place["rotation"] // 90))
         if place["large"]:
             large.append(p)
     if not cosmos:
@@ -84,9 +90,12 @@ def layout_from_json(layout, cosmos):
         return Layout(tuple(places))
     diagonals = {(0, 3): 0, (1, 2): 1}
     if tuple(large) not in diagonals:
-        raise PositionError("layout", "with Cosmos the two large domains lie corner to corner"
-                                      " (top-left and bottom-right, or top-right and"
-                                      " bottom-left)")
+        raise PositionError(
+            "layout",
+            "with Cosmos the two large domains lie corner to corner"
+            " (top-left and bottom-right, or top-right and"
+            " bottom-left)",
+        )
     return Layout(tuple(places), cosmos=True, arrangement=diagonals[tuple(large)])
 
 

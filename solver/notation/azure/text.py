@@ -1,4 +1,5 @@
 """Azure positions in text form, read through the JSON form (``document``)."""
+
 from tessera.errors import PositionError
 from tessera.kernels.azure.layout import COLOUR_LETTERS, COLOUR_NAMES, PLACE_NAMES, PLACES, PLAYERS
 from tessera.notation.azure.document import PLAYER_KEYS, TURN_DEFAULTS, position_from_json, position_to_json
@@ -6,10 +7,27 @@ from tessera.notation.azure.realm import layout_json_of_text, layout_text
 from tessera.notation.azure.words import GAME, NONE, player_text, text_player
 from tessera.notation.fields import counts_text, position_tokens, section_json, text_counts, text_number
 
-TEXT_HEADER_KEYS = ("gifted", "cosmos", "track", "view", "layout", "phase", "turn", "winner",
-                    "step", "draws", "placed", "takes", "returns", "bird_loser", "faceup", "deck")
+TEXT_HEADER_KEYS = (
+    "gifted",
+    "cosmos",
+    "track",
+    "view",
+    "layout",
+    "phase",
+    "turn",
+    "winner",
+    "step",
+    "draws",
+    "placed",
+    "takes",
+    "returns",
+    "bird_loser",
+    "faceup",
+    "deck",
+)
 PLAYER_WORD = "player"
 YES_NO = ("no", "yes")
+
 
 def parse_position(text):
     """The state array of a position in text form; raises PositionError."""
@@ -29,8 +47,9 @@ def _text_sections(tokens):
         if key == PLAYER_WORD:
             number = text_number(PLAYER_WORD, tokens[i + 1] if i + 1 < len(tokens) else "")
             if number != len(players) + 1:
-                raise PositionError(f"player {number}", f"expected player {len(players) + 1}"
-                                                        " next (players come in seat order)")
+                raise PositionError(
+                    f"player {number}", f"expected player {len(players) + 1} next (players come in seat order)"
+                )
             if number > PLAYERS:
                 raise PositionError(f"player {number}", "Azure has 2 players")
             section, prefix, keys = {}, f"player {number} ", PLAYER_KEYS
@@ -42,10 +61,11 @@ def _text_sections(tokens):
         if key in section:
             raise PositionError(prefix + key, "given twice")
         width = PLACES if key == "layout" else 1
-        values = tokens[i + 1:i + 1 + width]
+        values = tokens[i + 1 : i + 1 + width]
         if len(values) < width or any(v in keys or v == PLAYER_WORD for v in values):
-            raise PositionError(prefix + key, "missing value" if width == 1 else
-                                f"expected {PLACES} places ({', '.join(PLACE_NAMES)})")
+            raise PositionError(
+                prefix + key, "missing value" if width == 1 else f"expected {PLACES} places ({', '.join(PLACE_NAMES)})"
+            )
         section[key] = values if width > 1 else values[0]
         i += 1 + width
     return header, players
@@ -57,8 +77,7 @@ def _json_from_text(header, players):
         raise PositionError("track", "missing (a Cosmos position places the Yellow Dragon)")
     if not obj.get("cosmos", True) and "track" in header:
         raise PositionError("track", "no cosmos track without the Cosmos expansion")
-    obj["players"] = [section_json(section, PLAYER_READERS, f"player {n} ")
-                      for n, section in enumerate(players, 1)]
+    obj["players"] = [section_json(section, PLAYER_READERS, f"player {n} ") for n, section in enumerate(players, 1)]
     return obj
 
 
@@ -82,8 +101,7 @@ def _text_track(field, token):
         return 0
     if token[:1] in "+-" and token[1:].isdigit() and token[1:] != "0":
         return int(token)
-    raise PositionError(field, f"expected 0, +N (toward player 1) or -N (toward player 2),"
-                               f" got '{token}'")
+    raise PositionError(field, f"expected 0, +N (toward player 1) or -N (toward player 2), got '{token}'")
 
 
 def _track_text(track):
@@ -128,5 +146,6 @@ def format_position(state):
             f"player {number} score {player['score']} supply {player['supply']}"
             f" stones {','.join(player['stones']) or NONE} gifted {player['gifted'] or NONE}"
             f" beasts {','.join(player['beasts']) or NONE} hand {player['hand']}"
-            f" known {player['known']}")
+            f" known {player['known']}"
+        )
     return "\n".join(lines)

@@ -1,4 +1,5 @@
 """Azure's state words as notation values and back: phases, cells, cards and players."""
+
 import re
 
 from tessera.errors import PositionError
@@ -34,9 +35,9 @@ from tessera.kernels.azure.layout import (
 from tessera.notation.fields import Colours, letter_counts, letters_text, shown, text_number, text_value
 
 GAME = "azure"
-NONE = "-"                  # no value: no player, no cell, no cards
-UNKNOWN = "?"               # a card the reader of a view cannot name
-LARGE_MARK = "*"            # a Cosmos large domain in a layout token
+NONE = "-"  # no value: no player, no cell, no cards
+UNKNOWN = "?"  # a card the reader of a view cannot name
+LARGE_MARK = "*"  # a Cosmos large domain in a layout token
 COLUMNS = "abcdefgh"
 MASK64 = (1 << 64) - 1
 CELL_NAME = re.compile(r"([a-h])([1-8])")
@@ -59,7 +60,7 @@ PHASES = {
 }
 PHASE_OF_WORDS = {words: name for name, words in PHASES.items()}
 STEP_NAMES = ("boon", "take", "return", "beasts", "bird-draw", "bird-return", "end", "setup")
-MID_TURN = ("boon", "take", "return", "bird-draw", "bird-return")   # a stone was just placed
+MID_TURN = ("boon", "take", "return", "bird-draw", "bird-return")  # a stone was just placed
 # Where a turn can stop with a win: the placement's points or cosmos steps (STEP_END, the
 # step the turn started at), Bountiful's extra boon, a threshold point (both in the boon
 # and take steps), the Dragon's or Tiger's points.
@@ -74,8 +75,8 @@ def phase_name(state):
     return PHASE_OF_WORDS.get((int(state[W_PHASE]), int(state[W_STEP])))
 
 
-
 # ---- cells and cards -------------------------------------------------------------------
+
 
 def cell_name(cell):
     """``a1`` is the top-left cell: columns a-h left to right, rows 1-8 top to bottom."""
@@ -111,8 +112,7 @@ def signed_word(mask):
 
 def cards_text(counts, unknown=0):
     if any(not 0 <= n <= NCOLOURS * CARDS_PER_COLOUR for n in list(counts) + [unknown]):
-        return (f"counts {'/'.join(map(str, counts))}"
-                + (f" and {unknown} unknown" if unknown else ""))
+        return f"counts {'/'.join(map(str, counts))}" + (f" and {unknown} unknown" if unknown else "")
     return letters_text(counts, COLOUR_LETTERS) + UNKNOWN * unknown or NONE
 
 
@@ -124,8 +124,9 @@ def cards_of_text(field, text, unknown_allowed):
     allowed = set(COLOUR_LETTERS) | ({UNKNOWN} if unknown_allowed else set())
     if not text or set(text) - allowed:
         extra = f", {UNKNOWN} for an unknown card" if unknown_allowed else ""
-        raise PositionError(field, f"{shown(text)} is not a set of cards (letters"
-                                   f" {' '.join(COLOUR_LETTERS)}{extra}, {NONE} for none)")
+        raise PositionError(
+            field, f"{shown(text)} is not a set of cards (letters {' '.join(COLOUR_LETTERS)}{extra}, {NONE} for none)"
+        )
     counts = letter_counts(field, text, COLOUR_LETTERS, COLOUR_NAMES, CARDS_PER_COLOUR, "cards")
     return counts, text.count(UNKNOWN)
 
@@ -155,9 +156,9 @@ def text_player(field, token):
 
 
 def words_at(state, word, n=NCOLOURS):
-    return [int(v) for v in state[word:word + n]]
+    return [int(v) for v in state[word : word + n]]
 
 
 def player_words(state, p, offset, n=1):
     start = player_word(p, offset)
-    return [int(v) for v in state[start:start + n]] if n > 1 else int(state[start])
+    return [int(v) for v in state[start : start + n]] if n > 1 else int(state[start])

@@ -1,5 +1,6 @@
 """Summer Pavilion positions in JSON form: the one builder of a state array (text is
 read into this form first), and the JSON a state formats to."""
+
 import numpy as np
 
 from tessera.errors import PositionError
@@ -37,8 +38,24 @@ from tessera.notation.fields import check_game, check_keys, choice, list_of, pla
 from tessera.notation.pavilion.validation import validate
 from tessera.notation.pavilion.words import GAME, PHASES, TILES, stars_text, stars_words, tile_set_text, tile_set_word
 
-JSON_KEYS = ("game", "players", "round", "wild", "phase", "turn", "starter", "token", "passed",
-             "reward", "factories", "centre", "supply", "bag", "tower", "boards")
+JSON_KEYS = (
+    "game",
+    "players",
+    "round",
+    "wild",
+    "phase",
+    "turn",
+    "starter",
+    "token",
+    "passed",
+    "reward",
+    "factories",
+    "centre",
+    "supply",
+    "bag",
+    "tower",
+    "boards",
+)
 BOARD_KEYS = ("score", "stars", "hand", "kept")
 
 
@@ -53,8 +70,7 @@ def position_from_json(obj):
         raise PositionError("round", f"rounds are 1 to {ROUNDS}, not {round_number}")
     wild = COLOUR_NAMES[wild_of_round(round_number)]
     if obj["wild"] != wild:
-        raise PositionError("wild", f"the wild colour of round {round_number} is {wild}, not"
-                                    f" {shown(obj['wild'])}")
+        raise PositionError("wild", f"the wild colour of round {round_number} is {wild}, not {shown(obj['wild'])}")
     state = np.zeros(STATE_SIZE, np.int64)
     state[W_GAME] = GAME_ID
     state[W_PLAYERS] = players
@@ -63,12 +79,17 @@ def position_from_json(obj):
     state[W_TO_MOVE] = _player_number("turn", obj["turn"], players) - 1
     state[W_STARTER] = _player_number("starter", obj["starter"], players) - 1
     token = obj["token"]
-    state[W_TOKEN] = TOKEN_IN_CENTRE if token is None else \
-        _player_number("token", token, players, "null (in the centre) or ") - 1
+    state[W_TOKEN] = (
+        TOKEN_IN_CENTRE if token is None else _player_number("token", token, players, "null (in the centre) or ") - 1
+    )
     state[W_PASSED] = _passed_word(obj["passed"], players)
     state[W_REWARD] = whole_number("reward", obj["reward"])
-    factories = list_of("factories", obj["factories"], factories_for(players),
-                         f"factories (a {players}-player game has {factories_for(players)})")
+    factories = list_of(
+        "factories",
+        obj["factories"],
+        factories_for(players),
+        f"factories (a {players}-player game has {factories_for(players)})",
+    )
     for f, text in enumerate(factories):
         state[W_FACTORY + f] = tile_set_word("factories", text)
     state[W_CENTRE] = tile_set_word("centre", obj["centre"])
@@ -109,8 +130,7 @@ def position_to_json(state):
 def _board_json(state, p):
     return {
         "score": int(state[player_word(p, P_SCORE)]),
-        "stars": stars_text(int(state[player_word(p, P_SPACES)]),
-                             int(state[player_word(p, P_CENTRE_COLOURS)])),
+        "stars": stars_text(int(state[player_word(p, P_SPACES)]), int(state[player_word(p, P_CENTRE_COLOURS)])),
         "hand": tile_set_text(state[player_word(p, P_HAND)]),
         "kept": tile_set_text(state[player_word(p, P_KEPT)]),
     }
@@ -118,8 +138,7 @@ def _board_json(state, p):
 
 def _player_number(field, value, players, alternative=""):
     if type(value) is not int or not 1 <= value <= players:
-        raise PositionError(field, f"expected {alternative}a player from 1 to {players},"
-                                   f" got {shown(value)}")
+        raise PositionError(field, f"expected {alternative}a player from 1 to {players}, got {shown(value)}")
     return value
 
 

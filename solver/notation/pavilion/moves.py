@@ -1,4 +1,5 @@
 """Summer Pavilion move text and move codes, both ways."""
+
 import tessera.kernels.pavilion as pavilion_kernels
 from tessera.errors import MoveError
 from tessera.kernels.pavilion.layout import (
@@ -41,8 +42,9 @@ from tessera.notation.pavilion.words import NO_TILES, PHASES, TILES, star_name
 CENTRE_WORD = "centre"
 WILD_WORD = "wild"
 
-MOVE_FORMS = ("'F3 red', 'C wild', 'place red 3 wild 1', 'place centre 4 blue', 'pass',"
-              " 'take BBY', 'keep PPG' or 'draw red'")
+MOVE_FORMS = (
+    "'F3 red', 'C wild', 'place red 3 wild 1', 'place centre 4 blue', 'pass', 'take BBY', 'keep PPG' or 'draw red'"
+)
 
 
 def format_move(state, move):
@@ -93,9 +95,10 @@ def _move_code(state, text):
     if words and words[0] == "place":
         return _place_code(state, text, words[1:])
     if len(words) == 2:
-        return draft_move(move_source(text, words[0], MAX_FACTORIES, SOURCE_CENTRE,
-                                      f"expected {MOVE_FORMS}"),
-                          _draft_colour(text, words[1]))
+        return draft_move(
+            move_source(text, words[0], MAX_FACTORIES, SOURCE_CENTRE, f"expected {MOVE_FORMS}"),
+            _draft_colour(text, words[1]),
+        )
     raise MoveError(text, f"expected {MOVE_FORMS}")
 
 
@@ -106,8 +109,9 @@ def _place_code(state, text, words):
         wilds = move_number(text, words[-1], STAR_SPACES - 1, "count of wild tiles", lowest=0)
         words = words[:-2]
     if len(words) not in (2, 3):
-        raise MoveError(text, "expected 'place <star> <space> [wild <n>]' or 'place centre"
-                              " <space> <colour> [wild <n>]'")
+        raise MoveError(
+            text, "expected 'place <star> <space> [wild <n>]' or 'place centre <space> <colour> [wild <n>]'"
+        )
     star = CENTRE_STAR if words[0] == CENTRE_WORD else TILES.move_colour(text, words[0])
     number = move_number(text, words[1], STAR_SPACES, "space")
     if star == CENTRE_STAR and len(words) == 3:
@@ -115,8 +119,7 @@ def _place_code(state, text, words):
     elif star != CENTRE_STAR and len(words) == 2:
         colour = star
     else:
-        raise MoveError(text, "name the colour for the centre star only ('place centre 4"
-                              " blue')")
+        raise MoveError(text, "name the colour for the centre star only ('place centre 4 blue')")
     return place_move(star, number, colour, wilds)
 
 
@@ -129,8 +132,7 @@ def _move_tiles(text, word):
         return [0] * NCOLOURS
     letters = word.upper()
     if set(letters) - set(COLOUR_LETTERS):
-        raise MoveError(text, f"'{word}' is not tiles (letters {' '.join(COLOUR_LETTERS)},"
-                              f" {NO_TILES} for none)")
+        raise MoveError(text, f"'{word}' is not tiles (letters {' '.join(COLOUR_LETTERS)}, {NO_TILES} for none)")
     counts = [letters.count(letter) for letter in COLOUR_LETTERS]
     if max(counts) > CHOICE_MASK:
         raise MoveError(text, f"'{word}' has too many tiles of one colour")
@@ -143,8 +145,10 @@ def _why_illegal(state):
         return "the game is over"
     if phase in (PHASE_REFILL, PHASE_RESUPPLY):
         return f"not a possible draw (phase {PHASES[phase]}: 'draw <colour>' for a colour left)"
-    kind = {PHASE_DRAFT: "'<source> <colour>' or '<source> wild'",
-            PHASE_PLACE: "'place ...' or 'pass'",
-            PHASE_BONUS: f"'take <{state[W_REWARD]} supply tiles>'",
-            PHASE_KEEP: f"'keep <at most {KEEP_AT_MOST} of your tiles>'"}[phase]
+    kind = {
+        PHASE_DRAFT: "'<source> <colour>' or '<source> wild'",
+        PHASE_PLACE: "'place ...' or 'pass'",
+        PHASE_BONUS: f"'take <{state[W_REWARD]} supply tiles>'",
+        PHASE_KEEP: f"'keep <at most {KEEP_AT_MOST} of your tiles>'",
+    }[phase]
     return f"not legal for player {state[W_TO_MOVE] + 1} in phase {PHASES[phase]} ({kind})"

@@ -1,12 +1,12 @@
 """Summer Pavilion positions in text form, read through the JSON form (``document``)."""
+
 from tessera.notation.fields import TextForm, slash_list, text_number
 from tessera.notation.pavilion.document import BOARD_KEYS, JSON_KEYS, position_from_json, position_to_json
 from tessera.notation.pavilion.words import GAME, NO_TILES, TILES
 
 NUMBER_KEYS = ("players", "round", "turn", "starter", "reward")
 COUNT_KEYS = ("bag", "tower")
-TEXT_HEADER_LINE = ("players", "round", "wild", "phase", "turn", "starter", "token", "passed",
-                    "reward")
+TEXT_HEADER_LINE = ("players", "round", "wild", "phase", "turn", "starter", "token", "passed", "reward")
 
 
 def parse_position(text):
@@ -27,8 +27,10 @@ def format_position(state):
         "tower " + TILES.counts_text(obj["tower"]),
     ]
     for number, board in enumerate(obj["boards"], 1):
-        lines.append(f"player {number} score {board['score']} stars {'/'.join(board['stars'])}"
-                     f" hand {board['hand']} kept {board['kept']}")
+        lines.append(
+            f"player {number} score {board['score']} stars {'/'.join(board['stars'])}"
+            f" hand {board['hand']} kept {board['kept']}"
+        )
     return "\n".join(lines)
 
 
@@ -55,5 +57,4 @@ HEADER_READERS = {
     "passed": _text_passed,
 }
 BOARD_READERS = {"score": text_number, "stars": slash_list}
-TEXT = TextForm(GAME, "a Summer Pavilion position", JSON_KEYS, BOARD_KEYS, HEADER_READERS,
-                BOARD_READERS)
+TEXT = TextForm(GAME, "a Summer Pavilion position", JSON_KEYS, BOARD_KEYS, HEADER_READERS, BOARD_READERS)

@@ -1,6 +1,7 @@
 """Checking a Summer Pavilion state array is a position the rules can reach, each failure
 a PositionError naming the field; the checks, in order, are listed in
 docs/pavilion-notation.md ("Validation")."""
+
 import tessera.kernels.pavilion.layout as pavilion_layout
 from tessera.errors import PositionError
 from tessera.kernels.pavilion.layout import (
@@ -87,34 +88,41 @@ def _check_header(state):
     if not 0 <= state[W_PASSED] < 1 << players:
         raise PositionError("passed", f"a player outside the {players}-player game passed")
     if not 0 <= state[W_REWARD] <= MAX_REWARD:
-        raise PositionError("reward", f"a placement earns at most {MAX_REWARD} supply tiles,"
-                                      f" not {state[W_REWARD]}")
+        raise PositionError("reward", f"a placement earns at most {MAX_REWARD} supply tiles, not {state[W_REWARD]}")
     if state[W_ROUND] == 1 and state[W_STARTER] != 0:
         raise PositionError("starter", "player 1 starts round 1")
 
 
 def _check_tile_sets(state):
-    sets = [("centre", "the centre", W_CENTRE), ("supply", "the supply", W_SUPPLY),
-            ("bag", "the bag", W_BAG), ("tower", "the tower", W_TOWER)]
-    sets += [("factories", f"factory {f + 1}", W_FACTORY + f)
-             for f in range(factories_for(int(state[W_PLAYERS])))]
+    sets = [
+        ("centre", "the centre", W_CENTRE),
+        ("supply", "the supply", W_SUPPLY),
+        ("bag", "the bag", W_BAG),
+        ("tower", "the tower", W_TOWER),
+    ]
+    sets += [("factories", f"factory {f + 1}", W_FACTORY + f) for f in range(factories_for(int(state[W_PLAYERS])))]
     for p in range(int(state[W_PLAYERS])):
-        sets += [(f"player {p + 1} hand", "the hand", player_word(p, P_HAND)),
-                 (f"player {p + 1} kept", "the corners", player_word(p, P_KEPT))]
+        sets += [
+            (f"player {p + 1} hand", "the hand", player_word(p, P_HAND)),
+            (f"player {p + 1} kept", "the corners", player_word(p, P_KEPT)),
+        ]
     for field, name, index in sets:
         word = int(state[index])
         if word & ~LANES_ALL:
             raise PositionError(field, f"{name} has bits outside the colour lanes")
         TILES.check_counts(field, name, word)
-    limits = [("factories", f"factory {f + 1}", W_FACTORY + f, FACTORY_SIZE)
-              for f in range(factories_for(int(state[W_PLAYERS])))]
+    limits = [
+        ("factories", f"factory {f + 1}", W_FACTORY + f, FACTORY_SIZE)
+        for f in range(factories_for(int(state[W_PLAYERS])))
+    ]
     limits.append(("supply", "the supply", W_SUPPLY, SUPPLY_SIZE))
-    limits += [(f"player {p + 1} kept", "the corners", player_word(p, P_KEPT), KEEP_AT_MOST)
-               for p in range(int(state[W_PLAYERS]))]
+    limits += [
+        (f"player {p + 1} kept", "the corners", player_word(p, P_KEPT), KEEP_AT_MOST)
+        for p in range(int(state[W_PLAYERS]))
+    ]
     for field, name, index, limit in limits:
         if TILES.tiles(state[index]) > limit:
-            raise PositionError(field, f"{name} holds {TILES.tiles(state[index])} tiles (at most"
-                                       f" {limit})")
+            raise PositionError(field, f"{name} holds {TILES.tiles(state[index])} tiles (at most {limit})")
 
 
 def _check_board(state, p):
@@ -127,8 +135,9 @@ def _check_board(state, p):
         raise PositionError(prefix + "stars", "centre star colours outside the six colours")
     on_centre = (spaces >> (STAR_SPACES * CENTRE_STAR) & STAR_MASK).bit_count()
     if colours.bit_count() != on_centre:
-        raise PositionError(prefix + "stars", f"the centre star covers {on_centre} spaces but"
-                                              f" holds {colours.bit_count()} colours")
+        raise PositionError(
+            prefix + "stars", f"the centre star covers {on_centre} spaces but holds {colours.bit_count()} colours"
+        )
     if state[player_word(p, P_SCORE)] < 1:
         raise PositionError(prefix + "score", "a score never drops below 1")
 
@@ -137,8 +146,7 @@ def _board_tiles(state, p):
     """Tiles per colour on a player's stars."""
     spaces = int(state[player_word(p, P_SPACES)])
     colours = int(state[player_word(p, P_CENTRE_COLOURS)])
-    return [(spaces >> (STAR_SPACES * c) & STAR_MASK).bit_count() + (colours >> c & 1)
-            for c in range(NCOLOURS)]
+    return [(spaces >> (STAR_SPACES * c) & STAR_MASK).bit_count() + (colours >> c & 1) for c in range(NCOLOURS)]
 
 
 def _check_tile_totals(state):
@@ -150,11 +158,11 @@ def _check_tile_totals(state):
         counts = [a + b for a, b in zip(counts, _board_tiles(state, p))]
     for index in words:
         counts = [a + b for a, b in zip(counts, TILES.counts(state[index]))]
-    wrong = [f"{count} {name}" for name, count in zip(COLOUR_NAMES, counts)
-             if count != TILES_PER_COLOUR]
+    wrong = [f"{count} {name}" for name, count in zip(COLOUR_NAMES, counts) if count != TILES_PER_COLOUR]
     if wrong:
-        raise PositionError("tiles", f"each colour has {TILES_PER_COLOUR} tiles in all, but"
-                                     f" there are {', '.join(wrong)}")
+        raise PositionError(
+            "tiles", f"each colour has {TILES_PER_COLOUR} tiles in all, but there are {', '.join(wrong)}"
+        )
 
 
 def _check_turn_words(state):
@@ -164,19 +172,20 @@ def _check_turn_words(state):
     passed = int(state[W_PASSED])
     placing = phase in (PHASE_PLACE, PHASE_BONUS, PHASE_KEEP, PHASE_RESUPPLY)
     if passed and not placing and phase != PHASE_OVER:
-        raise PositionError("passed", f"players pass only in the placing phase, not in phase"
-                                      f" {PHASES[phase]}")
+        raise PositionError("passed", f"players pass only in the placing phase, not in phase {PHASES[phase]}")
     if (state[W_REWARD] != 0) != (phase == PHASE_BONUS):
         raise PositionError("reward", "a reward is pending exactly in phase bonus")
     for p in range(players):
         has_passed = passed >> p & 1
         keeping = phase == PHASE_KEEP and p == state[W_TO_MOVE]
         if state[player_word(p, P_KEPT)] and (not has_passed or keeping):
-            raise PositionError(f"player {p + 1} kept", "tiles on the corners, but the player"
-                                                        " has not passed and chosen them")
+            raise PositionError(
+                f"player {p + 1} kept", "tiles on the corners, but the player has not passed and chosen them"
+            )
         if state[player_word(p, P_HAND)] and has_passed and not keeping:
-            raise PositionError(f"player {p + 1} hand", "tiles beside the board after passing"
-                                                        " (they are kept or discarded)")
+            raise PositionError(
+                f"player {p + 1} hand", "tiles beside the board after passing (they are kept or discarded)"
+            )
 
 
 def _check_table_empty(state, phase):
@@ -193,14 +202,16 @@ def _draws_left(state):
 
 def _check_supply_topped_up(state, phase):
     if TILES.tiles(state[W_SUPPLY]) < SUPPLY_SIZE and _draws_left(state):
-        raise PositionError("supply", f"{TILES.tiles(state[W_SUPPLY])} tiles in phase {phase} while"
-                                      " the bag or tower has tiles (it is topped up to"
-                                      f" {SUPPLY_SIZE})")
+        raise PositionError(
+            "supply",
+            f"{TILES.tiles(state[W_SUPPLY])} tiles in phase {phase} while"
+            " the bag or tower has tiles (it is topped up to"
+            f" {SUPPLY_SIZE})",
+        )
 
 
 def _factory_tiles(state):
-    return [TILES.tiles(state[W_FACTORY + f])
-            for f in range(factories_for(int(state[W_PLAYERS])))]
+    return [TILES.tiles(state[W_FACTORY + f]) for f in range(factories_for(int(state[W_PLAYERS])))]
 
 
 def _check_refill(state):
@@ -208,8 +219,9 @@ def _check_refill(state):
         raise PositionError("centre", "tiles in the centre in phase refill")
     for p in range(int(state[W_PLAYERS])):
         if TILES.tiles(state[player_word(p, P_HAND)]) > KEEP_AT_MOST:
-            raise PositionError(f"player {p + 1} hand", "more tiles than could be kept from the"
-                                                        " last round in phase refill")
+            raise PositionError(
+                f"player {p + 1} hand", "more tiles than could be kept from the last round in phase refill"
+            )
     if state[W_TOKEN] != TOKEN_IN_CENTRE:
         raise PositionError("token", "the token is back in the centre for the refill")
     if state[W_TO_MOVE] != state[W_STARTER]:
@@ -226,16 +238,17 @@ def _check_refill(state):
 def _check_draft(state):
     counts = _factory_tiles(state)
     if not any(counts) and not state[W_CENTRE]:
-        raise PositionError("factories", "no tiles on the factories or in the centre in phase"
-                                         " draft")
+        raise PositionError("factories", "no tiles on the factories or in the centre in phase draft")
     short = part_filled_factory(counts, FACTORY_SIZE)
     if short is not None and _draws_left(state):
-        raise PositionError("factories", f"factory {short + 1} is part-filled but the bag or"
-                                         " tower has tiles (a refill stops only when both are"
-                                         " empty)")
-    if short is not None and any(counts[short + 1:]):
-        raise PositionError("factories", f"factory {short + 1} is part-filled but a later"
-                                         " factory has tiles")
+        raise PositionError(
+            "factories",
+            f"factory {short + 1} is part-filled but the bag or"
+            " tower has tiles (a refill stops only when both are"
+            " empty)",
+        )
+    if short is not None and any(counts[short + 1 :]):
+        raise PositionError("factories", f"factory {short + 1} is part-filled but a later factory has tiles")
     _check_supply_topped_up(state, "draft")
 
 
@@ -247,8 +260,7 @@ def _check_place(state):
 
 def _check_mover_active(state, phase):
     if int(state[W_PASSED]) >> int(state[W_TO_MOVE]) & 1:
-        raise PositionError("turn", f"player {state[W_TO_MOVE] + 1} has passed, so cannot move"
-                                    f" in phase {phase}")
+        raise PositionError("turn", f"player {state[W_TO_MOVE] + 1} has passed, so cannot move in phase {phase}")
 
 
 def _check_bonus(state):
@@ -257,8 +269,10 @@ def _check_bonus(state):
     supply = int(state[W_SUPPLY])
     colours = sum(1 for n in TILES.counts(supply) if n)
     if state[W_REWARD] >= TILES.tiles(supply) or colours < 2:
-        raise PositionError("reward", f"taking {state[W_REWARD]} of supply {tile_set_text(supply)}"
-                                      " is no choice (it is made without a move)")
+        raise PositionError(
+            "reward",
+            f"taking {state[W_REWARD]} of supply {tile_set_text(supply)} is no choice (it is made without a move)",
+        )
 
 
 def _check_keep(state):
@@ -289,8 +303,7 @@ def _check_over(state):
         raise PositionError("passed", "everyone has passed when the game is over")
     for p in range(players):
         if state[player_word(p, P_HAND)] or state[player_word(p, P_KEPT)]:
-            raise PositionError(f"player {p + 1} hand", "tiles left when the game is over (they"
-                                                        " go to the tower)")
+            raise PositionError(f"player {p + 1} hand", "tiles left when the game is over (they go to the tower)")
 
 
 _PHASE_CHECKS = {

@@ -1,5 +1,6 @@
 """Summer Pavilion's state words as notation values and back: tile sets and a player's
 seven stars."""
+
 from tessera.errors import PositionError
 from tessera.kernels.pavilion.layout import (
     CENTRE_STAR,
@@ -26,8 +27,9 @@ def tile_set_word(field, text):
     if text == NO_TILES:
         return 0
     if not text or set(text) - set(COLOUR_LETTERS):
-        raise PositionError(field, f"{shown(text)} is not a tile set (letters"
-                                   f" {' '.join(COLOUR_LETTERS)}, {NO_TILES} for none)")
+        raise PositionError(
+            field, f"{shown(text)} is not a tile set (letters {' '.join(COLOUR_LETTERS)}, {NO_TILES} for none)"
+        )
     return TILES.letters_word(field, text)
 
 
@@ -37,8 +39,7 @@ def tile_set_text(word):
 
 def stars_words(field, stars):
     """(covered-space mask, centre colour mask) from the seven star strings."""
-    stars = list_of(field, stars, NSTARS, "stars (the outer stars in colour order, then the"
-                                           " centre star)")
+    stars = list_of(field, stars, NSTARS, "stars (the outer stars in colour order, then the centre star)")
     spaces = colours = 0
     for star, cells in enumerate(stars):
         name = star_name(star)
@@ -48,15 +49,19 @@ def stars_words(field, stars):
             if cell == EMPTY_SPACE:
                 continue
             if star != CENTRE_STAR and cell != COLOUR_LETTERS[star]:
-                raise PositionError(field, f"the {name} star space {i + 1}: {shown(cell)} is not"
-                                           f" '{COLOUR_LETTERS[star]}' or '{EMPTY_SPACE}'")
+                raise PositionError(
+                    field,
+                    f"the {name} star space {i + 1}: {shown(cell)} is not '{COLOUR_LETTERS[star]}' or '{EMPTY_SPACE}'",
+                )
             if star == CENTRE_STAR:
                 if cell not in TILES.of_letter:
-                    raise PositionError(field, f"the centre star space {i + 1}: {shown(cell)}"
-                                               f" is not a colour letter or '{EMPTY_SPACE}'")
+                    raise PositionError(
+                        field, f"the centre star space {i + 1}: {shown(cell)} is not a colour letter or '{EMPTY_SPACE}'"
+                    )
                 if colours >> TILES.of_letter[cell] & 1:
-                    raise PositionError(field, f"the centre star holds {cell} twice (its six"
-                                               " tiles are six different colours)")
+                    raise PositionError(
+                        field, f"the centre star holds {cell} twice (its six tiles are six different colours)"
+                    )
                 colours |= 1 << TILES.of_letter[cell]
             spaces |= 1 << (STAR_SPACES * star + i)
     return spaces, colours
@@ -68,12 +73,10 @@ def stars_text(spaces, colours):
     stars = []
     for star in range(NCOLOURS):
         cells = spaces >> (STAR_SPACES * star) & STAR_MASK
-        stars.append("".join(COLOUR_LETTERS[star] if cells >> i & 1 else EMPTY_SPACE
-                             for i in range(STAR_SPACES)))
+        stars.append("".join(COLOUR_LETTERS[star] if cells >> i & 1 else EMPTY_SPACE for i in range(STAR_SPACES)))
     letters = iter([COLOUR_LETTERS[c] for c in range(NCOLOURS) if colours >> c & 1])
     cells = spaces >> (STAR_SPACES * CENTRE_STAR) & STAR_MASK
-    stars.append("".join(next(letters, "?") if cells >> i & 1 else EMPTY_SPACE
-                         for i in range(STAR_SPACES)))
+    stars.append("".join(next(letters, "?") if cells >> i & 1 else EMPTY_SPACE for i in range(STAR_SPACES)))
     return stars
 
 
