@@ -56,7 +56,8 @@ def test_every_kernel_a_helper_compiles_is_one_the_search_compiles_with_those_ty
         from tessera.search.mcts import Mcts, MctsOptions
         Mcts(MctsOptions(iterations=50, seed=1)).search(state)
         Ismcts(MctsOptions(iterations=50, seed=1)).search(state)
-        for plan in (mcts.helper_kernels(state.tolist(), "greedy", False), ismcts.helper_kernels(state.tolist(), "greedy")):
+        plans = (mcts.helper_kernels(state.tolist(), "greedy", False), ismcts.helper_kernels(state.tolist(), "greedy"))
+        for plan in plans:
             for kernel, args in plan:
                 print(kernel.py_func.__qualname__, tuple(map(typeof, args)) in kernel.overloads)
     """,
@@ -86,7 +87,8 @@ def test_the_helper_skips_a_kernel_the_command_has_begun_and_caches_the_others(t
         locks = tempfile.mkdtemp()
         held = os.open(parallel_compile.KernelLocks(locks).path(plan[-1][0]), os.O_CREAT | os.O_RDWR)
         fcntl.flock(held, fcntl.LOCK_EX)
-        parallel_compile.run_helper(locks, "tessera.search.mcts:helper_kernels", json.dumps([state.tolist(), "random", False]))
+        arguments = json.dumps([state.tolist(), "random", False])
+        parallel_compile.run_helper(locks, "tessera.search.mcts:helper_kernels", arguments)
         print(json.dumps([tuple(map(typeof, args)) in kernel.overloads for kernel, args in plan]))
     """,
         tmp_path,

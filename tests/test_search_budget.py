@@ -2,7 +2,8 @@
 tree reuse and the result included, on one thread and on two (docs/search.md, "Budget").
 
 The bound checked is loose (T + 0.1 s; T + 0.2 s with more threads than cores) because
-the machine running the tests is busy (the run has a worker per core); bench/search_budget.py records the distribution of overruns.
+the machine running the tests is busy (the run has a worker per core); bench/search_budget.py
+records the distribution of overruns.
 """
 
 import time

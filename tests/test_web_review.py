@@ -109,7 +109,8 @@ def check_against_the_answers(state):
 
 def graph_marks(page):
     return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('#review-graph .review-point')]
-        .map((dot) => [dot.dataset.index, ([...dot.classList].find((c) => c.startsWith('mark-')) || '').slice(5) || null]))""")
+        .map((dot) => [dot.dataset.index,
+                       ([...dot.classList].find((c) => c.startsWith('mark-')) || '').slice(5) || null]))""")
 
 
 def test_a_short_game_played_on_the_board_reviewed(page):

@@ -9,7 +9,8 @@ Prints one JSON line: random playouts a second from the 2-player opening (what
 bench/pavilion_speed.py measures: the rules alone), and MCTS simulations a second
 with the default options (PUCT priors and greedy rollouts on ``move_heuristic``:
 the rules plus the heuristic). Uses only the public API, so it runs against an
-exported commit too (bench/versus.py exports them; its worker, tessera/strength/worker.py, serves them). CPU seconds of this process.
+exported commit too (bench/versus.py exports them; its worker,
+tessera/strength/worker.py, serves them). CPU seconds of this process.
 
 On a shared machine the speed of one process drifts by tens of percent within a
 minute. ``--against`` keeps one warm worker process per tree (this checkout and each

@@ -2,8 +2,8 @@
 
 ``Game.new`` is the game's undealt start with its chance resolved by ``make_rng(seed)``,
 about 20 µs of Python a game; here the undealt starts come from
-``Game.undealt_batch`` and the numba kernel ``deal_batch`` of ``tessera.kernels.selfplay`` (the game's instance) resolves
-chance for the whole batch, under a microsecond a game.
+``Game.undealt_batch`` and the numba kernel ``deal_batch`` of ``tessera.kernels.selfplay``
+(the game's instance) resolves chance for the whole batch, under a microsecond a game.
 """
 
 import numpy as np
