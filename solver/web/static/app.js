@@ -142,9 +142,17 @@ function drawHistory() {
     list.appendChild(item);
   });
   const currentItem = list.children[ui.index];
-  if (currentItem) currentItem.scrollIntoView({block: "nearest"});
+  if (currentItem) scrollWithin(list, currentItem);
   $("undo").disabled = ui.index === 0;
   $("redo").disabled = ui.index === ui.history.length - 1;
+}
+
+// Scrolls ``box`` (a list of its own height) just enough to show ``item``, and nothing
+// else: scrollIntoView would also scroll the page, taking the board away on a phone.
+function scrollWithin(box, item) {
+  const outer = box.getBoundingClientRect(), inner = item.getBoundingClientRect();
+  if (inner.top < outer.top) box.scrollTop -= outer.top - inner.top;
+  else if (inner.bottom > outer.bottom) box.scrollTop += inner.bottom - outer.bottom;
 }
 
 // Elements of the board whose pick fields are all in ``move``.

@@ -1,0 +1,136 @@
+"""The board as a player meets it at the table, in a real browser (Debian's headless chromium
+against a real `tessera serve`), at a desktop size and at a phone's (390 x 844): the board
+stays in view on load and after a move while the history scrolls in its own box, and every
+control a player taps on a phone is at least 40 px each way."""
+
+import json
+
+import pytest
+
+from tests.browser_page import BOARD_DRAWN_MS, BROWSER_MARKS, error_free
+from tests.web_server import running_server
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+WAIT_MS = 60_000
+SIZES = {"desktop": {"width": 1400, "height": 1000}, "phone": {"width": 390, "height": 844}}
+TAP_PX = 40  # the least width and height of a control a player taps on a phone
+# What a player taps besides the board's drawing: a checkbox is tapped through its label.
+TAPPED = (
+    "button, select, input:not([type=checkbox]), textarea, label:has(input[type=checkbox]),"
+    " #history li, #analysis tbody tr, #review-costly tbody tr"
+)
+
+pytestmark = BROWSER_MARKS
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The board, reading run folders under the tests' temporary directories."""
+    with running_server("--runs", tmp_path_factory.getbasetemp()) as (url, _):
+        yield url
+
+
+@pytest.fixture(params=list(SIZES))
+def sized(request, browser, server):
+    """A page on the board opened at the size ``request.param`` names (the page's first
+    drawing at that size), failing the test if it raises a script error."""
+    page = browser.new_page()
+    page.size = request.param
+    page.set_viewport_size(SIZES[page.size])
+    page.errors = []
+    page.on("pageerror", lambda err: page.errors.append(str(err)))
+    page.goto(server)
+    page.wait_for_selector("#board [data-pick]", timeout=BOARD_DRAWN_MS)
+    page.wait_for_function("ui.tab !== null", timeout=WAIT_MS)
+    with error_free(page):
+        yield page
+
+
+def doc(page):
+    return page.evaluate("current().doc")
+
+
+def pick(fields):
+    return f"#board [data-pick='{json.dumps(fields, separators=(',', ':'))}']"
+
+
+def tap_a_draft(page):
+    """A draft tapped on the board as a player does it: a factory's tile, then a pattern line
+    (the floor when no line takes it); returns once the move is on the board."""
+    before = page.evaluate("ui.index")
+    moves = [m for m in doc(page)["moves"] if m["kind"] == "draft"]
+    move = next((m for m in moves if m["destination"] != "floor"), moves[0])
+    page.locator(pick({"source": move["source"], "colour": move["colour"]})).first.click()
+    if page.evaluate("ui.index") == before:
+        page.locator(pick({"destination": move["destination"]})).click()
+    page.wait_for_function(f"ui.index === {before + 1} && current().doc", timeout=WAIT_MS)
+
+
+def box(page, selector):
+    return page.eval_on_selector(selector, "(node) => node.getBoundingClientRect().toJSON()")
+
+
+def assert_board_in_view(page):
+    """The page is not scrolled, the board's top is on screen and every tile of the factories
+    and the centre (what the player picks from next) is whole on screen."""
+    assert page.evaluate("window.scrollY") == 0
+    height = SIZES[page.size]["height"]
+    assert 0 <= box(page, "#board")["top"] < height / 2
+    tiles = page.eval_on_selector_all(
+        "#board [data-pick*='\"source\"']", "(nodes) => nodes.map((n) => n.getBoundingClientRect().toJSON())"
+    )
+    assert tiles, "no tile to pick drawn"
+    assert all(0 <= tile["top"] and tile["bottom"] <= height for tile in tiles), tiles
+
+
+def test_the_board_stays_in_view_and_the_history_scrolls_in_its_own_box(sized):
+    page = sized
+    assert_board_in_view(page)
+    for _ in range(14):  # more moves than the history's box shows at once
+        page.evaluate("play(current().doc.moves[0].text)")
+        page.wait_for_function("current().doc", timeout=WAIT_MS)
+    tap_a_draft(page)
+    assert_board_in_view(page)
+    history, current = box(page, "#history"), box(page, "#history li.current")
+    assert page.eval_on_selector("#history", "(list) => list.scrollTop") > 0  # it scrolled inside
+    assert history["top"] <= current["top"] and current["bottom"] <= history["bottom"] + 1
+
+
+# The controls shown on the page under ``least`` px wide or high, named with their sizes.
+least_sizes = """(nodes, least) => nodes
+  .filter((node) => node.getClientRects().length)
+  .map((node) => [node.id || node.textContent.trim().slice(0, 20) || node.tagName, node.getBoundingClientRect()])
+  .filter(([, rect]) => rect.width < least || rect.height < least)
+  .map(([name, rect]) => `${name}: ${Math.round(rect.width)} x ${Math.round(rect.height)}`)"""
+
+
+def test_every_control_a_player_taps_on_a_phone_is_40_px(browser, server):
+    """At 390 x 844 with every panel open that a game opens: the choices of a tile, the
+    analysis's rows and its line, the keys, a share link; then the position editor's."""
+    page = browser.new_page()
+    page.set_viewport_size(SIZES["phone"])
+    page.errors = []
+    page.on("pageerror", lambda err: page.errors.append(str(err)))
+    page.goto(server)
+    page.wait_for_selector("#board [data-pick]", timeout=BOARD_DRAWN_MS)
+    with error_free(page):
+        tap_a_draft(page)
+        # A tile of more than one destination leaves its choices on the page.
+        source = next(m for m in doc(page)["moves"] if m["kind"] == "draft" and m["destination"] != "floor")
+        page.locator(pick({"source": source["source"], "colour": source["colour"]})).first.click()
+        page.wait_for_selector("#choices button")
+        page.fill("#analysis-seconds", "1")
+        page.click("#analyse")
+        page.wait_for_function(
+            "document.getElementById('analysis-state').textContent.endsWith('(done)')", timeout=WAIT_MS
+        )
+        page.click("#keys-button")
+        page.click("#copy-link")
+        page.wait_for_selector("#share-link:not([hidden])")
+        small = page.eval_on_selector_all(TAPPED, least_sizes, TAP_PX)
+        assert page.locator("#analysis tbody tr").count() and page.locator("#choices button").count()
+        assert small == [], small
+        page.click("#edit")  # the position editor's palette, fields and buttons
+        page.wait_for_selector("#editor-done")
+        assert page.eval_on_selector_all(TAPPED, least_sizes, TAP_PX) == []
