@@ -60,14 +60,14 @@ def test_the_distribution_name_is_not_the_taken_one_and_hints_name_it():
 
 def test_the_extras_named_in_the_code_are_pyprojects_and_all_holds_them():
     """Each extra a ``require_extra`` names is in pyproject.toml; ``all`` holds every
-    extra for users, and ``test`` all of them."""
+    extra for users (all but the contributors' ``test`` and ``docs``), and ``test`` all of them."""
     extras = pyproject()["project"]["optional-dependencies"]
     named = set()
     for path in [*REPO.joinpath("solver").rglob("*.py"), *REPO.joinpath("kernels").rglob("*.py")]:
         named |= set(re.findall(r"require_extra\([^,()]+, \"(\w+)\"", path.read_text(encoding="utf-8")))
     assert named and named <= set(extras)
     (everything,) = extras["all"]
-    assert set(re.fullmatch(r"tessera-games\[(.*)\]", everything).group(1).split(",")) == set(extras) - {"all", "test"}
+    assert set(re.fullmatch(r"tessera-games\[(.*)\]", everything).group(1).split(",")) == set(extras) - {"all", "test", "docs"}
     assert "tessera-games[all]" in extras["test"]
 
 
