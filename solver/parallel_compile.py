@@ -41,7 +41,7 @@ from tessera.kernels import bind, jit, patches
 try:
     import fcntl
 except ImportError:  # no POSIX file locks (Windows): no helper
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # None where the module is missing
 
 OFF_SWITCH = "TESSERA_COMPILE_HELPER"
 # A killed process is gone at once; a wait past this would be a stuck kernel, not a slow exit.

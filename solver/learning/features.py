@@ -26,7 +26,7 @@ class GameFeatures:
 
     module: str
     boundary: str
-    policy: str = None
+    policy: str | None = None
 
     def kernel(self):
         return importlib.import_module(self.module)

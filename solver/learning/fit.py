@@ -140,9 +140,9 @@ class Fitted:
 
     margin: np.ndarray
     win: np.ndarray
-    hidden: np.ndarray = None
-    hidden_margin: np.ndarray = None
-    hidden_win: np.ndarray = None
+    hidden: np.ndarray | None = None
+    hidden_margin: np.ndarray | None = None
+    hidden_win: np.ndarray | None = None
 
     def predict(self, features):
         margin, logit = features @ self.margin, features @ self.win

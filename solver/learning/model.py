@@ -74,12 +74,12 @@ class ValueModel:
     settings: dict = field(default_factory=dict)
     data: dict = field(default_factory=dict)
     validation: dict = field(default_factory=dict)
-    policy_weights: np.ndarray = None  # None: no policy
+    policy_weights: np.ndarray | None = None  # None: no policy
     policy_feature_names: tuple = ()
     policy: dict = field(default_factory=dict)  # the policy's data and validation figures
-    hidden_weights: np.ndarray = None  # None: a linear value
-    hidden_margin: np.ndarray = None
-    hidden_win: np.ndarray = None
+    hidden_weights: np.ndarray | None = None  # None: a linear value
+    hidden_margin: np.ndarray | None = None
+    hidden_win: np.ndarray | None = None
 
     @property
     def hash(self):

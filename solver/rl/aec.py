@@ -25,6 +25,7 @@ past ``max_cycles`` before the median agent gets there (docs/rl.md).
 """
 
 import random
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -33,8 +34,12 @@ from tessera.rl.table import Table
 
 # The 'rl' extra's libraries: the environments below are PettingZoo's classes.
 WHAT = "tessera.rl.aec (the PettingZoo environments)"
-gymnasium = require_extra("gymnasium", "rl", WHAT)
-pettingzoo = require_extra("pettingzoo", "rl", WHAT)
+if TYPE_CHECKING:  # the same modules, where a type checker finds their classes
+    import gymnasium
+    import pettingzoo
+else:
+    gymnasium = require_extra("gymnasium", "rl", WHAT)
+    pettingzoo = require_extra("pettingzoo", "rl", WHAT)
 
 ILLEGAL_ACTIONS = ("terminate", "raise", "fold")
 

@@ -17,6 +17,7 @@ azure --seed``), not a chance event.
 """
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,7 +28,10 @@ from tessera.kernels.rng import make_rng
 from tessera.rl.table import Rules
 
 # The 'rl' extra's OpenSpiel (the open_spiel distribution): the games are its classes.
-pyspiel = require_extra("pyspiel", "rl", "tessera.rl.spiel (the OpenSpiel games)")
+if TYPE_CHECKING:  # the same module, where a type checker finds its classes
+    import pyspiel
+else:
+    pyspiel = require_extra("pyspiel", "rl", "tessera.rl.spiel (the OpenSpiel games)")
 
 
 def parameters(spec):

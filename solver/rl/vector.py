@@ -9,6 +9,7 @@ observation).
 
 import threading
 import weakref
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,7 +19,10 @@ from tessera.games.base import check_seed
 from tessera.rl.encoding import Encoding
 
 # The 'rl' extra's Gymnasium: the environment is its VectorEnv.
-gymnasium = require_extra("gymnasium", "rl", "tessera.rl.vector (the batched environment)")
+if TYPE_CHECKING:  # the same module, where a type checker finds its classes
+    import gymnasium
+else:
+    gymnasium = require_extra("gymnasium", "rl", "tessera.rl.vector (the batched environment)")
 
 SETUPS_DEALT = 64  # set-ups dealt for a batch (Azure's realms) when no option names one
 # Reads of the chunks' ``finished`` marks between looks for a failed chunk server.

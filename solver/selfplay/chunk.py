@@ -57,8 +57,8 @@ def stop_with(event):
 # What ``play_batched`` returns: ``lengths`` [games]; ``moves`` and ``movers`` flat, game
 # after game; ``scores`` and ``payoffs`` [games, seats]; ``search`` the moves'
 # ``SearchStats`` when the plan records them (``_play_mixed``), else None.
-KERNEL_FIELDS = ("lengths", "moves", "movers", "scores", "payoffs")
-Played = namedtuple("Played", [*KERNEL_FIELDS, "search"], defaults=(None,))
+Played = namedtuple("Played", ["lengths", "moves", "movers", "scores", "payoffs", "search"], defaults=(None,))
+KERNEL_FIELDS = Played._fields[:-1]  # all but search
 
 
 @dataclass

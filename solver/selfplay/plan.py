@@ -60,7 +60,7 @@ class Plan:
     seats: int  # players per game, as the game's options make it
     version: int = field(default=VERSION)
     record_search: int = 0  # root moves recorded per searched move; 0: no search statistics
-    searches: list = None  # per agent, its search's resolved settings (None: not recorded)
+    searches: list | None = None  # per agent, its search's resolved settings (None: not recorded)
 
     @property
     def chunks(self):
