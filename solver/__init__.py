@@ -78,24 +78,24 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-def __dir__() -> list:
+def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
 
-def _position(position: "Position | str | dict") -> "Position":
+def _position(position: "Position | str | dict[str, Any]") -> "Position":
     from tessera.position import Position
 
     return position if isinstance(position, Position) else Position.parse(position)
 
 
-def best(position: "Position | str | dict", **search: Any) -> dict:
+def best(position: "Position | str | dict[str, Any]", **search: Any) -> dict[str, Any]:
     """Rank the moves of ``position`` (a ``Position``, or its text or JSON) by a search:
     the document of ``tessera best --json`` as a dict. ``search`` takes the keywords of
     ``Position.best`` (``visits``, ``time``, ``algo``, ``threads``, ``seed``, ...)."""
     return _position(position).best(**search)
 
 
-def solve(position: "Position | str | dict", time: "float | None" = None) -> dict:
+def solve(position: "Position | str | dict[str, Any]", time: "float | None" = None) -> dict[str, Any]:
     """The exact value and best moves of ``position``: the document of
     ``tessera solve --json`` as a dict (``time`` in seconds bounds it)."""
     return _position(position).solve(time=time)

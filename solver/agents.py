@@ -23,9 +23,9 @@ and alpha-beta decide on one determinization of the view drawn with their seed
 plays as if the sampled cards were the true ones).
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -33,23 +33,26 @@ from tessera.errors import OptionError
 from tessera.kernels import bind
 from tessera.kernels.constants import CHANCE, TERMINAL
 from tessera.kernels.rng import SAMPLE_SALT, below, chance_rng, make_rng
-from tessera.players import Agent, Decision  # noqa: F401  (given out here too)
+from tessera.players import Agent as Agent  # given out here too ("X as X")
+from tessera.players import Decision as Decision
 from tessera.search.mcts import Mcts
-from tessera.search.options import ALPHABETA, MCTS, OPTIONS, aliases
+from tessera.search.options import ALPHABETA, MCTS, OPTIONS, SearchOption, aliases
 from tessera.search.request import SearchRequest, for_position, searcher_class
+from tessera.search.result import SearchResult
 
 if TYPE_CHECKING:
     from tessera.games import Game
+    from tessera.search.ismcts import Ismcts
 
 
 class RandomAgent(Agent):
     name = "random"
 
-    def __init__(self, spec, seed):
+    def __init__(self, spec: str, seed: int) -> None:
         super().__init__(spec)
         self.rng = make_rng(seed)
 
-    def choose(self, state):
+    def choose(self, state: np.ndarray) -> int:
         rules = bind.interface(state[0])
         return int(rules.random_move(state, self.rng, np.empty(rules.MAX_MOVES, np.int64)))
 
@@ -64,19 +67,20 @@ class GreedyAgent(Agent):
 
     name = "greedy"
 
-    def __init__(self, spec, seed):
+    def __init__(self, spec: str, seed: int) -> None:
         super().__init__(spec)
         self.rng = make_rng(seed)
         self.sample_rng = make_rng(seed ^ SAMPLE_SALT)
 
-    def choose(self, state):
+    def choose(self, state: np.ndarray) -> int:
         rules = bind.interface(state[0])
         mover = rules.to_move(state)
         state = sampled_if_hidden(state, mover, self.sample_rng)
         moves = np.empty(rules.MAX_MOVES, np.int64)
         count = rules.legal_moves(state, moves)
         values = np.zeros(rules.players(state), np.float64)
-        best_key, best_moves = None, []
+        best_key: tuple[Any, Any] | None = None
+        best_moves: list[int] = []
         for move in moves[:count]:
             child = state.copy()
             rules.apply_move(child, move)
@@ -87,7 +91,8 @@ class GreedyAgent(Agent):
                 best_key, best_moves = key, [int(move)]
             elif key == best_key:
                 best_moves.append(int(move))
-        return best_moves[below(self.rng, len(best_moves))]
+        pick: int = below(self.rng, len(best_moves))
+        return best_moves[pick]
 
 
 # What an MCTS agent's search leaves to the game and resolves by its position (``search_settings``).
@@ -99,28 +104,29 @@ class MctsAgent(Agent):
 
     name = "mcts"
 
-    def __init__(self, spec, request):
+    def __init__(self, spec: str, request: SearchRequest) -> None:
         super().__init__(spec)
         self.request = request
         self.options = request.mcts_options()
         self.mcts = Mcts(self.options)  # checks the options at once
-        self.ismcts = None  # made at the first view
+        self.ismcts: Mcts | Ismcts | None = None  # made at the first view
 
-    def choose(self, state):
+    def choose(self, state: np.ndarray) -> int:
         kind = searcher_class(state)
+        searcher: Mcts | Ismcts
         if kind is Mcts:
             searcher = self.mcts
         else:
             self.ismcts = self.ismcts or kind(self.options)
             searcher = self.ismcts
-        self.last_result = searcher.search(state)
-        return self.last_result.best.move
+        self.last_result = result = searcher.search(state)
+        return _best_move(result)
 
-    def observe(self, move):
+    def observe(self, move: int) -> None:
         # Keeps the subtree below the move; a move after a refill finds no tree to follow.
         self.mcts.play(move)
 
-    def search_settings(self, state):
+    def search_settings(self, state: np.ndarray) -> dict[str, Any]:
         """The rollout, exploration, value and model (with its hash) this agent's searches of
         ``state``'s game, player count and options take, those its spec names and the game's
         defaults for the rest: those of a search's settings (``request.for_position``)."""
@@ -133,21 +139,29 @@ class AlphaBetaAgent(Agent):
 
     name = "alphabeta"
 
-    def __init__(self, spec, depth, time_limit, seed):
+    def __init__(self, spec: str, depth: int | None, time_limit: float | None, seed: int) -> None:
         super().__init__(spec)
         self.rng = make_rng(seed)
         self.depth = depth
         self.time_limit = time_limit
 
-    def choose(self, state):
+    def choose(self, state: np.ndarray) -> int:
         from tessera.search.alphabeta import search_alphabeta
 
         state = sampled_if_hidden(state, bind.interface(state[0]).to_move(state), self.rng)
-        self.last_result = search_alphabeta(state, depth=self.depth, time_limit=self.time_limit)
-        return self.last_result.best.move
+        self.last_result = result = search_alphabeta(state, depth=self.depth, time_limit=self.time_limit)
+        return _best_move(result)
 
 
-def sampled_if_hidden(state, observer, rng):
+def _best_move(result: SearchResult) -> int:
+    """The move ``result`` ranks first: a searched position has a player to move, and so a
+    move (a search of any other raises first)."""
+    best = result.best
+    assert best is not None, "a search without a move"
+    return best.move
+
+
+def sampled_if_hidden(state: np.ndarray, observer: int, rng: np.ndarray) -> np.ndarray:
     """``state`` itself when complete, else one determinization of the view drawn with ``rng``."""
     rules = bind.interface(state[0])
     if rules.is_complete(state):
@@ -185,12 +199,12 @@ def parse_agent(spec: str, seed: int = 0) -> "Agent":
         raise OptionError(f"bad agent spec '{spec}': {err}") from None
 
 
-def _split_spec(spec):
+def _split_spec(spec: str) -> tuple[str, dict[str, str]]:
     """``name:key=value,...`` as (name, {key: text}); keys must be unique."""
     name, _, rest = spec.strip().partition(":")
     if not name:
         raise OptionError("no agent name")
-    settings = {}
+    settings: dict[str, str] = {}
     for item in rest.split(",") if rest else ():
         key, equals, value = (part.strip() for part in item.partition("="))
         if not equals or not key or not value:
@@ -201,37 +215,38 @@ def _split_spec(spec):
     return name, settings
 
 
-def _only_keys(settings, known):
+def _only_keys(settings: dict[str, str], known: Collection[str]) -> None:
     for key in settings:
         if key not in known:
             allowed = f"known: {', '.join(known)}" if known else "it takes none"
             raise OptionError(f"unknown key '{key}' ({allowed})")
 
 
-def _number(key, text, kind):
+def _number(key: str, text: str, kind: type) -> float:
     try:
-        return kind(text)
+        number: float = kind(text)
+        return number
     except ValueError:
         raise OptionError(f"{key} must be {NUMBER_NAMES[kind]}, not '{text}'") from None
 
 
-def _mcts_agent(spec, settings, seed):
+def _mcts_agent(spec: str, settings: dict[str, str], seed: int) -> MctsAgent:
     _only_keys(settings, MCTS_KEYS)
     if "iters" not in settings and "time" not in settings:
         raise OptionError("mcts needs iters=N or time=S")
     return MctsAgent(spec, SearchRequest(seed=seed, **_options(settings, MCTS_KEYS)))
 
 
-def _options(settings, keys):
+def _options(settings: dict[str, str], keys: dict[str, SearchOption]) -> dict[str, Any]:
     """{search option: value} of an agent spec's ``settings`` ({key: text})."""
-    options = {}
+    options: dict[str, Any] = {}
     for key, text in settings.items():
         option = keys[key]
         options[option.name] = text if option.kind is str else _number(key, text, option.kind)
     return options
 
 
-def _alphabeta_agent(spec, settings, seed):
+def _alphabeta_agent(spec: str, settings: dict[str, str], seed: int) -> AlphaBetaAgent:
     _only_keys(settings, ALPHABETA_KEYS)
     if not settings:
         raise OptionError("alphabeta needs depth=D or time=S")
@@ -253,14 +268,14 @@ class GameRecord:
     drawn by ``resolve_chance`` from ``chance_rng(seed)``, gives the same game."""
 
     game: str
-    options: dict
+    options: dict[str, Any]
     seed: int
-    agents: list  # spec of each seat, in seat order
-    moves: list  # (player, move code) of every player move, in order
-    scores: list  # final scores by seat
-    payoffs: list  # by seat; winners share 1
+    agents: list[str]  # spec of each seat, in seat order
+    moves: list[tuple[int, int]]  # (player, move code) of every player move, in order
+    scores: list[int]  # final scores by seat
+    payoffs: list[float]  # by seat; winners share 1
     # By seat: time spent choosing moves; a measurement, not part of the game (not compared).
-    seconds: list = field(default_factory=list, compare=False)
+    seconds: list[float] = field(default_factory=list, compare=False)
 
 
 @dataclass
@@ -276,7 +291,7 @@ class MoveEvent:
 
 def play_game(
     game: "Game | str",
-    options: dict | None,
+    options: dict[str, Any] | None,
     agents: "list[Agent]",
     seed: int,
     on_move: "Callable[[MoveEvent], None] | None" = None,
@@ -295,7 +310,7 @@ def play_game(
     if rules.players(state) != len(agents):
         raise OptionError(f"{game.name} with these options has {rules.players(state)} seats, not {len(agents)}")
     chance = chance_rng(seed)
-    played = []
+    played: list[tuple[int, int]] = []
     seconds = [0.0] * len(agents)
     while (who := rules.to_move(state)) != TERMINAL:
         if who == CHANCE:
@@ -304,7 +319,7 @@ def play_game(
         decision = agents[who].decide(game.view(state, who))
         move = decision.move
         seconds[who] += decision.seconds
-        text = game.format_move(state, move) if on_move is not None else None
+        text = game.format_move(state, move) if on_move is not None else ""  # for on_move alone
         played.append((int(who), move))
         rules.apply_move(state, move)
         for agent in agents:

@@ -5,15 +5,18 @@ kernel layer, below everything that raises or catches them, and given out here.
 ``require_extra`` imports an optional library, or names the extra that installs it."""
 
 import importlib
+from types import ModuleType
 
-from tessera.kernels.boarddata import BoardDataError  # noqa: F401  (given out here)
-from tessera.kernels.errors import TesseraError, UnsupportedPlatformError  # noqa: F401
+# Given out here ("X as X" marks a re-export).
+from tessera.kernels.boarddata import BoardDataError as BoardDataError
+from tessera.kernels.errors import TesseraError as TesseraError
+from tessera.kernels.errors import UnsupportedPlatformError as UnsupportedPlatformError
 
 
 class PositionError(TesseraError):
     """A position that does not parse or breaks a rule; names the offending field."""
 
-    def __init__(self, field, message):
+    def __init__(self, field: str, message: str) -> None:
         self.field = field
         super().__init__(f"bad position: {field}: {message}")
 
@@ -21,7 +24,7 @@ class PositionError(TesseraError):
 class MoveError(TesseraError):
     """A move that does not parse or is not legal in the position."""
 
-    def __init__(self, text, message):
+    def __init__(self, text: str, message: str) -> None:
         self.text = text
         super().__init__(f"bad move '{text}': {message}")
 
@@ -38,12 +41,12 @@ class MissingExtra(TesseraError, ImportError):
     """An optional library that is not installed: the one line names the extra that installs
     it and the command. An ImportError too, as a failed import is (``pytest.importorskip``)."""
 
-    def __init__(self, what, extra):
+    def __init__(self, what: str, extra: str) -> None:
         self.extra = extra
         super().__init__(f'{what} needs the {extra!r} extra: pip install "{DISTRIBUTION}[{extra}]"')
 
 
-def require_extra(module, extra, what):
+def require_extra(module: str, extra: str, what: str) -> ModuleType:
     """The module ``module`` of an optional library (pyproject.toml's extras), imported.
     When it, or a library it needs, is not installed: ``MissingExtra``, saying that ``what``
     (a command, or what the caller is doing) needs ``extra``. The core install has none of

@@ -12,12 +12,15 @@ import importlib.util
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from tessera.errors import MoveError, OptionError, TesseraError
 from tessera.players import Agent
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from tessera.position import Position
 
 
@@ -32,7 +35,7 @@ class ExternalAgent(Agent):
         super().__init__(spec or f"python:{getattr(function, '__qualname__', repr(function))}")
         self.function = function
 
-    def choose(self, state):
+    def choose(self, state: "np.ndarray") -> int:
         from tessera.position import Position
 
         position = Position.from_state(state)
@@ -54,7 +57,7 @@ class ExternalAgent(Agent):
         raise AgentError(f"player {self.spec} returned {answer!r}, not a move")
 
 
-def _legal_codes(state):
+def _legal_codes(state: "np.ndarray") -> set[int]:
     import numpy as np
 
     from tessera.kernels import games
@@ -63,7 +66,7 @@ def _legal_codes(state):
     return set(codes[: games.legal_moves(state, codes)].tolist())
 
 
-def external_agent(spec, settings):
+def external_agent(spec: str, settings: dict[str, str]) -> ExternalAgent:
     """The agent of ``python:module=M,function=F`` or ``python:file=PATH,function=F``."""
     unknown = set(settings) - {"module", "file", "function"}
     if unknown:
@@ -86,16 +89,17 @@ def external_agent(spec, settings):
 
 
 @cache
-def _load_file(name):
+def _load_file(name: str) -> ModuleType:
     """The module of the file ``name``, loaded once per process (self-play builds the
     agents of every game from their specs)."""
     path = Path(name)
     if not path.is_file():
         raise OptionError(f"no file {path}")
     spec = importlib.util.spec_from_file_location(f"tessera_player_{path.stem}", path)
-    module = importlib.util.module_from_spec(spec)
+    # A file whose suffix no importer reads has no spec: module_from_spec(None) raises AttributeError.
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]  # None: as the line above says
     try:
-        spec.loader.exec_module(module)
+        spec.loader.exec_module(module)  # type: ignore[union-attr]  # a spec of a file has a loader
     except Exception as err:
         raise OptionError(f"cannot load {path}: {type(err).__name__}: {err}") from None
     return module

@@ -5,8 +5,12 @@ time it took. The players themselves: ``tessera.agents`` (built from specs) and
 
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from tessera.search.result import SearchResult
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass
@@ -28,26 +32,26 @@ class Agent:
     """
 
     name = ""
-    last_result = None  # a searching agent's result of its last ``choose``
+    last_result: SearchResult | None = None  # a searching agent's result of its last ``choose``
 
-    def __init__(self, spec):
+    def __init__(self, spec: str) -> None:
         self.spec = spec
 
-    def choose(self, state):
+    def choose(self, state: "np.ndarray") -> int:
         raise NotImplementedError
 
-    def decide(self, state):
+    def decide(self, state: "np.ndarray") -> Decision:
         """``choose``, with the search result and the time it took: a ``Decision``."""
         started = time.perf_counter()
         self.last_result = None
         move = self.choose(state)
         return Decision(int(move), self.last_result, time.perf_counter() - started)
 
-    def search_settings(self, state):
+    def search_settings(self, state: "np.ndarray") -> dict[str, Any] | None:
         """What this agent's search resolves to in ``state``'s game where its spec leaves it
         to the game (a self-play run records it: docs/selfplay.md); None for an agent that
         does not search with such defaults."""
         return None
 
-    def observe(self, move):
+    def observe(self, move: int) -> None:
         """Nothing to follow by default."""

@@ -39,7 +39,7 @@ class Position:
         return cls(chosen, chosen.new(seed, **options))
 
     @classmethod
-    def parse(cls, text: str | dict) -> Position:
+    def parse(cls, text: str | dict[str, Any]) -> Position:
         """A position from its text, its JSON text, or its JSON object (a dict)."""
         return cls(*game_of_position(json.dumps(text) if isinstance(text, dict) else text))
 
@@ -66,11 +66,11 @@ class Position:
 
     @property
     def is_chance(self) -> bool:
-        return games.to_move(self._state) == games.CHANCE
+        return bool(games.to_move(self._state) == games.CHANCE)
 
     @property
     def is_over(self) -> bool:
-        return games.to_move(self._state) == games.TERMINAL
+        return bool(games.to_move(self._state) == games.TERMINAL)
 
     @property
     def is_view(self) -> bool:
@@ -80,7 +80,8 @@ class Position:
     def scores(self) -> list[int]:
         out = np.zeros(self.players, np.int64)
         games.scores(self._state, out)
-        return out.tolist()
+        scores: list[int] = out.tolist()
+        return scores
 
     @property
     def hash(self) -> str:
@@ -90,7 +91,8 @@ class Position:
     @property
     def state(self) -> np.ndarray:
         """A copy of the engine's array, for code that calls the kernels itself."""
-        return self._state.copy()
+        copy: np.ndarray = self._state.copy()  # numpy types copy() by typing.Self, Any to mypy at Python 3.10
+        return copy
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and np.array_equal(self._state, other._state)
@@ -109,7 +111,7 @@ class Position:
         """[(outcome, probability)] when chance acts, else []."""
         return [(text, p) for text, p in self._listing() if p is not None]
 
-    def _listing(self):
+    def _listing(self) -> list[tuple[str, float | None]]:
         codes = np.empty(games.max_moves(self._state), np.int64)
         who = games.to_move(self._state)
         if who == games.TERMINAL:
@@ -169,7 +171,7 @@ class Position:
             raise TesseraError(f"player must be 1 to {self.players}, not {player}")
         return Position(self._game, self._game.view(self._state, player - 1))
 
-    def _check_complete(self, what):
+    def _check_complete(self, what: str) -> None:
         if self.is_view:
             raise TesseraError(f"{what} needs a complete position; this is a player's view")
 
@@ -183,7 +185,7 @@ class Position:
     def __repr__(self) -> str:
         return f"Position.parse({self.text()!r})"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return self._game.position_to_json(self._state)
 
     def render(self) -> Any:
@@ -201,7 +203,7 @@ class Position:
         threads: int = 1,
         seed: int = 0,
         **mcts: Any,
-    ) -> dict:
+    ) -> dict[str, Any]:
         """Rank the moves by a search: the document of `tessera best --json` as a dict.
 
         ``visits`` (MCTS simulations, all threads together) and/or ``time`` (seconds); neither:
@@ -229,11 +231,11 @@ class Position:
         )
         return self._search("best", request)
 
-    def solve(self, time: float | None = None) -> dict:
+    def solve(self, time: float | None = None) -> dict[str, Any]:
         """The exact value and best moves: the document of `tessera solve --json` as a dict."""
         return self._search("solve", SearchRequest(algo="solve", time=time))
 
-    def _search(self, command, request):
+    def _search(self, command: str, request: SearchRequest) -> dict[str, Any]:
         from tessera.search.report import search_report
         from tessera.search.request import run_search
 
@@ -278,7 +280,7 @@ class ChanceDraws:
         return Position(position._game, state)
 
 
-def game_of_state(state):
+def game_of_state(state: np.ndarray) -> Game:
     """The ``Game`` whose kernels a state array belongs to (the id in its word 0)."""
     game = game_with_id(int(state[0]))
     if game is None:

@@ -2,25 +2,28 @@
 its facts as data (``Game.spec``, a ``tessera.games.spec.GameSpec``)."""
 
 import json
+from typing import Any
+
+import numpy as np
 
 from tessera.errors import OptionError, PositionError
 from tessera.games.azul import AZUL
 from tessera.games.azure import AZURE
-from tessera.games.base import Game  # noqa: F401  (re-exported)
+from tessera.games.base import Game as Game  # re-exported ("X as X")
 from tessera.games.pavilion import PAVILION
 
 # Every game, in the order lists of games show them.
-GAMES = (AZUL, AZURE, PAVILION)
+GAMES: tuple[Game, ...] = (AZUL, AZURE, PAVILION)
 _BY_NAME = {game.name: game for game in GAMES}
 _BY_ID = {game.spec.id: game for game in GAMES}
 
 
-def registered_games():
+def registered_games() -> dict[str, Game]:
     """{name: Game} of every game."""
     return dict(_BY_NAME)
 
 
-def get_game(name):
+def get_game(name: str) -> Game:
     try:
         return _BY_NAME[name]
     except KeyError:
@@ -28,12 +31,12 @@ def get_game(name):
         raise OptionError(f"unknown game '{name}' (known: {known})") from None
 
 
-def game_with_id(game_id):
+def game_with_id(game_id: int) -> Game | None:
     """The game whose states have ``game_id`` in word 0, or None."""
     return _BY_ID.get(game_id)
 
 
-def game_of_position(text):
+def game_of_position(text: str) -> tuple[Game, np.ndarray]:
     """The game a position text or JSON document is written for, and the parsed state."""
     from tessera.notation.fields import position_text
 
@@ -51,7 +54,7 @@ def game_of_position(text):
     return game, game.parse_position(stripped)
 
 
-def _json_document(text):
+def _json_document(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
@@ -62,7 +65,7 @@ def _json_document(text):
         raise PositionError("json", f"not a position ({err})") from None
 
 
-def _game_named(name):
+def _game_named(name: object) -> Game:
     from tessera.notation.fields import shown
 
     if not isinstance(name, str) or name not in _BY_NAME:

@@ -25,14 +25,14 @@ class PlayerCounts(NamedTuple):
     most: int
     default: int
 
-    def __contains__(self, players):
+    def __contains__(self, players: object) -> bool:
         return type(players) is int and self.least <= players <= self.most
 
-    def option(self):
+    def option(self) -> Option:
         """The ``players`` option of a game with more than one player count."""
         return Option(int, self.default, f"number of players, {self.least} to {self.most}")
 
-    def check(self, players):
+    def check(self, players: object) -> None:
         """OptionError unless the game takes ``players`` players."""
         if players not in self:
             *counts, last = range(self.least, self.most + 1)
@@ -57,33 +57,33 @@ class SearchDefaults:
     # The player counts whose default search cuts its rollouts at the round's end and
     # scores them with the game's built-in model: where matches against the full greedy
     # rollout chose it (docs/learning.md).
-    learned_players: tuple = ()
+    learned_players: tuple[int, ...] = ()
     # Boolean options whose positions, when the option is on, search without the built-in
     # model even at ``learned_players``: there the model's search lost to the full greedy
     # one (``Game.option_in`` reads them from a position).
-    unlearned_options: tuple = ()
+    unlearned_options: tuple[str, ...] = ()
     # The exploration constant of a search whose round rollouts a learned value scores
     # (None: ``exploration``): the value's payoffs vary far less than a finished rollout's,
     # so the tree needs less exploring (chosen by matches, results/strength).
-    learned_exploration: float = None
+    learned_exploration: float | None = None
     # The player counts whose mixed rollouts, scored by a learned value, take
     # ``learned_exploration`` too (elsewhere mixed rollouts keep ``exploration``).
-    learned_mixed_players: tuple = ()
+    learned_mixed_players: tuple[int, ...] = ()
     # The value a search maximises when a learned value scores its round or mixed rollouts
     # (a name of ``tessera.search.mcts.VALUES``; None: ``value``): a learned win chance may
     # rank the moves better than its predicted margin.
-    learned_value: str = None
+    learned_value: str | None = None
     # The rollout a value model (the built-in one by default) brings from a long budget on
     # (None: round at every budget). With many full rollouts a value's bias outweighs the
     # speed of stopping at the cut, and "mixed" keeps the finished rollout beside it.
-    long_rollout: str = None
-    long_budget: LongBudget = None  # where a budget becomes long (``LongBudget``)
+    long_rollout: str | None = None
+    long_budget: LongBudget | None = None  # where a budget becomes long (``LongBudget``)
     # The softmax temperature of a learned policy's priors from a long budget on, at the
     # player counts of ``soft_policy_players`` (elsewhere 1: the policy as fitted). A long
     # search can look past its priors, and priors fitted to whole games may all but rule
     # out a move it then never finds; softer ones let it.
     long_policy_temperature: float = 1.0
-    soft_policy_players: tuple = ()
+    soft_policy_players: tuple[int, ...] = ()
 
 
 GENERAL_SEARCH = SearchDefaults()
@@ -105,14 +105,14 @@ class GameSpec:
     name: str  # the name of its kernels, notation and CLI argument
     display_name: str
     players: PlayerCounts
-    options: dict = field(default_factory=dict)  # {name: Option}, in the order help shows them
+    options: dict[str, Option] = field(default_factory=dict)  # {name: Option}, in the order help shows them
     hidden: bool = False  # players see views that hide parts of the position
     search: SearchDefaults = GENERAL_SEARCH
     max_moves: int = 0  # the longest legal move list (the kernels' MAX_MOVES)
     chance_outcomes: int = 0  # at most, at one chance step: one tile or card, by colour
-    seeded_setup: SeededSetup = None
+    seeded_setup: SeededSetup | None = None
 
-    def option_defaults(self):
+    def option_defaults(self) -> dict[str, Any]:
         """{name: default} of the options with a default (an option defaulting to None
         leaves the choice to the set-up)."""
         return {name: option.default for name, option in self.options.items() if option.default is not None}

@@ -22,17 +22,17 @@ PLAYER_KEY = "player"
 LIST_KEY = "factories"  # the one key whose value is several tokens
 
 
-def shown(value):
+def shown(value: object) -> str:
     """``value`` as an error message quotes it (repr: control characters escaped), cut
     to SHOWN_CHARS characters."""
     return cut(repr(value))
 
 
-def cut(text):
+def cut(text: str) -> str:
     return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
 
 
-def position_text(text):
+def position_text(text: object) -> str:
     """``text`` as the str a position is read from, without a byte-order mark."""
     if not isinstance(text, str):
         raise PositionError("position", f"expected text, got {type(text).__name__}")

@@ -23,7 +23,7 @@ from tessera.kernels.constants import AZURE, CHANCE, TERMINAL
 from tessera.kernels.search import alphabeta_layout as kernel  # the layout and limits; the kernels per game: bind
 from tessera.kernels.search import ttable
 from tessera.search.loading import kernel_loader
-from tessera.search.result import ExactValue, MoveLine, SearchResult
+from tessera.search.result import ExactValue, MoveLine, Progress, SearchResult
 
 MAX_PLY = 128  # the longest line searched; a longer one is cut off as at the depth limit
 WIN_RATE = {"win": 1.0, "draw": 0.5, "loss": 0.0}
@@ -72,7 +72,7 @@ def helper_kernels(state):
 load_kernels = kernel_loader(search_kernels, helper_kernels)
 
 
-def search_mode(state, mode=None):
+def search_mode(state: np.ndarray, mode: str | None = None) -> str:
     """``"round"`` or ``"game"``: ``mode`` if given, else the mode of the game of ``state``."""
     if mode is None:
         return GAME_MODES.get(int(state[0]), "round")
@@ -81,7 +81,15 @@ def search_mode(state, mode=None):
     return mode
 
 
-def search_alphabeta(state, depth=None, time_limit=None, tt_bits=22, progress=None, node_limit=None, mode=None):
+def search_alphabeta(
+    state: np.ndarray,
+    depth: int | None = None,
+    time_limit: float | None = None,
+    tt_bits: int = 22,
+    progress: Progress | None = None,
+    node_limit: int | None = None,
+    mode: str | None = None,
+) -> SearchResult:
     """Iterative deepening alpha-beta; ``depth=None`` searches until proven or out of time.
 
     ``progress(depth, nodes, seconds)`` is called after each completed iteration.
@@ -97,7 +105,14 @@ def search_alphabeta(state, depth=None, time_limit=None, tt_bits=22, progress=No
     return search.result("alphabeta")
 
 
-def solve(state, time_limit=None, tt_bits=22, progress=None, node_limit=None, mode=None):
+def solve(
+    state: np.ndarray,
+    time_limit: float | None = None,
+    tt_bits: int = 22,
+    progress: Progress | None = None,
+    node_limit: int | None = None,
+    mode: str | None = None,
+) -> SearchResult:
     """The proven value of ``state`` to the end of the round or game, in ``result.exact``.
 
     After a depth-1 pass (the answer if the limits run out, with ``exact`` None) the

@@ -20,7 +20,7 @@ from tessera.kernels.search import ismcts_layout as kernel  # the layout; the ke
 from tessera.kernels.search.clock import FOREVER
 from tessera.search.loading import kernel_loader
 from tessera.search.mcts import MctsOptions, heuristic_kernel  # noqa: F401  (MctsOptions: of both searches)
-from tessera.search.result import SearchResult
+from tessera.search.result import Progress, SearchResult
 from tessera.search.searcher import TreeSearch, move_line, ranked
 from tessera.search.value_model import NO_MODEL
 
@@ -64,11 +64,11 @@ load_kernels = kernel_loader(search_kernels, helper_kernels)
 class Ismcts(TreeSearch):
     """An IS-MCTS searcher for the player to move in a position or in that player's view."""
 
-    def __init__(self, options):
+    def __init__(self, options: MctsOptions) -> None:
         super().__init__(options)
         self.tree = None  # the threads' trees' arrays, kept between searches (``_fresh_tree``)
 
-    def search(self, state, progress=None):
+    def search(self, state: np.ndarray, progress: Progress | None = None) -> SearchResult:
         """Search ``state`` and rank its moves; ``progress(done, total, seconds)`` per batch."""
         options = self.options.for_position(state)  # once, before the clock
         rollout = options.rollout

@@ -7,6 +7,7 @@ than one, one tree with twice the simulations much more (docs/internals/mcts.md)
 """
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -20,7 +21,7 @@ from tessera.kernels.search import tree as tree_kernels  # one compile for every
 from tessera.kernels.search.clock import FOREVER
 from tessera.search.loading import kernel_loader
 from tessera.search.options import MODEL_BUILTIN, MODEL_NONE, default
-from tessera.search.result import SearchResult
+from tessera.search.result import Progress, SearchResult
 from tessera.search.searcher import TreeSearch, move_line, ranked
 from tessera.search.value_model import NO_MODEL, has_policy, model_for_position, model_weights
 
@@ -88,26 +89,26 @@ load_kernels = kernel_loader(search_kernels, helper_kernels)
 
 @dataclass
 class MctsOptions:
-    iterations: int = None  # None: until time_limit
-    time_limit: float = None  # seconds; None: until iterations
+    iterations: int | None = None  # None: until time_limit
+    time_limit: float | None = None  # seconds; None: until iterations
     # The defaults are the table's (tessera.search.options); they play far better per
     # simulation than uct/random/win (docs/search.md).
     threads: int = default("threads")
     seed: int = default("seed")
-    value: str = None  # win | margin | blend; None: the game's own (``default_value``)
+    value: str | None = None  # win | margin | blend; None: the game's own (``default_value``)
     select: str = default("select")  # uct | puct
-    rollout: str = None  # random | greedy | round | mixed; None: the game's own (``position_defaults``)
-    exploration: float = None  # None: the game's own (``default_exploration``)
+    rollout: str | None = None  # random | greedy | round | mixed; None: the game's own (``position_defaults``)
+    exploration: float | None = None  # None: the game's own (``default_exploration``)
     fpu: float = default("fpu")  # PUCT's value of an unvisited move; < 0: the parent's value plus it
     chance_width: int = default("width")
     memory: int = DEFAULT_MEMORY  # bytes for the trees of all threads together
-    max_nodes: int = None  # per thread, instead of what ``memory`` holds (tests)
+    max_nodes: int | None = None  # per thread, instead of what ``memory`` holds (tests)
     # A model file, "builtin" or "none" (a value for round rollouts, a policy's priors);
     # None: the game's own (``position_defaults``).
-    model: str = None
+    model: str | None = None
     # The softmax temperature of a model's policy priors; None: by the budget
     # (``default_policy_temperature``).
-    policy_temperature: float = None
+    policy_temperature: float | None = None
     reuse: bool = True
 
     def check(self):
@@ -315,7 +316,9 @@ def value_rollout(game, time_limit, iterations):
     return search.long_rollout if long else "round"
 
 
-def policy_temperature(state, model, temperature, time_limit, iterations):
+def policy_temperature(
+    state: np.ndarray, model: str, temperature: float | None, time_limit: float | None, iterations: int | None
+) -> float | None:
     """The softmax temperature of the policy priors of a search of ``state`` with ``model``
     (as ``position_settings`` resolves it) and this budget: ``temperature``, or the game's
     own when None (``default_policy_temperature``); None when the model has no policy, and
@@ -349,7 +352,15 @@ def is_long_budget(long_budget, time_limit, iterations):
     )
 
 
-def position_settings(state, rollout, model, exploration, value=None, time_limit=None, iterations=None):
+def position_settings(
+    state: np.ndarray,
+    rollout: str | None,
+    model: str | None,
+    exploration: float | None,
+    value: str | None = None,
+    time_limit: float | None = None,
+    iterations: int | None = None,
+) -> tuple[str, str, float, str]:
     """``(rollout, model, exploration, value)`` of a search of ``state`` with that budget,
     each None left to its game and player count: ``position_defaults``, then the
     exploration and value of that search (``default_exploration``, ``default_value``:
@@ -371,17 +382,18 @@ class Mcts(TreeSearch):
     keeps_tree = True
     chance_message = "chance acts in this position (a refill): there is no move to choose"
 
-    def __init__(self, options):
+    def __init__(self, options: MctsOptions) -> None:
         super().__init__(options)
-        self.root = None  # the position ``tree`` has searched and the played moves led to; None: nothing to reuse
-        self.root_node = None  # in ``tree``, the node of the position the played moves led to
-        self.tree = None  # the arrays of the tree, kept for the searcher's life (``_prepare_tree``)
-        self.tree_value = None  # the value its nodes' CHOSEN_VALUE holds (``MctsOptions.value``)
-        self.rules = None  # the game's interface and MCTS kernels (kernels.bind)
-        self.kernels = None
-        self.bound_rollout = None  # the rollout ``kernels`` play
+        # the position ``tree`` has searched and the played moves led to; None: nothing to reuse
+        self.root: np.ndarray | None = None
+        self.root_node: Any = None  # in ``tree``, the node of the position the played moves led to
+        self.tree: Any = None  # the arrays of the tree, kept for the searcher's life (``_prepare_tree``)
+        self.tree_value: str | None = None  # the value its nodes' CHOSEN_VALUE holds (``MctsOptions.value``)
+        self.rules: Any = None  # the game's interface and MCTS kernels (kernels.bind)
+        self.kernels: Any = None
+        self.bound_rollout: str | None = None  # the rollout ``kernels`` play
 
-    def search(self, state, progress=None):
+    def search(self, state: np.ndarray, progress: Progress | None = None) -> SearchResult:
         """Search ``state`` and rank its moves; ``progress(done, total, seconds)`` per batch."""
         options = self.options.for_position(state)  # once, before the clock
         self._bind(state, options.rollout)
@@ -424,7 +436,7 @@ class Mcts(TreeSearch):
 
     # ---- tree reuse -------------------------------------------------------------------
 
-    def play(self, move):
+    def play(self, move: int) -> None:
         """Follow a move made in the game, keeping the subtree below it for the next search.
 
         Moves the tree has not seen, and chance, drop the tree.

@@ -11,7 +11,9 @@ A range is the one the analyze schema bounds the option to; the command line and
 agents check only the lower bounds (``MctsOptions.check``).
 """
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 DEFAULT_VISITS = 10_000  # MCTS simulations when neither visits nor time is given
 GAMES_OWN = "the game's own"  # a default each game's spec decides (``GameSpec.search``)
@@ -26,21 +28,21 @@ class SearchOption:
     name: str  # the field of ``SearchRequest``
     kind: type  # int, float or str
     help: str  # the help of ``tessera best``; {default} is the default
-    algos: tuple = (MCTS,)  # the searches that take it
+    algos: tuple[str, ...] = (MCTS,)  # the searches that take it
     default: object = None  # None: unset; GAMES_OWN: the game's spec decides
     unit: str = ""
-    choices: tuple = ()  # the names a str option takes
+    choices: tuple[str, ...] = ()  # the names a str option takes
     minimum: float | None = None
     maximum: float | None = None
     above: float | None = None  # an exclusive minimum
-    cli: tuple = ()  # the flags of ``tessera best``
+    cli: tuple[str, ...] = ()  # the flags of ``tessera best``
     metavar: str | None = None
     agent: str | None = None  # the key of an agent spec
     analyze: str | None = None  # the field of an analyze query
     api: str | None = None  # the keyword of ``Position.best`` and ``tessera.best``
 
     @property
-    def help_text(self):
+    def help_text(self) -> str:
         return self.help.format(default=self.default)
 
 
@@ -252,16 +254,16 @@ OPTION = {option.name: option for option in OPTIONS}
 MCTS_OPTIONS = tuple(option for option in OPTIONS if option.algos == (MCTS,))
 
 
-def default(name):
+def default(name: str) -> Any:
     """The default of option ``name`` (None when unset or left to the game)."""
     value = OPTION[name].default
     return None if value == GAMES_OWN else value
 
 
-def aliases(surface, options=OPTIONS):
+def aliases(surface: str, options: Iterable[SearchOption] = OPTIONS) -> dict[str, SearchOption]:
     """{alias on ``surface`` ("cli", "agent", "analyze", "api"): option} of ``options``
     that have one, in the table's order; for "cli", the first flag without its dashes."""
-    named = {}
+    named: dict[str, SearchOption] = {}
     for option in options:
         alias = getattr(option, surface)
         if alias:
@@ -269,7 +271,10 @@ def aliases(surface, options=OPTIONS):
     return named
 
 
-def click_options(command):
+Command = TypeVar("Command", bound=Callable[..., Any])
+
+
+def click_options(command: Command) -> Command:
     """``command`` (a click command function) with a click option for each option of the
     table that ``tessera best`` shows, in the table's order; each reaches the command
     under its own name."""
@@ -278,7 +283,7 @@ def click_options(command):
     for option in reversed(OPTIONS):
         if not option.cli:
             continue
-        settings = {"help": option.help_text}
+        settings: dict[str, Any] = {"help": option.help_text}
         if option.kind is not str:
             settings["type"] = option.kind
         if option.metavar:

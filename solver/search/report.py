@@ -1,13 +1,23 @@
 """The JSON document of a search (docs/best.schema.json): `tessera best --json`,
 `tessera solve --json` and the answers of `tessera analyze` all come from here."""
 
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
 from tessera.kernels import games
+from tessera.search.result import SearchResult
+
+if TYPE_CHECKING:
+    from tessera.games import Game
 
 JSON_VERSION = 1  # of the documents in docs/best.schema.json
 HASH_MASK = 2**64 - 1
 
 
-def search_report(command, game, state, result, settings, interrupted):
+def search_report(
+    command: str, game: "Game", state: np.ndarray, result: SearchResult, settings: dict[str, Any], interrupted: bool
+) -> dict[str, Any]:
     """The document for ``result``, a search of ``state`` (a position of ``game``)."""
     moves = [_move_report(game, state, line) for line in result.moves]
     if "exploration" in settings:  # MCTS: what was left to the game, filled in
@@ -17,7 +27,7 @@ def search_report(command, game, state, result, settings, interrupted):
             **settings,
             **{name: own for name, own in game_defaults(game.name).items() if settings.get(name) is None},
         }
-    report = {
+    report: dict[str, Any] = {
         "version": JSON_VERSION,
         "command": command,
         "game": game.name,

@@ -9,9 +9,17 @@ MCTS (by whether the position is complete) and fills in the default budget.
 """
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from tessera.errors import OptionError
 from tessera.search.options import ALGOS, DEFAULT_VISITS, MCTS, MODEL_BUILTIN, MODEL_NONE, SOLVE, default
+from tessera.search.result import Progress, SearchResult
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from tessera.search.ismcts import Ismcts
+    from tessera.search.mcts import Mcts, MctsOptions
 
 
 @dataclass
@@ -32,20 +40,20 @@ class SearchRequest:
     model: str | None = None  # a value model file, "builtin" or "none"; None: the game's own
     policy_temperature: float | None = None  # of a model's policy priors; None: the game's own
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.model is not None and str(self.model).lower() in (MODEL_NONE, MODEL_BUILTIN):
             self.model = str(self.model).lower()
 
-    def check_algo(self):
+    def check_algo(self) -> None:
         if self.algo not in ALGOS:
             raise OptionError(f"unknown algo '{self.algo}' (known: {', '.join(ALGOS)})")
 
     @property
-    def visit_budget(self):
+    def visit_budget(self) -> int | None:
         """The simulations MCTS runs: ``visits``, or the default when no budget is given."""
         return DEFAULT_VISITS if self.visits is None and self.time is None else self.visits
 
-    def mcts_options(self):
+    def mcts_options(self) -> "MctsOptions":
         """The ``MctsOptions`` of this request (not yet checked: a searcher checks them)."""
         from tessera.search.mcts import MB, MctsOptions
 
@@ -65,7 +73,7 @@ class SearchRequest:
             policy_temperature=self.policy_temperature,
         )
 
-    def settings(self):
+    def settings(self) -> dict[str, Any]:
         """The ``settings`` of the search's document (docs/best.schema.json), without what
         depends on the position (``for_position`` adds it)."""
         if self.algo == MCTS:
@@ -87,7 +95,7 @@ class SearchRequest:
         return {"depth": self.depth, "time": self.time}
 
 
-def for_position(settings, algo, state):
+def for_position(settings: dict[str, Any], algo: str, state: "np.ndarray") -> dict[str, Any]:
     """``settings`` of a search of ``state`` with what depends on its game and position:
     MCTS's rollout, value model, exploration and value where they were left to the game and its
     player count, and the model's path (or ``builtin``) and hash (a built-in model is the
@@ -123,7 +131,7 @@ def for_position(settings, algo, state):
     return {**settings, "mode": search_mode(state)}
 
 
-def searcher_class(state):
+def searcher_class(state: "np.ndarray") -> "type[Mcts] | type[Ismcts]":
     """What searches ``state``: ``Mcts``, which keeps its tree for the next search, on a
     complete position; ``Ismcts`` (information-set MCTS) on a player's view."""
     from tessera.kernels import games
@@ -137,13 +145,15 @@ def searcher_class(state):
     return Ismcts
 
 
-def searcher_for(options, state):
+def searcher_for(options: "MctsOptions", state: "np.ndarray") -> "Mcts | Ismcts":
     """A searcher (``searcher_class``) for ``state`` with ``MctsOptions`` ``options``;
     OptionError for options out of range."""
     return searcher_class(state)(options)
 
 
-def run_search(state, request, progress=None):
+def run_search(
+    state: "np.ndarray", request: SearchRequest, progress: Progress | None = None
+) -> tuple[SearchResult, dict[str, Any]]:
     """(``SearchResult``, the document's settings) of ``request`` on ``state``.
 
     ``progress`` is called as the search goes: MCTS ``(done, total, seconds)`` per batch,
@@ -162,7 +172,7 @@ def run_search(state, request, progress=None):
     return result, for_position(request.settings(), request.algo, state)
 
 
-def least_memory_mb():
+def least_memory_mb() -> int:
     """The fewest whole MB the tree of a one-thread search may have, MCTS or
     information-set MCTS (``MctsOptions.check`` refuses less)."""
     from tessera.search import ismcts, mcts

@@ -5,7 +5,12 @@ the agents and the JSON output treat them alike. Values are from the point of
 view of the player to move at the root.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+
+# What a search calls as it goes, if given: MCTS ``(done, total, seconds)`` per batch (total
+# None under a time limit alone), alpha-beta and solve ``(depth, nodes, seconds)`` per iteration.
+Progress = Callable[[int, int | None, float], object]
 
 
 @dataclass
@@ -39,7 +44,7 @@ class MoveLine:
     margin: float  # mean (MCTS) or searched (alpha-beta) score margin
     lcb: float | None  # lower 95% confidence bound of win_rate
     prior: float | None  # the move heuristic's prior (None when unused)
-    pv: list = field(default_factory=list)  # principal variation, starting with ``move``
+    pv: list[int] = field(default_factory=list)  # principal variation, starting with ``move``
     exact: ExactValue | None = None
 
 
@@ -52,7 +57,7 @@ class SearchResult:
     seconds: float
     value: float | None  # root win rate estimate, 0..1
     margin: float  # root score margin estimate
-    moves: list  # MoveLine, best first
+    moves: list[MoveLine]  # best first
     exact: ExactValue | None = None
     depth: int | None = None  # alpha-beta: the deepest completed iteration
     tt_hit_rate: float | None = None
@@ -66,9 +71,9 @@ class SearchResult:
     compile_seconds: float = 0.0  # numba compiling the kernels before the search's clock
 
     @property
-    def nodes_per_second(self):
+    def nodes_per_second(self) -> float:
         return self.visits / self.seconds if self.seconds > 0 else 0.0
 
     @property
-    def best(self):
+    def best(self) -> MoveLine | None:
         return self.moves[0] if self.moves else None

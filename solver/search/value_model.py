@@ -79,7 +79,7 @@ def kernel_array(model):
     return weights
 
 
-def model_for_position(path, state):
+def model_for_position(path: str, state: np.ndarray) -> tuple[np.ndarray, str]:
     """``model_weights`` of ``path`` for a search of ``state``: a model of its game, and for
     ``builtin`` the one for its player count."""
     from tessera.kernels import bind, games
