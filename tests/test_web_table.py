@@ -1,13 +1,15 @@
 """The board as a player meets it at the table, in a real browser (Debian's headless chromium
 against a real `tessera serve`), at a desktop size and at a phone's (390 x 844): the board
-stays in view on load and after a move while the history scrolls in its own box, and every
-control a player taps on a phone is at least 40 px each way."""
+stays in view on load and after a move while the history scrolls in its own box, every
+control a player taps on a phone is at least 40 px each way, and the header follows the game
+that a link, a pasted position, the editor or a self-play run puts on the board."""
 
 import json
 
 import pytest
 
 from tests.browser_page import BOARD_DRAWN_MS, BROWSER_MARKS, error_free
+from tests.cli_process import tessera
 from tests.web_server import running_server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -134,3 +136,69 @@ def test_every_control_a_player_taps_on_a_phone_is_40_px(browser, server):
         page.click("#edit")  # the position editor's palette, fields and buttons
         page.wait_for_selector("#editor-done")
         assert page.eval_on_selector_all(TAPPED, least_sizes, TAP_PX) == []
+
+
+@pytest.fixture(scope="module")
+def pavilion_run(tmp_path_factory):
+    """A self-play run of one three-player Summer Pavilion game."""
+    run = tmp_path_factory.mktemp("runs") / "pavilion"
+    done = tessera(
+        "selfplay", "pavilion", "--games", "1", "--players", "3", "--agents", "random,random,random",
+        "--seed", "2", "--workers", "1", "--out", run,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return run
+
+
+def header(page):
+    """The header's game and options, as its fields show them."""
+    return page.evaluate(
+        """() => ({game: document.getElementById('game').value, options: Object.fromEntries(
+          [...document.querySelectorAll('#options [data-option]')].map((input) =>
+            [input.dataset.option, input.type === 'checkbox' ? input.checked : input.value]))})"""
+    )
+
+
+def new_game_text(page, game, options):
+    return page.evaluate(
+        "([game, options]) => api('/api/new', {game, seed: 3, options}).then((doc) => doc.text)", [game, options]
+    )
+
+
+def shown(page, game, check="true"):
+    page.wait_for_function(f"current().doc && current().doc.game === '{game}' && ({check})", timeout=WAIT_MS)
+
+
+def test_the_header_follows_the_game_a_paste_a_link_the_editor_or_a_run_shows(sized, pavilion_run):
+    page = sized
+    # A pasted position: a three-player Azul of the gray wall; "New game" starts one like it.
+    page.fill("#position-text", new_game_text(page, "azul", {"players": 3, "variant": "gray"}))
+    page.click("#load")
+    shown(page, "azul", "current().doc.players === 3")
+    assert header(page) == {"game": "azul", "options": {"players": "3", "variant": "gray"}}
+    page.click("#new")
+    shown(page, "azul", "ui.history.length === 1 && current().doc.json.wall === 'gray'")
+    assert doc(page)["players"] == 3
+    # A link: an Azure game with the Gifted module's card and the Cosmos expansion.
+    azure = new_game_text(page, "azure", {"gifted": "mighty", "cosmos": True})
+    page.evaluate("(text) => { location.hash = new URLSearchParams({p: text.split('\\n').join('; ')}); }", azure)
+    shown(page, "azure")
+    assert header(page) == {"game": "azure", "options": {"gifted": "mighty", "cosmos": True, "layout": ""}}
+    # The editor: a new Azul game of the colour wall, edited to the gray wall.
+    page.select_option("#game", "azul")
+    page.click("#new")
+    shown(page, "azul", "ui.history.length === 1")
+    page.click("#edit")
+    page.wait_for_selector("#editor-fields [data-field='wall']")
+    page.select_option("#editor-fields [data-field='wall']", "gray")
+    page.wait_for_selector("#editor-done:not([disabled])", timeout=WAIT_MS)
+    page.click("#editor-done")
+    shown(page, "azul")
+    assert header(page) == {"game": "azul", "options": {"players": "2", "variant": "gray"}}
+    # A self-play run: a three-player Summer Pavilion game.
+    page.fill("#run-folder", str(pavilion_run))
+    page.click("#open-run")
+    page.wait_for_selector("#run-games:not([hidden])")
+    page.select_option("#run-games", index=1)
+    shown(page, "pavilion", "ui.history.length > 1")
+    assert header(page) == {"game": "pavilion", "options": {"players": "3"}}

@@ -403,33 +403,61 @@ async function maybeEngineMove() {
 
 // ---- in and out ----------------------------------------------------------------------------
 
-async function loadOptions() {
-  const games = await api("/api/games");
-  const fill = () => {
-    const options = $("options");
-    options.replaceChildren();
-    for (const [name, spec] of Object.entries(games[$("game").value])) {
-      const box = document.createElement("label");
-      box.append(`${name} `);
-      let input;
-      if (spec.type === "choice") {
-        input = document.createElement("select");
-        for (const choice of spec.choices) input.add(new Option(choice, choice, false, choice === spec.default));
-      } else {
-        input = document.createElement("input");
-        input.type = spec.type === "bool" ? "checkbox" : spec.type === "int" ? "number" : "text";
-        if (spec.type === "bool") input.checked = spec.default;
-        else if (spec.default != null) input.value = spec.default;
-      }
-      input.dataset.option = name;
-      input.dataset.kind = spec.type;
-      input.title = spec.help;
-      box.appendChild(input);
-      options.appendChild(box);
+// The header's options: the chosen game's, each set to ``values[name]`` where given, else to
+// its default.
+let gameOptions = {};           // /api/games: each game's options
+
+function fillOptions(values) {
+  const options = $("options");
+  options.replaceChildren();
+  for (const [name, spec] of Object.entries(gameOptions[$("game").value] || {})) {
+    const value = values && values[name] !== undefined ? values[name] : spec.default;
+    const box = document.createElement("label");
+    box.append(`${name} `);
+    let input;
+    if (spec.type === "choice") {
+      input = document.createElement("select");
+      for (const choice of spec.choices) input.add(new Option(choice, choice, false, choice === value));
+    } else {
+      input = document.createElement("input");
+      input.type = spec.type === "bool" ? "checkbox" : spec.type === "int" ? "number" : "text";
+      if (spec.type === "bool") input.checked = value;
+      else if (value != null) input.value = value;
     }
-  };
-  $("game").addEventListener("change", fill);
-  fill();
+    input.dataset.option = name;
+    input.dataset.kind = spec.type;
+    input.title = spec.help;
+    box.appendChild(input);
+    options.appendChild(box);
+  }
+}
+
+async function loadOptions() {
+  gameOptions = await api("/api/games");
+  $("game").addEventListener("change", () => fillOptions());
+  fillOptions();
+}
+
+// The options a position was dealt with, as far as it shows them: an option named in its
+// JSON, Azul's wall (its variant). Azure's realm is left to the seed, as a new game deals it.
+const OPTIONS_SHOWN = {azul: {variant: (json) => json.wall}, azure: {layout: () => null}};
+
+function positionOptions(doc) {
+  const values = {};
+  for (const name of Object.keys(gameOptions[doc.game] || {})) {
+    const read = (OPTIONS_SHOWN[doc.game] || {})[name];
+    const value = read ? read(doc.json) : doc.json[name];
+    if (value !== undefined) values[name] = value;
+  }
+  return values;
+}
+
+// The header follows the game on the board (a link, a pasted position, the editor, a run):
+// its game and options are that game's, so "New game" starts another like it.
+function followHeader(doc) {
+  if (!gameOptions[doc.game]) return;
+  $("game").value = doc.game;
+  fillOptions(positionOptions(doc));
 }
 
 function chosenOptions() {
@@ -454,6 +482,7 @@ $("new-game").addEventListener("submit", (event) => {
 $("load").addEventListener("click", () => guarded(async () => {
   // Text or JSON alike: the server reads both and names what is wrong.
   const doc = await api("/api/position", {position: $("position-text").value.trim()});
+  followHeader(doc);
   await startHistory(doc);
 }));
 
@@ -499,6 +528,7 @@ $("run-games").addEventListener("change", () => guarded(async () => {
   ui.index = 0;
   $("seats").replaceChildren();
   await show();
+  followHeader(current().doc);
 }));
 
 guarded(async () => {

@@ -78,6 +78,7 @@ function finishEditing() {
   const doc = editing.doc;
   closeEditor();
   $("seats").replaceChildren();
+  followHeader(doc);                // app.js: the header shows the edited game
   return startHistory(doc);
 }
 

@@ -58,6 +58,7 @@ async function openSharedLink() {
   ui.history = history;
   ui.index = error ? history.length - 1 : at;
   $("seats").replaceChildren();
+  followHeader(start);
   await show();
   return {restored: true, error};
 }
