@@ -96,10 +96,11 @@ def _load_file(name: str) -> ModuleType:
     if not path.is_file():
         raise OptionError(f"no file {path}")
     spec = importlib.util.spec_from_file_location(f"tessera_player_{path.stem}", path)
-    # A file whose suffix no importer reads has no spec: module_from_spec(None) raises AttributeError.
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]  # None: as the line above says
+    if spec is None or spec.loader is None:  # a suffix no importer reads, such as .txt
+        raise OptionError(f"cannot load {path}: not a Python module (a .py file)")
+    module = importlib.util.module_from_spec(spec)
     try:
-        spec.loader.exec_module(module)  # type: ignore[union-attr]  # a spec of a file has a loader
+        spec.loader.exec_module(module)
     except Exception as err:
         raise OptionError(f"cannot load {path}: {type(err).__name__}: {err}") from None
     return module

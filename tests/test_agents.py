@@ -214,3 +214,13 @@ def test_greedy_beats_random():
 def test_mcts_beats_greedy():
     figures = head_to_head(MCTS_SPEC, "greedy", games=24)
     assert figures["win_rate"] >= 0.75 and figures["mean_margin"] > 5
+
+
+def test_a_python_player_in_a_file_that_is_not_python_is_one_line(tmp_path):
+    """A file no importer reads (here .txt) is refused like any bad spec, not with a traceback."""
+    player = tmp_path / "player.txt"
+    player.write_text("def last(position):\n    return position.legal_moves[-1]\n")
+    spec = f"python:file={player},function=last"
+    with pytest.raises(OptionError) as err:
+        parse_agent(spec)
+    assert str(err.value) == f"bad agent spec '{spec}': cannot load {player}: not a Python module (a .py file)"
