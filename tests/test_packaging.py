@@ -180,3 +180,11 @@ def test_play_game_takes_a_games_name_and_no_options():
     by_name = tessera.play_game("azul", None, seats(), seed=5)
     assert by_name == tessera.play_game(tessera.get_game("azul"), {}, seats(), seed=5)
     assert by_name.game == "azul" and len(by_name.moves) > 20
+
+
+def test_the_pre_commit_hooks_run_the_ruff_that_ci_runs():
+    """Another ruff release formats differently: the hooks' pin is the test extra's."""
+    (pin,) = [line for line in pyproject()["project"]["optional-dependencies"]["test"] if line.startswith("ruff")]
+    hooks = (REPO / ".pre-commit-config.yaml").read_text(encoding="utf-8")
+    (rev,) = re.findall(r"ruff-pre-commit\s+(?:#.*\s+)*rev:\s*v(\S+)", hooks)
+    assert pin == f"ruff=={rev}"
