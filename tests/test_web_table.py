@@ -1,10 +1,14 @@
 """The board as a player meets it at the table, in a real browser (Debian's headless chromium
 against a real `tessera serve`), at a desktop size and at a phone's (390 x 844): the board
 stays in view on load and after a move while the history scrolls in its own box, every
-control a player taps on a phone is at least 40 px each way, and the header follows the game
-that a link, a pasted position, the editor or a self-play run puts on the board."""
+control a player taps on a phone is at least 40 px each way, the header follows the game
+that a link, a pasted position, the editor or a self-play run puts on the board, and a
+refused request leaves no control stuck (its error shown once, its numbers as typed).
+`TESSERA_SCREENSHOTS=1` writes docs/web-phone.png (the board on a phone)."""
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +18,8 @@ from tests.web_server import running_server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 WAIT_MS = 60_000
 SIZES = {"desktop": {"width": 1400, "height": 1000}, "phone": {"width": 390, "height": 844}}
 TAP_PX = 40  # the least width and height of a control a player taps on a phone
@@ -89,6 +95,9 @@ def assert_board_in_view(page):
 def test_the_board_stays_in_view_and_the_history_scrolls_in_its_own_box(sized):
     page = sized
     assert_board_in_view(page)
+    if page.size == "phone":
+        page.wait_for_selector("#warmup", state="hidden", timeout=WAIT_MS)  # every game loaded
+        save_screenshot(page, "web-phone.png")
     for _ in range(14):  # more moves than the history's box shows at once
         page.evaluate("play(current().doc.moves[0].text)")
         page.wait_for_function("current().doc", timeout=WAIT_MS)
@@ -97,6 +106,14 @@ def test_the_board_stays_in_view_and_the_history_scrolls_in_its_own_box(sized):
     history, current = box(page, "#history"), box(page, "#history li.current")
     assert page.eval_on_selector("#history", "(list) => list.scrollTop") > 0  # it scrolled inside
     assert history["top"] <= current["top"] and current["bottom"] <= history["bottom"] + 1
+
+
+def save_screenshot(page, name):
+    """What the screen shows, as a PNG, into docs/``name`` when TESSERA_SCREENSHOTS is set."""
+    image = page.screenshot()
+    assert image.startswith(PNG_SIGNATURE)
+    if os.environ.get("TESSERA_SCREENSHOTS"):
+        DOCS.joinpath(name).write_bytes(image)
 
 
 # The controls shown on the page under ``least`` px wide or high, named with their sizes.
@@ -202,3 +219,73 @@ def test_the_header_follows_the_game_a_paste_a_link_the_editor_or_a_run_shows(si
     page.select_option("#run-games", index=1)
     shown(page, "pavilion", "ui.history.length > 1")
     assert header(page) == {"game": "pavilion", "options": {"players": "3"}}
+
+
+def error_line(page):
+    """The error line's text, or None while it is hidden."""
+    return page.inner_text("#error") if page.locator("#error").is_visible() else None
+
+
+def refused(page, action, error):
+    """``action`` done with the error line cleared first; the line it shows is ``error``."""
+    page.evaluate("showError(null)")
+    action()
+    try:
+        page.wait_for_function(
+            "(text) => document.getElementById('error').textContent === text", arg=error, timeout=10_000
+        )
+    except playwright_api.TimeoutError:
+        pass  # the assertion below names what shows instead
+    page.wait_for_timeout(200)  # the refusal's other effects land
+    assert error_line(page) == error
+
+
+def assert_analysis_idle(page):
+    assert page.inner_text("#analyse") == "Start"
+    assert page.inner_text("#analysis-state") == ""
+    assert page.evaluate("ui.analysisOn") is False
+
+
+SECONDS = "error: seconds must be a number of seconds over 0 and at most 120, not "
+
+
+def test_a_refused_request_leaves_no_stuck_state(sized):
+    page = sized
+    # Analysis seconds out of range: refused, and the analysis is idle again.
+    for typed in ("-5", "99999"):
+        page.fill("#analysis-seconds", typed)
+        refused(page, lambda: page.click("#analyse"), SECONDS + typed)
+        assert_analysis_idle(page)
+    # The next action leaves no old error: a move tapped on the board, the header's game.
+    tap_a_draft(page)
+    page.wait_for_timeout(300)
+    assert error_line(page) is None
+    assert_analysis_idle(page)
+    page.fill("#analysis-seconds", "0")
+    refused(page, lambda: page.click("#analyse"), SECONDS + "0")
+    page.select_option("#game", "pavilion")
+    assert error_line(page) is None
+    page.select_option("#game", "azul")
+    # Review visits of 0: refused, and the review is idle again.
+    page.fill("#review-visits", "0")
+    refused(page, lambda: page.click("#review-start"), "error: visits must be a whole number from 1 to 100000, not 0")
+    assert page.inner_text("#review-start") == "Review the game"
+    assert page.inner_text("#review-state") == "" and page.locator("#review-progress").is_hidden()
+    # The engine's seconds refused: the seat is handed back, the hint goes.
+    page.fill("#engine-seconds", "0")
+    seat = page.locator("#seats input").nth(doc(page)["to_move"] - 1)
+    refused(page, seat.click, SECONDS + "0")
+    assert page.inner_text("#hint") == ""
+    assert page.locator("#seats input:checked").count() == 0
+    # Numbers echoed as typed, never as the browser's 1e+23.
+    big = "100000000000000000000000"
+    page.fill("#seed", big)
+    refused(
+        page, lambda: page.click("#new"), f"error: seed must be a whole number from 0 to 9223372036854775807, not {big}"
+    )
+    page.fill("#review-visits", "10")
+    page.fill("#review-seed", big)
+    refused(
+        page, lambda: page.click("#review-start"), f"error: seed must be a whole number from 0 to 4294967295, not {big}"
+    )
+    assert page.inner_text("#review-start") == "Review the game" and page.inner_text("#review-state") == ""

@@ -22,10 +22,38 @@ const ui = {
 
 async function api(path, body) {
   const response = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+    method: "POST", headers: {"Content-Type": "application/json"}, body: toJson(body)});
   const data = await response.json();
   if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
   return data;
+}
+
+// A number field's value as the player typed it (typedNumber), sent in a request's JSON as
+// those characters: a large seed stays its digits where JavaScript's number would send
+// 1e+23, so the server's error quotes what was typed.
+class TypedNumber {
+  constructor(text) { this.text = text; }
+}
+const JSON_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$/;
+
+// The number in the field ``input``; an empty one (or one the browser cannot read) is
+// refused here, by the request's ``name`` for it.
+function typedNumber(input, name) {
+  const text = input.value.trim();
+  if (text === "" || !Number.isFinite(Number(text))) throw new Error(`${name} must be a number`);
+  // A form JSON does not write (007, .5) goes as its number.
+  return JSON_NUMBER.test(text) ? new TypedNumber(text) : Number(text);
+}
+
+// JSON.stringify's text, but a TypedNumber is written as typed.
+function toJson(value) {
+  if (value instanceof TypedNumber) return value.text;
+  if (Array.isArray(value)) return `[${value.map((item) => toJson(item) ?? "null").join(",")}]`;
+  if (value !== null && typeof value === "object" && typeof value.toJSON !== "function") {
+    const fields = Object.entries(value).filter(([, item]) => item !== undefined && typeof item !== "function");
+    return `{${fields.map(([key, item]) => `${JSON.stringify(key)}:${toJson(item)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
 }
 
 function showError(message) {
@@ -42,6 +70,16 @@ async function guarded(action) {
     showError(err.message);
   }
 }
+
+// The player's next action clears the error line of the one before (its own refusal shows
+// after this): a tap on a control, the board or a row, a choice or a box ticked.
+const ACTIONS = "button, [data-pick], [data-edit], #history li, tbody tr, .review-point";
+document.addEventListener("click", (event) => {
+  if (event.target.closest && event.target.closest(ACTIONS)) showError(null);
+}, true);
+document.addEventListener("change", (event) => {
+  if (event.target.matches("select, input[type=checkbox]")) showError(null);
+}, true);
 
 // ---- the history -------------------------------------------------------------------------
 
@@ -276,8 +314,25 @@ async function analysisTab() {
   return ui.tab;
 }
 
+// The analysis off and its controls idle (a refused start: the error line says why).
+function analysisIdle() {
+  ui.analysisOn = false;
+  ui.analysing = null;
+  $("analyse").textContent = "Start";
+  $("analysis-state").textContent = "";
+}
+
 async function startAnalysis() {
   const ticket = ++analysisTicket;
+  try {
+    await searchPosition(ticket);
+  } catch (err) {
+    if (ticket === analysisTicket) analysisIdle();
+    throw err;
+  }
+}
+
+async function searchPosition(ticket) {
   const doc = current().doc;
   ui.analysisOn = true;
   $("analyse").textContent = "Stop";
@@ -289,7 +344,7 @@ async function startAnalysis() {
   }
   await analysisTab();
   if (ticket !== analysisTicket) return;
-  const seconds = Number($("analysis-seconds").value) || 30;
+  const seconds = typedNumber($("analysis-seconds"), "seconds");
   if (doc.is_over || doc.is_chance) {
     $("analysis-state").textContent = doc.is_over ? "game over" : "chance acts: nothing to choose";
     await api("/api/analysis/stop", {tab: ui.tab});
@@ -321,6 +376,7 @@ function showAnalysis(answer) {
   if (!ui.analysing || answer.id !== ui.analysing) return;
   if (answer.error) {
     showError(answer.error);
+    analysisIdle();
     return;
   }
   ui.answer = answer;
@@ -387,10 +443,14 @@ async function maybeEngineMove() {
   $("hint").textContent = `the engine thinks for player ${doc.to_move}…`;
   let chosen = null;
   try {
-    const seconds = Number($("engine-seconds").value) || 1;
+    const seconds = typedNumber($("engine-seconds"), "seconds");
     chosen = await api("/api/engine-move", {tab: ui.tab, position: doc.text, seconds});
   } catch (err) {
+    // Refused: the seat goes back to its player, who sees why once.
     showError(err.message);
+    const seat = $("seats").querySelector(`input[data-seat="${doc.to_move}"]`);
+    if (seat) seat.checked = false;
+    if (ui.index === atIndex) $("hint").textContent = "";
   } finally {
     ui.busy = false;
   }
@@ -464,7 +524,7 @@ function chosenOptions() {
   const options = {};
   for (const input of $("options").querySelectorAll("[data-option]")) {
     if (input.dataset.kind === "bool") options[input.dataset.option] = input.checked;
-    else if (input.dataset.kind === "int") options[input.dataset.option] = Number(input.value);
+    else if (input.dataset.kind === "int") options[input.dataset.option] = typedNumber(input, input.dataset.option);
     else if (input.value !== "") options[input.dataset.option] = input.value;
   }
   return options;
@@ -473,7 +533,7 @@ function chosenOptions() {
 $("new-game").addEventListener("submit", (event) => {
   event.preventDefault();
   guarded(async () => {
-    const doc = await api("/api/new", {game: $("game").value, seed: Number($("seed").value), options: chosenOptions()});
+    const doc = await api("/api/new", {game: $("game").value, seed: typedNumber($("seed"), "seed"), options: chosenOptions()});
     $("seats").replaceChildren();
     await startHistory(doc);
   });
@@ -536,6 +596,6 @@ guarded(async () => {
   await loadOptions();
   // A share link in the address (share.js) opens its game; else a new Azul game.
   const link = await openSharedLink();
-  if (!link.restored) await startHistory(await api("/api/new", {game: "azul", seed: Number($("seed").value), options: {}}));
+  if (!link.restored) await startHistory(await api("/api/new", {game: "azul", seed: typedNumber($("seed"), "seed"), options: {}}));
   if (link.error) throw new Error(link.error);
 });

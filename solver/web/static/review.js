@@ -56,9 +56,11 @@ async function reviewStart() {
     if (ui.analysisOn) await stopAnalysis();    // the review is the page's one search
     if (!reviewState.running) return;           // stopped while it waited
     started = await api("/api/review/start", {tab: ui.tab, history,
-      visits: Number($("review-visits").value), seed: Number($("review-seed").value)});
+      visits: typedNumber($("review-visits"), "visits"), seed: typedNumber($("review-seed"), "seed")});
   } catch (err) {
-    reviewSetRunning(false, "");
+    // Refused: the review's controls idle again, the error line says why.
+    reviewSetRunning(false);
+    $("review-state").textContent = "";
     $("review-progress").hidden = true;
     throw err;
   }
