@@ -189,13 +189,15 @@ def create_app(
 
     async def engine_move(request):
         """The engine's move for whoever acts: on an Azure position, found from that
-        player's view (the engine does not peek at the cards that player cannot see)."""
+        player's view (the engine does not peek at the cards that player cannot see); a
+        view (a shared one) is searched as it is."""
         body = await json_body(request)
         tab = _hub().tab(body.get("tab"))
         current = documents.read_position(body.get("position"))
         if current.to_move is None:
             raise BadRequest("no player acts in this position")
-        searched = current.view(current.to_move) if get_game(current.game).spec.hidden else current
+        hidden = get_game(current.game).spec.hidden and not current.is_view
+        searched = current.view(current.to_move) if hidden else current
         answer = await hub.choose(tab, searched.text(), body.get("seconds", 1.0))
         if "error" in answer:
             raise TesseraError(answer["error"])

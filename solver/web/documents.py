@@ -52,9 +52,21 @@ def read_rng(value):
 
 def play(position, move, rng, deal):
     """(the position after ``move``, whether chance was dealt after it): with ``deal``,
-    chance that follows is drawn from the draws ``rng`` (which move on) until a player acts."""
-    after = position.play(move)
+    chance that follows is drawn from the draws ``rng`` (which move on) until a player acts.
+    A move from a player's view is played in a position that player cannot tell from it
+    (``completed``), so a shared view plays on."""
+    after = completed(position, rng).play(move)
     return deal_chance(after, rng) if deal else (after, False)
+
+
+def completed(position, rng):
+    """``position`` when complete; from a player's view, a complete position that player
+    cannot tell from it: the cards they do not see dealt from ``rng`` (which moves on), as
+    the information-set search deals them (docs/hidden-information.md)."""
+    if not position.is_view:
+        return position
+    observer = position.to_json()["view"] - 1
+    return Position.from_state(get_game(position.game).resample(position.state, observer, rng._rng))
 
 
 def deal_chance(position, rng):

@@ -138,6 +138,7 @@ async function show() {
   $("analysis").tBodies[0].replaceChildren();
   whyPositionShown();                   // why.js: a stepped line belonged to the old position
   reviewPositionShown();                // review.js: the graph marks the position on the board
+  shareControlsShown();                 // share.js: a game of hidden information shares a view
   firstPositionShown();
   if (ui.analysisOn) startAnalysis().catch((err) => showError(err.message));
   maybeEngineMove();

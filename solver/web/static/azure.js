@@ -69,8 +69,9 @@ const AzureBoard = {
     py += 14;
     [...deck].forEach((letter, i) => tile(svg, x0 + i * 22, py, 20, letter, AZURE_DOMAINS));
     py += 40;
-    if (doc.viewer) {
-      label(svg, x0, py, `Player ${doc.viewer}'s view: ? is a card they cannot name`,
+    const viewer = doc.viewer || obj.view;   // chosen under View as, or the position is a view
+    if (viewer) {
+      label(svg, x0, py, `Player ${viewer}'s view: ? is a card they cannot name`,
         {"text-anchor": "start", "font-size": 13, "font-style": "italic"});
       py += 26;
     }

@@ -8,10 +8,43 @@
 // ``hold`` lists the moves after which chance was left to be chosen by hand (the page's
 // "deal chance by the seed" unticked); after every other move pending chance is dealt from
 // the generator, as it was when the moves were played.
+//
+// In a game of hidden information (Azure) "Copy link" shares a player's view instead: the
+// link is ``#p=<the view>`` alone, the position on the board as that player knows it (the
+// moves before it and the generator would tell the cards it hides), and opens on that view.
+// The game with every card is the separate "Copy link to everything" (copyLink(true)), and
+// opens on "everything".
 "use strict";
 const DEALT_SUFFIX = " (chance dealt)";
 
-async function shareLink() {
+// The player whose view "Copy link" shares: on a player's view, that player; on a complete
+// position of hidden information, the one chosen under View as, or while everything is
+// viewed the player to move (player 1 when nobody is). null where nothing is hidden.
+function sharedViewer(doc) {
+  if (doc.is_view) return doc.json.view;
+  if (!doc.views) return null;
+  return Number($("viewer").value) || doc.to_move || 1;
+}
+
+// The share controls as the position on the board wants them (show() and View as call it).
+function shareControlsShown() {
+  const node = current();
+  if (!node || !node.doc) return;
+  const viewer = sharedViewer(node.doc);
+  const copy = $("copy-link");
+  copy.textContent = viewer == null ? "Copy link" : `Copy link: player ${viewer}'s view`;
+  copy.title = viewer == null ? "a link that opens this game at this move"
+    : `a link to this position as player ${viewer} knows it: the cards they cannot see stay hidden`;
+  $("copy-link-all").hidden = !node.doc.views;
+}
+
+async function shareLink(whole) {
+  const doc = await nodeDoc(current());
+  const viewer = whole ? null : sharedViewer(doc);
+  if (viewer != null) {
+    const view = doc.is_view ? doc : await api("/api/view", {position: doc.text, player: viewer});
+    return linkTo(new URLSearchParams({p: view.text.split("\n").join("; ")}));
+  }
   const params = new URLSearchParams();
   const start = ui.history[0];
   params.set("p", start.text.split("\n").join("; "));
@@ -24,6 +57,10 @@ async function shareLink() {
   }
   if (held.length) params.set("hold", held.join(","));
   if (ui.index !== ui.history.length - 1) params.set("at", String(ui.index));
+  return linkTo(params);
+}
+
+function linkTo(params) {
   return `${location.origin}${location.pathname}#${params.toString()}`;
 }
 
@@ -57,21 +94,25 @@ async function openSharedLink() {
   }
   ui.history = history;
   ui.index = error ? history.length - 1 : at;
+  // A view opens as its player sees it, moves played on from it too; the game, on everything.
+  $("viewer").value = start.is_view ? String(start.json.view) : "";
   $("seats").replaceChildren();
   followHeader(start);
   await show();
   return {restored: true, error};
 }
 
-async function copyLink() {
-  const link = await shareLink();
+async function copyLink(whole) {
+  const link = await shareLink(whole);
   const box = $("share-link");
   box.value = link;
   box.hidden = false;
   if (navigator.clipboard) await navigator.clipboard.writeText(link).catch(() => {});
 }
 
-document.getElementById("copy-link").addEventListener("click", () => guarded(copyLink));
+document.getElementById("copy-link").addEventListener("click", () => guarded(() => copyLink(false)));
+document.getElementById("copy-link-all").addEventListener("click", () => guarded(() => copyLink(true)));
+document.getElementById("viewer").addEventListener("change", shareControlsShown);
 // A link pasted into the address bar of an open page changes only the part after "#".
 window.addEventListener("hashchange", () => guarded(async () => {
   const link = await openSharedLink();
