@@ -91,10 +91,17 @@ def analyze(threads, warm_names, max_line_bytes):
     metavar="SECONDS",
     help="drop the searches' kept trees after this long without a search  [default: 60]",
 )
-def serve(port, host, open_page, searches, runs, token, memory_mb, idle):
+@click.option(
+    "--review-seconds",
+    type=click.FloatRange(0, 120, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="a game review's search of each position at most  [default: 2]",
+)
+def serve(port, host, open_page, searches, runs, token, memory_mb, idle, review_seconds):
     """A local web page to set up, play and analyse positions of every game (docs/web.md)."""
     for library in ("starlette", "uvicorn", "psutil"):  # the 'web' extra, named here first
         require_extra(library, "web", "tessera serve")
     from tessera.web.serve import serve as run_server
 
-    run_server(host, port, open_page, searches, runs, token, memory_mb, idle)
+    run_server(host, port, open_page, searches, runs, token, memory_mb, idle, review_seconds=review_seconds)

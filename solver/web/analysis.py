@@ -34,6 +34,7 @@ ALGOS = ("mcts", "solve")
 MB = 1 << 20
 DEFAULT_MEMORY_MB = 2048  # the trees of all the board's searches together
 DEFAULT_IDLE_SECONDS = 60.0  # kept trees are dropped after this long without a search
+DEFAULT_REVIEW_SECONDS = 2.0  # a game review's search of one position at most
 
 
 class Tab:
@@ -50,8 +51,11 @@ class Tab:
 
 
 class AnalysisHub:
-    def __init__(self, searches=2, memory_mb=DEFAULT_MEMORY_MB, idle=DEFAULT_IDLE_SECONDS):
+    def __init__(
+        self, searches=2, memory_mb=DEFAULT_MEMORY_MB, idle=DEFAULT_IDLE_SECONDS, review_seconds=DEFAULT_REVIEW_SECONDS
+    ):
         self.searches = searches
+        self.review_seconds = review_seconds  # each position of a game review (tessera.web.review)
         self.memory_mb = memory_mb
         self.search_mb = search_memory_mb(memory_mb, searches)
         self.idle = idle

@@ -19,7 +19,13 @@ from starlette.staticfiles import StaticFiles
 from tessera.errors import BoardDataError, TesseraError
 from tessera.games import get_game, registered_games
 from tessera.web import documents, inputs
-from tessera.web.analysis import DEFAULT_IDLE_SECONDS, DEFAULT_MEMORY_MB, MAX_SECONDS, AnalysisHub
+from tessera.web.analysis import (
+    DEFAULT_IDLE_SECONDS,
+    DEFAULT_MEMORY_MB,
+    DEFAULT_REVIEW_SECONDS,
+    MAX_SECONDS,
+    AnalysisHub,
+)
 from tessera.web.documents import BadRequest
 from tessera.web.editor import routes as editor_routes
 from tessera.web.guard import Guard
@@ -43,15 +49,17 @@ def create_app(
     token=None,
     memory_mb=DEFAULT_MEMORY_MB,
     idle=DEFAULT_IDLE_SECONDS,
+    review_seconds=DEFAULT_REVIEW_SECONDS,
     warm=False,
 ):
     """The application; ``searches`` analysis processes (none started when ``analysis``
     is false, for tests of the board alone) sharing ``memory_mb`` MB, their kept trees
-    dropped after ``idle`` seconds without a search; self-play runs read from under the
+    dropped after ``idle`` seconds without a search, a game review searching each position
+    ``review_seconds`` at most; self-play runs read from under the
     directories ``runs`` (default: the working directory); requests checked by ``Guard``
     for the server listening on ``host``, with ``token`` when given. ``warm``: every game's
     kernels load in the background as it starts (``warming``; `tessera serve` does)."""
-    hub = AnalysisHub(searches, memory_mb, idle) if analysis else None
+    hub = AnalysisHub(searches, memory_mb, idle, review_seconds) if analysis else None
     warming = Warming([game.name for game in registered_games().values()], hub) if warm else None
 
     @contextlib.asynccontextmanager
@@ -179,6 +187,7 @@ def create_app(
                 "tabs": len(tabs),
                 "searching": sum(tab.query is not None for tab in tabs.values()),
                 "max_seconds": MAX_SECONDS,
+                "review_seconds": hub.review_seconds,
                 "memory": await asyncio.to_thread(hub.memory_status),
             }
         )

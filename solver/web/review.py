@@ -3,12 +3,17 @@ small fixed budget, and each move is marked by what it lost against the best mov
 position (docs/web.md, "Game review").
 
 The page sends its history (each position's text and the move that left it). The
-positions are cut into stretches without chance between them; each stretch is one query
-of the analysis engine (its start, its moves and ``analyzeTurns`` naming every position
-of it), so chance the page dealt is never drawn again by the engine. The stretches run
-one after another as the page's one search (a new search of the page, its Stop, or its
-stream's end stops the review), and every answer goes to the page's event stream as a
-``review`` event: the positions searched so far, their win chances, and the moves judged.
+positions are cut into stretches without chance between them; each position is one query
+of the analysis engine (its stretch's start, the moves to it and ``analyzeTurns`` naming
+it), so chance the page dealt is never drawn again by the engine, and a position's search
+may continue the tree of the one before. The positions run one after another as the
+page's one search (a new search of the page, its Stop, or its stream's end stops the
+review), each within the server's limits: the visits asked (at most ``MAX_VISITS``) or
+the hub's ``review_seconds``, whichever ends first. So a review holds one search process
+at a time, and takes its turn in the engine's queue like any page's search: another
+page's analysis waits for one position's search at most, never for the whole review.
+Every answer goes to the page's event stream as a ``review`` event: the positions
+searched so far, their win chances, and the moves judged.
 
 The marks are plain functions of the engine's answers (``judge``, ``mark``), tested on
 their own (tests/test_review.py).
@@ -39,7 +44,7 @@ THRESHOLDS = (
 # position it led to (its few rollouts say little); the best move is the engine's choice.
 MIN_VISITS = 10
 DEFAULT_VISITS = 300
-MAX_VISITS = 100_000  # per position
+MAX_VISITS = 100_000  # per position (the hub's review_seconds bounds its time)
 MAX_POSITIONS = 1000  # a query's moves and turns at most (docs/analyze.md)
 MAX_SEED = 2**32 - 1  # the MCTS seed's range
 TOLERANCE = 1e-9  # a loss computed as 0.0999999 reaches the 0.10 threshold
@@ -252,8 +257,9 @@ def _answer_summary(answer):
 
 
 class Review:
-    """One review of a page (``tab``): its stretches searched one after another as the
-    tab's search through ``hub`` (tessera.web.analysis.AnalysisHub)."""
+    """One review of a page (``tab``): its positions searched one after another as the
+    tab's search through ``hub`` (tessera.web.analysis.AnalysisHub), each for at most the
+    hub's ``review_seconds``."""
 
     def __init__(self, hub, tab, plan, visits, seed):
         self.hub, self.tab, self.plan = hub, tab, plan
@@ -263,7 +269,9 @@ class Review:
         self.answers = {}  # history index -> the engine's answer
         self.failed = set()  # history indices whose search answered an error
         self.judged = set()
-        self.stretch = 0
+        # (stretch, turn) of each position searched, in order; the query of step k is named k
+        self.steps = [(n, turn) for n, stretch in enumerate(plan.stretches) for turn in range(len(stretch.moves) + 1)]
+        self.step = 0
         self.stop_told = False
 
     # What the page gets.
@@ -286,30 +294,31 @@ class Review:
         self._send(replacing=None)
 
     def _query(self):
-        stretch = self.plan.stretches[self.stretch]
+        number, turn = self.steps[self.step]
+        stretch = self.plan.stretches[number]
         return {
-            "id": f"{self.id}.{self.stretch}",
+            "id": f"{self.id}.{self.step}",
             "position": stretch.text,
-            "moves": stretch.moves,
-            "analyzeTurns": list(range(len(stretch.moves) + 1)),
+            "moves": stretch.moves[:turn],
+            "analyzeTurns": [turn],
             "maxVisits": self.visits,
+            "maxTime": self.hub.review_seconds,
             "seed": self.seed,
             "memory": self.hub.search_mb,
         }
 
     def _send(self, replacing):
-        """Send the current stretch's query as the tab's search: in place of ``replacing``
-        (the stretch before, ended) only while that is still the tab's search."""
-        query = self._query()
-        turns = len(query["analyzeTurns"])
-        return self.hub.search_for(self.tab, query, self._line, answers=turns, replacing=replacing)
+        """Send the current position's query as the tab's search: in place of ``replacing``
+        (the position before, answered) only while that is still the tab's search."""
+        return self.hub.search_for(self.tab, self._query(), self._line, replacing=replacing)
 
     def _line(self, document):
-        """An answer line of the current stretch's query (on the engine's threads)."""
+        """The answer line of the current position's query (on the engine's threads)."""
         if not self.hub.is_current(self.tab, document.get("id")):
             self._stopped()  # the page stopped it or searches another position
             return
-        stretch = self.plan.stretches[int(document["id"].rsplit(".", 1)[1])]
+        number, _ = self.steps[int(document["id"].rsplit(".", 1)[1])]
+        stretch = self.plan.stretches[number]
         if "error" in document and "turn" not in document:
             self.hub.release(self.tab, document["id"])
             self._event(positions=[], moves=[], error=document["error"], finished=True)
@@ -324,13 +333,9 @@ class Review:
                 point = self._point(index)
             judged = [j for j in (index - 1, index) if self._judgeable(j)]
             moves = [verdict for verdict in map(self._judge, judged) if verdict is not None]
-            last_turn = all(i in self.answers or i in self.failed for i in stretch.indices())
-        if not last_turn:
+        if self.step + 1 < len(self.steps):
             self._event(positions=[point], moves=moves)
-            return
-        if self.stretch + 1 < len(self.plan.stretches):
-            self._event(positions=[point], moves=moves)
-            self.stretch += 1
+            self.step += 1
             # Sent from another thread: this one writes the engine's answers, and a query
             # sent from it could wait on the engine's output lock it holds.
             threading.Thread(target=self._next, args=(document["id"],), name="review-next", daemon=True).start()
@@ -341,7 +346,7 @@ class Review:
         self._event(positions=[point], moves=moves + [m for m in rest if m], finished=True)
 
     def _next(self, ended):
-        """The next stretch, once the one of query ``ended`` has answered every turn."""
+        """The next position, once the one of query ``ended`` has answered."""
         try:
             sent = self._send(replacing=ended)
         except TesseraError as err:  # the server is stopping

@@ -5,6 +5,7 @@ and searches answer at once.
 Listening beyond loopback (``--host``) is said on stderr, and the board then needs a
 token (made up unless ``--token`` gives one), printed in the page's address."""
 
+import math
 import secrets
 import socket
 import sys
@@ -17,12 +18,32 @@ from tessera.errors import TesseraError, require_extra
 SHUTDOWN_SECONDS = 5
 
 
-def serve(host, port, open_page, searches, runs=(), token=None, memory_mb=None, idle=None):
+def serve(
+    host,
+    port,
+    open_page,
+    searches,
+    runs=(),
+    token=None,
+    memory_mb=None,
+    idle=None,
+    review_seconds=None,
+):
+    """Serve the board until Ctrl-C. ``review_seconds``: a game review's search time a
+    position. Each None is its default."""
     uvicorn = require_extra("uvicorn", "web", "tessera serve")
-    from tessera.web.analysis import DEFAULT_IDLE_SECONDS, DEFAULT_MEMORY_MB, search_memory_mb
+    from tessera.web.analysis import (
+        DEFAULT_IDLE_SECONDS,
+        DEFAULT_MEMORY_MB,
+        DEFAULT_REVIEW_SECONDS,
+        search_memory_mb,
+    )
     from tessera.web.app import create_app
     from tessera.web.guard import is_loopback, url_host
 
+    for option, value in (("--idle", idle), ("--review-seconds", review_seconds)):
+        if value is not None and not math.isfinite(value):
+            raise TesseraError(f"{option} must be a number of seconds, not {value}")
     for root in runs:
         if not Path(root).is_dir():
             raise TesseraError(f"--runs {root}: no such directory")
@@ -47,6 +68,7 @@ def serve(host, port, open_page, searches, runs=(), token=None, memory_mb=None, 
         token=token,
         memory_mb=memory_mb,
         idle=DEFAULT_IDLE_SECONDS if idle is None else idle,
+        review_seconds=DEFAULT_REVIEW_SECONDS if review_seconds is None else review_seconds,
         warm=True,
     )
 
