@@ -44,17 +44,25 @@ def free_port():
 
 
 @contextmanager
-def running_server(*args, env=None):
+def running_server(*args, env=None, open_files=None):
     """Yields (the page's URL, the process); Ctrl-C (SIGINT) stops it at the end, which
     must exit cleanly. ``process.output`` is what it printed so far (stdout and stderr).
-    ``env``: variables added to the server's environment."""
+    ``env``: variables added to the server's environment; ``open_files``: the server's
+    limit of open descriptors (soft and hard), when given."""
     port = free_port()
+
+    def limit_files():
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
+
     process = subprocess.Popen(
         [sys.executable, "-m", "tessera", "serve", "--port", str(port), *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
         env=dict(os.environ, PYTHONUNBUFFERED="1", **(env or {})),
+        preexec_fn=limit_files if open_files is not None else None,
     )
     lines = queue.Queue()
     output = process.output = []

@@ -98,10 +98,56 @@ def analyze(threads, warm_names, max_line_bytes):
     metavar="SECONDS",
     help="a game review's search of each position at most  [default: 2]",
 )
-def serve(port, host, open_page, searches, runs, token, memory_mb, idle, review_seconds):
+@click.option(
+    "--max-connections",
+    type=click.IntRange(1, 100_000),
+    default=None,
+    help="open connections at most (fewer when the process may not open that many files)  [default: 1000]",
+)
+@click.option(
+    "--header-timeout",
+    type=click.FloatRange(0, 3600, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="a request's headers must arrive within this time of its first byte  [default: 10]",
+)
+@click.option(
+    "--body-timeout",
+    type=click.FloatRange(0, 3600, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="a request's body must arrive within this time of its headers  [default: 30]",
+)
+def serve(
+    port,
+    host,
+    open_page,
+    searches,
+    runs,
+    token,
+    memory_mb,
+    idle,
+    review_seconds,
+    max_connections,
+    header_timeout,
+    body_timeout,
+):
     """A local web page to set up, play and analyse positions of every game (docs/web.md)."""
     for library in ("starlette", "uvicorn", "psutil"):  # the 'web' extra, named here first
         require_extra(library, "web", "tessera serve")
     from tessera.web.serve import serve as run_server
 
-    run_server(host, port, open_page, searches, runs, token, memory_mb, idle, review_seconds=review_seconds)
+    run_server(
+        host,
+        port,
+        open_page,
+        searches,
+        runs,
+        token,
+        memory_mb,
+        idle,
+        review_seconds=review_seconds,
+        max_connections=max_connections,
+        header_seconds=header_timeout,
+        body_seconds=body_timeout,
+    )

@@ -3,8 +3,10 @@ of every game loaded in the background as it starts (``warming``), so the first 
 and searches answer at once.
 
 Listening beyond loopback (``--host``) is said on stderr, and the board then needs a
-token (made up unless ``--token`` gives one), printed in the page's address."""
+token (made up unless ``--token`` gives one), printed in the page's address. The
+connections are held to read deadlines and a cap (``tessera.web.connections``)."""
 
+import asyncio
 import math
 import secrets
 import socket
@@ -28,9 +30,13 @@ def serve(
     memory_mb=None,
     idle=None,
     review_seconds=None,
+    max_connections=None,
+    header_seconds=None,
+    body_seconds=None,
 ):
     """Serve the board until Ctrl-C. ``review_seconds``: a game review's search time a
-    position. Each None is its default."""
+    position; the connections' cap and read deadlines (``tessera.web.connections``). Each
+    None is its default."""
     uvicorn = require_extra("uvicorn", "web", "tessera serve")
     from tessera.web.analysis import (
         DEFAULT_IDLE_SECONDS,
@@ -39,9 +45,15 @@ def serve(
         search_memory_mb,
     )
     from tessera.web.app import create_app
+    from tessera.web.connections import BACKLOG, Limits, connection_cap, guarded_protocol, quiet_accept_errors
     from tessera.web.guard import is_loopback, url_host
 
-    for option, value in (("--idle", idle), ("--review-seconds", review_seconds)):
+    for option, value in (
+        ("--idle", idle),
+        ("--review-seconds", review_seconds),
+        ("--header-timeout", header_seconds),
+        ("--body-timeout", body_seconds),
+    ):
         if value is not None and not math.isfinite(value):
             raise TesseraError(f"{option} must be a number of seconds, not {value}")
     for root in runs:
@@ -71,6 +83,9 @@ def serve(
         review_seconds=DEFAULT_REVIEW_SECONDS if review_seconds is None else review_seconds,
         warm=True,
     )
+    given = {"header_seconds": header_seconds, "body_seconds": body_seconds, "max_connections": max_connections}
+    limits = Limits(**{name: value for name, value in given.items() if value is not None})
+    limits.max_connections = connection_cap(limits.max_connections)
 
     class BoardServer(uvicorn.Server):
         def handle_exit(self, sig, frame):
@@ -79,9 +94,25 @@ def serve(
             app.state.hub.end_streams()
             super().handle_exit(sig, frame)
 
-    server = BoardServer(
-        uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=SHUTDOWN_SECONDS)
+        async def startup(self, sockets=None):
+            quiet_accept_errors(asyncio.get_running_loop())
+            await super().startup(sockets)
+
+    # uvicorn's h11 protocol on asyncio's own loop, whatever else is installed: the one the
+    # connections' guard extends; no websockets (the board has none). Its warnings are of
+    # clients' malformed requests, already answered with a 400: the log has its errors only.
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        http=guarded_protocol(limits),
+        loop="asyncio",
+        ws="none",
+        backlog=BACKLOG,
+        log_level="error",
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
     )
+    server = BoardServer(config)
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::', '') else url_host(host)}:{port}/"
     if token is not None:
         url += f"?token={token}"
