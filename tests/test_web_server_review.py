@@ -73,7 +73,7 @@ class Page:
 
         self.reader = threading.Thread(target=read, daemon=True)
         self.reader.start()
-        assert opened.wait(WAIT_SECONDS), "the page's stream did not open"
+        assert opened.wait(timeout=WAIT_SECONDS), "the page's stream did not open"
 
     def next(self, kind, timeout=WAIT_SECONDS):
         deadline = time.monotonic() + timeout
