@@ -568,6 +568,10 @@ def test_listening_beyond_loopback_warns_and_bad_options_are_one_line_errors(tmp
         (("--runs", tmp_path / "none"), "no such directory"),
         (("--memory", "1"), "too little"),
         (("--token", ""), "must not be empty"),
+        # The token is sent in a cookie and the page's address: a character neither carries
+        # as it is would break the page's first answer, so it is refused at the start.
+        (("--token", "s\u00e9sam\u00e9"), "printable ASCII"),
+        (("--token", "two words"), "printable ASCII"),
     ):
         result = tessera("serve", "--port", "1", *args)
         assert result.returncode == 2 and message in result.stderr, result.stderr

@@ -61,6 +61,9 @@ def serve(
             raise TesseraError(f"--runs {root}: no such directory")
     if token is not None and not token:
         raise TesseraError("--token must not be empty")
+    # It travels in a cookie, a header and the page's address: printable ASCII only.
+    if token is not None and not all("!" <= char <= "~" and char not in '"\\;,%&#?' for char in token):
+        raise TesseraError('--token may hold only printable ASCII characters, without spaces or " \\ ; , % & # ?')
     memory_mb = DEFAULT_MEMORY_MB if memory_mb is None else memory_mb
     search_memory_mb(memory_mb, searches)  # too little is said before anything starts
     if not is_loopback(host):
