@@ -21,6 +21,7 @@ from tessera.kernels import bind, games
 from tessera.kernels.interfaces import interface
 from tessera.kernels.rng import make_rng
 from tessera.learning.features import LEARNABLE
+from tests.tiers import fewer
 
 
 def random_game(game, options, seed, on_position=None):
@@ -69,7 +70,7 @@ class GameConformance:
 
     def test_random_games_keep_invariants_and_moves_apply(self):
         for i, options in enumerate(self.configurations):
-            for seed in range(20):
+            for seed in range(fewer(20, 3)):
                 random_game(self.game, options, 1000 * i + seed, self._check_position)
 
     def _check_position(self, state, moves):
@@ -95,7 +96,7 @@ class GameConformance:
                 assert games.random_move(state, rng, scratch) in set(moves.tolist())
 
     # Every game's subclass runs this one method: hypothesis must not object to that.
-    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.differing_executors])
+    @settings(max_examples=fewer(25, 5), deadline=None, suppress_health_check=[HealthCheck.differing_executors])
     @given(seed=st.integers(0, 2**32 - 1), which=st.integers(0, 99))
     def test_property_random_games(self, seed, which):
         options = self.configurations[which % len(self.configurations)]

@@ -5,6 +5,7 @@ chromium a module, a page on the module's ``server``."""
 
 import pytest
 
+from tests import tiers
 from tests.browser_page import chromium, error_free, open_board
 
 # Markers (pyproject.toml lists them) of the tests the quick tier does not run.
@@ -19,6 +20,11 @@ def pytest_addoption(parser):
         action="store_true",
         help="the quick tier: leave out the tests marked " + ", ".join(QUICK_LEAVES_OUT) + " (tests/README.md)",
     )
+
+
+def pytest_configure(config):
+    # Before the test modules are imported: the checks of random games read it (tests/tiers.py).
+    tiers.QUICK = config.getoption("--quick")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -37,6 +37,7 @@ from tessera.notation.azul import (
     validate,
 )
 from tests.repo import repo_text
+from tests.tiers import fewer
 
 # Hand-written positions, in canonical text. Each keeps all 20 tiles of every colour.
 REFILL_2P = """\
@@ -589,7 +590,7 @@ def test_unparsable_moves(text):
 # ---- random games --------------------------------------------------------------------
 
 
-@settings(max_examples=24, deadline=None)
+@settings(max_examples=fewer(24, 4), deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4), variant=st.sampled_from([VARIANT_COLOUR, VARIANT_GRAY])
 )

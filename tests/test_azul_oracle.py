@@ -17,16 +17,17 @@ try:  # pytest puts tests/ on sys.path (rootdir-relative "prepend" import mode)
     from oracle import azul_oracle as O
 except ImportError:  # pragma: no cover - when tests/ is a package
     from tests.oracle import azul_oracle as O
-
 import tessera.kernels.azul as K
 from tessera.kernels.azul import layout as L
+from tests.tiers import fewer
 
 VARIANTS = (L.VARIANT_COLOUR, L.VARIANT_GRAY)
 CONFIGS = [(players, variant) for players in (2, 3, 4) for variant in VARIANTS]
 CONFIG_IDS = [f"{p}p-{'gray' if v == L.VARIANT_GRAY else 'colour'}" for p, v in CONFIGS]
 
-# Games per configuration: the default run of this file stays under a minute.
-FAST_GAMES = {2: 120, 3: 80, 4: 50}
+# Games per configuration: the default run of this file stays under a minute, the quick tier's
+# under a few seconds.
+FAST_GAMES = {2: fewer(120, 16), 3: fewer(80, 10), 4: fewer(50, 6)}
 SLOW_GAMES = 3000
 
 

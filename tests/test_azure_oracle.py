@@ -22,11 +22,11 @@ try:  # pytest puts tests/ on sys.path (rootdir-relative "prepend" import mode)
 except ImportError:  # pragma: no cover - when tests/ is a package
     import tests.azure_positions as P
     from tests.oracle import azure_oracle as O
-
 from tessera.kernels import games
 from tessera.kernels.azure import layout as L
 from tessera.kernels.azure import realm as R
 from tessera.kernels.azure.setup import new_game
+from tests.tiers import fewer
 
 CONFIGS = {  # name: (cosmos, gifted card)
     "base": (False, L.GIFTED_NONE),
@@ -37,7 +37,7 @@ CONFIGS = {  # name: (cosmos, gifted card)
     "cosmos": (True, L.GIFTED_NONE),
     "cosmos-bountiful": (True, L.BOUNTIFUL),
 }
-FAST_GAMES = 50
+FAST_GAMES = fewer(50, 25)
 SLOW_GAMES = 2000
 POLICIES = ("uniform", "greedy", "beasts", "cosmos", "cheap")
 

@@ -34,6 +34,7 @@ from tessera.notation.pavilion import (
 )
 from tests.conformance import random_game
 from tests.repo import repo_text
+from tests.tiers import fewer
 
 try:  # pytest puts tests/ on sys.path (rootdir-relative "prepend" import mode)
     from test_pavilion_rules import build, player
@@ -80,7 +81,7 @@ def test_input_order_is_free_output_is_canonical():
     assert format_position(state) == EXAMPLE
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=fewer(15, 3), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4]))
 def test_property_notation_round_trips_over_random_games(seed, players):
     def round_trip(state, moves):

@@ -21,12 +21,13 @@ try:  # pytest puts tests/ on sys.path (rootdir-relative "prepend" import mode)
 except ImportError:  # pragma: no cover - when tests/ is a package
     import tests.test_pavilion_rules as R
     from tests.oracle import pavilion_oracle as O
-
 import tessera.kernels.pavilion as K
 from tessera.kernels.pavilion import layout as L
+from tests.tiers import fewer
 
-# Games per player count: the default run of this file stays under half a minute.
-FAST_GAMES = {2: 60, 3: 40, 4: 30}
+# Games per player count: the default run of this file stays under half a minute, the quick
+# tier's under a few seconds.
+FAST_GAMES = {2: fewer(60, 12), 3: fewer(40, 8), 4: fewer(30, 6)}
 SLOW_GAMES = 3000
 POLICIES = ("uniform", "eager", "hoarder", "passer")
 
