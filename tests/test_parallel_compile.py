@@ -42,29 +42,46 @@ def python(code, cache, helper=True, **env):
     return done.stdout
 
 
-@pytest.mark.cold
-def test_every_kernel_a_helper_compiles_is_one_the_search_compiles_with_those_types(tmp_path):
-    """Helper off, cold cache (a cached kernel brings its callees compiled in, so only a
-    compile shows what it calls): an MCTS and an IS-MCTS search compile each kernel of
-    their helper's plan with the plan's argument types, so the helper never compiles for
-    nothing."""
-    out = python(
-        """
+# The search that a helped cold search must answer alike (below).
+SEARCH = """
+    import glob, json, tempfile
+    from tessera.search.mcts import Mcts, MctsOptions
+    result = Mcts(MctsOptions(iterations=300, seed=3)).search(state)
+    print(json.dumps([[int(line.move), int(line.visits)] for line in result.moves]))
+    print(len(glob.glob(tempfile.gettempdir() + "/tessera-compile-*")))
+"""
+
+
+@pytest.fixture(scope="module")
+def lone_cold_search(tmp_path_factory):
+    """One process on a cold cache without a helper: ``SEARCH`` (a lone search's answer), then
+    an IS-MCTS search, then for each kernel of their helpers' plans whether the searches
+    compiled it with the plan's argument types. Its lines: the two of ``SEARCH``, then one a
+    kernel. (One cold compile serves both tests that need one.)"""
+    return python(
+        textwrap.dedent(SEARCH)
+        + textwrap.dedent("""
         from numba import typeof
         from tessera.search import ismcts, mcts
         from tessera.search.ismcts import Ismcts
-        from tessera.search.mcts import Mcts, MctsOptions
-        Mcts(MctsOptions(iterations=50, seed=1)).search(state)
         Ismcts(MctsOptions(iterations=50, seed=1)).search(state)
         plans = (mcts.helper_kernels(state.tolist(), "greedy", False), ismcts.helper_kernels(state.tolist(), "greedy"))
         for plan in plans:
             for kernel, args in plan:
                 print(kernel.py_func.__qualname__, tuple(map(typeof, args)) in kernel.overloads)
-    """,
-        tmp_path,
+    """),
+        tmp_path_factory.mktemp("lone"),
         helper=False,
-    )
-    lines = out.splitlines()
+    ).splitlines()
+
+
+@pytest.mark.cold
+def test_every_kernel_a_helper_compiles_is_one_the_search_compiles_with_those_types(lone_cold_search):
+    """Helper off, cold cache (a cached kernel brings its callees compiled in, so only a
+    compile shows what it calls): an MCTS and an IS-MCTS search compile each kernel of
+    their helper's plan with the plan's argument types, so the helper never compiles for
+    nothing."""
+    lines = lone_cold_search[2:]
     assert len(lines) == 9  # 4 kernels in MCTS's plan (no reuse), 5 in IS-MCTS's
     assert all(line.endswith(" True") for line in lines), lines
 
@@ -110,21 +127,14 @@ def test_the_helper_skips_a_kernel_the_command_has_begun_and_caches_the_others(t
 
 
 @pytest.mark.cold
-def test_a_helped_cold_search_gives_the_answer_of_a_lone_one_and_leaves_nothing_behind(tmp_path):
+def test_a_helped_cold_search_gives_the_answer_of_a_lone_one_and_leaves_nothing_behind(tmp_path, lone_cold_search):
     """Cold, with the helper and without it (fresh caches each), then warm: the same moves
     and visits; the helper's lock directory is gone afterwards."""
-    search = """
-        import glob, json, tempfile
-        from tessera.search.mcts import Mcts, MctsOptions
-        result = Mcts(MctsOptions(iterations=300, seed=3)).search(state)
-        print(json.dumps([[int(line.move), int(line.visits)] for line in result.moves]))
-        print(len(glob.glob(tempfile.gettempdir() + "/tessera-compile-*")))
-    """
     temp = tmp_path / "temp"
     temp.mkdir()
-    helped = python(search, tmp_path / "helped", TMPDIR=str(temp)).splitlines()
-    alone = python(search, tmp_path / "alone", helper=False).splitlines()
-    warm = python(search, tmp_path / "helped", TMPDIR=str(temp)).splitlines()
+    helped = python(SEARCH, tmp_path / "helped", TMPDIR=str(temp)).splitlines()
+    alone = lone_cold_search[:2]
+    warm = python(SEARCH, tmp_path / "helped", TMPDIR=str(temp)).splitlines()
     assert helped[0] == alone[0] == warm[0]
     assert helped[1] == warm[1] == "0"
 
