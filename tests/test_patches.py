@@ -120,9 +120,12 @@ def test_switched_on_every_patch_is_applied(tmp_path):
 
 
 def moves_and_visits(switch, cache):
+    # Random rollouts: the fewest kernels a search compiles (the patches know no game nor rollout).
     result = tessera(
         "best",
         "-",
+        "--rollout",
+        "random",
         "--iterations",
         400,
         "--threads",
