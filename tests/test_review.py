@@ -15,12 +15,17 @@ from tessera.web.analysis import AnalysisHub
 from tessera.web.documents import BadRequest
 from tessera.web.review import (
     MIN_VISITS,
+    POINT_WEIGHT,
     THRESHOLDS,
     Review,
+    accuracy,
     final_values,
     judge,
+    judge_try,
     mark,
     plan_review,
+    rounds_of,
+    summary,
     value_for,
     winners_of,
 )
@@ -127,6 +132,70 @@ def test_the_games_end():
         winners_of("player 1 to move: draft")
     assert final_values([30, 25], [1]) == [(1.0, 5.0), (0.0, -5.0)]
     assert final_values([20, 20, 10], [1, 2]) == [(0.5, 0.0), (0.5, 0.0), (0.0, -10.0)]
+
+
+# ---- accuracy and each player's figures ------------------------------------------------------
+
+
+def verdict(player, win, points):
+    return {"player": player, "lost": {"win": win, "points": points}, "mark": mark(win, points)}
+
+
+def test_accuracy_worked_by_hand():
+    """103.1668 * exp(-0.04354 * L) - 3.1668 of the loss L in percentage points, a point of
+    margin counting as two: worked out with a calculator."""
+    assert accuracy(0.0, 0.0) == 100.0
+    # L = 10: exp(-0.4354) = 0.647006, times 103.1668 = 66.7496, less 3.1668.
+    assert accuracy(0.10, 0.0) == pytest.approx(63.5828, abs=1e-3)
+    assert accuracy(0.0, 5.0) == pytest.approx(63.5828, abs=1e-3)  # 5 points count as 10
+    assert accuracy(0.04, 5.0) == pytest.approx(63.5828, abs=1e-3)  # the larger of the two
+    # L = 30: exp(-1.3062) = 0.270848, times 103.1668 = 27.9425, less 3.1668.
+    assert accuracy(0.30, 0.0) == pytest.approx(24.7757, abs=1e-3)
+    # L = 3 (win 3 points, margin 1 point = 2): exp(-0.13062) = 0.877553 -> 90.5344 - 3.1668.
+    assert accuracy(0.03, 1.0) == pytest.approx(87.3676, abs=1e-3)
+    assert accuracy(1.0, 0.0) == 0.0  # 103.1668 * exp(-4.354) = 1.33, below 3.1668: kept at 0
+
+
+def test_each_players_counts_and_accuracy_worked_by_hand():
+    moves = [
+        verdict(1, 0.0, 0.0),  # 100
+        verdict(1, 0.10, 0.0),  # 63.5828, a mistake
+        verdict(1, 0.0, 5.0),  # 63.5828, a mistake
+        verdict(2, 0.30, 0.0),  # 24.7757, a blunder
+        verdict(2, 0.03, 1.0),  # 87.3676, no mark
+    ]
+    one, two, three = summary(moves, 3)
+    assert {k: one[k] for k in ("player", "moves", "inaccuracy", "mistake", "blunder")} == {
+        "player": 1,
+        "moves": 3,
+        "inaccuracy": 0,
+        "mistake": 2,
+        "blunder": 0,
+    }
+    assert one["accuracy"] == pytest.approx((100 + 63.5828 + 63.5828) / 3, abs=1e-3)  # 75.7219
+    assert (two["moves"], two["blunder"], two["mistake"]) == (2, 1, 0)
+    assert two["accuracy"] == pytest.approx((24.7757 + 87.3676) / 2, abs=1e-3)  # 56.0716
+    assert three == {"player": 3, "moves": 0, "inaccuracy": 0, "mistake": 0, "blunder": 0, "accuracy": None}
+
+
+def test_a_move_is_marked_exactly_when_its_accuracy_is_below_a_five_point_loss():
+    for _, win, points in THRESHOLDS:  # the thresholds weigh a point as POINT_WEIGHT of win
+        assert 100 * win == pytest.approx(POINT_WEIGHT * points)
+    edge = accuracy(0.05, 0.0)
+    for win in [k / 200 for k in range(0, 60)]:
+        for points in [k / 4 for k in range(0, 20)]:
+            assert (mark(win, points) is not None) == (accuracy(win, points) <= edge + 1e-9), (win, points)
+
+
+def test_rounds_start_where_the_round_number_changes():
+    history = page_history("azul", seed=3)
+    positions = [Position.parse(entry["text"]) for entry in history]
+    starts = rounds_of(positions)
+    assert [s["round"] for s in starts] == list(range(2, len(starts) + 2)) and len(starts) >= 4
+    for start in starts:
+        assert positions[start["index"] - 1].to_json()["round"] == start["round"] - 1
+    azure = [Position.new("azure", seed=1)]
+    assert rounds_of(azure) == []  # a game of turns, no rounds
 
 
 # ---- the plan ----------------------------------------------------------------------------------
@@ -279,6 +348,29 @@ def test_a_review_agrees_with_the_engines_answers(hub, page):
         assert verdict == {"index": i, **judge(answer, plan.codes[i], after)}
         assert verdict["move"] == history[i + 1]["move"]
     assert hub.tabs[tab.id].query is None  # the tab searches no more
+    # Every event counts each player's marks and accuracy over the moves judged so far.
+    assert events[-1]["summary"] == summary(list(judged.values()), 2)
+
+
+def test_a_try_is_judged_by_a_search_of_its_position(hub, page):
+    """Practise: the search's best move is as good as the best; a draft of a whole factory
+    thrown on the floor at the start loses points, and is marked."""
+    tab, _ = page
+    start = Position.new("azul", seed=1)
+
+    def tried(move):
+        coroutine = judge_try(hub, tab, start, start.parse_move(move), 300, 0)
+        return asyncio.run_coroutine_threadsafe(coroutine, tab.loop).result(EVENT_TIMEOUT)
+
+    floors = [m for m in start.legal_moves if m.endswith("floor")]
+    thrown = max(floors, key=lambda m: len(start.play(m).to_json()["boards"][0]["floor"].strip("-")))
+    bad = tried(thrown)
+    assert not bad["good"] and bad["verdict"]["mark"] is not None and bad["verdict"]["move"] == thrown
+    assert bad["verdict"]["lost"]["points"] > 0
+    best = bad["verdict"]["best"]["move"]
+    good = tried(best)
+    assert good["good"] and good["verdict"]["mark"] is None
+    assert tab.query is None  # the try's searches ended with it
 
 
 def test_a_stopped_review_says_so_and_sends_no_more(hub, page):

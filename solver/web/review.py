@@ -15,16 +15,24 @@ page's analysis waits for one position's search at most, never for the whole rev
 Every answer goes to the page's event stream as a ``review`` event: the positions
 searched so far, their win chances, and the moves judged.
 
-The marks are plain functions of the engine's answers (``judge``, ``mark``), tested on
-their own (tests/test_review.py).
+The marks, each move's accuracy and each player's counts are plain functions of the
+engine's answers (``judge``, ``mark``, ``accuracy``, ``summary``), tested on their own
+(tests/test_review.py). Two more routes serve the page's review: a try of "Practise your
+mistakes", a move judged in a position of the review by a search of that position (the
+page's one search, as each review position is), and a saved review read back, checked
+against its schema (docs/review.schema.json) and the rules before the page shows it.
 """
 
 import asyncio
 import itertools
+import json
+import math
 import re
 import threading
 from dataclasses import dataclass, field
+from importlib import resources
 
+import jsonschema
 from starlette.routing import Route
 
 from tessera.errors import TesseraError
@@ -48,6 +56,18 @@ MAX_VISITS = 100_000  # per position (the hub's review_seconds bounds its time)
 MAX_POSITIONS = 1000  # a query's moves and turns at most (docs/analyze.md)
 MAX_SEED = 2**32 - 1  # the MCTS seed's range
 TOLERANCE = 1e-9  # a loss computed as 0.0999999 reaches the 0.10 threshold
+# A move's accuracy (docs/web.md, "Accuracy"): lichess's curve of the win chance lost, in
+# percentage points, a point of margin lost counting as POINT_WEIGHT of them (the ratio of
+# every threshold above: 20 to 10, 10 to 5, 5 to 2.5), so a move is marked exactly when
+# its accuracy falls below that of a 5-point loss.
+ACCURACY_SCALE = 103.1668
+ACCURACY_DECAY = 0.04354
+ACCURACY_SHIFT = ACCURACY_SCALE - 100.0  # a move that lost nothing is 100
+POINT_WEIGHT = 2.0
+MARKS = [name for name, _, _ in THRESHOLDS]
+# The saved review's schema: docs/review.schema.json, shipped with the page.
+FILE_SCHEMA = json.loads(resources.files("tessera.web.static").joinpath("review.schema.json").read_text("utf-8"))
+_FILE_VALIDATOR = jsonschema.Draft202012Validator(FILE_SCHEMA)
 _serials = itertools.count(1)
 
 
@@ -61,6 +81,47 @@ def mark(win_lost, points_lost):
         if win_lost >= win - TOLERANCE or points_lost >= points - TOLERANCE:
             return name
     return None
+
+
+def loss_points(win_lost, points_lost):
+    """A move's loss in percentage points of win chance, a point of margin counting as
+    POINT_WEIGHT of them: the larger of the two."""
+    return max(100.0 * win_lost, POINT_WEIGHT * points_lost)
+
+
+def accuracy(win_lost, points_lost):
+    """A move's accuracy, 0 to 100: 103.1668 * exp(-0.04354 * L) - 3.1668, L its
+    ``loss_points``, kept within 0 and 100 (100 for a move that lost nothing)."""
+    value = ACCURACY_SCALE * math.exp(-ACCURACY_DECAY * loss_points(win_lost, points_lost)) - ACCURACY_SHIFT
+    return min(100.0, max(0.0, value))
+
+
+def summary(moves, players):
+    """Each player's figures over the judged ``moves`` (``judge``'s verdicts): ``moves``
+    judged, the count of each mark, and ``accuracy``, the mean of the moves' accuracies
+    (None for a player without a judged move)."""
+    rows = []
+    for player in range(1, players + 1):
+        own = [m for m in moves if m["player"] == player]
+        row = {"player": player, "moves": len(own), **{name: sum(m["mark"] == name for m in own) for name in MARKS}}
+        scores = [accuracy(m["lost"]["win"], m["lost"]["points"]) for m in own]
+        row["accuracy"] = sum(scores) / len(scores) if scores else None
+        rows.append(row)
+    return rows
+
+
+def rounds_of(positions):
+    """Where each round after the first starts: ``{"index", "round"}`` for each history
+    position whose round differs from the one before (a game without rounds: none)."""
+    starts, before = [], None
+    if not positions or "round" not in positions[0].to_json():
+        return starts
+    for index, position in enumerate(positions):
+        number = position.to_json().get("round")
+        if before is not None and number is not None and number != before:
+            starts.append({"index": index, "round": number})
+        before = number
+    return starts
 
 
 def value_for(player, mover, players, win, margin):
@@ -269,6 +330,7 @@ class Review:
         self.answers = {}  # history index -> the engine's answer
         self.failed = set()  # history indices whose search answered an error
         self.judged = set()
+        self.verdicts = {}  # history index -> its move judged
         # (stretch, turn) of each position searched, in order; the query of step k is named k
         self.steps = [(n, turn) for n, stretch in enumerate(plan.stretches) for turn in range(len(stretch.moves) + 1)]
         self.step = 0
@@ -276,8 +338,12 @@ class Review:
 
     # What the page gets.
     def _event(self, **fields):
-        done = len(self.answers) + len(self.failed)
-        self.tab.deliver({"review": self.id, "total": self.plan.searched(), "done": done, **fields})
+        with self.lock:
+            done = len(self.answers) + len(self.failed)
+            for verdict in fields.get("moves", []):
+                self.verdicts[verdict["index"]] = verdict
+            figures = summary(list(self.verdicts.values()), self.plan.players)
+        self.tab.deliver({"review": self.id, "total": self.plan.searched(), "done": done, **fields, "summary": figures})
 
     def start(self):
         final = []
@@ -410,6 +476,145 @@ class Review:
         return None if verdict is None else {"index": index, **verdict}
 
 
+# ---- practise: a move tried in a position of the review --------------------------------------
+
+
+def read_try(position_text, move):
+    """(position, the move's code) of a try: a complete position where a player chooses, and a
+    legal move of it; BadRequest naming what is wrong."""
+    try:
+        position = read_position(position_text)
+    except BadRequest:
+        raise
+    except TesseraError as err:
+        raise BadRequest(f"position: {err}") from None
+    if position.is_view:
+        raise BadRequest("a try needs a complete position, not a player's view")
+    if position.is_over or position.is_chance:
+        raise BadRequest("no player chooses a move in this position")
+    if not isinstance(move, str) or not move:
+        raise BadRequest(f"move must be the text of a move, not {inputs.shown(move)}")
+    try:
+        return position, position.parse_move(move)
+    except TesseraError as err:
+        raise BadRequest(f"move: {err}") from None
+
+
+async def search_once(hub, tab, query):
+    """The final answer of ``query`` run as ``tab``'s one search (its old one stopped);
+    BadRequest when the page stopped it or began another meanwhile, TesseraError when the
+    engine answered an error."""
+    loop = asyncio.get_running_loop()
+    answered = loop.create_future()
+
+    def deliver(document):  # on the engine's threads
+        if "warning" not in document and not document.get("isDuringSearch", False):
+            loop.call_soon_threadsafe(_settle, answered, document)
+
+    await asyncio.to_thread(hub.search_for, tab, query, deliver)
+    try:
+        document = await answered
+    finally:
+        current = hub.is_current(tab, query["id"])
+        hub.release(tab, query["id"])
+    if not current:
+        raise BadRequest("the try was stopped: the page stopped its search or began another")
+    if "error" in document:
+        raise TesseraError(document["error"])
+    return document
+
+
+def _settle(future, document):
+    if not future.done():
+        future.set_result(document)
+
+
+async def judge_try(hub, tab, position, code, visits, seed):
+    """``judge``'s verdict on the move ``code`` tried in ``position``, from a search of it at
+    the review's budget (``visits``, ``seed``, the hub's ``review_seconds``); a move the
+    search visited fewer than MIN_VISITS times is valued by a search of the position it
+    leads to (or the game's result), as a review values it. With ``good``: whether it is as
+    good as the best within the thresholds (no mark)."""
+    budget = {"maxVisits": visits, "maxTime": hub.review_seconds, "seed": seed, "memory": hub.search_mb}
+    text = position.text()
+    answer = await search_once(hub, tab, {"id": f"{tab.id}.try{next(_serials)}", "position": text, **budget})
+    entry = next((m for m in answer["moves"] if m["code"] == code), None)
+    after = None
+    if entry is not None and entry is not answer["moves"][0] and entry["visits"] < MIN_VISITS:
+        following = position.play_codes(code)
+        mover = answer["player"]
+        if following.is_over:
+            scores = following.scores
+            after = final_values(scores, winners_of(get_game(following.game).who_acts(following.state)))[mover - 1]
+        elif not following.is_chance:
+            query = {"id": f"{tab.id}.try{next(_serials)}", "position": text, "moves": [entry["move"]], **budget}
+            then = await search_once(hub, tab, query)
+            root = then["root"]
+            after = value_for(mover, then["player"], position.players, root["win_rate"], root["margin"])
+    verdict = judge(answer, code, after)
+    if verdict is None:
+        raise BadRequest(
+            f"a search of {visits} visits did not value {position.move_text(code)}: try more visits a position"
+        )
+    return {"verdict": verdict, "good": verdict["mark"] is None}
+
+
+# ---- a saved review, read back ----------------------------------------------------------------
+
+
+def read_saved(document):
+    """The ``positions``, ``rounds`` and ``summary`` of a saved review (the file's JSON), once
+    checked: against its schema, then its history by the rules (as a review's history) and
+    its points and moves against that history; BadRequest naming the first fault."""
+    error = jsonschema.exceptions.best_match(_FILE_VALIDATOR.iter_errors(document))
+    if error is not None:
+        where = "/".join(str(part) for part in error.absolute_path)
+        raise BadRequest(f"review file: {where + ': ' if where else ''}{_schema_message(error)}")
+    history = [{"text": entry["text"], "move": entry["move"]} for entry in document["history"]]
+    try:
+        plan = plan_review(history)
+    except BadRequest as err:
+        raise BadRequest(f"review file: {err}") from None
+    players, count = plan.players, len(plan.positions)
+    if (document["game"], document["players"]) != (plan.game, players):
+        raise BadRequest(
+            f"review file: it says {document['game']} for {document['players']} players;"
+            f" its history is {plan.game} for {players}"
+        )
+    seen = set()
+    for k, point in enumerate(document["points"]):
+        index = point["index"]
+        if index >= count or index in seen:
+            raise BadRequest(f"review file: points/{k}: index {index} is past the history or repeated")
+        seen.add(index)
+        for name in ("chances", "margins"):
+            if point.get(name) is not None and len(point[name]) != players:
+                raise BadRequest(f"review file: points/{k}/{name} must have one value for each of {players} players")
+    seen = set()
+    for k, move in enumerate(document["moves"]):
+        index = move["index"]
+        if index >= count - 1 or index in seen:
+            raise BadRequest(f"review file: moves/{k}: index {index} is not a move of the history, or repeated")
+        seen.add(index)
+        if move["move"] != history[index + 1]["move"] or move["player"] != plan.positions[index].to_move:
+            raise BadRequest(f"review file: moves/{k} is not the move history/{index + 1} played, by its player")
+        expected = mark(move["lost"]["win"], move["lost"]["points"])
+        if move["mark"] != expected:
+            raise BadRequest(
+                f"review file: moves/{k}: a move that lost {move['lost']['win']} of the win and"
+                f" {move['lost']['points']} points is marked {expected}, not {move['mark']}"
+            )
+    return {"positions": count, "rounds": rounds_of(plan.positions), "summary": summary(document["moves"], players)}
+
+
+def _schema_message(error):
+    """jsonschema's message with the bad value it starts with shortened."""
+    message, shown = error.message, repr(error.instance)
+    if message.startswith(shown):
+        message = inputs.shown(error.instance) + message[len(shown) :]
+    return " ".join(message.split())
+
+
 def routes(get_hub):
     """The review's routes; ``get_hub()`` is the server's AnalysisHub (BadRequest when
     analysis is off)."""
@@ -422,15 +627,30 @@ def routes(get_hub):
         seed = inputs.whole(body, "seed", 0, MAX_SEED, 0)
         plan = await asyncio.to_thread(plan_review, body.get("history"))
         review = Review(hub, tab, plan, visits, seed)
+        rounds = await asyncio.to_thread(rounds_of, plan.positions)
         await asyncio.to_thread(review.start)
-        return Json({"review": review.id, "total": plan.searched(), "positions": len(plan.positions)})
+        return Json({"review": review.id, "total": plan.searched(), "positions": len(plan.positions), "rounds": rounds})
 
     def stop(body):
         hub = get_hub()
         hub.stop(hub.tab(body.get("tab")))
         return {"stopped": True}
 
+    async def attempt(request):
+        body = await json_body(request)
+        hub = get_hub()
+        tab = hub.tab(body.get("tab"))
+        visits = inputs.whole(body, "visits", 1, MAX_VISITS, DEFAULT_VISITS)
+        seed = inputs.whole(body, "seed", 0, MAX_SEED, 0)
+        position, code = await asyncio.to_thread(read_try, body.get("position"), body.get("move"))
+        return Json(await judge_try(hub, tab, position, code, visits, seed))
+
+    def load(body):
+        return read_saved(body.get("review"))
+
     return [
         Route("/api/review/start", start, methods=["POST"]),
         Route("/api/review/stop", json_route(stop), methods=["POST"]),
+        Route("/api/review/try", attempt, methods=["POST"]),
+        Route("/api/review/load", json_route(load), methods=["POST"]),
     ]
