@@ -106,6 +106,8 @@ function startHistory(doc) {
 }
 
 async function play(move) {
+  const trying = reviewPracticeMove(move);   // review.js: a try of "Practise your mistakes", not played
+  if (trying) return trying;
   const node = current();
   const doc = await api("/api/play", {position: node.text, move, rng: node.rng, deal: $("deal").checked});
   const label = doc.dealt ? `${move} (chance dealt)` : move;
@@ -437,7 +439,7 @@ function engineSeats() {
 
 async function maybeEngineMove() {
   const doc = current().doc;
-  if (ui.busy || doc.is_over || !engineSeats().includes(doc.to_move)) return;
+  if (ui.busy || doc.is_over || reviewPractising() || !engineSeats().includes(doc.to_move)) return;
   if (!ui.tab) { setTimeout(maybeEngineMove, 200); return; }
   ui.busy = true;
   const atIndex = ui.index;
