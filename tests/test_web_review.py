@@ -2,7 +2,8 @@
 serve`: a short game played on the board and a self-play game reviewed by the analysis
 engine; the graph has one point per position, the marks are those the engine's answers
 (as the server gave them to the page) call for, a point or row jumps the board there,
-Stop and a closed page stop the review. `TESSERA_SCREENSHOTS=1` writes docs/web-review.png."""
+Stop and a closed page stop the review. The review's figures, files and practice, and
+docs/web-review.png, are tests/test_web_review_more.py's."""
 
 import copy
 import json
@@ -16,7 +17,6 @@ from tessera.position import Position
 from tessera.web.review import judge, mark, value_for
 from tests.browser_page import BROWSER_MARKS, error_free, open_board
 from tests.cli_process import tessera
-from tests.test_web_browser import save_screenshot
 from tests.web_server import running_server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -185,7 +185,6 @@ def test_a_self_play_game_reviewed_then_the_board_moved_on(page, run_folder):
     # The costliest move's position on the board, the engine's best move outlined.
     page.locator("#review-costly tbody tr").first.click()
     page.wait_for_function("ui.best !== null && document.querySelector('#board .best')", timeout=WAIT_MS)
-    save_screenshot(page, "web-review.png")
     # A new game on the board: a point still jumps into the reviewed game.
     page.click("#new")
     page.wait_for_function("ui.history.length === 1", timeout=WAIT_MS)
