@@ -59,14 +59,16 @@ TOLERANCE = 1e-9  # a loss computed as 0.0999999 reaches the 0.10 threshold
 # A move's accuracy (docs/web.md, "Accuracy"): lichess's curve of the win chance lost, in
 # percentage points, a point of margin lost counting as POINT_WEIGHT of them (the ratio of
 # every threshold above: 20 to 10, 10 to 5, 5 to 2.5), so a move is marked exactly when
-# its accuracy falls below that of a 5-point loss.
+# its accuracy is at most that of a loss of 5 percentage points.
 ACCURACY_SCALE = 103.1668
 ACCURACY_DECAY = 0.04354
 ACCURACY_SHIFT = ACCURACY_SCALE - 100.0  # a move that lost nothing is 100
 POINT_WEIGHT = 2.0
 MARKS = [name for name, _, _ in THRESHOLDS]
 # The saved review's schema: docs/review.schema.json, shipped with the page.
-FILE_SCHEMA = json.loads(resources.files("tessera.web.static").joinpath("review.schema.json").read_text("utf-8"))
+FILE_SCHEMA = json.loads(
+    resources.files("tessera.web").joinpath("static").joinpath("review.schema.json").read_text("utf-8")
+)
 _FILE_VALIDATOR = jsonschema.Draft202012Validator(FILE_SCHEMA)
 _serials = itertools.count(1)
 
