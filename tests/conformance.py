@@ -129,6 +129,7 @@ class GameConformance:
             made_b = playout.playouts(first, 5, 4, b)
             assert made_a == made_b and np.array_equal(a, b)
 
+    @pytest.mark.long  # compiles the parallel playouts, which the package does not ship compiled
     def test_parallel_playouts_match_serial(self):
         start = self.game.new(1, **self.configurations[0])
         serial = np.zeros((16, 4), np.int64)
@@ -178,7 +179,7 @@ class GameConformance:
             for move in moves:
                 assert game.parse_move(state, game.format_move(state, move)) == move
 
-        for i, options in enumerate(self.configurations):
+        for i, options in enumerate(self.configurations[: fewer(len(self.configurations), 2)]):
             random_game(game, options, 77 + i, round_trip)
 
     # ---- hashing ----------------------------------------------------------------------

@@ -211,6 +211,7 @@ def test_greedy_beats_random():
     assert figures["win_rate"] >= 0.9 and figures["mean_margin"] > 20
 
 
+@pytest.mark.long  # a match of searches
 def test_mcts_beats_greedy():
     figures = head_to_head(MCTS_SPEC, "greedy", games=24)
     assert figures["win_rate"] >= 0.75 and figures["mean_margin"] > 5

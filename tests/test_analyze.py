@@ -120,6 +120,7 @@ def test_a_query_for_each_game_and_an_azure_view(engine, query, game):
     assert answer["root"]["visits"] == 200 and answer["root"]["threads"] == threads  # the budget is the search's
 
 
+@pytest.mark.long  # a search of two seconds
 def test_answers_come_as_searches_finish_tagged_by_id(engine):
     engine.send({"id": "slow", "game": "azul", "maxTime": 2.0})
     engine.send({"id": "fast", "game": "pavilion", "maxVisits": 20})
@@ -304,6 +305,7 @@ def test_a_fresh_search_is_reproducible_from_its_seed(engine):
     ]
 
 
+@pytest.mark.long  # an analysis engine of its own, a thousand queries
 def test_a_thousand_mixed_queries_each_get_an_answer_and_the_engine_lives():
     rng = random.Random(5)
     kinds = [
@@ -337,6 +339,7 @@ def test_a_thousand_mixed_queries_each_get_an_answer_and_the_engine_lives():
         assert ("error" not in answer) == good, answer
 
 
+@pytest.mark.long  # an analysis engine of its own
 def test_end_of_input_finishes_every_query_then_exits():
     with AnalysisProcess(threads=1) as process:
         for i in range(4):
@@ -358,6 +361,7 @@ def lines_after_sigterm(process, timeout):
     return lines
 
 
+@pytest.mark.long  # an analysis engine of its own
 def test_sigterm_stops_running_searches_cleanly():
     with AnalysisProcess(threads=1) as process:
         process.send({"id": "warm", "game": "azul", "maxVisits": 1})
@@ -397,6 +401,7 @@ def test_sigterm_answers_a_search_still_loading_its_kernels(tmp_path):
     }
 
 
+@pytest.mark.long  # an analysis engine of its own
 def test_a_search_process_that_dies_is_answered_for_and_replaced():
     import psutil
 

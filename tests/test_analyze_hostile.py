@@ -267,6 +267,7 @@ def test_a_line_beyond_the_limit_is_answered_without_being_read(engine):
     assert answer["id"] is None and "bytes long" in answer["error"]
 
 
+@pytest.mark.long  # an analysis engine of its own
 def test_the_line_limit_is_an_option():
     process = Engine("--max-line-bytes", "1000")
     try:

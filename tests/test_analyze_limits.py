@@ -141,6 +141,7 @@ def running(pids):
     return [pid for pid in pids if pid in table and table[pid][1] != "Z"]  # zombies hold nothing
 
 
+@pytest.mark.long  # an analysis engine of its own
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_a_killed_engine_takes_its_fork_server_and_searches_with_it():
     process = subprocess.Popen(

@@ -179,6 +179,7 @@ def broken(position):
 """
 
 
+@pytest.mark.long  # a self-play run with an external player
 def test_an_external_player_in_tessera_selfplay(tmp_path):
     (tmp_path / "bot.py").write_text(BOT)
 

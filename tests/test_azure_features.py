@@ -164,6 +164,7 @@ def test_a_round_rollout_stops_after_its_turns_and_plays_through_chance():
         assert rules.to_move(full) == TERMINAL
 
 
+@pytest.mark.long  # a self-play run replayed
 def test_the_boundaries_of_a_replayed_game_are_its_turns(tmp_path):
     run = tmp_path / "run"
     done = run_tessera(

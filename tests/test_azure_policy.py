@@ -212,6 +212,7 @@ def test_the_root_priors_are_the_built_in_policy_at_the_searchs_temperature(opti
     assert [move["prior"] for move in report["moves"]] == pytest.approx(expected, rel=1e-9)
 
 
+@pytest.mark.long  # searches on every surface
 def test_a_policy_temperature_needs_a_policy_to_act_on():
     """Without a policy (no model, or a model with none) a temperature would change
     nothing: one line, on every surface; without one named, the settings name none."""
@@ -236,6 +237,7 @@ def test_a_policy_temperature_needs_a_policy_to_act_on():
 # ---- tessera train ----------------------------------------------------------------------
 
 
+@pytest.mark.long  # tessera selfplay, then train
 def test_train_fits_an_azure_policy_to_recorded_searches(tmp_path):
     run = tmp_path / "run"
     made = run_tessera(

@@ -74,7 +74,8 @@ def test_bad_input_is_one_line(args, stdin, names):
     assert_one_line_error(tessera(*args, stdin=stdin), names)
 
 
-@pytest.mark.parametrize("game", GAMES)
+# Three commands a game: the quick tier checks Azul's.
+@pytest.mark.parametrize("game", [GAMES[0], *(pytest.param(game, marks=pytest.mark.long) for game in GAMES[1:])])
 def test_a_byte_order_mark_is_accepted(game, tmp_path):
     text = start_text(game)
     result = tessera("moves", "-", stdin=BYTE_ORDER_MARK + text)

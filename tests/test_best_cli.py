@@ -154,6 +154,7 @@ def test_the_seed_makes_a_one_thread_search_reproducible():
     assert other["moves"] != first["moves"]
 
 
+@pytest.mark.long  # searches of many visits
 def test_threads_share_one_tree_and_vary_from_run_to_run():
     """Ruling (docs/search.md, "Threads"): threads search one tree, and which reaches a node
     first is the machine's timing, so two runs with one seed differ, as in KataGo or Leela;

@@ -62,6 +62,7 @@ def probe():
     return json.loads(done.stdout)
 
 
+@pytest.mark.long  # every kernel loaded and run
 def test_a_process_that_only_loads_kernels_runs_them_all_and_answers_alike():
     first = probe()  # compiles what the run's cache lacks
     second = probe()

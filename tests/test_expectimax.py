@@ -180,7 +180,10 @@ MIDDLE = [(0, {}), (1, {}), (2, {}), (6, {"gifted": "bountiful"}), (8, {"cosmos"
 
 
 @pytest.mark.parametrize(
-    "seed, options, back", LATE + [pytest.param(*case, marks=pytest.mark.slow) for case in LATE_SLOW]
+    "seed, options, back",
+    LATE[:2]  # the quick tier's
+    + [pytest.param(*case, marks=pytest.mark.long) for case in LATE[2:]]
+    + [pytest.param(*case, marks=pytest.mark.slow) for case in LATE_SLOW],
 )
 def test_solve_equals_expectimax_to_the_end(seed, options, back):
     state = azure_late(seed, options, back)
@@ -195,6 +198,7 @@ def test_solve_equals_expectimax_to_the_end(seed, options, back):
     assert result.value == pytest.approx(max(expected), abs=TOLERANCE)
 
 
+@pytest.mark.long  # the expectimax reference of every late position
 def test_late_positions_include_win_probabilities_and_chance():
     """The positions of the default run are not all certain wins and losses, and chance
     acts in them (the two slow ones add two more win probabilities)."""

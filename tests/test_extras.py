@@ -89,6 +89,7 @@ def test_the_blocked_libraries_cannot_be_imported(without):
     assert json.loads(done.stdout) == list(EVERY)
 
 
+@pytest.mark.long  # every core command in a process
 def test_the_core_commands_run_without_any_extra(without):
     env = without(*EVERY)
     position = tessera("new", "azul", "--seed", "1", **env)

@@ -160,6 +160,7 @@ def test_the_fit_follows_its_seed():
 # ---- tessera train ----------------------------------------------------------------------
 
 
+@pytest.mark.long  # tessera selfplay, then train
 def test_train_with_hidden_units_writes_them_and_their_figures(tiny_run, tmp_path):  # noqa: F811
     out = tmp_path / "hidden.npz"
     done = run_tessera(

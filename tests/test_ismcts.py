@@ -237,7 +237,8 @@ def test_same_seed_same_result():
     assert summaries[0] == summaries[1] != summaries[2]
 
 
-@pytest.mark.parametrize("select, rollout", [("puct", "random"), ("uct", "greedy")])
+# Greedy rollouts compile the toy's IS-MCTS once more: the quick tier leaves that case out.
+@pytest.mark.parametrize("select, rollout", [("puct", "random"), pytest.param("uct", "greedy", marks=pytest.mark.long)])
 def test_options_and_threads(select, rollout):
     result = search(
         view_of(dealt(6, 1, reply=True)), iterations=4000, threads=2, select=select, rollout=rollout, value="blend"
@@ -250,7 +251,8 @@ def test_options_and_threads(select, rollout):
 
 def test_time_limit_and_progress():
     calls = []
-    result = Ismcts(MctsOptions(time_limit=0.2)).search(view_of(dealt(6, 1)), lambda *a: calls.append(a))
+    options = MctsOptions(time_limit=0.2, rollout=TEXTBOOK["rollout"])  # the rollout the other tests compile
+    result = Ismcts(options).search(view_of(dealt(6, 1)), lambda *a: calls.append(a))
     assert calls and calls[-1][0] == result.visits and calls[-1][1] is None
 
 
@@ -266,6 +268,7 @@ def test_no_move_to_search():
 # ---- Azul: complete information -----------------------------------------------------
 
 
+@pytest.mark.long  # compiles Azul's IS-MCTS, which the package does not ship compiled
 def test_agrees_with_mcts_on_azul():
     """The last move of a game: only 'F1 white 4' (79 points, more complete rows) beats 79."""
     state = parse_position(

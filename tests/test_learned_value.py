@@ -116,6 +116,7 @@ def test_without_a_model_the_search_is_the_same(random_model):
     assert learned["root"]["margin"] != estimated["root"]["margin"]
 
 
+@pytest.mark.long  # a search on every surface
 def test_every_surface_gives_the_same_seeded_search_and_the_models_hash(random_model):
     path, model = random_model
     by_cli = run_tessera(
@@ -224,6 +225,7 @@ def test_the_default_search_takes_its_priors_from_the_builtin_policy():
     assert [move["prior"] for move in report["moves"]] == pytest.approx(expected, rel=1e-9)
 
 
+@pytest.mark.long  # a search on every surface
 def test_builtin_searches_as_the_shipped_file_on_every_surface():
     by_file = tessera.best(START, visits=VISITS, seed=6, rollout="round", model=str(SHIPPED))
     by_cli = run_tessera(
@@ -304,6 +306,7 @@ def builtin_hash(position):
     return best_report(done.stdout)["settings"]["model_hash"]
 
 
+@pytest.mark.long  # searches on every surface
 def test_builtin_takes_the_model_fitted_to_the_player_count_where_one_ships():
     """Summer Pavilion ships a 3-player model beside its general one, Azul a 3- and a
     4-player one; the other player counts take the general one."""
@@ -338,6 +341,7 @@ def test_builtin_takes_the_model_fitted_to_the_player_count_where_one_ships():
 SHIPPED_AZURE = MODELS / "azure.npz"
 
 
+@pytest.mark.long  # searches on every surface
 def test_builtin_is_the_shipped_azure_model_of_the_model_card():
     """docs/learning.md, "The built-in models", Azure: the first generation's value of
     results/strength with the priors fitted to its searches of 16,000 simulations a move,

@@ -284,6 +284,7 @@ def test_bad_model_files_are_named_in_one_line(tmp_path):
 # ---- tessera train ----------------------------------------------------------------------
 
 
+@pytest.mark.long  # tessera selfplay, then train
 def test_train_end_to_end_writes_a_model_and_prints_its_figures(tiny_run, tmp_path):
     out = tmp_path / "value.npz"
     done = run_tessera("train", "azul", tiny_run, "--out", out, "--seed", 2, "--validation", 0.34, "--no-progress")

@@ -68,6 +68,7 @@ def leader_model(tmp_path_factory):
 # ---- the kernel -------------------------------------------------------------------------
 
 
+@pytest.mark.long  # compiles the parts of the mixed rollout, which the package ships compiled inside its searches only
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_mix_is_the_weighted_mean_of_the_cut_and_the_finished_game(leader_model, seed):
     state = tessera.Position.parse(BOUNDARY).state
@@ -78,6 +79,7 @@ def test_the_mix_is_the_weighted_mean_of_the_cut_and_the_finished_game(leader_mo
         assert mixed[k] == pytest.approx(0.5 * cut[k] + 0.5 * played[k])
 
 
+@pytest.mark.long  # compiles the parts of the mixed rollout, which the package ships compiled inside its searches only
 def test_the_weights_at_either_end_give_the_cut_or_the_finished_game(leader_model):
     state = tessera.Position.parse(BOUNDARY).state
     cut, played, all_cut = cut_then_played_on(state, leader_model, 1.0, 4)
@@ -88,6 +90,7 @@ def test_the_weights_at_either_end_give_the_cut_or_the_finished_game(leader_mode
     assert cut[1].tolist() != played[1].tolist()  # the two differ: the test can fail
 
 
+@pytest.mark.long  # compiles the parts of the mixed rollout, which the package ships compiled inside its searches only
 def test_without_a_model_the_cut_is_the_estimate():
     state = tessera.Position.parse(BOUNDARY).state
     cut, _, _ = cut_then_played_on(state, np.zeros((0, 0)), 0.5, 1)
@@ -127,6 +130,7 @@ def test_where_the_round_ends_the_game_the_long_default_is_the_greedy_search():
     ]
 
 
+@pytest.mark.long  # a search on every surface
 def test_every_surface_gives_the_same_mixed_search():
     done = run_tessera(
         "best", START, "-n", VISITS, "--seed", 6, "--threads", 1, "--rollout", "mixed", "--model", "builtin", "--json"

@@ -165,6 +165,7 @@ def test_bench_includes_pavilion_positions():
 # ---- best and solve ------------------------------------------------------------------
 
 
+@pytest.mark.long  # three searches, one to the end of the game
 def test_best_mcts_alphabeta_and_solve():
     state = play_until(start(11), in_phase("place"), seed=11)
     report = best_report(ok("best", text(state), "-n", 300, "--seed", 1, "--json").stdout)

@@ -245,6 +245,7 @@ def test_each_replayed_game_has_a_boundary_before_every_round_but_the_first(gree
     assert mid_round_chance > 0  # the games had top-ups the boundaries left out
 
 
+@pytest.mark.long  # tessera selfplay, then train
 def test_a_model_trained_on_pavilion_self_play_scores_round_rollouts(greedy_run, tmp_path):
     out = tmp_path / "pavilion.npz"
     done = run_tessera("train", "pavilion", greedy_run, "--out", out, "--seed", 1, "--validation", 0.34, "--json")

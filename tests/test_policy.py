@@ -213,6 +213,7 @@ def test_the_priors_are_the_softmax_of_the_policys_logits(tmp_path, temperature)
     assert stats[first : first + count, mcts_layout.PRIOR] == pytest.approx(expected, rel=1e-12)
 
 
+@pytest.mark.long  # tessera train, then best
 def test_best_with_a_policy_model_and_a_greedy_rollout_uses_the_policy_alone(tmp_path):
     path = tmp_path / "floor.npz"
     model = save_policy_model(path, policy_weights(to_floor_only=3.0))
@@ -236,6 +237,7 @@ def test_best_with_a_policy_model_and_a_greedy_rollout_uses_the_policy_alone(tmp
     ]
 
 
+@pytest.mark.long  # tessera train, then best
 def test_a_model_without_a_policy_takes_round_rollouts_and_refuses_others(tmp_path):
     path = tmp_path / "value.npz"
     save_model(path, np.zeros(N_VALUE_FEATURES), np.zeros(N_VALUE_FEATURES))
@@ -371,6 +373,7 @@ def searched_run(tmp_path_factory):
     return out
 
 
+@pytest.mark.long  # reads the searched self-play run the module plays once
 def test_the_policy_rows_are_every_searched_position_with_its_visit_shares(searched_run):
     runs = dataset.read_runs("azul", [searched_run])
     assert dataset.runs_have_searches(runs)
@@ -391,6 +394,7 @@ def test_the_policy_rows_are_every_searched_position_with_its_visit_shares(searc
     assert np.array_equal(held.target[held.best], np.maximum.reduceat(held.target, held.start[:-1]))
 
 
+@pytest.mark.long  # tessera train, three times
 def test_train_with_searches_recorded_fits_a_policy(searched_run, tmp_path):
     out = tmp_path / "m.npz"
     done = run_tessera("train", "azul", searched_run, "--out", out, "--seed", 1, "--validation", 0.5, "--no-progress")
@@ -414,6 +418,7 @@ def test_train_with_searches_recorded_fits_a_policy(searched_run, tmp_path):
     assert value_only.returncode == 0 and not load_model(tmp_path / "v.npz").has_policy
 
 
+@pytest.mark.long  # tessera selfplay, then train
 def test_train_policy_refuses_runs_without_searches(tmp_path):
     run = tmp_path / "run"
     made = run_tessera(
@@ -442,6 +447,7 @@ def test_train_policy_refuses_runs_without_searches(tmp_path):
     assert default.returncode == 0 and not load_model(tmp_path / "m.npz").has_policy
 
 
+@pytest.mark.long  # tessera selfplay, then train, six times
 def test_train_fits_the_policy_to_the_policy_runs_and_the_value_to_the_others(searched_run, tmp_path):
     """--policy-runs: the value of a run that recorded no searches, the policy of one that
     did, each exactly as if trained on its own runs."""
@@ -492,6 +498,7 @@ def test_train_fits_the_policy_to_the_policy_runs_and_the_value_to_the_others(se
         assert len(lines) == 1 and message in lines[0], lines
 
 
+@pytest.mark.long  # tessera train, eight times
 def test_train_value_from_keeps_a_models_value_and_fits_the_policy(searched_run, tmp_path):
     """--value-from: the value of a model file exactly as it is (its weights, its fit's
     settings and figures), the policy of the runs exactly as a plain train fits it."""

@@ -14,12 +14,14 @@ from tessera.errors import MoveError  # noqa: E402
 from tessera.position import Position  # noqa: E402
 from tessera.rl import aec  # noqa: E402
 
+# Each game's encoding kernels compile on first use (the package does not ship them compiled):
+# the quick tier checks Azul's.
 SETTINGS = [
     ("azul", {}),
     ("azul", {"players": 4, "variant": "gray"}),
-    ("pavilion", {"players": 3}),
-    ("azure", {"gifted": "favored"}),
-    ("azure", {"cosmos": True}),
+    pytest.param("pavilion", {"players": 3}, marks=pytest.mark.long),
+    pytest.param("azure", {"gifted": "favored"}, marks=pytest.mark.long),
+    pytest.param("azure", {"cosmos": True}, marks=pytest.mark.long),
 ]
 
 
@@ -35,8 +37,8 @@ TURN_ORDER_SETTINGS = [
     ("azul", {"players": 3, "variant": "gray"}),
     ("azul", {"players": 4}),
     ("azul", {"players": 4, "variant": "gray"}),
-    ("pavilion", {"players": 4}),
-    ("azure", {"cosmos": True}),
+    pytest.param("pavilion", {"players": 4}, marks=pytest.mark.long),  # as SETTINGS
+    pytest.param("azure", {"cosmos": True}, marks=pytest.mark.long),
 ]
 
 

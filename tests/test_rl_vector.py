@@ -15,11 +15,13 @@ from tessera.rl.encoding import Encoding
 pytest.importorskip("gymnasium")
 from tessera.rl.vector import TesseraVectorEnv, _ChunkServers  # noqa: E402
 
+# Each game's vector kernels compile on first use (the package does not ship them compiled):
+# the quick tier checks Azul's.
 SETTINGS = [
     ("azul", {"players": 2}),
     ("azul", {"players": 3, "variant": "gray"}),
-    ("pavilion", {"players": 2}),
-    ("azure", {"gifted": "bountiful"}),
+    pytest.param("pavilion", {"players": 2}, marks=pytest.mark.long),
+    pytest.param("azure", {"gifted": "bountiful"}, marks=pytest.mark.long),
 ]
 
 
@@ -77,7 +79,14 @@ def test_the_same_seed_plays_the_same_games_and_threads_do_not_matter():
     assert not all(np.array_equal(o, d) for (o, *_), d in zip(runs[0], different))
 
 
-@pytest.mark.parametrize("game,options", [("azul", {"players": 2}), ("pavilion", {"players": 3}), ("azure", {})])
+@pytest.mark.parametrize(
+    "game,options",
+    [
+        ("azul", {"players": 2}),
+        pytest.param("pavilion", {"players": 3}, marks=pytest.mark.long),  # as SETTINGS
+        pytest.param("azure", {}, marks=pytest.mark.long),
+    ],
+)
 def test_finished_games_restart_from_their_seeded_deals(game, options):
     """A row whose game ended holds at once a new game: ``Position.new(game, seed)`` of its
     new ``game_seed`` (Azure: the seed's realm of the env's starts, dealt by that seed);

@@ -62,6 +62,7 @@ def test_a_budget_is_long_when_each_of_its_limits_is():
     assert not is_long_budget(budget, 5.0, 1999) and not is_long_budget(budget, 0.049, 10**6)
 
 
+@pytest.mark.long  # a search on every surface
 def test_two_player_azul_follows_its_budget_through_every_surface():
     """`best`, an agent and the analysis engine name the rollout their whole budget chose;
     the engine's during-search reports too, though each slice of its search is short."""
@@ -131,6 +132,7 @@ def best_json(position, *options):
     return best_report(done.stdout)
 
 
+@pytest.mark.long  # a search on every surface
 def test_two_player_pavilion_searches_with_the_builtin_model_by_default():
     position = PAVILION.format_position(start(PAVILION, 2))
     by_default = best_json(position)
@@ -147,6 +149,7 @@ def test_two_player_pavilion_searches_with_the_builtin_model_by_default():
     assert greedy["root"]["margin"] != by_default["root"]["margin"]
 
 
+@pytest.mark.long  # a search on every surface
 def test_four_player_pavilion_searches_as_before():
     for position in (PAVILION.format_position(start(PAVILION, 4)),):
         by_default = best_json(position)
@@ -156,6 +159,7 @@ def test_four_player_pavilion_searches_as_before():
         assert "model" not in by_default["settings"] and "model_hash" not in by_default["settings"]
 
 
+@pytest.mark.long  # an analysis engine of its own
 def test_the_analysis_engine_and_the_api_fill_in_the_same_defaults():
     position = PAVILION.format_position(start(PAVILION, 3))
     by_cli = best_json(position)
@@ -320,6 +324,7 @@ def test_long_two_player_azul_searches_soften_the_policys_priors(time_limit, ite
         assert MctsOptions(time_limit=time_limit).for_position(start(AZURE, 2)).policy_temperature == 1.0
 
 
+@pytest.mark.long  # a search on every surface
 @pytest.mark.parametrize("players", [3, 4])
 def test_three_and_four_player_azul_search_with_the_model_fitted_to_their_count(players):
     position = AZUL.format_position(start(AZUL, players))
@@ -331,6 +336,7 @@ def test_three_and_four_player_azul_search_with_the_model_fitted_to_their_count(
         assert settings["model_hash"] == shipped.hash
 
 
+@pytest.mark.long  # a search on every surface
 def test_the_settings_name_the_exploration_the_learned_search_used():
     position = AZUL.format_position(start(AZUL, 2))
     learned = best_json(position, "--model", "builtin")

@@ -122,6 +122,7 @@ def top_visits(moves, count=6):
     return [(move["code"], move["visits"]) for move in moves[:count]]
 
 
+@pytest.mark.long  # a search on every surface
 def test_one_request_gives_the_same_search_on_every_surface():
     args = [arg for name, value in REQUEST.items() for arg in (OPTION[name].cli[0], value)]
     done = run_tessera("best", START, *args, "--json")
@@ -175,6 +176,7 @@ def test_bad_new_options_give_one_line(args, names):
     assert done.stderr.splitlines() == [f"error: {names}"]
 
 
+@pytest.mark.long  # an analysis engine of its own
 def test_analyze_checks_the_new_fields():
     with AnalysisProcess(threads=1) as engine:
         for query, field in [

@@ -24,6 +24,7 @@ def cluster():
         yield local.cluster
 
 
+@pytest.mark.long  # a local dask cluster
 def test_a_batch_on_the_cluster_writes_the_records_of_this_process(tmp_path, cluster):
     args = [
         "selfplay",
@@ -53,6 +54,7 @@ def test_workers_share_the_cores_out(cluster):
         assert dask.dask_threads_by_host() == {"127.0.0.1": 2}
 
 
+@pytest.mark.long  # a local dask cluster
 def test_a_lost_worker_costs_only_its_chunk(tmp_path, cluster):
     plan = make_plan(AZUL, {"players": 4}, ["greedy", "random"], 1200, 5, 100)
     with Client(cluster) as client:

@@ -157,6 +157,7 @@ def _gone(process):
         return True
 
 
+@pytest.mark.long  # a run with worker processes, killed
 def test_workers_exit_when_the_run_is_killed(tmp_path):
     """SIGKILL leaves the pool no chance to stop its workers: they and the fork server must
     notice on their own that the run is gone."""

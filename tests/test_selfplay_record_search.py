@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
+import pytest
 
 from tessera.games import get_game
 from tessera.kernels import bind
@@ -131,6 +132,7 @@ def test_mcts_moves_have_their_root_statistics(tmp_path):
     assert json.loads(done.stdout)["games"] == 2
 
 
+@pytest.mark.long  # three self-play runs
 def test_same_seed_same_columns_and_a_resume_plays_them_again(tmp_path):
     first, second = tmp_path / "first", tmp_path / "second"
     selfplay(first, "--record-search", "--record-top", "5", "--chunk-size", "1")
@@ -146,6 +148,7 @@ def test_same_seed_same_columns_and_a_resume_plays_them_again(tmp_path):
     assert records.read_records(second).equals(table)
 
 
+@pytest.mark.long  # three self-play runs
 def test_a_resume_with_another_flag_is_refused(tmp_path):
     selfplay(tmp_path, "--record-search", "--chunk-size", "1")
     records.chunk_path(tmp_path, 1).unlink()
@@ -160,6 +163,7 @@ def test_a_resume_with_another_flag_is_refused(tmp_path):
     assert list(records.chunk_files(tmp_path)) == [0]
 
 
+@pytest.mark.long  # two self-play runs
 def test_a_run_without_the_flag_keeps_the_old_records(tmp_path):
     selfplay(tmp_path)
     assert "record_search" not in run_plan(tmp_path)
@@ -211,6 +215,7 @@ def test_run_json_records_what_each_agents_search_resolves_to(tmp_path):
     assert first["model_hash"] == load_model(builtin_model_file("azul", 2)).hash
 
 
+@pytest.mark.long  # two self-play runs
 def test_a_resume_whose_defaults_resolve_otherwise_is_refused(tmp_path):
     """A run started by a version whose default for the same spec was another rollout (as
     run.json says) would mix two searches under one name: the resume is refused, in one line."""
@@ -228,6 +233,7 @@ def test_a_resume_whose_defaults_resolve_otherwise_is_refused(tmp_path):
     assert list(records.chunk_files(tmp_path)) == [0]
 
 
+@pytest.mark.long  # two self-play runs
 def test_a_run_json_from_before_searches_were_recorded_resumes(tmp_path):
     selfplay(tmp_path, "--chunk-size", "1")
     first = records.read_records(tmp_path)

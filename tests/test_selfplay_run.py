@@ -97,6 +97,7 @@ def test_cheap_agents_play_in_threads_of_this_process_unless_workers_are_asked_f
     assert isinstance(choose_executor(2, batched=True), ProcessPool)
 
 
+@pytest.mark.long  # a run with worker processes
 def test_one_and_two_workers_write_the_same_records(tmp_path):
     plan = make_plan(AZUL, {}, ["random", "greedy"], 600, 11, 100)
     one = run(plan, tmp_path / "one", workers=1)
@@ -143,6 +144,7 @@ def test_a_chunk_gives_up_when_the_run_stops():
         chunk.STOP.clear()
 
 
+@pytest.mark.long  # a run interrupted and resumed
 def test_ctrl_c_stops_the_threads_playing_chunks(tmp_path):
     # The chunks in flight are given up at their next slice, and their threads end with
     # the run instead of playing those chunks to the end.
@@ -184,6 +186,7 @@ def test_a_partial_chunk_left_by_a_kill_is_removed(tmp_path):
     assert sorted(p.name for p in (tmp_path / "chunks").iterdir()) == ["chunk-000000.parquet", "chunk-000001.parquet"]
 
 
+@pytest.mark.long  # a run with worker processes
 def test_a_lost_worker_costs_only_the_chunks_in_flight(tmp_path):
     plan = make_plan(AZUL, {"players": 4}, ["greedy", "random"], 800, 8, 100)
     killed = []
@@ -201,6 +204,7 @@ def test_a_lost_worker_costs_only_the_chunks_in_flight(tmp_path):
         assert play_chunk(plan, index).equals(expected.slice(index * 100, 100).combine_chunks().cast(records.SCHEMA))
 
 
+@pytest.mark.long  # a run interrupted and resumed
 @pytest.mark.parametrize("where", [["--workers", "2"], []])  # processes; threads (default)
 def test_ctrl_c_keeps_the_finished_chunks(tmp_path, where):
     """SIGINT to the whole process group, as a terminal's Ctrl-C sends it."""

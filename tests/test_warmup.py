@@ -40,6 +40,7 @@ def test_steps_cover_every_search_and_views_only_where_something_is_hidden():
     assert names["azure"] == ["rules", "perft", *mcts, *ismcts, "alpha-beta and solve", "self-play batches"]
 
 
+@pytest.mark.long  # tessera warmup loads every kernel
 def test_after_warmup_best_and_solve_compile_nothing():
     """The default cache: warmup compiles whatever the other tests have not, then a search
     loads every kernel it calls (compile_seconds 0, no compile line on stderr)."""

@@ -155,6 +155,7 @@ def test_an_azure_view_hides_what_its_player_cannot_see(client):
 # ---- self-play runs --------------------------------------------------------------------------
 
 
+@pytest.mark.long  # a self-play run
 def test_a_self_play_run_is_listed_and_replayed(client, tmp_path):
     run = tmp_path / "run"
     done = tessera(

@@ -260,6 +260,7 @@ def test_game_options_that_collide_or_mistype_are_refused(client):
     assert client.post("/api/new", json={"game": "azul", "options": {"variant": "gray"}}).status_code == 200
 
 
+@pytest.mark.long  # hundreds of requests
 def test_seeded_random_bodies_never_fail_the_server(client, runs):
     fuzz(client, runs, random.Random(20260), 1000)
 
@@ -523,6 +524,7 @@ def test_a_closed_pages_kept_tree_is_dropped_and_memory_is_reported(client, boar
     wait_until(lambda: kept_trees(client) == 0, "the closed page's tree is dropped")
 
 
+@pytest.mark.long  # a server of its own
 def test_an_idle_boards_kept_trees_are_dropped():
     with (
         running_server("--idle", "0.5", "--memory", "1000", "--searches", "1") as (url, process),
@@ -539,6 +541,7 @@ def test_an_idle_boards_kept_trees_are_dropped():
 # ---- the command -------------------------------------------------------------------------------
 
 
+@pytest.mark.long  # a server of its own
 def test_a_token_guards_the_board_and_the_page_gets_it_once():
     with running_server("--token", "s3cret") as (url, process):
         assert "?token=s3cret" in "".join(process.output)
@@ -557,6 +560,7 @@ def test_a_token_guards_the_board_and_the_page_gets_it_once():
             assert script.get("/api/games", headers={"X-Tessera-Token": "s3cret"}).status_code == 200
 
 
+@pytest.mark.long  # six servers started
 def test_listening_beyond_loopback_warns_and_bad_options_are_one_line_errors(tmp_path):
     # 192.0.2.1 (TEST-NET-1) is no address of this machine: the warning, then the refusal.
     beyond = tessera("serve", "--host", "192.0.2.1", "--port", "1")
