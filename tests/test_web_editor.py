@@ -1,11 +1,13 @@
 """The position editor and share links (docs/web.md, "Position editor" and "Share links").
 
 The inference of Azul's bag and lid (and Summer Pavilion's bag and tower) from the game's
-tile total, on hand-worked positions, through the API's test client; then, in Debian's
+tile total, and of Azure's supplies, beasts and decks from the rest, on hand-worked
+positions, the fixes offered where it cannot, and a position not legal yet answered as
+such (HTTP 200 with the reason), through the API's test client; then, in Debian's
 headless chromium against a real `tessera serve`: positions built by clicking the
 editor's board equal the ones read from their notation (the engine's position text),
-the editor says it is not available for Azure, a share link opened in a fresh page
-restores the game and the move on the board, and a bad link shows one error line and
+the editor edits complete positions, not a player's view, a share link opened in a fresh
+page restores the game and the move on the board, and a bad link shows one error line and
 leaves a board to play on. `TESSERA_SCREENSHOTS=1` writes docs/web-editor.png."""
 
 import copy
@@ -20,7 +22,7 @@ from starlette.testclient import TestClient
 
 from tessera.position import Position
 from tessera.web.app import create_app
-from tessera.web.editor import infer_faceup, infer_unseen
+from tessera.web.editor import infer, infer_unseen
 from tests.browser_page import error_free, needs_chromium, open_board
 from tests.web_server import running_server
 
@@ -136,9 +138,102 @@ def test_pavilion_unseen_tiles_go_to_the_bag():
 
 def test_azure_face_up_cards_are_the_ones_not_in_the_deck_or_a_hand():
     position = {**Position.parse(AZURE_BUILT).to_json(), "faceup": None}
-    assert infer_faceup(position)["faceup"] == {"azure": 7, "white": 7, "vermillion": 8, "black": 10}
+    assert infer(position)[0]["faceup"] == {"azure": 7, "white": 7, "vermillion": 8, "black": 10}
     view = {**Position.parse(AZURE_BUILT).view(1).to_json(), "faceup": None}
-    assert infer_faceup(view) == view  # a view's deck is hidden: nothing inferred
+    assert infer(view) == (view, [])  # a view's deck is hidden: nothing inferred
+
+
+def azure_left_out(*fields):
+    """AZURE_BUILT's JSON form with ``fields`` left to inference: a top-level one (deck,
+    faceup) or one of every player (supply, beasts)."""
+    position = Position.parse(AZURE_BUILT).to_json()
+    for field in fields:
+        for owner in position["players"] if field in ("supply", "beasts") else [position]:
+            owner[field] = None
+    return position
+
+
+def test_azure_supplies_beasts_and_the_hidden_deck_are_worked_out_from_the_rest():
+    """14 stones less the 5 on the realm; the Dragon 3 guards to 1 and the Tiger 3 to 1
+    (lines of sight), the Bird 2 to 1 (vermillion spaces), the Tortoise by player 2's stone
+    on the Black mountain c5 (serpents 2 to 2); the hidden deck the 12 of a colour less the
+    face-up decks and the hands (azure 12 - 7 - 3 = 2, white 2, vermillion 0, black 1)."""
+    filled, inferred = infer(azure_left_out("supply", "beasts", "deck"))
+    assert inferred == ["supply", "beasts", "deck"]
+    assert Position.parse(filled).text() == Position.parse(AZURE_BUILT).text()
+
+
+def test_azure_with_neither_deck_given_the_hidden_deck_holds_what_the_unseen_limit_leaves():
+    """Cards drawn unseen: player 1's A and B, player 2's W and V; so 3 - 1 of each colour
+    stays in the hidden deck, and the face-up decks hold the rest."""
+    filled, inferred = infer(azure_left_out("deck", "faceup"))
+    assert inferred == ["deck", "faceup"]
+    assert filled["deck"] == "AAWWVVBB"
+    assert filled["faceup"] == {"azure": 7, "white": 7, "vermillion": 6, "black": 9}
+    Position.parse(filled)
+
+
+def edited(client, position):
+    response = client.post("/api/editor/position", json={"position": position})
+    assert response.status_code == 200
+    return response.json()
+
+
+def beasts_of(answer):
+    return [player["beasts"] for player in (answer["json"] if answer["legal"] else answer["position"])["players"]]
+
+
+def test_azure_beasts_follow_the_stones_a_tie_keeping_the_holder_given(client):
+    position = azure_left_out("supply")
+    position["players"][1]["stones"].append("e1")  # the Bird's guards: 2 to 2
+    assert beasts_of(edited(client, position)) == [["tiger", "bird"], ["dragon", "tortoise"]]
+    position["players"][0]["beasts"], position["players"][1]["beasts"] = ["tiger"], ["dragon", "bird", "tortoise"]
+    answer = edited(client, position)  # a tie: player 2 keeps the Bird given
+    assert answer["legal"] and beasts_of(answer) == [["tiger"], ["dragon", "bird", "tortoise"]]
+    position["players"][1]["stones"].remove("e1")  # 2 to 1: the Bird goes to player 1
+    answer = edited(client, position)
+    assert answer["legal"] and answer["inferred"] == ["supply", "beasts"]
+    assert beasts_of(answer) == [["tiger", "bird"], ["dragon", "tortoise"]]
+    position["players"][1]["stones"].remove("c5")  # no stone on the Black mountain: the Tortoise is free
+    assert beasts_of(edited(client, position)) == [["tiger", "bird"], ["dragon"]]
+
+
+def test_what_cannot_be_worked_out_is_offered_as_a_fix_that_makes_it_legal(client):
+    position = azure_left_out("supply")
+    position["players"][1]["stones"].remove("c5")
+    position["players"][1]["stones"].append("b1")  # serpents 3 to 2: player 2 takes the Tortoise
+    answer = edited(client, position)
+    assert answer["legal"] is False and answer["reason"] == (
+        "bad position: beasts: player 2 holds the tortoise with stones in supply but none on the Black mountain"
+    )
+    assert [fix["label"] for fix in answer["fixes"]] == ["put player 2's stone on the Black mountain (c5)"]
+    fixed = edited(client, answer["fixes"][0]["position"])
+    assert fixed["legal"] and "stones b1,b2,d2,a5,b5,c5" in fixed["text"] and "supply 8" in fixed["text"]
+    # A supply given wrong; hands drawn all unseen.
+    position = Position.parse(AZURE_BUILT).to_json()
+    position["players"][0]["supply"] = 3
+    answer = edited(client, position)
+    assert [fix["label"] for fix in answer["fixes"]] == ["supply as the stones say (9 for player 1)"]
+    assert edited(client, answer["fixes"][0]["position"])["text"] == Position.parse(AZURE_BUILT).text()
+    position = Position.parse(AZURE_BUILT).to_json()
+    for player in position["players"]:
+        player["known"] = "-"
+    answer = edited(client, position)
+    assert answer["reason"].startswith("bad position: cards: 5 azure cards are in the hidden deck or drawn from it")
+    labels = [fix["label"] for fix in answer["fixes"]]
+    assert labels[0] == "player 1 knows 2 azure, 2 white and 1 vermillion cards more (taken face up)"
+    assert all(edited(client, fix["position"])["legal"] for fix in answer["fixes"][:2])
+
+
+def test_an_azure_answer_not_legal_yet_brings_the_realm_of_its_layout(client):
+    position = Position.parse(AZURE_BUILT).to_json()
+    position["players"][0]["score"] = 99
+    answer = edited(client, position)
+    drawn = client.post("/api/editor/realm", json={"layout": "A2@270 V1@90 B2@90 W1@0"}).json()
+    assert answer["legal"] is False and answer["realm"] == drawn["realm"]
+    position["layout"]["top-left"]["domain"] = "white"  # two white domains: no realm
+    answer = edited(client, position)
+    assert answer["reason"].startswith("bad position: layout") and "realm" not in answer
 
 
 def test_the_realm_of_a_layout_is_the_realm_a_position_with_it_draws(client):
@@ -173,15 +268,17 @@ def test_the_route_answers_the_document_and_what_it_inferred(client):
         (lambda p: p.update(factories="BBYR"), "bad position: factories:"),
     ],
 )
-def test_a_bad_edited_position_is_the_engines_one_line_error(client, change, error):
+def test_a_position_not_legal_yet_is_an_answer_with_the_engines_one_line_reason(client, change, error):
+    """Not an HTTP error: a position being built is not legal until it is."""
     position = unseen(AZUL_BUILT, "bag", "lid")
     position["boards"][0]["floor"] = "R"
     position["centre"] = "1Y"
     change(position)
     response = client.post("/api/editor/position", json={"position": position})
-    assert response.status_code == 400
-    message = response.json()["error"]
-    assert message.startswith(error) and "\n" not in message
+    assert response.status_code == 200
+    answer = response.json()
+    assert answer["legal"] is False and answer["fixes"] == [] and "text" not in answer
+    assert answer["reason"].startswith(error) and "\n" not in answer["reason"]
 
 
 def test_a_position_that_is_not_an_object_is_refused(client):
@@ -201,19 +298,25 @@ def paths(value, prefix=()):
         yield from paths(item, (*prefix, key))
 
 
-@pytest.mark.parametrize("text", [AZUL_BUILT, PAVILION_BUILT])
+@pytest.mark.parametrize("text", [AZUL_BUILT, PAVILION_BUILT, AZURE_BUILT])
 def test_seeded_junk_in_an_edited_position_is_a_one_line_error_never_a_fault(client, text):
     """Any field of the JSON form replaced by junk, unseen counts left to inference or
-    not: 200 with a position or 400 with the engine's one-line error."""
+    not: 200 with a legal position or the engine's one-line reason; 400 (one line) only
+    when the position is not an object."""
     rng = random.Random(39)
     start = Position.parse(text).to_json()
     every = list(paths(start))
     for _ in range(300):
         position = copy.deepcopy(start)
         path = rng.choice(every)
-        for key in ("bag", "lid", "tower"):
+        for key in ("bag", "lid", "tower", "deck", "faceup"):
             if key in position and path[:1] != (key,) and rng.random() < 0.5:
                 position[key] = None
+        players = position["players"] if isinstance(position.get("players"), list) else []
+        for index, player in enumerate(players):
+            for key in ("supply", "beasts"):  # Azure's per-player inferences
+                if isinstance(player, dict) and path[:3] != ("players", index, key) and rng.random() < 0.3:
+                    player[key] = None
         junk = rng.choice(JUNK)
         if not path:
             position = junk
@@ -223,9 +326,10 @@ def test_seeded_junk_in_an_edited_position_is_a_one_line_error_never_a_fault(cli
                 parent = parent[key]
             parent[path[-1]] = junk
         response = client.post("/api/editor/position", json={"position": position})
-        assert response.status_code in (200, 400), (path, junk, response.text)
-        if response.status_code == 400:
-            message = response.json()["error"]
+        assert response.status_code == (200 if isinstance(position, dict) else 400), (path, junk, response.text)
+        answer = response.json()
+        message = answer.get("error") or answer.get("reason")
+        if response.status_code == 400 or not answer["legal"]:
             assert message and "\n" not in message and "internal error" not in message
 
 
@@ -299,7 +403,7 @@ def test_an_azul_position_built_by_clicks_is_what_its_notation_reads(page):
     assert editor_text(page) == page.evaluate("current().doc.text")
     assert page.locator("#board").is_hidden()
     page.click("#editor-clear")
-    assert checked(page).startswith("error: bad position: factories: no tiles")
+    assert checked(page).startswith("not legal yet: bad position: factories: no tiles")
     set_field(page, "round", "2")
     set_field(page, "turn", "2")
     for slot, brush in enumerate("BBYR"):
@@ -307,7 +411,7 @@ def test_an_azul_position_built_by_clicks_is_what_its_notation_reads(page):
     for slot, brush in enumerate("KKWW"):
         click(page, brush, area="factory", index=2, slot=slot)
     click(page, "erase", area="centre", slot=0)  # the marker leaves the centre ...
-    assert checked(page).startswith("error: bad position: marker:")
+    assert checked(page).startswith("not legal yet: bad position: marker:")
     click(page, "Y", area="centre", slot=0)
     click(page, "1", area="floor", player=1, slot=0)  # ... for player 1's floor
     click(page, "R", area="floor", player=1, slot=1)
@@ -365,7 +469,7 @@ def test_a_summer_pavilion_position_built_by_clicks_is_what_its_notation_reads(p
     page.click("#edit")
     checked(page)
     page.select_option("#editor-game", "pavilion")  # a blank Summer Pavilion position
-    assert checked(page).startswith("error: bad position:")
+    assert checked(page).startswith("not legal yet: bad position:")
     set_field(page, "round", "2")
     assert page.locator("#editor-board").text_content().count("wild G (green)") == 1
     set_field(page, "score-1", "7")
@@ -398,13 +502,15 @@ def test_an_azure_position_built_by_clicks_is_what_its_notation_reads(page):
     page.click("#editor-clear")
     checked(page)
     set_field(page, "layout", "A2@270 V1@90 B2@90 W1@0")  # the realm drawn follows
-    assert place(page, area="cell", cell="c5").count() == 1
+    assert place(page, area="cell", cell="c4").count() == 1
+    assert place(page, area="mountain", cell="c5", beast="tortoise").count() == 1
     assert "Tortoise" in page.locator("#editor-board").text_content()
     set_field(page, "gifted", "mighty")
     set_field(page, "turn", "2")
-    for player, cells in [("1", "c3 d3 e3 a4 c4"), ("2", "b2 d2 a5 b5 c5")]:
+    for player, cells in [("1", "c3 d3 e3 a4 c4"), ("2", "b2 d2 a5 b5")]:
         for cell in cells.split():
             click(page, player, area="cell", cell=cell)
+    click(page, "2", area="mountain", cell="c5", beast="tortoise")  # the Black mountain
     click(page, "G1", area="cell", cell="f1")  # a gifted stone, then erased
     click(page, "erase", area="cell", cell="f1")
     for slot, card in enumerate("AAWWB"):
@@ -414,11 +520,10 @@ def test_an_azure_position_built_by_clicks_is_what_its_notation_reads(page):
             click(page, card, area="hand", player=player, slot=slot)
         for slot, card in enumerate(known):
             click(page, card, area="known", player=player, slot=slot)
-    set_field(page, "beasts-1", "tiger,bird")
-    set_field(page, "beasts-2", "dragon,tortoise")
     set_field(page, "score-1", "5")
     set_field(page, "score-2", "5")
-    # Each player's supply lost a stone per stone placed; the face-up decks are inferred.
+    # The supplies, the beasts (the stones' guards, the Black mountain's stone) and the
+    # face-up decks are inferred.
     assert checked(page).startswith("legal: place: player 2")
     assert editor_text(page) == expected
     page.click("#editor-done")

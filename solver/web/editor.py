@@ -1,7 +1,12 @@
 """The position editor's check: the page sends the position it builds, in the game's JSON
-form (docs/azul-notation.md, docs/pavilion-notation.md, docs/azure-notation.md), and gets
-back the position document or the engine's one-line error (HTTP 400); and the Azure realm
-of a layout, drawn while the position is not legal yet.
+form (docs/azul-notation.md, docs/pavilion-notation.md, docs/azure-notation.md), with the
+fields it leaves to inference ``null``, and gets back an answer (HTTP 200) whether the
+position is legal yet or not: ``legal``, the position filled in (``position``) and the
+fields ``inferred``; a legal one adds its position document, one not legal yet the
+engine's one-line ``reason`` and the one-click ``fixes`` found for it (each a label and
+the position to send instead), and for Azure the ``realm`` of its layout when that reads.
+A body that is no position's JSON form at all is still a bad request (HTTP 400). The
+Azure realm of a layout alone is ``/api/editor/realm``.
 
 The editor may leave out where the unseen tiles are: an Azul position whose ``bag`` or
 ``lid`` is ``null`` (a Summer Pavilion one whose ``bag`` or ``tower`` is) has them
@@ -12,16 +17,17 @@ Pavilion) minus the tiles seen on the table and the boards:
 - neither given: the rest is in the bag, except when a display holds 1 to 3 tiles (the
   refill ran out of tiles there, so the bag is empty): then it is in the lid (the tower).
 
-A complete Azure position whose ``faceup`` is ``null`` has in each face-up deck the 12
-cards of the colour that are not in the hidden deck or a hand.
-
-A colour with more tiles (cards) seen than the game has is left at 0, and the engine's
-count check names it. Everything else is read as the notation reads it.
+A colour with more tiles seen than the game has is left at 0, and the engine's count
+check names it. A complete Azure position has its supplies, beasts, hidden deck and
+face-up decks inferred as ``tessera.notation.azure.editing`` says. Everything else is
+read as the notation reads it.
 """
 
 from starlette.routing import Route
 
+from tessera.errors import BoardDataError, TesseraError
 from tessera.games import get_game
+from tessera.notation.azure import editing as azure_editing
 from tessera.position import Position
 from tessera.web import documents, inputs
 from tessera.web.documents import BadRequest
@@ -35,6 +41,8 @@ UNSEEN = {
 AZUL_LETTERS = "BYRKW"
 PAVILION_LETTERS = "PGOYBR"
 PAVILION_STAR_LETTERS = "PGOYBR"  # the outer stars, in the notation's order
+REFUSED = (TesseraError, BoardDataError)  # what the engine's check raises, one line each
+MAX_REASON = 500  # characters of a reason answered, as of an error
 
 
 def infer_unseen(position):
@@ -117,30 +125,25 @@ def _pavilion_seen(position):
 # game: the reader of the tiles seen in its position's JSON form
 SEEN_TILES = {"azul": _azul_seen, "pavilion": _pavilion_seen}
 
-AZURE_LETTERS = "AWVB"
-AZURE_NAMES = ("azure", "white", "vermillion", "black")
-AZURE_CARDS = 12  # of each colour
-FACEUP_INFERRED = frozenset({"azure"})  # the games whose face-up decks the editor infers
+
+AZURE_INFERRED = frozenset({"azure"})  # the games whose editor infers in the notation's module
 
 
-def infer_faceup(position):
-    """An Azure position (complete, JSON form) whose ``faceup`` is ``null``: each colour's
-    face-up deck holds the cards of the colour not in the hidden deck or a hand."""
-    if (
-        not isinstance(position, dict)
-        or not isinstance(position.get("game"), str)
-        or position["game"] not in FACEUP_INFERRED
-        or position.get("faceup") is not None
-        or position.get("view") is not None
-    ):
-        return position
-    try:
-        seen = {}
-        for cards in [position["deck"], *(player["hand"] for player in position["players"])]:
-            _tally(cards, AZURE_LETTERS, AZURE_NAMES, seen)
-    except (KeyError, TypeError, AttributeError):
-        return position
-    return {**position, "faceup": {name: max(0, AZURE_CARDS - seen.get(name, 0)) for name in AZURE_NAMES}}
+def _inferred_by_notation(position):
+    game = position.get("game")
+    return isinstance(game, str) and game in AZURE_INFERRED
+
+
+def infer(position):
+    """(``position`` with the fields its game's editor infers filled in, their names)."""
+    if not isinstance(position, dict) or not isinstance(position.get("game"), str):
+        return position, []
+    if _inferred_by_notation(position):
+        return azure_editing.infer(position)
+    filled = infer_unseen(position)
+    return filled, sorted(
+        key for key in ("bag", "lid", "tower") if position.get(key) is None and filled.get(key) is not None
+    )
 
 
 def realm(body):
@@ -153,18 +156,39 @@ def realm(body):
     return get_game("azure").board(start.state)
 
 
+def _refusal(position):
+    """The engine's one-line refusal of a position's JSON form, or None when it is legal."""
+    try:
+        Position.parse(position)
+    except REFUSED as err:
+        return one_line(err)
+    return None
+
+
+def one_line(err):
+    line = " ".join(str(err).split())
+    return line if len(line) <= MAX_REASON else line[:MAX_REASON] + "..."
+
+
 def check(body):
-    """The document of the edited position (its chance generator from seed 0, as a
-    pasted position's), with ``inferred``: the count fields filled in by inference."""
+    """The answer to the edited position, legal or not yet (the module's docstring); its
+    chance generator from seed 0, as a pasted position's."""
     edited = body.get("position")
     if not isinstance(edited, dict):
         raise BadRequest("position must be a position's JSON form (an object)")
-    filled = infer_faceup(infer_unseen(edited))
-    inferred = sorted(
-        key for key in ("bag", "lid", "tower", "faceup") if edited.get(key) is None and filled.get(key) is not None
-    )
-    position = Position.parse(filled)
-    return {**documents.document(position, documents.read_rng(None)), "inferred": inferred}
+    filled, inferred = infer(edited)
+    answer = {"position": filled, "inferred": inferred}
+    try:
+        position = Position.parse(filled)
+    except REFUSED as err:
+        answer.update(legal=False, reason=one_line(err), fixes=[])
+        if _inferred_by_notation(filled):
+            answer["fixes"] = azure_editing.fixes(edited, filled, _refusal)
+            drawn = azure_editing.realm_state(filled, stones=False)
+            if drawn is not None:
+                answer.update(get_game(filled["game"]).board(drawn))
+        return answer
+    return {**documents.document(position, documents.read_rng(None)), **answer, "legal": True}
 
 
 def routes():

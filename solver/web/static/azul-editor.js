@@ -1,20 +1,42 @@
 // The Azul position editor (editor.js): factories, the centre and its marker, each
-// player's pattern lines, wall and floor by clicking; the header, scores, bag and lid in
-// fields. The position is the notation's JSON form (docs/azul-notation.md).
+// player's pattern lines, wall and floor by tapping (or dragging a tile there); the
+// header, scores, bag and lid in fields. The position is the notation's JSON form
+// (docs/azul-notation.md).
 "use strict";
 const AZUL_COUNT_NAMES = ["blue", "yellow", "red", "black", "white"];
 
 function azulLine(text) { return [...(text || "")].filter((c) => c !== "." && c !== "-"); }
 
 const AzulEditor = {
-  counts: ["bag", "lid"],
+  inferable: ["bag", "lid"],
+  boardInfers: ["bag"],
   brushes: ["B", "Y", "R", "K", "W", "1", "erase"],
+  factoryName: "F",
+  hint: "Tap a tile, then its places, or drag it there. The bag and lid are worked out.",
+  hints: {
+    factory: "Factory: a tile fills the slot tapped and the empty ones before it.",
+    centre: "Centre: tiles and the first-player marker 1, filled up to the slot tapped.",
+    line: "Pattern line: a tile fills it from the wall up to the cell tapped.",
+    wall: "Wall: a tap tiles the cell (the colour wall takes its printed colour).",
+    floor: "Floor: tiles and the marker 1, filled up to the slot tapped.",
+  },
 
   brushTitle(brush) {
-    if (brush === "erase") return "take a tile away";
-    if (brush === "1") return "the first-player marker (centre or a floor)";
+    if (brush === "erase") return "the eraser";
+    if (brush === "1") return "the first-player marker";
     return `a ${AZUL_NAMES[AZUL_ORDER.indexOf(brush)]} tile`;
   },
+
+  // How the palette shows a brush: the board's own tile.
+  piece(brush) {
+    if (brush === "erase") return {shape: "eraser", fill: "#fff", ink: "#222", text: "✕"};
+    return {shape: "tile", fill: AZUL_TILES[brush].fill, ink: AZUL_TILES[brush].ink, text: brush};
+  },
+
+  // The fields left to inference are null at the top of the JSON form (editor.js).
+  leaveOut(position, name) { leaveOutField(position, name); },
+  leftOut(position, name) { return leftOutField(position, name); },
+  adopt(target, source, name) { adoptField(target, source, name); },
 
   // Round 1 with the marker in the centre and nothing else anywhere: the player puts tiles.
   blank(players) {
@@ -38,7 +60,7 @@ const AzulEditor = {
       turn: Math.min(state.turn, players), starter: Math.min(state.starter, players)});
   },
 
-  // What a click on ``place`` does with ``brush``.
+  // What a tap on ``place`` does with ``brush``.
   click(state, place, brush) {
     const board = state.boards[place.player - 1];
     if (place.area === "factory") state.factories[place.index] = editSet(state.factories[place.index], place.slot, brush);
@@ -68,80 +90,72 @@ const AzulEditor = {
     const players = Array.from({length: state.players}, (_, i) => i + 1);
     return [
       choiceField("players", "Players", [2, 3, 4], state.players, (s, v) => this.setPlayers(s, Number(v))),
-      choiceField("wall", "Wall", ["colour", "gray"], state.wall, (s, v) => { s.wall = v; }),
       intField("round", "Round", state.round, (s, v) => { s.round = v; }),
-      choiceField("phase", "Phase", ["refill", "draft", "tiling", "over"], state.phase, (s, v) => { s.phase = v; }),
       choiceField("turn", "To move", players, state.turn, (s, v) => { s.turn = Number(v); }),
-      choiceField("starter", "Starter", players, state.starter, (s, v) => { s.starter = Number(v); }),
-      intField("stalled", "Stalled rounds", state.stalled, (s, v) => { s.stalled = v; }),
       ...players.map((p) => intField(`score-${p}`, `Score P${p}`, state.boards[p - 1].score,
         (s, v) => { s.boards[p - 1].score = v; })),
+      choiceField("wall", "Wall", ["colour", "gray"], state.wall, (s, v) => { s.wall = v; }),
+      Object.assign(choiceField("phase", "Phase", ["refill", "draft", "tiling", "over"], state.phase, (s, v) => { s.phase = v; }), {more: true}),
+      choiceField("starter", "Starter", players, state.starter, (s, v) => { s.starter = Number(v); }),
+      Object.assign(intField("stalled", "Stalled rounds", state.stalled, (s, v) => { s.stalled = v; }), {more: true}),
       countsField("bag", "Bag B/Y/R/K/W", AZUL_COUNT_NAMES, AZUL_ORDER)(state),
       countsField("lid", "Lid B/Y/R/K/W", AZUL_COUNT_NAMES, AZUL_ORDER)(state),
     ];
   },
 
   draw(svg, state) {
-    const {width, columns} = boardLayout(svg);
-    const count = state.factories.length;
-    const perRow = count > 7 ? 5 : count;
-    const spacing = width / perRow;
-    state.factories.forEach((factory, f) => {
-      const cx = spacing * (f % perRow + 0.5), cy = 72 + Math.floor(f / perRow) * 110;
-      el("circle", {cx, cy, r: 48, fill: "#e8e2d4", stroke: "#999"}, svg);
-      label(svg, cx, cy - 56, `F${f + 1}`, {"font-size": 12, fill: "#555"});
-      const letters = setLetters(factory);
-      for (let slot = 0; slot < 4; slot++) {
-        editTile(svg, cx - 32 + (slot % 2) * 34, cy - 32 + Math.floor(slot / 2) * 34, 30, letters[slot],
-          AZUL_TILES, {area: "factory", index: f, slot});
-      }
-    });
-    let y = 72 + Math.ceil(count / perRow) * 110 - 40;
-    const centre = setLetters(state.centre);
-    const perLine = Math.floor((width - 100) / 32);
-    const lines = Math.ceil((centre.length + 1) / perLine);
-    label(svg, 40, y + 20, "Centre", {"font-size": 14, "font-weight": "bold"});
-    el("rect", {x: 80, y, width: width - 100, height: 8 + 32 * lines, rx: 8, fill: "#e8e2d4", stroke: "#999"}, svg);
-    for (let slot = 0; slot <= centre.length; slot++) {
-      editTile(svg, 86 + (slot % perLine) * 32, y + 5 + Math.floor(slot / perLine) * 32, 30, centre[slot],
-        AZUL_TILES, {area: "centre", slot});
-    }
-    y += 20 + 32 * lines;
+    const layout = editorLayout(svg);
+    let y = factoryRows(svg, layout, state.factories, AZUL_TILES, this);
+    y = tileSetRow(svg, layout, "Centre", setLetters(state.centre), {area: "centre"}, this, AZUL_TILES, y);
+    const height = layout.narrow ? 80 + 12 * layout.step : 288;
+    const width = layout.narrow ? layout.width - 8 : 480;
     state.boards.forEach((board, p) => {
-      this.drawBoard(svg, state, board, p + 1, (p % columns) * 500 + 10, y + Math.floor(p / columns) * 300);
+      this.drawBoard(svg, state, board, p + 1, layout, (p % layout.columns) * 500 + (layout.narrow ? 4 : 10),
+        y + Math.floor(p / layout.columns) * (height + 12), width, height);
     });
-    svg.setAttribute("viewBox", `0 0 ${width} ${y + Math.ceil(state.boards.length / columns) * 300}`);
+    svg.setAttribute("viewBox", `0 0 ${layout.width} ${y + Math.ceil(state.boards.length / layout.columns) * (height + 12)}`);
   },
 
-  drawBoard(svg, state, board, player, x0, y0) {
-    el("rect", {x: x0, y: y0, width: 480, height: 288, rx: 10, fill: "#fff", stroke: "#bbb"}, svg);
-    label(svg, x0 + 240, y0 + 16, `Player ${player} · ${board.score} points`, {"font-weight": "bold"});
-    const size = 28, step = 32, lineRight = x0 + 200, wallLeft = x0 + 220, top = y0 + 34;
+  // A player's board: the pattern lines and the wall side by side (one above the other on
+  // a phone), the floor under them.
+  drawBoard(svg, state, board, player, layout, x0, y0, width, height) {
+    el("rect", {x: x0, y: y0, width, height, rx: 10, fill: "#fff", stroke: "#bbb"}, svg);
+    label(svg, x0 + width / 2, y0 + 16, `Player ${player} · ${board.score} points`, {"font-weight": "bold"});
+    const {tile: size, step} = layout;
+    const top = y0 + 34;
+    const lineRight = layout.narrow ? x0 + width / 2 + 2.5 * step : x0 + 200;
+    const wallLeft = layout.narrow ? x0 + width / 2 - 2.5 * step : x0 + 220;
+    const wallTop = layout.narrow ? top + 5 * step + 12 : top;
     board.lines.forEach((line, i) => {
-      const rowY = top + i * step;
       const held = azulLine(line);
       for (let cell = 1; cell <= i + 1; cell++) {
-        editTile(svg, lineRight - cell * step, rowY, size, held[cell - 1], AZUL_TILES,
-          {area: "line", player, line: i + 1, cell});
+        editTile(svg, lineRight - cell * step, top + i * step, size, held[cell - 1], AZUL_TILES,
+          {area: "line", player, line: i + 1, cell}, this);
       }
       [...board.wall[i]].forEach((letter, c) => {
         const place = {class: "clickable", "data-edit": JSON.stringify({area: "wall", player, row: i, col: c})};
-        const x = wallLeft + c * step;
-        if (letter !== ".") tile(svg, x, rowY, size, letter === "x" ? AZUL_ORDER[(c - i + 5) % 5] : letter, AZUL_TILES, place);
+        const x = wallLeft + c * step, rowY = wallTop + i * step;
+        let drawn;
+        if (letter !== ".") drawn = tile(svg, x, rowY, size, letter === "x" ? AZUL_ORDER[(c - i + 5) % 5] : letter, AZUL_TILES, place);
         else if (state.wall === "colour") {
           const printed = AZUL_ORDER[(c - i + 5) % 5];
-          emptySlot(svg, x, rowY, size, Object.assign({fill: AZUL_TILES[printed].fill, "fill-opacity": 0.25}, place),
+          drawn = emptySlot(svg, x, rowY, size, Object.assign({fill: AZUL_TILES[printed].fill, "fill-opacity": 0.25}, place),
             printed.toLowerCase(), "#555");
-        } else emptySlot(svg, x, rowY, size, place);
+        } else drawn = emptySlot(svg, x, rowY, size, place);
+        hintTitle(drawn, this, "wall");
       });
     });
-    const floorY = top + 5 * step + 16;
-    label(svg, x0 + 30, floorY + 14, "Floor", {"font-size": 13, "font-weight": "bold"});
+    const floorY = (layout.narrow ? wallTop + 5 * step : top + 5 * step) + 16;
+    const floorLeft = layout.narrow ? x0 + 4 : x0 + 60;
+    if (!layout.narrow) label(svg, x0 + 30, floorY + size / 2, "Floor", {"font-size": 13, "font-weight": "bold"});
+    else label(svg, x0 + 6, floorY - 6, "Floor", {"font-size": 13, "font-weight": "bold", "text-anchor": "start"});
+    // The floor's seven penalty slots and the marker's; on a phone the eighth wraps.
     const floor = setLetters(board.floor);
+    const perRow = layout.narrow ? 7 : 12;
     for (let slot = 0; slot < Math.max(8, floor.length + 1); slot++) {
-      const x = x0 + 60 + slot * step;
-      editTile(svg, x, floorY, size, floor[slot], AZUL_TILES, {area: "floor", player, slot});
-      if (slot < 7) label(svg, x + size / 2, floorY + size + 10, String(FLOOR_PENALTIES[slot]), {"font-size": 11, fill: "#777"});
+      const x = floorLeft + (slot % perRow) * step, rowY = floorY + (layout.narrow ? 4 : 0) + Math.floor(slot / perRow) * (step + 14);
+      editTile(svg, x, rowY, size, floor[slot], AZUL_TILES, {area: "floor", player, slot}, this);
+      if (slot < 7) label(svg, x + size / 2, rowY + size + (layout.narrow ? 8 : 10), String(FLOOR_PENALTIES[slot]), {"font-size": 11, fill: "#777"});
     }
   },
 };

@@ -1,14 +1,18 @@
 // The Azure position editor (editor.js): stones on the realm (each player's common
-// stones and gifted stone) and the cards of the hidden deck, the hands and what the
-// opponent knows of them by clicking; the layout, the Gifted card, the turn in progress,
-// scores, supplies, beasts and face-up decks in fields. The position is the notation's
+// stones and gifted stone), who holds each beast (a tap on its mountain), and the cards of
+// the hidden deck, the hands and what the opponent knows of them, by tapping or dragging;
+// the layout, the Gifted card, the turn, the face-up decks and scores in fields, the turn
+// in progress under More. The engine works out the rest (tessera.notation.azure.editing):
+// each supply from the stones, the beasts from the stones (a stone on the Black mountain
+// holds the Tortoise; a player who would take a beast takes it), and the hidden deck from
+// the face-up decks or the face-up decks from the deck. The position is the notation's
 // JSON form of a complete position (docs/azure-notation.md). The realm drawn is the one
-// of the layout (the last legal position's, or asked for when the layout changes).
+// of the layout, which comes with every answer of the engine.
 "use strict";
 const AZURE_PLACES = ["top-left", "top-right", "bottom-left", "bottom-right"];
 const AZURE_PHASES = ["setup", "place", "boon", "take", "return", "bird-draw", "bird-return", "over"];
 const AZURE_GIFTED = ["none", "mighty", "perceptive", "bountiful", "favored"];
-const AZURE_CELL = 60;
+const AZURE_BEASTS = ["dragon", "tiger", "bird", "tortoise"];   // the notation's order (by colour)
 
 // The layout as the text form writes it ("A1@270 V1@90 B2@90 W1@0") and back.
 function azureLayoutText(layout) {
@@ -30,15 +34,47 @@ function azureLayoutObject(text) {
 function nullable(value) { return value === null ? "-" : value; }
 
 const AzureEditor = {
-  counts: ["faceup"],
+  inferable: ["faceup", "deck", "supply"],
+  boardInfers: ["faceup", "supply"],
   brushes: ["1", "2", "G1", "G2", ...AZURE_ORDER, "erase"],
+  factoryName: "",
   realm: null,          // the realm drawn: {layout, cells, size, track}
+  hint: "Tap a piece, then its places, or drag it. Supplies, beasts, unseen cards are worked out.",
+  hints: {
+    cell: "Space: a player's stone (G: the gifted one) goes here; supplies follow.",
+    mountain: "Mountain: a player's stone gives them its beast, as far as the guards allow.",
+    deck: "Hidden deck: worked out from the face-up decks; a tap sets it by hand.",
+    hand: "Hand: a card fills up to the slot tapped; the eraser takes one away.",
+    known: "Known: the cards of that hand the opponent saw taken face up.",
+  },
 
   brushTitle(brush) {
-    if (brush === "erase") return "take a stone or a card away";
-    if (brush === "1" || brush === "2") return `a common stone of player ${brush}`;
+    if (brush === "erase") return "the eraser";
+    if (brush === "1" || brush === "2") return `a stone of player ${brush}`;
     if (brush.startsWith("G")) return `player ${brush[1]}'s gifted stone`;
     return `a ${AZURE_NAMES[AZURE_ORDER.indexOf(brush)]} card`;
+  },
+
+  // The palette shows the board's pieces: a player's disc, a gifted diamond, a card.
+  piece(brush) {
+    if (brush === "erase") return {shape: "eraser", fill: "#fff", ink: "#222", text: "✕"};
+    if (brush === "1" || brush === "2") return {shape: "disc", fill: AZURE_PLAYERS[brush], ink: "#000", text: brush};
+    if (brush.startsWith("G")) return {shape: "diamond", fill: AZURE_PLAYERS[brush[1]], ink: "#000", text: brush[1]};
+    return {shape: "tile", fill: AZURE_DOMAINS[brush].fill, ink: AZURE_DOMAINS[brush].ink, text: brush};
+  },
+
+  // Supplies are left out player by player; the decks at the top.
+  leaveOut(position, name) {
+    if (name === "supply") for (const player of position.players) player.supply = null;
+    else position[name] = null;
+  },
+  leftOut(position, name) {
+    return name === "supply" ? position.players.every((player) => player.supply === null) : position[name] === null;
+  },
+  adopt(target, source, name) {
+    if (name === "supply" || name === "beasts") {
+      target.players.forEach((player, p) => { player[name] = JSON.parse(JSON.stringify(source.players[p][name])); });
+    } else target[name] = JSON.parse(JSON.stringify(source[name]));
   },
 
   // The realm of the position on the board (the editor starts from it), no stones, no cards.
@@ -57,25 +93,48 @@ const AzureEditor = {
     this.realm = Object.assign({layout: azureLayoutText(doc.json.layout)}, doc.realm);
   },
 
-  click(state, place, brush) {
-    if (place.area === "cell") {
-      const stone = brush === "1" || brush === "2" || brush.startsWith("G");
+  // Every answer brings the realm of the layout sent (unless the layout does not read).
+  answered(answer) {
+    const sent = answer.legal ? answer.json : answer.position;
+    if (answer.realm && sent && sent.layout) this.realm = Object.assign({layout: azureLayoutText(sent.layout)}, answer.realm);
+  },
+
+  click(state, place, brush, auto) {
+    const stone = brush === "1" || brush === "2" || brush.startsWith("G");
+    if (place.area === "cell" || (place.area === "mountain" && place.beast === "tortoise")) {
       if (brush !== "erase" && !stone) return;
-      // What was on the cell leaves it (a common stone back to its supply) ...
+      // What was on the cell leaves it ...
       for (const player of state.players) {
         if (player.stones.includes(place.cell)) {
           player.stones = player.stones.filter((cell) => cell !== place.cell);
-          player.supply += 1;
+          if (!auto.supply) player.supply += 1;
         }
         if (player.gifted === place.cell) player.gifted = null;
       }
       if (brush === "erase") return;
-      // ... and the brush's stone takes it (a common one from the supply).
+      // ... and the brush's stone takes it (on the Black mountain, a common stone).
       const player = state.players[Number(brush.slice(-1)) - 1];
-      if (brush.startsWith("G")) player.gifted = place.cell;
-      else { player.stones.push(place.cell); player.supply -= 1; }
+      if (brush.startsWith("G") && place.area === "cell") player.gifted = place.cell;
+      else {
+        player.stones.push(place.cell);
+        if (!auto.supply) player.supply -= 1;
+      }
+    } else if (place.area === "mountain") {
+      // A player's piece gives them the mountain's beast; the eraser frees it.
+      if (brush !== "erase" && !stone) return;
+      for (const player of state.players) player.beasts = player.beasts.filter((beast) => beast !== place.beast);
+      if (brush === "erase") return;
+      const beasts = state.players[Number(brush.slice(-1)) - 1].beasts;
+      beasts.push(place.beast);
+      beasts.sort((a, b) => AZURE_BEASTS.indexOf(a) - AZURE_BEASTS.indexOf(b));
     } else {
       if (brush !== "erase" && !AZURE_ORDER.includes(brush)) return;
+      if (place.area === "deck" && auto.deck) {
+        // The hidden deck set by hand, from empty: the face-up decks hold the rest.
+        auto.deck = false;
+        auto.faceup = true;
+        state.deck = "-";
+      }
       const owner = place.area === "deck" ? state : state.players[place.player - 1];
       owner[place.area] = editSet(owner[place.area], place.slot, brush);
     }
@@ -83,9 +142,10 @@ const AzureEditor = {
 
   fields(state) {
     const players = [1, 2];
-    const optionalPlayer = (name, label) => choiceField(name, label, ["-", 1, 2], nullable(state[name]),
-      (s, v) => { s[name] = v === "-" ? null : Number(v); });
-    const whole = (name, label) => intField(name, label, state[name], (s, v) => { s[name] = v; });
+    const more = (field) => Object.assign(field, {more: true});
+    const optionalPlayer = (name, label) => more(choiceField(name, label, ["-", 1, 2], nullable(state[name]),
+      (s, v) => { s[name] = v === "-" ? null : Number(v); }));
+    const whole = (name, label) => more(intField(name, label, state[name], (s, v) => { s[name] = v; }));
     const fields = [
       {name: "layout", label: "Layout", kind: "text", size: 24, value: azureLayoutText(state.layout),
         set(s, value) {
@@ -95,6 +155,10 @@ const AzureEditor = {
           return null;
         }},
       choiceField("gifted", "Gifted card", AZURE_GIFTED, state.gifted, (s, v) => { s.gifted = v; }),
+      choiceField("turn", "Turn", players, state.turn, (s, v) => { s.turn = Number(v); }),
+      countsField("faceup", "Face-up A/W/V/B", AZURE_NAMES, AZURE_ORDER, "deck")(state),
+      ...players.map((p) => intField(`score-${p}`, `Score P${p}`, state.players[p - 1].score,
+        (s, v) => { s.players[p - 1].score = v; })),
     ];
     if (state.cosmos) {
       fields.push({name: "track", label: "Cosmos track", kind: "text", size: 4, value: state.track,
@@ -105,48 +169,25 @@ const AzureEditor = {
         }});
     }
     fields.push(
-      choiceField("phase", "Phase", AZURE_PHASES, state.phase, (s, v) => { s.phase = v; }),
-      choiceField("turn", "Turn", players, state.turn, (s, v) => { s.turn = Number(v); }),
+      more(choiceField("phase", "Phase", AZURE_PHASES, state.phase, (s, v) => { s.phase = v; })),
       optionalPlayer("winner", "Winner"),
-      choiceField("step", "Step", ["-", "boon", "take", "beasts"], nullable(state.step),
-        (s, v) => { s.step = v === "-" ? null : v; }),
+      more(choiceField("step", "Step", ["-", "boon", "take", "beasts"], nullable(state.step),
+        (s, v) => { s.step = v === "-" ? null : v; })),
       whole("draws", "Draws"),
-      {name: "placed", label: "Placed", kind: "text", size: 3, value: nullable(state.placed),
-        set(s, value) { s.placed = ["", "-"].includes(value.trim()) ? null : value.trim(); return null; }},
+      more({name: "placed", label: "Placed", kind: "text", size: 3, value: nullable(state.placed),
+        set(s, value) { s.placed = ["", "-"].includes(value.trim()) ? null : value.trim(); return null; }}),
       whole("takes", "Takes"),
       whole("returns", "Returns"),
       optionalPlayer("bird_loser", "Bird's loser"),
-      countsField("faceup", "Face-up A/W/V/B", AZURE_NAMES, AZURE_ORDER)(state),
     );
-    for (const p of players) {
-      const player = state.players[p - 1];
-      fields.push(
-        intField(`score-${p}`, `Score P${p}`, player.score, (s, v) => { s.players[p - 1].score = v; }),
-        intField(`supply-${p}`, `Supply P${p}`, player.supply, (s, v) => { s.players[p - 1].supply = v; }),
-        {name: `beasts-${p}`, label: `Beasts P${p}`, kind: "text", size: 18, value: player.beasts.join(",") || "-",
-          set(s, value) {
-            const text = value.trim();
-            s.players[p - 1].beasts = ["", "-"].includes(text) ? [] : text.split(",").map((b) => b.trim());
-            return null;
-          }});
-    }
     return fields;
   },
 
-  // The realm drawn for the editor's layout: the last one known (a new one is asked for
-  // when the layout changes).
-  async realmFor(state) {
-    const layout = azureLayoutText(state.layout);
-    if (!this.realm || this.realm.layout !== layout) {
-      const answer = await api("/api/editor/realm", {layout, cosmos: state.cosmos});
-      this.realm = Object.assign({layout}, answer.realm);
-    }
-    return this.realm;
-  },
-
-  draw(svg, state) {
-    const realm = this.realm;
-    const size = AZURE_CELL, left = 30, top = 30;
+  draw(svg, state, auto) {
+    const layout = editorLayout(svg);
+    const realm = this.realm && this.realm.layout === azureLayoutText(state.layout) ? this.realm : null;
+    const left = layout.narrow ? 22 : 30, top = 30;
+    const size = realm ? Math.min(60, Math.floor((layout.width - left - 4) / realm.size)) : 60;
     let y = top;
     if (realm) {
       const owner = {};
@@ -160,52 +201,49 @@ const AzureEditor = {
       };
       for (let i = 0; i < realm.size; i++) {
         label(svg, left + i * size + size / 2, top - 12, "abcdefgh"[i], {"font-size": 13, fill: "#666"});
-        label(svg, left - 14, top + i * size + size / 2, String(i + 1), {"font-size": 13, fill: "#666"});
+        label(svg, left - 12, top + i * size + size / 2, String(i + 1), {"font-size": 13, fill: "#666"});
       }
       for (const cell of realm.cells) {
         const x = left + cell.col * size, cy = top + cell.row * size;
         const colour = AZURE_DOMAINS[cell.domain];
-        el("rect", {x: x + 1, y: cy + 1, width: size - 2, height: size - 2, rx: 5, fill: colour.fill, stroke: "#333",
-          class: "clickable", "data-edit": JSON.stringify({area: "cell", cell: cell.cell})}, svg);
-        const ink = {fill: colour.ink, "font-size": 11};
+        const place = cell.kind === "mountain" ? {area: "mountain", cell: cell.cell, beast: cell.beast} : {area: "cell", cell: cell.cell};
+        hintTitle(el("rect", {x: x + 1, y: cy + 1, width: size - 2, height: size - 2, rx: 5, fill: colour.fill, stroke: "#333",
+          class: "clickable", "data-edit": JSON.stringify(place)}, svg), this, place.area);
+        const ink = {fill: colour.ink, "font-size": size < 50 ? 9 : 11};
         if (cell.kind === "mountain") {
           const held = holder(cell.beast);
-          label(svg, x + size / 2, cy + 13, `▲ ${BEASTS[cell.beast]}`, ink);
-          label(svg, x + size / 2, cy + 28, held ? `held by P${held}` : "free", ink);
+          label(svg, x + size / 2, cy + 12, `▲ ${BEASTS[cell.beast]}`, ink);
+          label(svg, x + size / 2, cy + 26, held ? `${layout.narrow ? "" : "held by "}P${held}` : "free", ink);
         } else {
           const symbols = (cell.qi ? cell.qi_colour.repeat(cell.qi) : "") + (cell.wisdom ? ` +${cell.wisdom}` : "")
             + "☼".repeat(cell.cosmos) + (cell.serpent ? " ~" : "");
           label(svg, x + size / 2, cy + 12, symbols, Object.assign({}, ink, {"font-weight": "bold"}));
-          if (!owner[cell.cell]) label(svg, x + size / 2, cy + 38, `(${cell.cost})`, ink);
+          if (!owner[cell.cell]) label(svg, x + size / 2, cy + size - 18, `(${cell.cost})`, ink);
         }
         const stone = owner[cell.cell];
-        // A stone lets the click through to its cell.
-        if (stone) AzureBoard.stone(el("g", {"pointer-events": "none"}, svg), x + size / 2, cy + (cell.kind === "mountain" ? 46 : 38), stone.player, stone.gifted);
+        // A stone lets the tap through to its cell.
+        if (stone) AzureBoard.stone(el("g", {"pointer-events": "none"}, svg), x + size / 2, cy + size - 17, stone.player, stone.gifted);
       }
       y = top + realm.size * size + 12;
     } else {
-      label(svg, left, y, "the realm of this layout is not known yet", {"text-anchor": "start"});
+      label(svg, left, y, "the realm of this layout comes with the engine's answer", {"text-anchor": "start"});
       y += 20;
     }
-    const cards = (name, area, text, player, rowY) => {
-      label(svg, left, rowY + 11, name, {"text-anchor": "start", "font-size": 13, "font-weight": "bold"});
-      const letters = setLetters(text);
-      for (let slot = 0; slot <= letters.length; slot++) {
-        editTile(svg, left + 150 + slot * 24, rowY, 22, letters[slot], AZURE_DOMAINS,
-          player ? {area, player, slot} : {area, slot});
-      }
-      return rowY + 28;
-    };
-    y = cards("Hidden deck", "deck", state.deck, null, y);
+    const rowOptions = {above: true, least: 8};
+    y = tileSetRow(svg, layout, auto.deck ? "Hidden deck (worked out: tap to set it)" : "Hidden deck",
+      setLetters(state.deck), {area: "deck"}, this, AZURE_DOMAINS, y, Object.assign({}, rowOptions, {faded: auto.deck, least: 12}));
     state.players.forEach((player, p) => {
-      label(svg, left, y + 10, `Player ${p + 1} · ${player.score} points · ${player.supply} stones in supply · beasts: `
-        + (player.beasts.map((b) => BEASTS[b] || b).join(", ") || "none")
+      const supply = player.supply === null ? "?" : player.supply;
+      label(svg, 8, y + 10, `Player ${p + 1} · ${player.score} points · ${supply} stones in supply`,
+        {"text-anchor": "start", "font-size": 13, "font-weight": "bold"});
+      label(svg, 8, y + 28, `beasts: ${player.beasts.map((b) => BEASTS[b] || b).join(", ") || "none"}`
         + (player.gifted ? ` · gifted stone on ${player.gifted}` : ""), {"text-anchor": "start", "font-size": 13});
-      y += 24;
-      y = cards(`P${p + 1} hand`, "hand", player.hand, p + 1, y);
-      y = cards(`P${p + 1} known to P${2 - p}`, "known", player.known, p + 1, y);
+      y += 40;
+      y = tileSetRow(svg, layout, `P${p + 1} hand`, setLetters(player.hand), {area: "hand", player: p + 1}, this,
+        AZURE_DOMAINS, y, rowOptions);
+      y = tileSetRow(svg, layout, `P${p + 1} cards known to P${2 - p}`, setLetters(player.known),
+        {area: "known", player: p + 1}, this, AZURE_DOMAINS, y, Object.assign({}, rowOptions, {least: 6}));
     });
-    const width = Math.max(left + (realm ? realm.size : 6) * size + 20, 900);
-    svg.setAttribute("viewBox", `0 0 ${width} ${y + 10}`);
+    svg.setAttribute("viewBox", `0 0 ${layout.width} ${y + 10}`);
   },
 };

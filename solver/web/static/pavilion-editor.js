@@ -1,17 +1,38 @@
 // The Summer Pavilion position editor (editor.js): displays, the centre, the supply, each
-// player's stars, hand and kept tiles by clicking; the header (round and its wild colour,
-// phase, token, passed players), scores, bag and tower in fields. The position is the
-// notation's JSON form (docs/pavilion-notation.md).
+// player's stars, hand and kept tiles by tapping (or dragging a tile there); the header
+// (round and its wild colour, phase, token, passed players), scores, bag and tower in
+// fields. The position is the notation's JSON form (docs/pavilion-notation.md).
 "use strict";
 const PAVILION_PHASES = ["refill", "draft", "place", "bonus", "keep", "resupply", "over"];
 
 const PavilionEditor = {
-  counts: ["bag", "tower"],
+  inferable: ["bag", "tower"],
+  boardInfers: ["bag"],
   brushes: [...PAVILION_ORDER, "erase"],
+  factoryName: "D",
+  hint: "Tap a tile, then its places, or drag it there. The bag and tower are worked out.",
+  hints: {
+    factory: "Display: a tile fills the slot tapped and the empty ones before it.",
+    centre: "Centre: a tile fills up to the slot tapped (the token: the Token field).",
+    supply: "Supply: a tile fills up to the slot tapped (ten when full).",
+    star: "Star: a tap tiles the space (an outer star takes its own colour).",
+    hand: "Hand: the tiles the player holds, filled up to the slot tapped.",
+    kept: "Kept: the tiles kept on the board's corners (at most 4).",
+  },
 
   brushTitle(brush) {
-    return brush === "erase" ? "take a tile away" : `a ${PAVILION_NAMES[PAVILION_ORDER.indexOf(brush)]} tile`;
+    return brush === "erase" ? "the eraser" : `a ${PAVILION_NAMES[PAVILION_ORDER.indexOf(brush)]} tile`;
   },
+
+  piece(brush) {
+    if (brush === "erase") return {shape: "eraser", fill: "#fff", ink: "#222", text: "✕"};
+    return {shape: "tile", fill: PAVILION_TILES[brush].fill, ink: PAVILION_TILES[brush].ink, text: brush};
+  },
+
+  // The fields left to inference are null at the top of the JSON form (editor.js).
+  leaveOut(position, name) { leaveOutField(position, name); },
+  leftOut(position, name) { return leftOutField(position, name); },
+  adopt(target, source, name) { adoptField(target, source, name); },
 
   // Round 1's drafting with nothing anywhere and the token in the centre.
   blank(players) {
@@ -50,6 +71,7 @@ const PavilionEditor = {
 
   fields(state) {
     const players = Array.from({length: state.players}, (_, i) => i + 1);
+    const more = (field) => Object.assign(field, {more: true});
     return [
       choiceField("players", "Players", [2, 3, 4], state.players, (s, v) => this.setPlayers(s, Number(v))),
       // The wild colour is the round's (docs/pavilion-notation.md).
@@ -59,97 +81,82 @@ const PavilionEditor = {
       }),
       choiceField("phase", "Phase", PAVILION_PHASES, state.phase, (s, v) => { s.phase = v; }),
       choiceField("turn", "To move", players, state.turn, (s, v) => { s.turn = Number(v); }),
-      choiceField("starter", "Starter", players, state.starter, (s, v) => { s.starter = Number(v); }),
       choiceField("token", "Token", ["centre", ...players], state.token === null ? "centre" : state.token,
         (s, v) => { s.token = v === "centre" ? null : Number(v); }),
-      {name: "passed", label: "Passed", kind: "text", size: 6, value: state.passed.join(",") || "-",
+      ...players.map((p) => intField(`score-${p}`, `Score P${p}`, state.boards[p - 1].score,
+        (s, v) => { s.boards[p - 1].score = v; })),
+      choiceField("starter", "Starter", players, state.starter, (s, v) => { s.starter = Number(v); }),
+      more({name: "passed", label: "Passed", kind: "text", size: 6, value: state.passed.join(",") || "-",
         set(s, value) {
           const text = value.trim();
           if (text === "" || text === "-") { s.passed = []; return null; }
           if (!/^\d+(,\d+)*$/.test(text)) return `passed: players' numbers like 1,3, or -, not "${value}"`;
           s.passed = text.split(",").map(Number);
           return null;
-        }},
-      intField("reward", "Reward", state.reward, (s, v) => { s.reward = v; }),
-      ...players.map((p) => intField(`score-${p}`, `Score P${p}`, state.boards[p - 1].score,
-        (s, v) => { s.boards[p - 1].score = v; })),
+        }}),
+      more(intField("reward", "Reward", state.reward, (s, v) => { s.reward = v; })),
       countsField("bag", "Bag P/G/O/Y/B/R", PAVILION_NAMES, PAVILION_ORDER)(state),
       countsField("tower", "Tower P/G/O/Y/B/R", PAVILION_NAMES, PAVILION_ORDER)(state),
     ];
   },
 
-  // A named row of ``slots`` places (at least), the tiles first.
-  row(svg, name, area, letters, slots, y, width) {
-    const perLine = Math.floor((width - 100) / 32);
-    const shown = Math.max(slots, letters.length + 1);
-    const lines = Math.ceil(shown / perLine);
-    label(svg, 40, y + 20, name, {"font-size": 14, "font-weight": "bold"});
-    el("rect", {x: 80, y, width: width - 100, height: 8 + 32 * lines, rx: 8, fill: "#e8e2d4", stroke: "#999"}, svg);
-    for (let slot = 0; slot < shown; slot++) {
-      editTile(svg, 86 + (slot % perLine) * 32, y + 5 + Math.floor(slot / perLine) * 32, 30, letters[slot],
-        PAVILION_TILES, {area, slot});
-    }
-    return y + 16 + 32 * lines;
-  },
-
   draw(svg, state) {
-    const {width, columns} = boardLayout(svg);
-    const count = state.factories.length;
-    const perRow = count > 7 ? 5 : count;
-    const spacing = width / perRow;
-    state.factories.forEach((factory, f) => {
-      const cx = spacing * (f % perRow + 0.5), cy = 72 + Math.floor(f / perRow) * 110;
-      el("circle", {cx, cy, r: 48, fill: "#e8e2d4", stroke: "#999"}, svg);
-      label(svg, cx, cy - 56, `F${f + 1}`, {"font-size": 12, fill: "#555"});
-      const letters = setLetters(factory);
-      for (let slot = 0; slot < 4; slot++) {
-        editTile(svg, cx - 32 + (slot % 2) * 34, cy - 32 + Math.floor(slot / 2) * 34, 30, letters[slot],
-          PAVILION_TILES, {area: "factory", index: f, slot});
-      }
-    });
-    let y = 72 + Math.ceil(count / perRow) * 110 - 40;
-    y = this.row(svg, "Centre", "centre", setLetters(state.centre), 1, y, width);
-    y = this.row(svg, "Supply", "supply", setLetters(state.supply), 10, y, width);
+    const layout = editorLayout(svg);
+    let y = factoryRows(svg, layout, state.factories, PAVILION_TILES, this);
+    y = tileSetRow(svg, layout, "Centre", setLetters(state.centre), {area: "centre"}, this, PAVILION_TILES, y);
+    y = tileSetRow(svg, layout, "Supply", setLetters(state.supply), {area: "supply"}, this, PAVILION_TILES, y, {least: 10});
     const wild = PAVILION_ORDER[PAVILION_NAMES.indexOf(state.wild)];
-    label(svg, width / 2, y + 4, `Round ${state.round} · wild ${wild} (${state.wild})`, {"font-size": 14});
+    label(svg, layout.width / 2, y + 4, `Round ${state.round} · wild ${wild} (${state.wild})`, {"font-size": 14});
     y += 22;
+    const height = layout.narrow ? 650 : 440;
+    const width = layout.narrow ? layout.width - 8 : 480;
     state.boards.forEach((board, p) => {
-      this.drawBoard(svg, state, board, p + 1, (p % columns) * 500 + 10, y + Math.floor(p / columns) * 420);
+      this.drawBoard(svg, state, board, p + 1, layout, (p % layout.columns) * 500 + (layout.narrow ? 4 : 10),
+        y + Math.floor(p / layout.columns) * (height + 10), width, height);
     });
-    svg.setAttribute("viewBox", `0 0 ${width} ${y + Math.ceil(state.boards.length / columns) * 420}`);
+    svg.setAttribute("viewBox", `0 0 ${layout.width} ${y + Math.ceil(state.boards.length / layout.columns) * (height + 10)}`);
   },
 
-  drawBoard(svg, state, board, player, x0, y0) {
-    el("rect", {x: x0, y: y0, width: 480, height: 410, rx: 10, fill: "#fff", stroke: "#bbb"}, svg);
+  // A player's seven stars (a flower: the centre star and six around it), hand and kept
+  // tiles. On a phone the spaces are 44 units apart, each a 42-unit target (a unit is
+  // about a pixel there).
+  drawBoard(svg, state, board, player, layout, x0, y0, width, height) {
+    el("rect", {x: x0, y: y0, width, height, rx: 10, fill: "#fff", stroke: "#bbb"}, svg);
     const marks = [state.token === player ? "token" : "", state.passed.includes(player) ? "passed" : ""].filter(Boolean);
-    label(svg, x0 + 240, y0 + 16, `Player ${player} · ${board.score} points`
+    label(svg, x0 + width / 2, y0 + 16, `Player ${player} · ${board.score} points`
       + (marks.length ? ` (${marks.join(", ")})` : ""), {"font-weight": "bold"});
-    const cx = x0 + 240, cy = y0 + 150;
+    const ring = layout.narrow ? 44 : 28, radius = layout.narrow ? 21 : 13, apart = layout.narrow ? 130 : 92;
+    const cx = x0 + width / 2, cy = y0 + 34 + apart + ring + radius;
     board.stars.forEach((cells, s) => {
       const centre = s === 6;
       const angle = (s * 60 - 90) * Math.PI / 180;
-      const sx = centre ? cx : cx + 92 * Math.cos(angle), sy = centre ? cy : cy + 92 * Math.sin(angle);
+      const sx = centre ? cx : cx + apart * Math.cos(angle), sy = centre ? cy : cy + apart * Math.sin(angle);
       const letter = centre ? "C" : PAVILION_ORDER[s];
       label(svg, sx, sy, letter, {"font-size": 13, "font-weight": "bold", fill: "#666"});
       [...cells].forEach((cell, k) => {
         const a = (k * 60 - 90) * Math.PI / 180;
-        const x = sx + 28 * Math.cos(a), y = sy + 28 * Math.sin(a);
+        const x = sx + ring * Math.cos(a), y = sy + ring * Math.sin(a);
         const colour = cell !== "." ? PAVILION_TILES[cell] : centre ? {fill: "#eee"} : PAVILION_TILES[letter];
-        el("circle", {cx: x, cy: y, r: 13, fill: colour.fill, "fill-opacity": cell !== "." ? 1 : 0.25,
-          stroke: "#555", class: "clickable", "data-edit": JSON.stringify({area: "star", player, star: s, space: k})}, svg);
+        hintTitle(el("circle", {cx: x, cy: y, r: radius, fill: colour.fill, "fill-opacity": cell !== "." ? 1 : 0.25,
+          stroke: "#555", class: "clickable", "data-edit": JSON.stringify({area: "star", player, star: s, space: k})}, svg), this, "star");
         label(svg, x, y, cell !== "." ? cell : String(k + 1),
           {"font-size": 12, fill: cell !== "." ? colour.ink : "#333", "font-weight": cell !== "." ? "bold" : "normal"});
       });
     });
+    const {tile: size, step} = layout;
+    const left = layout.narrow ? x0 + 8 : x0 + 70;
+    const perRow = Math.floor((x0 + width - left - 4) / step);
     const row = (name, area, letters, slots, y) => {
-      label(svg, x0 + 36, y + 12, name, {"font-size": 13, "font-weight": "bold"});
+      if (layout.narrow) label(svg, left, y - 10, name, {"font-size": 13, "font-weight": "bold", "text-anchor": "start"});
+      else label(svg, x0 + 36, y + size / 2, name, {"font-size": 13, "font-weight": "bold"});
       const shown = Math.max(slots, letters.length + 1);
       for (let slot = 0; slot < shown; slot++) {
-        editTile(svg, x0 + 70 + (slot % 15) * 26, y + Math.floor(slot / 15) * 26, 24, letters[slot], PAVILION_TILES,
-          {area, player, slot});
+        editTile(svg, left + (slot % perRow) * step, y + Math.floor(slot / perRow) * step, size, letters[slot],
+          PAVILION_TILES, {area, player, slot}, this);
       }
     };
-    row("Hand", "hand", setLetters(board.hand), 1, y0 + 290);
-    row("Kept", "kept", setLetters(board.kept), 4, y0 + 370);
+    const rowsTop = cy + apart + ring + radius + (layout.narrow ? 30 : 14);
+    row("Hand", "hand", setLetters(board.hand), layout.narrow ? 7 : 12, rowsTop);
+    row("Kept", "kept", setLetters(board.kept), 4, rowsTop + (layout.narrow ? 2 * step + 30 : 2 * step + 10));
   },
 };
