@@ -406,7 +406,8 @@ def test_an_azure_position_needs_no_supplies_beasts_or_hidden_deck(hand):
     if hand.size == "phone":
         assert small_targets(hand.page) == []
         if os.environ.get("TESSERA_SCREENSHOTS"):
-            hand.page.locator("#editor").screenshot(path=str(DOCS / "web-editor-phone.png"))
+            hand.page.evaluate("document.getElementById('editor').scrollIntoView()")
+            hand.page.screenshot(path=str(DOCS / "web-editor-phone.png"))
     hand.done(expected)
     assert hand.actions <= MOST_ACTIONS["azure"], hand.actions
     hand.quiet()

@@ -212,8 +212,8 @@ const AzureEditor = {
         const ink = {fill: colour.ink, "font-size": size < 50 ? 9 : 11};
         if (cell.kind === "mountain") {
           const held = holder(cell.beast);
-          label(svg, x + size / 2, cy + 12, `▲ ${BEASTS[cell.beast]}`, ink);
-          label(svg, x + size / 2, cy + 26, held ? `${layout.narrow ? "" : "held by "}P${held}` : "free", ink);
+          label(svg, x + size / 2, cy + 11, `▲ ${BEASTS[cell.beast]}`, ink);
+          label(svg, x + size / 2, cy + 23, held ? `${layout.narrow ? "" : "held by "}P${held}` : "free", ink);
         } else {
           const symbols = (cell.qi ? cell.qi_colour.repeat(cell.qi) : "") + (cell.wisdom ? ` +${cell.wisdom}` : "")
             + "☼".repeat(cell.cosmos) + (cell.serpent ? " ~" : "");
@@ -222,7 +222,7 @@ const AzureEditor = {
         }
         const stone = owner[cell.cell];
         // A stone lets the tap through to its cell.
-        if (stone) AzureBoard.stone(el("g", {"pointer-events": "none"}, svg), x + size / 2, cy + size - 17, stone.player, stone.gifted);
+        if (stone) AzureBoard.stone(el("g", {"pointer-events": "none"}, svg), x + size / 2, cy + size - 15, stone.player, stone.gifted);
       }
       y = top + realm.size * size + 12;
     } else {
