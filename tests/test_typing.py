@@ -21,6 +21,8 @@ import pytest
 from tests.limits import CHILD_SECONDS
 from tests.typecheck import link_tree
 
+pytestmark = pytest.mark.long  # mypy over the package on its first run: the quick tier leaves it out
+
 # What a user writes: a position, its moves, a search and its document, an agent's game,
 # the errors caught.
 USER_SCRIPT = textwrap.dedent(

@@ -21,7 +21,10 @@ from tessera.web.connections import IN_FLIGHT
 from tests.cli_process import tessera
 from tests.web_server import running_server
 
-pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts the server's descriptors in /proc")
+pytestmark = [
+    pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts the server's descriptors in /proc"),
+    pytest.mark.long,  # a real server a test, attacked for seconds: the quick tier leaves them out
+]
 
 DEADLINE = 1.0  # the servers' header and body timeouts here
 SLACK = 1.5  # seconds a cut may come after its deadline on a busy machine

@@ -17,6 +17,8 @@ import pytest
 from tessera.web import documents
 from tests.web_server import running_server
 
+pytestmark = pytest.mark.long  # a real server attacked for seconds: the quick tier leaves it out
+
 REVIEW_SECONDS = 0.3  # the server's search of a review's position here
 VISITS = 100_000  # what the page asks a position: about 4 s of an Azul search on one core
 WAIT_SECONDS = 120

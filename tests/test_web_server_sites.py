@@ -15,6 +15,8 @@ import pytest
 from tessera.web.analysis import MAX_TABS
 from tests.web_server import running_server
 
+pytestmark = pytest.mark.long  # a real server attacked for seconds: the quick tier leaves it out
+
 WAIT_SECONDS = 60
 TOKEN = "s3cret"
 
