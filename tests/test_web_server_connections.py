@@ -75,11 +75,15 @@ def wait_ready(url):
             time.sleep(0.2)
 
 
-def read_until_closed(conns, until):
+def read_until_closed(conns, until, received=None):
     """{conn: (seconds from now until the server closed it, what it sent)}, each socket
-    non-blocking; those still open at ``until`` seconds are left out."""
+    non-blocking; those still open at ``until`` seconds are left out. ``received`` (conn:
+    bytes) keeps what was read across calls: an answer may come in one call, its end in the
+    next."""
     started = time.monotonic()
-    received = {conn: b"" for conn in conns}
+    received = {} if received is None else received
+    for conn in conns:
+        received.setdefault(conn, b"")
     closed = {}
     while len(closed) < len(conns) and time.monotonic() - started < until:
         for conn in conns:
@@ -109,7 +113,7 @@ def trickle(url, head, count, every=0.1, until=DEADLINE + SLACK + 2):
         for conn in conns:
             conn.sendall(head)
             conn.setblocking(False)
-        closed, answered = {}, set()
+        closed, answered, received = {}, set(), {}
         while len(closed) < count and time.monotonic() - started < until:
             for conn in conns:
                 if conn in closed or conn in answered:
@@ -127,7 +131,9 @@ def trickle(url, head, count, every=0.1, until=DEADLINE + SLACK + 2):
                 except OSError:  # closed by the server: what it sent is read below
                     pass
             offset = time.monotonic() - started
-            for conn, (seconds, answer) in read_until_closed([c for c in conns if c not in closed], every).items():
+            for conn, (seconds, answer) in read_until_closed(
+                [c for c in conns if c not in closed], every, received
+            ).items():
                 closed[conn] = (offset + seconds, answer)
         return closed
 

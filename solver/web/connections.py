@@ -44,7 +44,10 @@ MIN_CONNECTIONS = 64  # the cap however low the descriptors' limit: past it, acc
 ACCEPT_ERROR_EVERY = 60.0  # seconds between two log lines of failed accepts
 ACCEPT_ERROR = "socket.accept() out of system resource"  # asyncio's message for it
 TIMED_OUT = b'{"error": "the request did not arrive in time"}'
-LINGER = 1.0  # seconds a connection cut with a 408 drops what its client still sends
+# Seconds a connection cut with a 408 drops what its client still sends, before it closes:
+# closing while unread bytes arrive resets the connection, and a reset loses the 408 a busy
+# client has not read yet. A lingering connection is the first to go for a new one.
+LINGER = 1.0
 
 
 @dataclass
