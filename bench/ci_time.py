@@ -56,7 +56,13 @@ def time_quick_tier(clone):
         done = subprocess.run(
             [str(clone / ".venv" / "bin" / "python"), "-m", "pytest", "--quick", "-q", "-p", "no:cacheprovider"],
             cwd=clone,
-            env=dict(os.environ, NUMBA_CACHE_DIR=cache),
+            # As .ci/run's activated venv: the tests run the clone's ``tessera`` by name.
+            env=dict(
+                os.environ,
+                NUMBA_CACHE_DIR=cache,
+                PATH=f"{clone / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}",
+                VIRTUAL_ENV=str(clone / ".venv"),
+            ),
             stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,
