@@ -3,7 +3,7 @@
     python bench/ci_time.py [--out results/ci.json]
 
 Clones the repository's HEAD into a temporary folder and runs ``bash .ci/run`` there with
-``CI=true`` (a fresh virtual environment, the pip installs, the default test run, then the
+``CI=true`` (a fresh virtual environment, the installs, the default test run, then the
 run without the numba patches), timing the whole in wall seconds and each part by the
 lines pytest prints. An apt install of chromium, where .ci/run makes one, is timed apart
 and left out of the total (on CI's machine it is there already). Records the passed,
@@ -84,10 +84,10 @@ def main():
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     apt = 0.0
-    if subprocess.run(["bash", "-c", "command -v chromium"], capture_output=True, timeout=60).returncode:
+    if subprocess.run(["bash", "-c", "command -v chromium-headless-shell"], capture_output=True, timeout=60).returncode:
         started = time.perf_counter()
         subprocess.run(
-            ["bash", "-c", "apt-get update -qq && apt-get install -y -qq chromium"],
+            ["bash", "-c", "apt-get update -qq && apt-get install -y -qq chromium-headless-shell"],
             check=True,
             timeout=1800,
             stdout=subprocess.DEVNULL,

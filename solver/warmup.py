@@ -5,9 +5,12 @@ the sources). A container image or a cluster worker that runs this once starts e
 later command, search and self-play batch from the cache. A game's steps: its rules
 (what ``moves``, ``play`` and ``view`` call), perft, MCTS (on any number of
 trees), IS-MCTS on players' views (games with hidden information), alpha-beta and
-the exact solver, and self-play batches of random and greedy agents.
+the exact solver, self-play batches of random and greedy agents, the random playouts
+``tessera bench`` times and, where the ``rl`` extra is installed, the action and
+observation encodings of the RL adapters and the batched environment.
 """
 
+import importlib.util
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -40,7 +43,10 @@ def steps(game):
     listed += [
         ("alpha-beta and solve", lambda: alphabeta.load_kernels(state)),
         ("self-play batches", lambda: _selfplay(game)),
+        ("bench playouts", lambda: _playouts(state)),
     ]
+    if importlib.util.find_spec("gymnasium") is not None:  # the 'rl' extra
+        listed.append(("RL encodings and batched environment", lambda: _reinforcement_learning(game)))
     return listed
 
 
@@ -112,6 +118,33 @@ def _selfplay(game):
     from tessera.selfplay.plan import make_plan
 
     warm_up(make_plan(game, {}, ["random", "greedy"], 1, 0))
+
+
+def _playouts(state):
+    """The random games ``tessera bench`` plays from a position."""
+    from tessera.kernels import bind
+
+    bind.instance(state[0], "playout").playouts(state, 0, 1, np.zeros((1, 4), np.int64))
+
+
+def _reinforcement_learning(game):
+    """The encodings of the RL adapters on a dealt start, and the batched environment's
+    kernels: a reset and a step of random actions, on two threads."""
+    from tessera.rl.encoding import Encoding
+    from tessera.rl.vector import TesseraVectorEnv
+
+    encoding = Encoding(game.name)
+    state = game.new(0)
+    moves = np.empty(game.kernels().MAX_MOVES, np.int64)
+    count = game.kernels().legal_moves(state, moves)
+    encoding.move_of_action(state, encoding.action_of_move(state, int(moves[count - 1])))
+    encoding.observation(state, 0)
+    env = TesseraVectorEnv(game.name, 2, threads=2)
+    try:
+        env.reset(seed=0)
+        env.step(env.random_actions(np.arange(2, dtype=np.uint64)))
+    finally:
+        env.close()
 
 
 def compiled_ahead():

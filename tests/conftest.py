@@ -1,12 +1,12 @@
 """The test tiers (tests/README.md): ``python -m pytest --quick`` leaves out the tests
 carrying a marker of ``QUICK_LEAVES_OUT``, as the default run leaves out ``slow``, and a
 slow test has an hour before it counts as hung. And the browser tests' fixtures: one
-chromium a module, a page on the module's ``server``."""
+chromium a test process, a fresh profile of it a module, a page on the module's ``server``."""
 
 import pytest
 
 from tests import tiers
-from tests.browser_page import chromium, error_free, open_board
+from tests.browser_page import chromium, error_free, fresh_profile, open_board
 
 # Markers (pyproject.toml lists them) of the tests the quick tier does not run.
 QUICK_LEAVES_OUT = ("browser", "packaging", "cold", "long")
@@ -27,10 +27,16 @@ def pytest_configure(config):
     tiers.QUICK = config.getoption("--quick")
 
 
+# Markers of the tests that take longest, with a server, a browser, a fresh install or a cold
+# compile of their own: their modules start first (``costly_first``).
+COSTLY = ("browser", "cold", "packaging")
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
             item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
+    costly_first(items)
     if not config.getoption("--quick"):
         return
     kept, left_out = [], []
@@ -42,10 +48,18 @@ def pytest_collection_modifyitems(config, items):
         items[:] = kept
 
 
+@pytest.fixture(scope="session")
+def chromium_browser():
+    """Chromium's headless shell, started once in a test process (tests/browser_page.py)."""
+    with chromium() as browser:
+        yield browser
+
+
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    """Debian's headless chromium, one for a test module (tests/browser_page.py)."""
-    with chromium(tmp_path_factory.mktemp("chromium-profile")) as context:
+def browser(chromium_browser):
+    """A fresh profile of the test process's chromium for a test module: its pages share
+    storage with each other, with no other module's."""
+    with fresh_profile(chromium_browser) as context:
         yield context
 
 
@@ -55,3 +69,16 @@ def page(browser, server):
     it raises a script error."""
     with error_free(open_board(browser, server)) as page:
         yield page
+
+
+def costly_first(items):
+    """Order the modules holding a test marked ``COSTLY`` before the others, each module's
+    tests kept together and in order. The workers take modules in this order
+    (``--dist loadscope``), so the last to be handed out are short and the workers end
+    together, instead of one running a long module while the other waits."""
+    module = {item: item.nodeid.split("::")[0] for item in items}
+    costly = {module[item] for item in items if any(item.get_closest_marker(name) for name in COSTLY)}
+    position = {}
+    for item in items:
+        position.setdefault(module[item], len(position))
+    items.sort(key=lambda item: (module[item] not in costly, position[module[item]]))

@@ -132,6 +132,7 @@ def test_answers_come_as_searches_finish_tagged_by_id(engine):
     assert not first["isDuringSearch"] and not second["isDuringSearch"]
 
 
+@pytest.mark.long  # a search that runs until it is stopped
 def test_terminate_stops_a_running_search_with_what_it_has(engine):
     engine.send({"id": "long", "game": "azul", "maxTime": 60})
     time.sleep(1.0)
@@ -143,6 +144,7 @@ def test_terminate_stops_a_running_search_with_what_it_has(engine):
     assert answer["interrupted"] and answer["root"]["visits"] > 0 and answer["moves"]
 
 
+@pytest.mark.long  # a search process stopped and started again
 def test_terminate_of_alphabeta_replaces_its_process_and_the_engine_goes_on(engine):
     engine.send({"id": "deep", "game": "azul", "options": {"players": 4}, "algo": "solve"})
     time.sleep(1.0)
@@ -156,6 +158,7 @@ def test_terminate_of_alphabeta_replaces_its_process_and_the_engine_goes_on(engi
     assert all(checked(answer)["root"]["visits"] == 10 for answer in answers.values())
 
 
+@pytest.mark.long  # a search long enough to report as it goes
 def test_partial_answers_during_a_search(engine):
     engine.send({"id": "p", "game": "azul", "maxTime": 1.0, "reportDuringSearchEvery": 0.25})
     lines = []

@@ -96,6 +96,7 @@ def test_three_players_and_chance_nodes_keep_them_too():
     assert compared > 100 and after_chance > 10
 
 
+@pytest.mark.long  # a second of searches
 def test_the_values_survive_compaction_and_reuse():
     searcher = Mcts(MctsOptions(iterations=20000, seed=3, threads=1, max_nodes=15000))
     state = AZUL.new(3)

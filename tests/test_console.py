@@ -66,6 +66,7 @@ def run_with_leftovers(*args, switch):
     return run_with(WITH_LEFTOVERS, *args, switch=switch)
 
 
+@pytest.mark.long  # a chain of tessera processes
 def test_a_long_output_reaches_a_file_whole(tmp_path):
     position = tmp_path / "azul.txt"
     position.write_text(tessera("new", "azul", "--seed", "1").stdout)

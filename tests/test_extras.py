@@ -184,6 +184,7 @@ print(json.dumps([[answer.status_code, answer.json()] for answer in answers]))
 """
 
 
+@pytest.mark.long  # a server of its own
 def test_the_board_works_without_pyarrow_and_its_run_pages_name_the_extra(without, tmp_path):
     """The web extra has no pyarrow: the board plays, and opening a self-play run answers
     with the one line that names the selfplay extra."""

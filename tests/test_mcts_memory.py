@@ -115,6 +115,7 @@ def test_the_memory_budget_sets_the_size_of_the_tree_the_threads_share():
         MctsOptions(iterations=1, memory=2**16).check()
 
 
+@pytest.mark.long  # a second of threaded searches
 def test_threads_at_the_bound_compact_their_shared_tree_and_keep_it_whole():
     """Two threads in a tree of 2 x 1,000 nodes on the opening: the tree is compacted many
     times while they run, and after it every node is reachable once and the visits add up."""

@@ -373,6 +373,7 @@ def test_a_try_is_judged_by_a_search_of_its_position(hub, page):
     assert tab.query is None  # the try's searches ended with it
 
 
+@pytest.mark.long  # seconds of a review run before it is stopped
 def test_a_stopped_review_says_so_and_sends_no_more(hub, page):
     tab, next_event = page
     plan = plan_review(page_history("azul", seed=4, plies=20))

@@ -194,6 +194,7 @@ def test_stats_of_a_directory_without_a_run(tmp_path):
     assert error_line("stats", tmp_path) == f"error: no self-play run in {tmp_path} (no run.json)"
 
 
+@pytest.mark.long  # a second of waiting for the cluster
 def test_an_unreachable_cluster_gives_one_line(tmp_path, monkeypatch):
     from tessera.selfplay import cluster
 

@@ -234,6 +234,7 @@ def mounts(tmp_path_factory):
         pytest.skip(f"cannot mount in a namespace of its own here: {trial.stderr.strip()}")
 
 
+@pytest.mark.long  # a self-play run on a full disk
 def test_a_full_disk_ends_the_run_in_one_line_and_keeps_what_was_written(tmp_path, mounts):
     """A tmpfs of 64 KiB: room for the run's small files and three chunks of about 14 KiB,
     not for ten. What it held is copied out before the namespace ends, and resumed there."""

@@ -113,6 +113,7 @@ def check_search_columns(out_dir, top):
     return table
 
 
+@pytest.mark.long  # a self-play run
 def test_mcts_moves_have_their_root_statistics(tmp_path):
     selfplay(tmp_path, "--record-search")
     assert run_plan(tmp_path)["record_search"] == DEFAULT_TOP

@@ -20,7 +20,7 @@ import pytest
 from tessera.position import Position
 from tessera.web import documents
 from tessera.web.review import accuracy, mark
-from tests.browser_page import BOARD_DRAWN_MS, BROWSER_MARKS, error_free
+from tests.browser_page import BOARD_DRAWN_MS, BROWSER_MARKS, SIZES, error_free
 from tests.test_web_browser import save_screenshot
 from tests.test_web_comfort import contrast
 from tests.web_server import running_server
@@ -34,7 +34,6 @@ SCHEMA_PATH = REPO / "docs" / "review.schema.json"
 SHIPPED_SCHEMA = REPO / "solver" / "web" / "static" / "review.schema.json"
 WAIT_MS = 120_000
 VISITS = 60  # a review's visits a position here: each search takes milliseconds
-SIZES = {"desktop": {"width": 1400, "height": 1000}, "phone": {"width": 390, "height": 844}}
 TAP_PX = 40  # a control a player taps on a phone, each way at least (tests/test_web_table.py)
 MARK_SHAPES = {"inaccuracy": "circle", "mistake": "rect", "blunder": "polygon"}
 COLOUR_APART = 100  # the marks' fills, pairwise at least this far apart in RGB

@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from tessera.position import Position
-from tests.browser_page import BOARD_DRAWN_MS, BROWSER_MARKS, error_free
+from tests.browser_page import BOARD_DRAWN_MS, BROWSER_MARKS, SIZES, error_free
 from tests.web_server import running_server
 
 pytest.importorskip("playwright.sync_api")
@@ -21,7 +21,6 @@ pytest.importorskip("playwright.sync_api")
 WAIT_MS = 60_000
 # A first information-set search loads (or, on an empty numba cache, compiles) its kernels.
 ISMCTS_MS = 300_000
-SIZES = {"desktop": {"width": 1400, "height": 1000}, "phone": {"width": 390, "height": 844}}
 TAP_PX = 40  # the least width and height of a control a player taps on a phone
 
 pytestmark = BROWSER_MARKS

@@ -8,7 +8,6 @@ once as the page opens, then the progress panel, a move before the search is rea
 the analysis asked for before the first position starting once the search is ready."""
 
 import time
-from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
@@ -16,7 +15,8 @@ from starlette.testclient import TestClient
 from tessera.games import registered_games
 from tessera.warmup import compiled_ahead
 from tessera.web.app import create_app
-from tests.web_server import CHROMIUM, launch_chromium, running_server
+from tests.browser_page import needs_chromium
+from tests.web_server import running_server
 
 COLD_MS = 900_000  # every game's rules and search compiled, on a busy machine
 PANEL_MS = 15_000  # the page asks the server every half second
@@ -84,19 +84,14 @@ CLICK_EVERYTHING = """() => {
 @pytest.mark.slow  # minutes: every game's kernels compile
 @pytest.mark.cold
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (.ci/run installs it)")
-def test_a_first_start_on_an_empty_cache_speaks_and_every_control_clicked_at_once_holds(tmp_path):
-    playwright_api = pytest.importorskip("playwright.sync_api")
+@needs_chromium
+def test_a_first_start_on_an_empty_cache_speaks_and_every_control_clicked_at_once_holds(tmp_path, browser):
     cache = tmp_path / "numba-cache"
     cache.mkdir()
-    with (
-        running_server("--searches", "1", env={"NUMBA_CACHE_DIR": str(cache), "TESSERA_PREBUILT": "0"}) as (
-            url,
-            process,
-        ),
-        playwright_api.sync_playwright() as playwright,
+    with running_server("--searches", "1", env={"NUMBA_CACHE_DIR": str(cache), "TESSERA_PREBUILT": "0"}) as (
+        url,
+        process,
     ):
-        browser = launch_chromium(playwright, tmp_path / "profile")
         page = browser.new_page()
         problems = []
         page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
@@ -137,5 +132,4 @@ def test_a_first_start_on_an_empty_cache_speaks_and_every_control_clicked_at_onc
         assert "error:" not in page.inner_text("body")
         assert problems == []
         assert any(cache.rglob("*.nbi")), "the server did not compile into its own cache"
-        browser.close()
     assert "Traceback" not in "".join(process.output)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser_page import BOARD_DRAWN_MS, BROWSER_MARKS, error_free
+from tests.browser_page import BOARD_DRAWN_MS, BROWSER_MARKS, SIZES, error_free
 from tests.cli_process import tessera
 from tests.web_server import running_server
 
@@ -21,7 +21,6 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 WAIT_MS = 60_000
-SIZES = {"desktop": {"width": 1400, "height": 1000}, "phone": {"width": 390, "height": 844}}
 TAP_PX = 40  # the least width and height of a control a player taps on a phone
 # What a player taps besides the board's drawing: a checkbox is tapped through its label.
 TAPPED = (
@@ -249,6 +248,7 @@ def assert_analysis_idle(page):
 SECONDS = "error: seconds must be a number of seconds over 0 and at most 120, not "
 
 
+@pytest.mark.parametrize("sized", ["desktop"], indirect=True)  # the same controls at any size
 def test_a_refused_request_leaves_no_stuck_state(sized):
     page = sized
     # Analysis seconds out of range: refused, and the analysis is idle again.
