@@ -3,6 +3,7 @@ tests: the marks that skip them where it is missing, one browser a test process 
 fresh profile (context) for each test module (the ``browser`` fixture of conftest.py), and
 pages on the board that keep the page's script errors."""
 
+import re
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -18,6 +19,11 @@ BOARD_DRAWN_MS = 60_000
 DESKTOP = {"width": 1400, "height": 1000}
 # The viewports the board is tried at: a desktop's (mouse) and a phone's (touch).
 SIZES = {"desktop": DESKTOP, "phone": {"width": 390, "height": 844}}
+# The colour scheme a page of each size asks for: between the two sizes, each point a test
+# makes about the board is made in the light theme and in the dark one.
+SCHEMES = {"desktop": "light", "phone": "dark"}
+# The least contrast of text on its background (WCAG's AA for normal text).
+READABLE = 4.5
 
 
 @contextmanager
@@ -58,3 +64,51 @@ def error_free(page):
     yield page
     page.close()
     assert not page.errors, page.errors
+
+
+def size_page(page, size):
+    """Give ``page`` the viewport of ``size`` (a key of SIZES) and its colour scheme (SCHEMES)."""
+    page.set_viewport_size(SIZES[size])
+    page.emulate_media(color_scheme=SCHEMES[size])
+
+
+def colour(page, selector, prop):
+    """The computed colour ``prop`` of ``selector`` as (r, g, b)."""
+    text = page.eval_on_selector(selector, f"(node) => getComputedStyle(node)['{prop}']")
+    return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
+
+
+def luminance(rgb):
+    """WCAG's relative luminance of an sRGB colour."""
+
+    def linear(channel):
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = map(linear, rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(first, second):
+    """WCAG's contrast ratio of two colours (1 to 21)."""
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def text_contrast(page, selector):
+    """The contrast of the text of the first visible ``selector`` with the background it is
+    drawn on: the nearest of it and its ancestors' backgrounds that is not transparent."""
+    ink, ground = page.evaluate(
+        r"""(selector) => {
+            const node = [...document.querySelectorAll(selector)].find((n) => n.getClientRects().length);
+            let under = node;
+            while (under && /rgba\(.*, 0\)$|transparent/.test(getComputedStyle(under).backgroundColor)) {
+                under = under.parentElement;
+            }
+            const ground = under ? getComputedStyle(under).backgroundColor : "rgb(255, 255, 255)";
+            return [getComputedStyle(node).color, ground];
+        }""",
+        selector,
+    )
+    ink, ground = (tuple(int(part) for part in re.findall(r"\d+", text)[:3]) for text in (ink, ground))
+    return contrast(ink, ground)

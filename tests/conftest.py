@@ -1,12 +1,14 @@
 """The test tiers (tests/README.md): ``python -m pytest --quick`` leaves out the tests
 carrying a marker of ``QUICK_LEAVES_OUT``, as the default run leaves out ``slow``, and a
 slow test has an hour before it counts as hung. And the browser tests' fixtures: one
-chromium a test process, a fresh profile of it a module, a page on the module's ``server``."""
+chromium a test process, a fresh profile of it a module, a board server a test process
+(unless a module serves its own), a page on the module's ``server``."""
 
 import pytest
 
 from tests import tiers
 from tests.browser_page import chromium, error_free, fresh_profile, open_board
+from tests.web_server import running_server
 
 # Markers (pyproject.toml lists them) of the tests the quick tier does not run.
 QUICK_LEAVES_OUT = ("browser", "packaging", "cold", "long")
@@ -61,6 +63,20 @@ def browser(chromium_browser):
     storage with each other, with no other module's."""
     with fresh_profile(chromium_browser) as context:
         yield context
+
+
+@pytest.fixture(scope="session")
+def board_server():
+    """A real `tessera serve` with its default options, started once in a test process."""
+    with running_server() as (url, _):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def server(board_server):
+    """The URL of the board a module's pages open: the test process's ``board_server``,
+    unless the module defines a ``server`` of its own (a server with options of its own)."""
+    return board_server
 
 
 @pytest.fixture

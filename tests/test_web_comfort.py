@@ -4,13 +4,11 @@ each doing what the list says, and a narrow window without horizontal scrolling.
 `TESSERA_SCREENSHOTS=1` writes docs/web-dark.png (the dark theme)."""
 
 import os
-import re
 from pathlib import Path
 
 import pytest
 
-from tests.browser_page import BROWSER_MARKS
-from tests.web_server import running_server
+from tests.browser_page import BROWSER_MARKS, colour, contrast, luminance
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -22,40 +20,12 @@ NARROW = 400
 pytestmark = BROWSER_MARKS
 
 
-@pytest.fixture(scope="module")
-def server():
-    with running_server() as (url, _):
-        yield url
-
-
 def save_screenshot(page, name):
     """The page as a PNG, into docs/``name`` when TESSERA_SCREENSHOTS is set."""
     image = page.screenshot(full_page=True)
     assert image.startswith(PNG_SIGNATURE)
     if os.environ.get("TESSERA_SCREENSHOTS"):
         DOCS.joinpath(name).write_bytes(image)
-
-
-def colour(page, selector, prop):
-    """The computed colour ``prop`` of ``selector`` as (r, g, b)."""
-    text = page.eval_on_selector(selector, f"(node) => getComputedStyle(node)['{prop}']")
-    return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
-
-
-def luminance(rgb):
-    """WCAG's relative luminance of an sRGB colour."""
-
-    def linear(channel):
-        c = channel / 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-    r, g, b = map(linear, rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(first, second):
-    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
 
 
 def test_the_theme_follows_the_system_and_both_read(page):

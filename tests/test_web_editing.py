@@ -26,8 +26,7 @@ from pathlib import Path
 import pytest
 
 from tessera.position import Position
-from tests.browser_page import BOARD_DRAWN_MS, BROWSER_MARKS, SIZES
-from tests.web_server import running_server
+from tests.browser_page import BOARD_DRAWN_MS, BROWSER_MARKS, READABLE, SIZES, size_page, text_contrast
 
 pytestmark = BROWSER_MARKS
 
@@ -219,18 +218,12 @@ def piece_selector(brush):
     return f"#editor-palette [data-brush='{brush}']"
 
 
-@pytest.fixture(scope="module")
-def server():
-    with running_server() as (url, _):
-        yield url
-
-
 @pytest.fixture(params=list(SIZES))
 def hand(request, browser, server):
     """A player at a page on the board at the size ``request.param`` names; the test fails
     if the page raises a script error."""
     page = browser.new_page()
-    page.set_viewport_size(SIZES[request.param])
+    size_page(page, request.param)
     errors = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.goto(server)
@@ -286,6 +279,8 @@ def test_the_editor_is_in_the_header_labelled(hand):
         assert box["width"] >= TAP_PX and box["height"] >= TAP_PX
     hand.press("#edit")
     assert page.locator("#editor-palette").is_visible() and page.inner_text("#editor-hint")
+    for line in ("#editor-hint", "#editor-check"):  # in the page's theme (SCHEMES)
+        assert text_contrast(page, line) >= READABLE, line
 
 
 # ---- building a mid-game position: no error on the way ----------------------------------------

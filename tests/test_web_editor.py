@@ -24,7 +24,6 @@ from tessera.position import Position
 from tessera.web.app import create_app
 from tessera.web.editor import infer, infer_unseen
 from tests.browser_page import error_free, needs_chromium, open_board
-from tests.web_server import running_server
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -334,12 +333,6 @@ def test_seeded_junk_in_an_edited_position_is_a_one_line_error_never_a_fault(cli
 
 
 # ---- the editor and share links in the browser -------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def server():
-    with running_server() as (url, _):
-        yield url
 
 
 def open_page(browser, url):

@@ -23,7 +23,6 @@ from tessera.web.review import accuracy, mark
 from tests.browser_page import BOARD_DRAWN_MS, BROWSER_MARKS, SIZES, error_free
 from tests.test_web_browser import save_screenshot
 from tests.test_web_comfort import contrast
-from tests.web_server import running_server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -38,12 +37,6 @@ TAP_PX = 40  # a control a player taps on a phone, each way at least (tests/test
 MARK_SHAPES = {"inaccuracy": "circle", "mistake": "rect", "blunder": "polygon"}
 COLOUR_APART = 100  # the marks' fills, pairwise at least this far apart in RGB
 MARK_CONTRAST = 3  # a mark's fill against the panel (WCAG's figure for graphics)
-
-
-@pytest.fixture(scope="module")
-def server():
-    with running_server() as (url, _):
-        yield url
 
 
 def open_sized(browser, server, size="desktop", scheme="light"):

@@ -13,8 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from tessera.position import Position
-from tests.browser_page import BOARD_DRAWN_MS, BROWSER_MARKS, SIZES, error_free
-from tests.web_server import running_server
+from tests.browser_page import BOARD_DRAWN_MS, BROWSER_MARKS, SIZES, error_free, size_page
 
 pytest.importorskip("playwright.sync_api")
 
@@ -26,17 +25,11 @@ TAP_PX = 40  # the least width and height of a control a player taps on a phone
 pytestmark = BROWSER_MARKS
 
 
-@pytest.fixture(scope="module")
-def server():
-    with running_server() as (url, _):
-        yield url
-
-
 def open_sized(browser, url, size):
     """A page of ``browser`` at ``size`` on ``url`` once its board is drawn, its script
     errors collected in ``page.errors``."""
     page = browser.new_page()
-    page.set_viewport_size(SIZES[size])
+    size_page(page, size)
     page.errors = []
     page.on("pageerror", lambda err: page.errors.append(str(err)))
     page.goto(url)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser_page import BOARD_DRAWN_MS, BROWSER_MARKS, SIZES, error_free
+from tests.browser_page import BOARD_DRAWN_MS, BROWSER_MARKS, READABLE, SIZES, error_free, size_page, text_contrast
 from tests.cli_process import tessera
 from tests.web_server import running_server
 
@@ -44,7 +44,7 @@ def sized(request, browser, server):
     drawing at that size), failing the test if it raises a script error."""
     page = browser.new_page()
     page.size = request.param
-    page.set_viewport_size(SIZES[page.size])
+    size_page(page, page.size)
     page.errors = []
     page.on("pageerror", lambda err: page.errors.append(str(err)))
     page.goto(server)
@@ -105,6 +105,7 @@ def test_the_board_stays_in_view_and_the_history_scrolls_in_its_own_box(sized):
     history, current = box(page, "#history"), box(page, "#history li.current")
     assert page.eval_on_selector("#history", "(list) => list.scrollTop") > 0  # it scrolled inside
     assert history["top"] <= current["top"] and current["bottom"] <= history["bottom"] + 1
+    assert text_contrast(page, "#history li") >= READABLE  # in the page's theme (SCHEMES)
 
 
 def save_screenshot(page, name):
@@ -127,7 +128,7 @@ def test_every_control_a_player_taps_on_a_phone_is_40_px(browser, server):
     """At 390 x 844 with every panel open that a game opens: the choices of a tile, the
     analysis's rows and its line, the keys, a share link; then the position editor's."""
     page = browser.new_page()
-    page.set_viewport_size(SIZES["phone"])
+    size_page(page, "phone")
     page.errors = []
     page.on("pageerror", lambda err: page.errors.append(str(err)))
     page.goto(server)
@@ -248,7 +249,6 @@ def assert_analysis_idle(page):
 SECONDS = "error: seconds must be a number of seconds over 0 and at most 120, not "
 
 
-@pytest.mark.parametrize("sized", ["desktop"], indirect=True)  # the same controls at any size
 def test_a_refused_request_leaves_no_stuck_state(sized):
     page = sized
     # Analysis seconds out of range: refused, and the analysis is idle again.
@@ -256,6 +256,7 @@ def test_a_refused_request_leaves_no_stuck_state(sized):
         page.fill("#analysis-seconds", typed)
         refused(page, lambda: page.click("#analyse"), SECONDS + typed)
         assert_analysis_idle(page)
+    assert text_contrast(page, "#error") >= READABLE  # in the page's theme (SCHEMES)
     # The next action leaves no old error: a move tapped on the board, the header's game.
     tap_a_draft(page)
     page.wait_for_timeout(300)

@@ -11,17 +11,10 @@ from tessera.position import Position
 from tests.browser_page import BROWSER_MARKS
 from tests.test_explain import AZURE_MIGHTY
 from tests.test_web_browser import AZUL_LATE, PAVILION_PLACING, WAIT_MS, save_screenshot
-from tests.web_server import running_server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 pytestmark = BROWSER_MARKS
-
-
-@pytest.fixture(scope="module")
-def server():
-    with running_server() as (url, _):
-        yield url
 
 
 def load(page, text):
