@@ -29,9 +29,9 @@ def pytest_configure(config):
     tiers.QUICK = config.getoption("--quick")
 
 
-# Markers of the tests that take longest, with a server, a browser, a fresh install or a cold
-# compile of their own: their modules start first (``costly_first``).
-COSTLY = ("browser", "cold", "packaging")
+# Markers of the tests that take a second or more (those the quick tier leaves out): their
+# modules start first (``costly_first``).
+COSTLY = QUICK_LEAVES_OUT
 
 
 def pytest_collection_modifyitems(config, items):
