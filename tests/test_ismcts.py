@@ -71,6 +71,12 @@ def bet_margin(card):
 # ---- the toy's rules ----------------------------------------------------------------
 
 
+# The toy game's IS-MCTS compiles on first use (the package ships no toy kernels): the quick
+# tier leaves its searches out, and searches IS-MCTS on Azure's views with the shipped kernels
+# (tests/test_search_defaults.py, tests/test_ismcts_memory.py).
+TOY_SEARCH = pytest.mark.long
+
+
 def test_toy_rules_by_hand():
     state = dealt(5, 2, reply=True)
     moves = np.empty(games.MAX_MOVES, np.int64)
@@ -173,12 +179,14 @@ def test_determinize_copies_complete_states():
 # ---- IS-MCTS on the toy -------------------------------------------------------------
 
 
+@TOY_SEARCH
 @pytest.mark.parametrize("card, best", [(2, PASS), (3, PASS), (5, BET), (6, BET)])
 def test_bets_a_high_card_and_passes_a_low_one(card, best):
     for reply in (False, True):
         assert search(view_of(dealt(card, 1, reply))).best.move == best
 
 
+@TOY_SEARCH
 def test_decision_ignores_the_hidden_card():
     low, high = view_of(dealt(6, 3)), view_of(dealt(6, 7))
     assert np.array_equal(low, high)
@@ -190,6 +198,7 @@ def test_decision_ignores_the_hidden_card():
     assert line_for(search(dealt(6, 7)), BET).win_rate == 0.0
 
 
+@TOY_SEARCH
 @pytest.mark.parametrize("card", range(1, N + 1))
 def test_root_values_match_the_exact_expectation(card):
     """Wide exploration gives both root moves many visits, so both values are estimated well."""
@@ -201,6 +210,7 @@ def test_root_values_match_the_exact_expectation(card):
     assert (fold.win_rate, fold.margin) == (0.5, 0.0)
 
 
+@TOY_SEARCH
 def test_availability_counts_a_reply_legal_in_some_determinizations():
     """Player 2 may raise only with a card above N // 2: legal in 3 of 6 deals against a 6."""
     card = 6
@@ -230,6 +240,7 @@ def child_with_move(tree, node, move):
     )
 
 
+@TOY_SEARCH
 def test_same_seed_same_result():
     view = view_of(dealt(5, 2, reply=True))
     runs = [search(view, iterations=3000, seed=seed) for seed in (8, 8, 9)]
@@ -238,6 +249,7 @@ def test_same_seed_same_result():
 
 
 # Greedy rollouts compile the toy's IS-MCTS once more: the quick tier leaves that case out.
+@TOY_SEARCH
 @pytest.mark.parametrize("select, rollout", [("puct", "random"), pytest.param("uct", "greedy", marks=pytest.mark.long)])
 def test_options_and_threads(select, rollout):
     result = search(
@@ -249,6 +261,7 @@ def test_options_and_threads(select, rollout):
     assert (result.best.prior is not None) == (select == "puct")
 
 
+@TOY_SEARCH
 def test_time_limit_and_progress():
     calls = []
     options = MctsOptions(time_limit=0.2, rollout=TEXTBOOK["rollout"])  # the rollout the other tests compile
@@ -256,6 +269,7 @@ def test_time_limit_and_progress():
     assert calls and calls[-1][0] == result.visits and calls[-1][1] is None
 
 
+@TOY_SEARCH
 def test_no_move_to_search():
     with pytest.raises(TesseraError):
         search(toy.new_game(N, False))  # chance deals first

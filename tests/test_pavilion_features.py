@@ -173,6 +173,7 @@ def test_a_model_value_is_the_dot_product_of_its_weights_and_the_features():
     assert value_of(state, 1, weights, np.empty(N_VALUE_FEATURES)) == pytest.approx(expected)
 
 
+@pytest.mark.long  # Azul's model scores a cut rollout in the quick tier (tests/test_learned_value.py)
 def test_a_cut_round_rollout_is_scored_by_a_pavilion_model(tmp_path):
     """The round instance of MCTS for Summer Pavilion reads the model's weights over these
     features: each player's margin the margin weights' dot product."""

@@ -218,6 +218,7 @@ def valid_bodies(tab=None):
     }
 
 
+@pytest.mark.long  # every field of every route, a second or more
 def test_wrong_types_in_every_field_of_every_route(client, runs):
     """Each field of a good body replaced by each hostile value: refused, or (when the
     value happens to be a good one) answered; never a server error."""
