@@ -46,10 +46,11 @@ def fresh_profile(browser):
     context.close()
 
 
-def open_board(browser, url):
-    """A new page of ``browser`` on ``url`` once the board is drawn, the script errors it
-    raises collected in ``page.errors``."""
+def open_board(browser, url, size="desktop", scheme=None):
+    """A new page of ``browser`` at ``size`` (``size_page``) on ``url`` once the board is
+    drawn, the script errors it raises collected in ``page.errors``."""
     page = browser.new_page()
+    size_page(page, size, scheme)
     page.errors = []
     page.on("pageerror", lambda err: page.errors.append(str(err)))
     page.goto(url)
@@ -66,10 +67,11 @@ def error_free(page):
     assert not page.errors, page.errors
 
 
-def size_page(page, size):
-    """Give ``page`` the viewport of ``size`` (a key of SIZES) and its colour scheme (SCHEMES)."""
+def size_page(page, size, scheme=None):
+    """Give ``page`` the viewport of ``size`` (a key of SIZES) and the colour scheme
+    ``scheme``, by default the size's (SCHEMES)."""
     page.set_viewport_size(SIZES[size])
-    page.emulate_media(color_scheme=SCHEMES[size])
+    page.emulate_media(color_scheme=scheme or SCHEMES[size])
 
 
 def colour(page, selector, prop):

@@ -26,7 +26,14 @@ from pathlib import Path
 import pytest
 
 from tessera.position import Position
-from tests.browser_page import BOARD_DRAWN_MS, BROWSER_MARKS, READABLE, SIZES, size_page, text_contrast
+from tests.browser_page import (
+    BROWSER_MARKS,
+    READABLE,
+    SIZES,
+    error_free,
+    open_board,
+    text_contrast,
+)
 
 pytestmark = BROWSER_MARKS
 
@@ -222,17 +229,11 @@ def piece_selector(brush):
 def hand(request, browser, server):
     """A player at a page on the board at the size ``request.param`` names; the test fails
     if the page raises a script error."""
-    page = browser.new_page()
-    size_page(page, request.param)
-    errors = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.goto(server)
-    page.wait_for_selector("#board [data-pick]", timeout=BOARD_DRAWN_MS)
+    page = open_board(browser, server, request.param)
     player = Hand(page, touch=request.param == "phone")
     player.size = request.param
-    yield player
-    page.close()
-    assert errors == []
+    with error_free(page):
+        yield player
 
 
 def open_editor(hand, game):

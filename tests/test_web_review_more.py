@@ -20,7 +20,7 @@ import pytest
 from tessera.position import Position
 from tessera.web import documents
 from tessera.web.review import accuracy, mark
-from tests.browser_page import BOARD_DRAWN_MS, BROWSER_MARKS, SIZES, error_free
+from tests.browser_page import BROWSER_MARKS, SIZES, error_free, open_board
 from tests.test_web_browser import save_screenshot
 from tests.test_web_comfort import contrast
 
@@ -40,13 +40,7 @@ MARK_CONTRAST = 3  # a mark's fill against the panel (WCAG's figure for graphics
 
 
 def open_sized(browser, server, size="desktop", scheme="light"):
-    page = browser.new_page()
-    page.set_viewport_size(SIZES[size])
-    page.emulate_media(color_scheme=scheme)
-    page.errors = []
-    page.on("pageerror", lambda err: page.errors.append(str(err)))
-    page.goto(server)
-    page.wait_for_selector("#board [data-pick]", timeout=BOARD_DRAWN_MS)
+    page = open_board(browser, server, size, scheme)
     page.wait_for_function("ui.tab !== null", timeout=WAIT_MS)
     return page
 

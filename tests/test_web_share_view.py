@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from tessera.position import Position
-from tests.browser_page import BOARD_DRAWN_MS, BROWSER_MARKS, SIZES, error_free, size_page
+from tests.browser_page import BROWSER_MARKS, SIZES, error_free, open_board
 
 pytest.importorskip("playwright.sync_api")
 
@@ -28,12 +28,7 @@ pytestmark = BROWSER_MARKS
 def open_sized(browser, url, size):
     """A page of ``browser`` at ``size`` on ``url`` once its board is drawn, its script
     errors collected in ``page.errors``."""
-    page = browser.new_page()
-    size_page(page, size)
-    page.errors = []
-    page.on("pageerror", lambda err: page.errors.append(str(err)))
-    page.goto(url)
-    page.wait_for_selector("#board [data-pick]", timeout=BOARD_DRAWN_MS)
+    page = open_board(browser, url, size)
     page.wait_for_function("ui.history.length > 0 && current().doc && ui.tab !== null", timeout=WAIT_MS)
     return page
 

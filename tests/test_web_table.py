@@ -12,7 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser_page import BOARD_DRAWN_MS, BROWSER_MARKS, READABLE, SIZES, error_free, size_page, text_contrast
+from tests.browser_page import (
+    BROWSER_MARKS,
+    READABLE,
+    SIZES,
+    error_free,
+    open_board,
+    text_contrast,
+)
 from tests.cli_process import tessera
 from tests.web_server import running_server
 
@@ -42,13 +49,8 @@ def server(tmp_path_factory):
 def sized(request, browser, server):
     """A page on the board opened at the size ``request.param`` names (the page's first
     drawing at that size), failing the test if it raises a script error."""
-    page = browser.new_page()
+    page = open_board(browser, server, request.param)
     page.size = request.param
-    size_page(page, page.size)
-    page.errors = []
-    page.on("pageerror", lambda err: page.errors.append(str(err)))
-    page.goto(server)
-    page.wait_for_selector("#board [data-pick]", timeout=BOARD_DRAWN_MS)
     page.wait_for_function("ui.tab !== null", timeout=WAIT_MS)
     with error_free(page):
         yield page
@@ -127,12 +129,7 @@ least_sizes = """(nodes, least) => nodes
 def test_every_control_a_player_taps_on_a_phone_is_40_px(browser, server):
     """At 390 x 844 with every panel open that a game opens: the choices of a tile, the
     analysis's rows and its line, the keys, a share link; then the position editor's."""
-    page = browser.new_page()
-    size_page(page, "phone")
-    page.errors = []
-    page.on("pageerror", lambda err: page.errors.append(str(err)))
-    page.goto(server)
-    page.wait_for_selector("#board [data-pick]", timeout=BOARD_DRAWN_MS)
+    page = open_board(browser, server, "phone")
     with error_free(page):
         tap_a_draft(page)
         # A tile of more than one destination leaves its choices on the page.

@@ -621,12 +621,16 @@ def routes(get_hub):
     """The review's routes; ``get_hub()`` is the server's AnalysisHub (BadRequest when
     analysis is off)."""
 
-    async def start(request):
-        body = await json_body(request)
+    def searching(body):
+        """The hub, the page's tab, and the visits a position and the seed ``body`` asks for."""
         hub = get_hub()
         tab = hub.tab(body.get("tab"))
         visits = inputs.whole(body, "visits", 1, MAX_VISITS, DEFAULT_VISITS)
-        seed = inputs.whole(body, "seed", 0, MAX_SEED, 0)
+        return hub, tab, visits, inputs.whole(body, "seed", 0, MAX_SEED, 0)
+
+    async def start(request):
+        body = await json_body(request)
+        hub, tab, visits, seed = searching(body)
         plan = await asyncio.to_thread(plan_review, body.get("history"))
         review = Review(hub, tab, plan, visits, seed)
         rounds = await asyncio.to_thread(rounds_of, plan.positions)
@@ -640,10 +644,7 @@ def routes(get_hub):
 
     async def attempt(request):
         body = await json_body(request)
-        hub = get_hub()
-        tab = hub.tab(body.get("tab"))
-        visits = inputs.whole(body, "visits", 1, MAX_VISITS, DEFAULT_VISITS)
-        seed = inputs.whole(body, "seed", 0, MAX_SEED, 0)
+        hub, tab, visits, seed = searching(body)
         position, code = await asyncio.to_thread(read_try, body.get("position"), body.get("move"))
         return Json(await judge_try(hub, tab, position, code, visits, seed))
 
