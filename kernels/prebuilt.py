@@ -3,17 +3,20 @@
 numba compiles a kernel on its first use and caches it (``cache=True``), so a first
 search on a new machine compiled for many seconds before it searched. The package ships
 numba's cache entries for every kernel ``tessera warmup`` compiles, built for a portable
-CPU, as one archive per platform, Python and CPU (``prebuilt/<tag>.tar.xz``, ``TAG``)
+CPU, as a folder of archives per platform, Python and CPU (``prebuilt/<tag>/``, ``TAG``)
 with a manifest saying what they were built from (``prebuilt/<tag>.json``). A cache
 miss (``tessera.kernels.cache_load``) looks there before it compiles, so a first command
 loads its kernels as a warm one does.
 
-The entries share most of their code (each carries the kernels it calls), so the archive
-is packed as a whole, a fraction of the entries' size. The first process that needs it
-unpacks it into a folder of its own beside numba's cache
+The entries are split into parts (``part_of``): a game's rules, each of its searches, its
+tools (perft, playouts, self-play, the batched environment), and what every game shares.
+The entries of a part share most of their code (each carries the kernels it calls), so
+each part is packed as a whole (``<part>.tar.xz``), a fraction of its entries' size. A
+process unpacks a part the first time it reads an entry of it, so a first search unpacks
+only its game's rules and search. It unpacks into a folder beside numba's cache
 (``$NUMBA_CACHE_DIR/tessera-prebuilt/``, else ``~/.cache/tessera/prebuilt/``), named by
-the digest of the sources, so every later process reads the entries from there; where
-that folder cannot be written, the process unpacks it in memory.
+the digest of the sources, and every later process reads the entries from there; where
+that folder cannot be written, the process unpacks the part in memory.
 
 The entries are used only where they compute exactly what a compile would, which the
 manifest lets a process check before its first load:
@@ -54,6 +57,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 from pathlib import Path
 
 from tessera.kernels.constants import GAME_NAMES
@@ -100,6 +104,9 @@ CPU_MODELS = {
 BUILD_CPU = {"x86_64": "x86-64-v3"}
 # Games of the kernels that no command plays (``tessera warmup`` knows only the others).
 TEST_GAMES = ("toy",)
+# The kinds of kernel bound to a game outside its own folder that share a part: its tools.
+TOOL_KINDS = ("perft", "playout", "selfplay", "vecenv")
+COMMON_PART = "common"
 
 
 def switched_on(environ=os.environ):
@@ -243,9 +250,24 @@ class Build:
 
 
 def archive_paths(cpu):
-    """The archive and manifest of a build for ``cpu`` on this platform."""
+    """The folder of a build's part archives for ``cpu`` on this platform, and its manifest."""
     tag = platform_tag(cpu)
-    return FOLDER / f"{tag}.tar.xz", FOLDER / f"{tag}.json"
+    return FOLDER / tag, FOLDER / f"{tag}.json"
+
+
+def part_of(path):
+    """The part holding the entry at ``path`` (``<entry folder>/<file>``): ``<game>-rules``
+    for the kernels of a game's own folder, ``<game>-<kind>`` for those bound to a game
+    elsewhere (``mcts``, ``alphabeta``, ``ismcts``, ``tools``), ``common`` for the rest."""
+    folder, _, name = path.partition("/")
+    games = set(GAME_NAMES.values())
+    if folder in games:
+        return f"{folder}-rules"
+    words = name.split("-", 1)[0].split(".")
+    game = next((word for word in words if word in games), None)
+    if game is None:
+        return COMMON_PART
+    return f"{game}-{'tools' if words[0] in TOOL_KINDS else words[0]}"
 
 
 def unpacked_root(environ=os.environ):
@@ -256,26 +278,62 @@ def unpacked_root(environ=os.environ):
     return Path(environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tessera" / "prebuilt"
 
 
-def unpacked(archive, digest, root):
-    """A reader of the archive's entries: from its folder below ``root`` (``<tag>-<digest>``),
-    unpacked there first if no process has yet; from memory where ``root`` cannot be written."""
-    folder = root / f"{archive.name.removesuffix('.tar.xz')}-{digest[:16]}"
-    if not folder.is_dir():
+class Unpacked:
+    """A reader of the entries of the part archives in ``archives``: ``read(relative path)``
+    gives an entry's bytes, or None. Each part is unpacked the first time one of its entries
+    is read, into ``<folder>/<part>/`` unless a process did so before (then read from there),
+    or into memory where ``folder`` cannot be written. A part whose archive is missing or
+    damaged reads as empty: its kernels compile."""
+
+    def __init__(self, archives, folder):
+        self.archives = archives
+        self.folder = folder
+        self.parts = {}  # part -> read(path), or None
+        self.lock = threading.Lock()  # one thread unpacks a part; the others wait for it
+
+    def __call__(self, path):
+        part = part_of(path)
+        with self.lock:
+            if part not in self.parts:
+                self.parts[part] = self._open(archive=self.archives / f"{part}.tar.xz", target=self.folder / part)
+        read = self.parts[part]
+        return None if read is None else read(path)
+
+    def _open(self, archive, target):
+        if not archive.is_file():
+            return None
         try:
-            root.mkdir(parents=True, exist_ok=True)
-            partial = Path(tempfile.mkdtemp(prefix=".unpacking-", dir=root))
-        except OSError:
-            return _in_memory(archive)
+            if not target.is_dir():
+                try:
+                    _unpack(archive, target)
+                except OSError:
+                    return _in_memory(archive)
+        except (OSError, EOFError, tarfile.TarError, lzma.LZMAError):
+            return None
+        return lambda path: _read_file(target / path)
+
+
+def unpacked(archives, digest, root):
+    """The reader (``Unpacked``) of the part archives in ``archives``, unpacked into
+    ``root/<tag>-<digest>/``."""
+    return Unpacked(archives, root / f"{archives.name}-{digest[:16]}")
+
+
+def _unpack(archive, target):
+    """Unpack ``archive`` into the folder ``target``, whole or not at all: into a folder of
+    its own first, renamed into place (two processes at once: the first rename wins)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = Path(tempfile.mkdtemp(prefix=".unpacking-", dir=target.parent))
+    try:
+        with tarfile.open(archive, "r:xz") as members:
+            members.extractall(partial, **_data_only())
         try:
-            with tarfile.open(archive, "r:xz") as members:
-                members.extractall(partial, **_data_only())
-            partial.rename(folder)  # whole or not at all
+            partial.rename(target)
         except OSError:
-            if not folder.is_dir():  # not another process's win: this one cannot write
-                return _in_memory(archive)
-        finally:
-            shutil.rmtree(partial, ignore_errors=True)
-    return lambda path: _read_file(folder / path)
+            if not target.is_dir():  # not another process's win
+                raise
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
 
 
 def _in_memory(archive):
@@ -296,25 +354,38 @@ def _data_only():
     return {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
 
 
-@functools.cache
+# Held while the first thread to ask decides ``usable_build``: the others wait for its answer.
+_opening = threading.Lock()
+
+
 def usable_build():
-    """This process's prebuilt ``Build``, or None when none may be loaded (decided once)."""
+    """This process's prebuilt ``Build``, or None when none may be loaded (decided once, by
+    the first thread that asks)."""
+    with _opening:
+        return _usable_build()
+
+
+@functools.cache
+def _usable_build():
     cpu = BUILD_CPU.get(platform.machine())
     if not switched_on() or cpu is None:
         return None
     return open_build(*archive_paths(cpu), unpacked_root())
 
 
-def open_build(archive, manifest_path, root):
-    """The ``Build`` of ``archive`` and its manifest, unpacked below ``root``, or None where it
-    may not be loaded here or cannot be read (a damaged file: then everything compiles)."""
+def open_build(archives, manifest_path, root):
+    """The ``Build`` of the part archives in the folder ``archives`` and its manifest,
+    unpacked below ``root`` as they are read, or None where it may not be loaded here or
+    its manifest cannot be read (then everything compiles)."""
     try:
         manifest = json.loads(manifest_path.read_text())
         digest = source_digest()
-        if refusal(manifest, digest=digest, versions=_versions(), host_features=_host_features()):
+        if not archives.is_dir() or refusal(
+            manifest, digest=digest, versions=_versions(), host_features=_host_features()
+        ):
             return None
-        return Build(unpacked(archive, digest, root), manifest)
-    except (OSError, ValueError, EOFError, tarfile.TarError, lzma.LZMAError):
+        return Build(unpacked(archives, digest, root), manifest)
+    except (OSError, ValueError):
         return None
 
 
@@ -331,7 +402,7 @@ def load(cache, sig, target_context):
 def build(games=(), out=FOLDER, progress=print):
     """Compile every kernel ``tessera warmup`` compiles for ``games`` (all when empty) for the
     portable CPU model of this machine into a fresh numba cache, and pack its entries into
-    ``out/<tag>.tar.xz`` with a manifest ``out/<tag>.json``; the archive's path."""
+    ``out/<tag>/<part>.tar.xz`` with a manifest ``out/<tag>.json``; the archives' folder."""
     cpu = BUILD_CPU.get(platform.machine())
     if cpu is None:
         raise SystemExit(f"no portable CPU model is known for {platform.machine()}")
@@ -350,7 +421,7 @@ def build(games=(), out=FOLDER, progress=print):
         magic = _magic(environ)
         count = _copy_entries(cache, entries)
         Path(out).mkdir(parents=True, exist_ok=True)
-        _pack(entries, Path(out) / f"{tag}.tar.xz")
+        parts = _pack(entries, Path(out) / tag)
     manifest = {
         "what": "numba cache entries of tessera.kernels, compiled ahead of time (tessera/kernels/prebuilt.py)",
         "command": "python -m tessera.kernels.prebuilt" + "".join(f" {game}" for game in games),
@@ -360,10 +431,11 @@ def build(games=(), out=FOLDER, progress=print):
         "versions": _versions(),
         "source_digest": source_digest(),
         "entries": count,
+        "parts": parts,
     }
     (Path(out) / f"{tag}.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    progress(f"{count} entries in {Path(out) / tag}.tar.xz")
-    return Path(out) / f"{tag}.tar.xz"
+    progress(f"{count} entries in {len(parts)} parts in {Path(out) / tag}")
+    return Path(out) / tag
 
 
 def _warm_up(games, environ, progress):
@@ -413,18 +485,27 @@ def _copy_entries(cache, target):
     return count
 
 
-def _pack(entries, archive):
-    """``entries`` (a folder) as an xz-packed tar at ``archive``, its members in order and
-    stamped alike, so that the same entries make the same archive."""
+def _pack(entries, folder):
+    """``entries`` (a folder of entry folders) as xz-packed tars in ``folder``, one a part
+    (``part_of``), its members in order and stamped alike, so that the same entries make the
+    same archives (those of an earlier build go first); ``{part: files}``."""
 
     def plain(member):
         member.mtime, member.uid, member.gid, member.uname, member.gname = 0, 0, 0, "", ""
         return member
 
-    with tarfile.open(archive, "w:xz", preset=6) as packed:
-        for path in sorted(entries.rglob("*")):
-            if path.is_file():
-                packed.add(path, arcname=path.relative_to(entries).as_posix(), filter=plain)
+    parts = {}
+    for path in sorted(entries.rglob("*")):
+        if path.is_file():
+            name = path.relative_to(entries).as_posix()
+            parts.setdefault(part_of(name), []).append((path, name))
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    for part, files in sorted(parts.items()):
+        with tarfile.open(folder / f"{part}.tar.xz", "w:xz", preset=6) as packed:
+            for path, name in files:
+                packed.add(path, arcname=name, filter=plain)
+    return {part: len(files) for part, files in sorted(parts.items())}
 
 
 def main(argv=None):

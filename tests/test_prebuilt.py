@@ -5,8 +5,10 @@ compiling nothing."""
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
+import tarfile
 
 import pytest
 
@@ -15,7 +17,7 @@ from tests.limits import CHILD_SECONDS, COLD_START_SECONDS
 
 CPU = prebuilt.BUILD_CPU.get(platform.machine())
 ARCHIVE, MANIFEST = prebuilt.archive_paths(CPU) if CPU else (None, None)
-BUILT_HERE = ARCHIVE is not None and ARCHIVE.is_file() and MANIFEST.is_file()
+BUILT_HERE = ARCHIVE is not None and ARCHIVE.is_dir() and MANIFEST.is_file()
 needs_build = pytest.mark.skipif(not BUILT_HERE, reason=f"no prebuilt kernels for {sys.platform} {platform.machine()}")
 
 
@@ -122,42 +124,82 @@ def best(cache):
 
 @needs_build
 @pytest.mark.cold
-def test_a_search_on_an_empty_cache_compiles_nothing_and_caches_only_the_unpacked_archive(tmp_path):
+def test_a_search_on_an_empty_cache_compiles_nothing_and_unpacks_only_its_parts(tmp_path):
     """That it answers as compiled kernels do is tests/test_patches.py's check: its search with
     the patches loads these, the one without them compiles."""
     moves, compile_seconds = best(tmp_path)
     assert moves and compile_seconds == 0
     compiled_entries = [path for path in tmp_path.rglob("*.nbc") if "tessera-prebuilt" not in path.parts]
     assert compiled_entries == []  # nothing compiled, so nothing cached
-    assert list((tmp_path / "tessera-prebuilt").rglob("*.nbc"))  # the archive, unpacked
+    [folder] = (tmp_path / "tessera-prebuilt").iterdir()
+    # An Azul search with its default rollout: the game's rules and MCTS, and the shared kernels.
+    assert sorted(path.name for path in folder.iterdir()) == ["azul-mcts", "azul-rules", "common"]
+
+
+def entries_of(part):
+    """The names of the entries in ``part``'s archive of the shipped build."""
+    with tarfile.open(ARCHIVE / f"{part}.tar.xz") as members:
+        return [member.name for member in members if member.isfile()]
+
+
+def index_of(kernel, part):
+    [index] = [name for name in entries_of(part) if name.startswith(f"{kernel}-") and name.endswith(".nbi")]
+    return index
+
+
+def test_entries_are_parted_by_game_and_kind():
+    assert prebuilt.part_of("azul/apply.apply_move-12.py311.nbi") == "azul-rules"
+    assert prebuilt.part_of("search/mcts.pavilion.mixed.run_tree-721.py311.1.nbc") == "pavilion-mcts"
+    assert prebuilt.part_of("search/alphabeta.azure._game_mode-164.py311.nbi") == "azure-alphabeta"
+    assert prebuilt.part_of("_/perft.azul._perft-3.py311.nbi") == "azul-tools"
+    assert prebuilt.part_of("_/vecenv.azure.deal-9.py311.nbi") == "azure-tools"
+    assert prebuilt.part_of("_/rng.make_rng-5.py311.nbi") == "common"
+    assert prebuilt.part_of("search/tree.make_room-27.py311.nbi") == "common"
 
 
 @needs_build
-def test_the_archive_is_unpacked_once_whole_and_read_from_memory_where_it_cannot_be(tmp_path):
+def test_every_shipped_entry_is_in_its_own_part():
+    parts = manifest()["parts"]
+    assert sorted(path.name.removesuffix(".tar.xz") for path in ARCHIVE.iterdir()) == sorted(parts)
+    for part, count in parts.items():
+        names = entries_of(part)
+        assert len(names) == count and {prebuilt.part_of(name) for name in names} == {part}
+
+
+@needs_build
+def test_a_part_is_unpacked_once_whole_when_first_read_and_in_memory_where_it_cannot_be(tmp_path):
     digest = prebuilt.source_digest()
     read = prebuilt.unpacked(ARCHIVE, digest, tmp_path)
-    [folder] = tmp_path.iterdir()  # no partial folder left beside it
+    assert list(tmp_path.iterdir()) == []  # nothing unpacked before a read
+    index = index_of("azul/apply.apply_move", "azul-rules")
+    data = read(index)
+    [folder] = tmp_path.iterdir()
     assert folder.name == f"{prebuilt.platform_tag(CPU)}-{digest[:16]}"
-    names = sorted(path.relative_to(folder).as_posix() for path in folder.rglob("*.nbi"))
-    assert names and read(names[0]) == (folder / names[0]).read_bytes()
-    assert read("search/no such kernel.nbi") is None
-    stamp = folder.stat().st_mtime_ns
-    prebuilt.unpacked(ARCHIVE, digest, tmp_path)  # a later process reads the same folder
-    assert folder.stat().st_mtime_ns == stamp and len(list(tmp_path.iterdir())) == 1
+    assert [path.name for path in folder.iterdir()] == ["azul-rules"]  # that part alone, no partial folder
+    assert data and data == (folder / "azul-rules" / index).read_bytes()
+    assert read("azul/no such kernel.nbi") is None and read("search/no such kernel.nbi") is None
+    stamp = (folder / "azul-rules").stat().st_mtime_ns
+    assert prebuilt.unpacked(ARCHIVE, digest, tmp_path)(index) == data  # a later process reads the same folder
+    assert (folder / "azul-rules").stat().st_mtime_ns == stamp
     blocked = tmp_path / "a file"
     blocked.write_text("")  # a root that cannot be made
-    in_memory = prebuilt.unpacked(ARCHIVE, digest, blocked / "prebuilt")
-    assert in_memory(names[0]) == read(names[0])
+    assert prebuilt.unpacked(ARCHIVE, digest, blocked / "prebuilt")(index) == data
 
 
 @needs_build
-def test_a_damaged_archive_or_manifest_is_passed_over_and_leaves_nothing_behind(tmp_path):
-    damaged = tmp_path / ARCHIVE.name
-    damaged.write_bytes(ARCHIVE.read_bytes()[: ARCHIVE.stat().st_size // 2])
+def test_a_damaged_part_or_manifest_is_passed_over_and_leaves_nothing_behind(tmp_path):
+    archives = tmp_path / ARCHIVE.name
+    shutil.copytree(ARCHIVE, archives)
+    damaged = archives / "azul-rules.tar.xz"
+    damaged.write_bytes(damaged.read_bytes()[: damaged.stat().st_size // 2])
+    index = index_of("azul/apply.apply_move", "azul-rules")
     root = tmp_path / "unpacked"
-    assert prebuilt.open_build(damaged, MANIFEST, root) is None
-    assert not root.exists() or list(root.iterdir()) == []  # no half-unpacked folder
+    build = prebuilt.open_build(archives, MANIFEST, root)
+    assert build.read(index) is None  # its kernels compile
+    assert build.read(index_of("_/rng.make_rng", "common"))  # the other parts load
+    [folder] = root.iterdir()
+    assert [path.name for path in folder.iterdir()] == ["common"]  # no half-unpacked part
     broken_manifest = tmp_path / MANIFEST.name
     broken_manifest.write_text("{")
     assert prebuilt.open_build(ARCHIVE, broken_manifest, root) is None
-    assert prebuilt.open_build(ARCHIVE, MANIFEST, root) is not None
+    assert prebuilt.open_build(ARCHIVE, MANIFEST, root).read(index) is not None
