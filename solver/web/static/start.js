@@ -8,10 +8,12 @@
 "use strict";
 const warmup = (() => {
   const POLL_MS = 500;
+  const WAITED_POLL_MS = 100;  // while an analysis waits for its search: it starts as soon as it can
   const GAME_NAMES = {azul: "Azul", pavilion: "Summer Pavilion", azure: "Azure"};
   const STAGE_NAMES = {moves: "moves", search: "search"};
   let report = null;          // the latest answer of /api/warmup
   let waiters = [];           // {game, resolve} waiting for a game's search
+  let timer = null;           // the next poll, or null while one runs
 
   const ended = (stage) => stage.state === "ready" || stage.state === "failed";
   const finished = () => report && report.done === report.total;
@@ -24,6 +26,7 @@ const warmup = (() => {
 
   function searchReady(game) {
     if (searchEnded(game)) return Promise.resolve();
+    if (timer !== null) schedule(WAITED_POLL_MS);
     return new Promise((resolve) => waiters.push({game, resolve}));
   }
 
@@ -105,14 +108,20 @@ const warmup = (() => {
     panel.replaceChildren(...rows);
   }
 
+  function schedule(ms) {
+    clearTimeout(timer);
+    timer = setTimeout(poll, ms);
+  }
+
   async function poll() {
+    timer = null;
     try {
       const response = await fetch("/api/warmup");
       if (response.ok) show(await response.json());
     } catch (err) {
       // The server is away for a moment: asked again below.
     }
-    if (!finished()) setTimeout(poll, POLL_MS);
+    if (!finished()) schedule(waiters.length ? WAITED_POLL_MS : POLL_MS);
   }
 
   // Shows ``given`` as the latest report (what a poll does with the server's answer).
