@@ -1,8 +1,9 @@
 """`tessera serve` on an open network, attacked with raw sockets (docs/web.md, "Security
 and limits"; ``tessera.web.connections``): clients that send nothing, trickle their
 headers (slowloris) or stall mid-body are cut at the read deadlines; 20,000 half-open
-connections leave the server under its cap; past the cap with every connection busy, new
-ones are closed at once; out of descriptors, accepts wait. Each time the server stays up,
+connections leave the server under its cap; an event stream its page stops reading is
+closed at the write deadline, and its search stops; past the cap with every connection
+busy, new ones are closed at once; out of descriptors, accepts wait. Each time the server stays up,
 answers a normal request promptly afterwards, and its log holds nothing but its address
 line (one warning a minute where accepts fail)."""
 
@@ -26,7 +27,7 @@ pytestmark = [
     pytest.mark.long,  # a real server a test, attacked for seconds: the quick tier leaves them out
 ]
 
-DEADLINE = 1.0  # the servers' header and body timeouts here
+DEADLINE = 1.0  # the servers' header, body and write timeouts here
 SLACK = 1.5  # seconds a cut may come after its deadline on a busy machine
 WAIT_SECONDS = 60
 
@@ -140,8 +141,9 @@ def trickle(url, head, count, every=0.1, until=DEADLINE + SLACK + 2):
 
 @pytest.fixture(scope="module")
 def board():
-    """(the URL, the process) of a board whose read deadlines are DEADLINE."""
-    with running_server("--header-timeout", str(DEADLINE), "--body-timeout", str(DEADLINE), "--searches", "1") as (
+    """(the URL, the process) of a board whose read and write deadlines are DEADLINE."""
+    deadlines = ("--header-timeout", "--body-timeout", "--write-timeout")
+    with running_server(*(value for option in deadlines for value in (option, str(DEADLINE))), "--searches", "1") as (
         url,
         process,
     ):
@@ -207,6 +209,44 @@ def test_a_request_sent_in_pieces_in_time_is_answered(board):
         while chunk := conn.recv(65536):
             answer += chunk
     assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
+    assert_quiet(process)
+
+
+def stream_status(url):
+    with httpx.Client(base_url=url, timeout=WAIT_SECONDS) as client:
+        return client.get("/api/analysis/status").json()
+
+
+def test_an_event_stream_its_page_stops_reading_is_closed_and_its_search_stops(board):
+    """A page opens its stream, starts a long analysis and reads no more: once the answers
+    fill the send buffers, the stream is closed at the write deadline, and the page's slot
+    and its search are freed."""
+    url, process = board
+    wait_ready(url)
+    with socket.socket() as conn:
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # little room: the server's buffers fill
+        conn.settimeout(WAIT_SECONDS)
+        conn.connect(address(url))
+        conn.sendall(f"GET /api/analysis/stream HTTP/1.1\r\nHost: {url.removeprefix('http://')}\r\n\r\n".encode())
+        received = b""
+        while b"\n\n" not in received.partition(b"data:")[2]:
+            received += conn.recv(4096)
+        tab = json.loads(received.partition(b"data:")[2].partition(b"\n")[0])["tab"]
+        with httpx.Client(base_url=url, timeout=WAIT_SECONDS) as client:
+            position = client.post("/api/new", json={"game": "azul", "seed": 1}).json()["text"]
+            started = client.post("/api/analysis/start", json={"tab": tab, "position": position, "seconds": 100})
+            assert started.status_code == 200, started.text
+        assert stream_status(url) == {"tabs": 1, "searching": 1}
+        deadline = time.monotonic() + WAIT_SECONDS
+        while stream_status(url)["tabs"]:  # the page reads nothing more
+            assert time.monotonic() < deadline, "the stream of a page that reads nothing stayed open"
+            time.sleep(0.2)
+        assert stream_status(url) == {"tabs": 0, "searching": 0}
+        conn.settimeout(DEADLINE + SLACK)
+        with pytest.raises(ConnectionResetError):  # reset: what it did not take is dropped
+            while conn.recv(65536):
+                pass
+    assert_prompt(url)
     assert_quiet(process)
 
 
@@ -323,6 +363,8 @@ def test_out_of_descriptors_accepts_wait_and_the_log_says_so_once():
         ("--header-timeout", "0", "Invalid value for '--header-timeout'"),
         ("--body-timeout", "-1", "Invalid value for '--body-timeout'"),
         ("--body-timeout", "nan", "--body-timeout must be a number of seconds, not nan"),
+        ("--write-timeout", "0", "Invalid value for '--write-timeout'"),
+        ("--write-timeout", "nan", "--write-timeout must be a number of seconds, not nan"),
         ("--header-timeout", "inf", "Invalid value for '--header-timeout'"),
         ("--review-seconds", "nan", "--review-seconds must be a number of seconds, not nan"),
         ("--review-seconds", "121", "Invalid value for '--review-seconds'"),

@@ -118,6 +118,13 @@ def analyze(threads, warm_names, max_line_bytes):
     metavar="SECONDS",
     help="a request's body must arrive within this time of its headers  [default: 30]",
 )
+@click.option(
+    "--write-timeout",
+    type=click.FloatRange(0, 3600, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="a client whose answer fills the send buffers must read some of it within this time  [default: 30]",
+)
 def serve(
     port,
     host,
@@ -131,6 +138,7 @@ def serve(
     max_connections,
     header_timeout,
     body_timeout,
+    write_timeout,
 ):
     """A local web page to set up, play and analyse positions of every game (docs/web.md)."""
     for library in ("starlette", "uvicorn", "psutil"):  # the 'web' extra, named here first
@@ -150,4 +158,5 @@ def serve(
         max_connections=max_connections,
         header_seconds=header_timeout,
         body_seconds=body_timeout,
+        write_seconds=write_timeout,
     )

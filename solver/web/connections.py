@@ -1,8 +1,9 @@
-"""The board's connections, held on an open network: read deadlines, a cap on open
-connections, and accept errors kept out of the log.
+"""The board's connections, held on an open network: read and write deadlines, a cap on
+open connections, and accept errors kept out of the log.
 
-uvicorn reads a request for as long as its client takes, and takes every connection it
-can accept. So `tessera serve` runs uvicorn's h11 protocol with three additions
+uvicorn reads a request for as long as its client takes, waits for as long as its client
+takes to read an answer, and takes every connection it can accept. So `tessera serve`
+runs uvicorn's h11 protocol with four additions
 (``guarded_protocol``; the uvicorn series it extends is pinned in pyproject's ``web`` extra):
 
 - a request's headers must have arrived ``header_seconds`` after its first byte (after
@@ -12,6 +13,12 @@ can accept. So `tessera serve` runs uvicorn's h11 protocol with three additions
   sends after that is read and dropped for ``LINGER`` seconds, so that the answer is not
   lost to a reset); one that sent nothing is closed without a word (a browser opens
   spare connections ahead);
+- an answer its client does not read: once the connection's send buffers are full (the
+  transport pauses writing), the client has ``write_seconds`` to take some of it, else the
+  connection is reset, what was not sent dropped. An event stream to a page that stopped
+  reading would otherwise keep its analysis slot, and the search in it, for good. The
+  kernel's send buffer of a connection is held to ``SEND_BUFFER`` (it would grow to
+  megabytes, each of a connection that reads nothing, and take a minute of answers to fill);
 - at most ``max_connections`` are open at once. A new one past the cap closes the
   connection that has waited longest for its request to be read (one sending its
   headers or body, or idle between requests), since a client that means it sends its
@@ -23,6 +30,9 @@ can accept. So `tessera serve` runs uvicorn's h11 protocol with three additions
   the process's limit, ``connection_cap``) is one line a minute, not a traceback each time.
 """
 
+import contextlib
+import socket
+import struct
 import sys
 import time
 from collections import OrderedDict
@@ -33,6 +43,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 DEFAULT_HEADER_SECONDS = 10.0  # a request's headers, from its first byte (or the connection's start)
 DEFAULT_BODY_SECONDS = 30.0  # its body, from its headers (1 MB at most: tessera.web.http.MAX_BODY)
+DEFAULT_WRITE_SECONDS = 30.0  # an answer's client reads some of it, once the send buffers are full
+SEND_BUFFER = 64 * 1024  # bytes of a connection's kernel send buffer (Linux doubles it), beyond its transport's
 DEFAULT_MAX_CONNECTIONS = 1000
 BACKLOG = 256  # connections the kernel queues for accept(); the loop accepts this many at a time
 # Accepted sockets wait up to three turns of the event loop before their protocol can close
@@ -52,10 +64,11 @@ LINGER = 1.0
 
 @dataclass
 class Limits:
-    """A server's read deadlines (seconds) and its cap on open connections."""
+    """A server's read and write deadlines (seconds) and its cap on open connections."""
 
     header_seconds: float = DEFAULT_HEADER_SECONDS
     body_seconds: float = DEFAULT_BODY_SECONDS
+    write_seconds: float = DEFAULT_WRITE_SECONDS
     max_connections: int = DEFAULT_MAX_CONNECTIONS
 
 
@@ -70,6 +83,7 @@ def guarded_protocol(limits):
         refused = False
         phase = None  # "headers", "body", "idle" (between requests), "linger" or None (being answered)
         deadline = None  # the timer of the phase's deadline
+        write_deadline = None  # the timer of a write the client does not take
         heard = False  # a byte of the current request has arrived
         seen = False  # the event loop has had a turn to read it
 
@@ -82,6 +96,7 @@ def guarded_protocol(limits):
                     return
                 oldest.cut()
             opened.add(self)
+            _set_option(transport, socket.SO_SNDBUF, SEND_BUFFER)
             super().connection_made(transport)
             self.watch()
             # Its reader is registered in the next turn of the loop, and data waiting for it
@@ -165,6 +180,23 @@ def guarded_protocol(limits):
             self.phase = "linger"
             self.deadline = self.loop.call_later(LINGER, self.cut)
 
+        def pause_writing(self):
+            super().pause_writing()
+            if self.write_deadline is None:
+                self.write_deadline = self.loop.call_later(limits.write_seconds, self.not_reading)
+
+        def resume_writing(self):
+            self._cancel_write_deadline()
+            super().resume_writing()
+
+        def not_reading(self):
+            """The client took nothing of the answer for ``write_seconds``: reset, the answer
+            not sent dropped (a plain close would keep it in the kernel for as long as the
+            client holds out)."""
+            self.write_deadline = None
+            _set_option(self.transport, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.cut()
+
         def cut(self):
             """Closed at once to make room for a new connection."""
             self.forget()
@@ -172,6 +204,7 @@ def guarded_protocol(limits):
 
         def forget(self):
             self._cancel_deadline()
+            self._cancel_write_deadline()
             waiting.pop(self, None)
             opened.discard(self)
             self.phase = None
@@ -181,8 +214,21 @@ def guarded_protocol(limits):
                 self.deadline.cancel()
                 self.deadline = None
 
+        def _cancel_write_deadline(self):
+            if self.write_deadline is not None:
+                self.write_deadline.cancel()
+                self.write_deadline = None
+
     GuardedProtocol.opened = opened
     return GuardedProtocol
+
+
+def _set_option(transport, option, value):
+    """A socket option of ``transport``'s connection, where it has a socket that takes it."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, option, value)
 
 
 def connection_cap(wanted):

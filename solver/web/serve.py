@@ -4,7 +4,7 @@ and searches answer at once.
 
 Listening beyond loopback (``--host``) is said on stderr, and the board then needs a
 token (made up unless ``--token`` gives one), printed in the page's address. The
-connections are held to read deadlines and a cap (``tessera.web.connections``)."""
+connections are held to read and write deadlines and a cap (``tessera.web.connections``)."""
 
 import asyncio
 import math
@@ -33,9 +33,10 @@ def serve(
     max_connections=None,
     header_seconds=None,
     body_seconds=None,
+    write_seconds=None,
 ):
     """Serve the board until Ctrl-C. ``review_seconds``: a game review's search time a
-    position; the connections' cap and read deadlines (``tessera.web.connections``). Each
+    position; the connections' cap and read and write deadlines (``tessera.web.connections``). Each
     None is its default."""
     uvicorn = require_extra("uvicorn", "web", "tessera serve")
     from tessera.web.analysis import (
@@ -53,6 +54,7 @@ def serve(
         ("--review-seconds", review_seconds),
         ("--header-timeout", header_seconds),
         ("--body-timeout", body_seconds),
+        ("--write-timeout", write_seconds),
     ):
         if value is not None and not math.isfinite(value):
             raise TesseraError(f"{option} must be a number of seconds, not {value}")
@@ -86,7 +88,12 @@ def serve(
         review_seconds=DEFAULT_REVIEW_SECONDS if review_seconds is None else review_seconds,
         warm=True,
     )
-    given = {"header_seconds": header_seconds, "body_seconds": body_seconds, "max_connections": max_connections}
+    given = {
+        "header_seconds": header_seconds,
+        "body_seconds": body_seconds,
+        "write_seconds": write_seconds,
+        "max_connections": max_connections,
+    }
     limits = Limits(**{name: value for name, value in given.items() if value is not None})
     limits.max_connections = connection_cap(limits.max_connections)
 
