@@ -2,9 +2,10 @@
 
 numba compiles a kernel on its first use and caches it (``cache=True``), so a first
 search on a new machine compiled for many seconds before it searched. The package ships
-numba's cache entries for every kernel ``tessera warmup`` compiles, built for a portable
-CPU, as a folder of archives per platform, Python and CPU (``prebuilt/<tag>/``, ``TAG``)
-with a manifest saying what they were built from (``prebuilt/<tag>.json``). A cache
+numba's cache entries for every kernel ``tessera warmup`` compiles, and for those the test
+suite compiles beyond them (``TEST_RUN``), built for a portable CPU, as a folder of
+archives per platform, Python and CPU (``prebuilt/<tag>/``, ``TAG``) with a manifest
+saying what they were built from (``prebuilt/<tag>.json``). A cache
 miss (``tessera.kernels.cache_load``) looks there before it compiles, so a first command
 loads its kernels as a warm one does.
 
@@ -36,7 +37,8 @@ before. The prebuilt kernels change how long a first command takes, never its an
 (``tests/test_prebuilt.py``). They load through the patched cache load, so
 ``TESSERA_NUMBA_PATCHES=0`` turns them off with the other patches.
 
-After editing a kernel, rebuild them (a few minutes on two cores)::
+After editing a kernel, rebuild them from a clone (about ten minutes on two cores, most of
+it the tests)::
 
     python -m tessera.kernels.prebuilt
 
@@ -399,10 +401,12 @@ def load(cache, sig, target_context):
 # ---- building ------------------------------------------------------------------------------
 
 
-def build(games=(), out=FOLDER, progress=print):
+def build(games=(), out=FOLDER, progress=print, tests=True):
     """Compile every kernel ``tessera warmup`` compiles for ``games`` (all when empty) for the
-    portable CPU model of this machine into a fresh numba cache, and pack its entries into
-    ``out/<tag>/<part>.tar.xz`` with a manifest ``out/<tag>.json``; the archives' folder."""
+    portable CPU model of this machine into a fresh numba cache, and with ``tests`` (in a
+    clone) every kernel the test suite compiles into a shared cache (``TEST_RUN``); pack
+    the entries into ``out/<tag>/<part>.tar.xz`` with a manifest ``out/<tag>.json``; the
+    archives' folder."""
     cpu = BUILD_CPU.get(platform.machine())
     if cpu is None:
         raise SystemExit(f"no portable CPU model is known for {platform.machine()}")
@@ -418,13 +422,17 @@ def build(games=(), out=FOLDER, progress=print):
         for name in BOARD_OVERRIDES:
             environ.pop(name, None)
         _warm_up(games, environ, progress)
+        if tests:
+            _run_tests(environ, progress)
         magic = _magic(environ)
         count = _copy_entries(cache, entries)
         Path(out).mkdir(parents=True, exist_ok=True)
         parts = _pack(entries, Path(out) / tag)
     manifest = {
         "what": "numba cache entries of tessera.kernels, compiled ahead of time (tessera/kernels/prebuilt.py)",
-        "command": "python -m tessera.kernels.prebuilt" + "".join(f" {game}" for game in games),
+        "command": "python -m tessera.kernels.prebuilt"
+        + ("" if tests else " --no-tests")
+        + "".join(f" {game}" for game in games),
         "platform": [sys.platform, platform.machine()],
         "cpu": cpu,
         "magic": magic,
@@ -450,6 +458,33 @@ def _warm_up(games, environ, progress):
         raise SystemExit("tessera warmup failed")
     if len(groups) > 1:
         subprocess.run([sys.executable, "-m", "tessera", "warmup", *names], env=environ, check=True)
+
+
+# The tests whose kernels the build compiles too: those sharing the run's numba cache (not
+# the cold ones, which compile in caches of their own on purpose). Beyond ``tessera warmup``
+# they compile the toy game's searches, searches no command runs by default and kernels
+# they call directly; shipped, a test run compiles only what its cold tests compile.
+TEST_RUN = (
+    "-m",
+    "pytest",
+    "-q",
+    "-p",
+    "no:cacheprovider",
+    "-m",
+    "not slow and not cold and not browser and not packaging",
+)
+
+
+def _run_tests(environ, progress):
+    """The test suite's tests of ``TEST_RUN`` in the cache ``environ`` names: what they compile
+    stays there (their failures are reported, and the build goes on)."""
+    repository = KERNELS.parent
+    if not (repository / "tests" / "conftest.py").is_file():
+        raise SystemExit("the test suite is not beside the kernels (a clone's tests/): build with --no-tests")
+    progress("compiling what the tests compile: " + " ".join(TEST_RUN[1:]))
+    done = subprocess.run([sys.executable, *TEST_RUN], cwd=repository, env=environ)
+    if done.returncode != 0:
+        progress(f"the tests ended with status {done.returncode}: their kernels are packed all the same")
 
 
 def _magic(environ):
@@ -519,8 +554,11 @@ def main(argv=None):
     )
     parser.add_argument("games", nargs="*", help="the games to build (default: all)")
     parser.add_argument("--out", default=str(FOLDER), help="the folder to write into [default: the package's]")
+    parser.add_argument(
+        "--no-tests", dest="tests", action="store_false", help="leave out what only the test suite compiles"
+    )
     arguments = parser.parse_args(argv)
-    build(arguments.games, Path(arguments.out))
+    build(arguments.games, Path(arguments.out), tests=arguments.tests)
 
 
 if __name__ == "__main__":

@@ -187,6 +187,7 @@ def test_a_part_is_unpacked_once_whole_when_first_read_and_in_memory_where_it_ca
 
 
 @needs_build
+@pytest.mark.skipif(not prebuilt.switched_on(), reason=f"{prebuilt.SWITCH}=0: no build is opened")
 def test_a_damaged_part_or_manifest_is_passed_over_and_leaves_nothing_behind(tmp_path):
     archives = tmp_path / ARCHIVE.name
     shutil.copytree(ARCHIVE, archives)
