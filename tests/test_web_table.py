@@ -64,15 +64,31 @@ def pick(fields):
     return f"#board [data-pick='{json.dumps(fields, separators=(',', ':'))}']"
 
 
+def tap_piece(page, selector):
+    """A piece of the board tapped as a player does it. On a phone a first tap shows the
+    board around it up close (zoom.js) and a second picks it; a piece out of the part shown
+    up close is reached through "Whole board" first."""
+    piece = page.locator(selector).first
+    if page.evaluate("zoom.closeUp()"):
+        shown, at = box(page, "#board"), piece.bounding_box()
+        centre = (at["x"] + at["width"] / 2, at["y"] + at["height"] / 2)
+        if not (shown["left"] < centre[0] < shown["right"] and shown["top"] < centre[1] < shown["bottom"]):
+            page.click("#whole-board")
+    if page.evaluate("zoom.wanted()"):
+        piece.click()
+        assert page.evaluate("zoom.closeUp()")
+    piece.click()
+
+
 def tap_a_draft(page):
     """A draft tapped on the board as a player does it: a factory's tile, then a pattern line
     (the floor when no line takes it); returns once the move is on the board."""
     before = page.evaluate("ui.index")
     moves = [m for m in doc(page)["moves"] if m["kind"] == "draft"]
     move = next((m for m in moves if m["destination"] != "floor"), moves[0])
-    page.locator(pick({"source": move["source"], "colour": move["colour"]})).first.click()
+    tap_piece(page, pick({"source": move["source"], "colour": move["colour"]}))
     if page.evaluate("ui.index") == before:
-        page.locator(pick({"destination": move["destination"]})).click()
+        tap_piece(page, pick({"destination": move["destination"]}))
     page.wait_for_function(f"ui.index === {before + 1} && current().doc", timeout=WAIT_MS)
 
 
@@ -126,16 +142,78 @@ least_sizes = """(nodes, least) => nodes
   .map(([name, rect]) => `${name}: ${Math.round(rect.width)} x ${Math.round(rect.height)}`)"""
 
 
+# The pieces of the board (``[data-pick]``) shown on the screen under ``least`` px wide or
+# high, with their sizes; null when none is shown.
+pieces_shown_under_script = """(least) => {
+  const view = document.getElementById('board').getBoundingClientRect();
+  const shown = [...document.querySelectorAll('#board [data-pick]')].map((node) => node.getBoundingClientRect())
+    .filter((r) => r.right > view.left && r.left < view.right && r.bottom > view.top && r.top < view.bottom);
+  return shown.length ? shown.filter((r) => r.width < least || r.height < least)
+    .map((r) => `${Math.round(r.width)} x ${Math.round(r.height)}`) : null;
+}"""
+
+
+def pieces_shown_under(page, least):
+    small = page.evaluate(pieces_shown_under_script, least)
+    assert small is not None, "no piece of the board is shown"
+    return small
+
+
+def tap_first_move(page):
+    """The board's piece of the first move with a source (a draft) or a cell, tapped once;
+    its pick."""
+    move = next(m for m in doc(page)["moves"] if "cell" in m or ("source" in m and len(m["colour"]) == 1))
+    fields = {"cell": move["cell"]} if "cell" in move else {"source": move["source"], "colour": move["colour"]}
+    page.locator(pick(fields)).first.click()
+    return fields
+
+
+def test_on_a_phone_a_tap_shows_the_board_up_close_where_its_pieces_are_under_40_px(browser, server):
+    """Drawn whole on a phone, Summer Pavilion's pieces are smaller than a fingertip: a first
+    tap picks nothing and shows the board around it up close, every piece there at least
+    40 px and still picking; "Whole board" shows all of it again. Azure's realm is drawn
+    with cells of 40 px and more: a tap picks at once. (Azul's: the test below.)"""
+    page = open_board(browser, server, "phone")
+    with error_free(page):
+        new_game(page, "pavilion")
+        whole = page.get_attribute("#board", "viewBox")
+        assert pieces_shown_under(page, TAP_PX)  # drawn whole: smaller than a fingertip
+        fields = tap_first_move(page)
+        assert page.evaluate("zoom.closeUp() && ui.index === 0 && ui.selection === null")
+        assert pieces_shown_under(page, TAP_PX) == []
+        assert page.get_attribute("#board", "viewBox") != whole
+        page.click("#whole-board")
+        assert page.get_attribute("#board", "viewBox") == whole and not page.evaluate("zoom.closeUp()")
+        assert page.locator("#whole-board").is_hidden()
+        tap_piece(page, pick(fields))  # up close again, and picked
+        page.wait_for_function("ui.index === 1 || ui.selection !== null", timeout=WAIT_MS)
+        new_game(page, "azure")
+        assert pieces_shown_under(page, TAP_PX) == []
+        tap_first_move(page)
+        page.wait_for_function("ui.index === 1 || ui.selection !== null", timeout=WAIT_MS)
+        assert not page.evaluate("zoom.closeUp()")
+
+
+def new_game(page, game):
+    page.select_option("#game", game)
+    page.click("#new")
+    page.wait_for_function(f"current().doc.game === '{game}' && ui.history.length === 1", timeout=WAIT_MS)
+
+
 def test_every_control_a_player_taps_on_a_phone_is_40_px(browser, server):
     """At 390 x 844 with every panel open that a game opens: the choices of a tile, the
-    analysis's rows and its line, the keys, a share link; then the position editor's."""
+    board up close, the analysis's rows and its line, the keys, a share link; then the
+    position editor's."""
     page = open_board(browser, server, "phone")
     with error_free(page):
         tap_a_draft(page)
         # A tile of more than one destination leaves its choices on the page.
         source = next(m for m in doc(page)["moves"] if m["kind"] == "draft" and m["destination"] != "floor")
-        page.locator(pick({"source": source["source"], "colour": source["colour"]})).first.click()
+        tap_piece(page, pick({"source": source["source"], "colour": source["colour"]}))
         page.wait_for_selector("#choices button")
+        assert pieces_shown_under(page, TAP_PX) == []  # up close: the board's pieces too
+        page.wait_for_selector("#warmup", state="hidden", timeout=WAIT_MS)  # every game loaded
+        save_screenshot(page, "web-phone-close-up.png")
         page.fill("#analysis-seconds", "1")
         page.click("#analyse")
         page.wait_for_function(

@@ -155,6 +155,7 @@ function drawBoard() {
     ? Object.assign({}, doc, {json: doc.views[viewer], viewer: Number(viewer)}) : doc;
   ui.columns = boardLayout(svg).columns;
   BOARDS[doc.game].draw(svg, shown);
+  zoom.showWhole(true);                 // zoom.js: a new drawing shows the whole board
   markTargets();
 }
 
