@@ -24,6 +24,7 @@ SIZES = {"desktop": DESKTOP, "phone": {"width": 390, "height": 844}}
 SCHEMES = {"desktop": "light", "phone": "dark"}
 # The least contrast of text on its background (WCAG's AA for normal text).
 READABLE = 4.5
+TAP_PX = 40  # the least width and height of a control or piece a player taps on a phone
 
 
 @contextmanager
@@ -56,6 +57,14 @@ def open_board(browser, url, size="desktop", scheme=None):
     page.goto(url)
     page.wait_for_selector("#board [data-pick]", timeout=BOARD_DRAWN_MS)
     return page
+
+
+def new_game(page, game, seed=1):
+    """A new game of ``game`` started from the header (its seed typed), once it is shown."""
+    page.select_option("#game", game)
+    page.fill("#seed", str(seed))
+    page.click("#new")
+    page.wait_for_function(f"current().doc.game === '{game}' && ui.history.length === 1", timeout=BOARD_DRAWN_MS)
 
 
 @contextmanager

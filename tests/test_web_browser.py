@@ -17,7 +17,7 @@ import pytest
 
 from tessera.position import Position
 from tessera.web.serve import SHUTDOWN_SECONDS
-from tests.browser_page import BROWSER_MARKS
+from tests.browser_page import BROWSER_MARKS, new_game
 from tests.cli_process import tessera
 from tests.limits import EXIT_SECONDS
 from tests.web_server import running_server
@@ -91,13 +91,6 @@ def click_move(page, move):
     if page.evaluate("ui.index") == before:
         page.locator(pick_selector({"destination": move["destination"]})).click()
     page.wait_for_function(f"ui.index === {before + 1} && ui.history.length === {before + 2}", timeout=WAIT_MS)
-
-
-def new_game(page, game, seed=1):
-    page.select_option("#game", game)
-    page.fill("#seed", str(seed))
-    page.click("#new")
-    page.wait_for_function(f"current().doc.game === '{game}' && ui.history.length === 1", timeout=WAIT_MS)
 
 
 def test_a_whole_azul_game_by_clicks_then_undo_redo_and_jump(page):

@@ -29,6 +29,7 @@ from tests.browser_page import (
     BROWSER_MARKS,
     READABLE,
     SIZES,
+    TAP_PX,
     error_free,
     open_board,
     text_contrast,
@@ -38,7 +39,6 @@ pytestmark = BROWSER_MARKS
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 WAIT_MS = 60_000
-TAP_PX = 40  # the least width and height of a place or control tapped on a phone
 TAP_MS = 40  # a finger's tap: down this long, then up
 HINT_CHARS = 90  # the longest hint: one line on a desktop, two at most on a phone
 CHECK_LINE = re.compile(r"(legal: |not legal yet: bad position: )[^\n]+")

@@ -20,7 +20,7 @@ import pytest
 from tessera.position import Position
 from tessera.web import documents
 from tessera.web.review import accuracy, mark
-from tests.browser_page import BROWSER_MARKS, SIZES, error_free, open_board
+from tests.browser_page import BROWSER_MARKS, SIZES, TAP_PX, error_free, open_board
 from tests.test_web_browser import save_screenshot
 from tests.test_web_comfort import contrast
 
@@ -33,7 +33,6 @@ SCHEMA_PATH = REPO / "docs" / "review.schema.json"
 SHIPPED_SCHEMA = REPO / "solver" / "web" / "static" / "review.schema.json"
 WAIT_MS = 120_000
 VISITS = 60  # a review's visits a position here: each search takes milliseconds
-TAP_PX = 40  # a control a player taps on a phone, each way at least (tests/test_web_table.py)
 MARK_SHAPES = {"inaccuracy": "circle", "mistake": "rect", "blunder": "polygon"}
 COLOUR_APART = 100  # the marks' fills, pairwise at least this far apart in RGB
 MARK_CONTRAST = 3  # a mark's fill against the panel (WCAG's figure for graphics)

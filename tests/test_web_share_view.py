@@ -13,14 +13,13 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from tessera.position import Position
-from tests.browser_page import BROWSER_MARKS, SIZES, error_free, open_board
+from tests.browser_page import BROWSER_MARKS, SIZES, TAP_PX, error_free, open_board
 
 pytest.importorskip("playwright.sync_api")
 
 WAIT_MS = 60_000
 # A first information-set search loads (or, on an empty numba cache, compiles) its kernels.
 ISMCTS_MS = 300_000
-TAP_PX = 40  # the least width and height of a control a player taps on a phone
 
 pytestmark = BROWSER_MARKS
 

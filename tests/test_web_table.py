@@ -16,7 +16,9 @@ from tests.browser_page import (
     BROWSER_MARKS,
     READABLE,
     SIZES,
+    TAP_PX,
     error_free,
+    new_game,
     open_board,
     text_contrast,
 )
@@ -28,7 +30,6 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 WAIT_MS = 60_000
-TAP_PX = 40  # the least width and height of a control a player taps on a phone
 # What a player taps besides the board's drawing: a checkbox is tapped through its label.
 TAPPED = (
     "button, select, input:not([type=checkbox]), textarea, label:has(input[type=checkbox]),"
@@ -192,12 +193,6 @@ def test_on_a_phone_a_tap_shows_the_board_up_close_where_its_pieces_are_under_40
         tap_first_move(page)
         page.wait_for_function("ui.index === 1 || ui.selection !== null", timeout=WAIT_MS)
         assert not page.evaluate("zoom.closeUp()")
-
-
-def new_game(page, game):
-    page.select_option("#game", game)
-    page.click("#new")
-    page.wait_for_function(f"current().doc.game === '{game}' && ui.history.length === 1", timeout=WAIT_MS)
 
 
 def test_every_control_a_player_taps_on_a_phone_is_40_px(browser, server):

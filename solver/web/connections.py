@@ -145,7 +145,7 @@ def guarded_protocol(limits):
                 phase = None
             if phase == self.phase:
                 return
-            self._cancel_deadline()
+            self.deadline = _cancelled(self.deadline)
             if phase is None:
                 waiting.pop(self, None)
             else:
@@ -186,7 +186,7 @@ def guarded_protocol(limits):
                 self.write_deadline = self.loop.call_later(limits.write_seconds, self.not_reading)
 
         def resume_writing(self):
-            self._cancel_write_deadline()
+            self.write_deadline = _cancelled(self.write_deadline)
             super().resume_writing()
 
         def not_reading(self):
@@ -203,24 +203,21 @@ def guarded_protocol(limits):
             self.transport.abort()
 
         def forget(self):
-            self._cancel_deadline()
-            self._cancel_write_deadline()
+            self.deadline = _cancelled(self.deadline)
+            self.write_deadline = _cancelled(self.write_deadline)
             waiting.pop(self, None)
             opened.discard(self)
             self.phase = None
 
-        def _cancel_deadline(self):
-            if self.deadline is not None:
-                self.deadline.cancel()
-                self.deadline = None
-
-        def _cancel_write_deadline(self):
-            if self.write_deadline is not None:
-                self.write_deadline.cancel()
-                self.write_deadline = None
-
     GuardedProtocol.opened = opened
     return GuardedProtocol
+
+
+def _cancelled(timer):
+    """Cancel ``timer`` (an event loop's timer handle, or None); None, to store in its place."""
+    if timer is not None:
+        timer.cancel()
+    return None
 
 
 def _set_option(transport, option, value):
