@@ -37,7 +37,7 @@ before. The prebuilt kernels change how long a first command takes, never its an
 (``tests/test_prebuilt.py``). They load through the patched cache load, so
 ``TESSERA_NUMBA_PATCHES=0`` turns them off with the other patches.
 
-After editing a kernel, rebuild them from a clone (about ten minutes on two cores, most of
+After editing a kernel, rebuild them from a clone (about eight minutes on two cores, most of
 it the tests)::
 
     python -m tessera.kernels.prebuilt
