@@ -50,7 +50,7 @@ def read_output(lines):
 
 def time_quick_tier(clone):
     """``python -m pytest --quick`` in the clone's environment after .ci/run, on an empty numba
-    cache: its wall seconds and counts."""
+    cache: its wall seconds, counts and the summary lines of the tests that failed."""
     with tempfile.TemporaryDirectory() as cache:
         started = time.perf_counter()
         done = subprocess.run(
@@ -76,6 +76,7 @@ def time_quick_tier(clone):
         "wall_s": round(wall, 1),
         "target_s": 90,
         "counts": runs[-1]["counts"] if runs else {},
+        "failed": [line for line in done.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))],
     }
 
 
