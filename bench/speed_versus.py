@@ -1,13 +1,14 @@
 """The default search's simulations a CPU second, this checkout against other commits.
 
     python bench/speed_versus.py GAME COMMIT [COMMIT ...] [--players N] [--simulations N]
-                                 [--rounds R] [--out results/FILE.json]
+                                 [--rounds R] [--position TEXT] [--out results/FILE.json]
 
 The strength counterpart is bench/versus.py. Each tree (this checkout and every commit,
 exported as bench/versus.py exports them) runs in a warm worker process of its own
 (``tessera.strength.Baseline``), which times one search with its own defaults for the
 budget of ``--simulations`` from ``tessera new GAME --seed 1`` (the first player's view
-in a game of hidden hands, searched by IS-MCTS as an agent does): the ``rate`` request of
+in a game of hidden hands, searched by IS-MCTS as an agent does), or from ``--position``
+(a position's text, as ``tessera best`` takes it): the ``rate`` request of
 ``tessera/strength/worker.py``. The budget picks the rollout where a game's defaults
 depend on it (2-player Azul: round rollouts below 4,700 simulations, mixed ones from
 there), so a speed-up of one rollout's kernels is measured at a budget that uses them.
@@ -76,9 +77,10 @@ def main():
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--simulations", type=int, default=3_000)
     parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--position", default=None, help="a position's text [default: the opening of seed 1]")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
-    position = start_position(args.game, args.players)
+    position = args.position or start_position(args.game, args.players)
     load_before = load_average()
     workers = {commit: Baseline.of_commit(REPO, commit) for commit in args.commits}
     workers[THIS] = Baseline(REPO, label=THIS)
@@ -89,7 +91,7 @@ def main():
             worker.close()
     report = {
         "command": "python bench/speed_versus.py " + " ".join(sys.argv[1:]),
-        "position": f"tessera new {args.game} --seed 1 ({args.players} players)",
+        "position": args.position or f"tessera new {args.game} --seed 1 ({args.players} players)",
         "search": f"the defaults at {args.simulations} simulations, one thread",
         "machine": machine(load_before),
         "rounds": args.rounds,

@@ -7,7 +7,7 @@ The layout of the tree, the search parameters (``SearchParams``, by ``params``),
 and ``ROLLOUTS`` are ``tessera.kernels.search.mcts_layout``'s.
 
 A tree is two preallocated arrays (``new_tree``): ``nodes`` (int64 columns
-``VISITS``, ``FIRST``, ``COUNT``, ``CAPACITY``, ``MOVE``) and ``stats`` (float64:
+``VISITS``, ``FIRST``, ``COUNT``, ``CAPACITY``, ``MOVE``, ``PROVEN``) and ``stats`` (float64:
 ``PRIOR``, then per-player payoff sums from ``WIN`` and margin sums from
 ``MARGIN``, then ``CHOSEN_VALUE``, the node's value for the player who chose it, which
 selection reads), plus ``size``, the nodes in use. Node 0 is the root; a node is the
@@ -34,6 +34,17 @@ block of ``CAPACITY`` slots from ``FIRST``, ``COUNT`` of them in use.
   other score; the model's predicted margin). "mixed" scores the round's end the same
   way, plays on to the end of the game, and backs up a weighted mean of the two
   (``mixed_outcome``).
+- Proven values (MCTS-solver: Winands, Björnsson and Saito 2008, "Monte-Carlo Tree
+  Search Solver", here for max-n values and margins): a node where the game is over is
+  proven, and so is a player node whose children are all proven (``prove_path``). A
+  proven node's ``CHOSEN_VALUE`` is exact and stays so: the value of the finished game its
+  proven line ends in, the line that follows the best child for the player to move at
+  every node (``follow_proven_line``). Its sums go on as any node's. Selection takes a
+  proven child at its value, with nothing added for exploration, and a simulation that
+  reaches a proven node follows its line and backs up that game's result, with no
+  rollout: the subtree costs little more, and its value stops being an average of
+  guesses. Near the end of a game the root's moves get exact values (``Mcts`` then ranks
+  them by those).
 - When the node arrays are nearly full the tree is compacted (``tessera.kernels.search.tree``,
   which also holds the other kernels of the tree that know no game): the
   subtrees below the least visited nodes are freed, the rest packed to the front,
@@ -76,6 +87,7 @@ from tessera.kernels.search.mcts_layout import (
     MODEL_WIN,
     MOVE,
     PRIOR,
+    PROVEN,
     SELECT_PUCT,
     SHAPE_HIDDEN,
     SHAPE_POLICY,
@@ -141,18 +153,26 @@ VIRTUAL_MARGIN = MARGIN_SCALE
 # A "mixed" rollout's weight of the value at the round's end against the finished game's
 # result (``mixed_outcome``): AlphaGo's even mix.
 MIX = 0.5
+# How a simulation's way down ended (``simulate``): at a leaf to roll out from, at a finished
+# game, or at a proven node.
+OPEN, AT_END, AT_PROVEN = 0, 1, 2
 
 
 @kernel(inline="always")
 def node_value(nodes, stats, node, player, mode):
     n = nodes[node, VISITS]
-    win = stats[node, WIN + player] / n
+    return value_of(stats[node, WIN + player] / n, stats[node, MARGIN + player] / n, mode)
+
+
+@kernel(inline="always")
+def value_of(payoff, margin, mode):
+    """A value by ``mode`` of a mean ``payoff`` and a mean score ``margin``."""
     if mode == VALUE_WIN:
-        return win
-    margin = 0.5 + 0.5 * np.tanh(stats[node, MARGIN + player] / n / MARGIN_SCALE)
+        return payoff
+    squashed = 0.5 + 0.5 * np.tanh(margin / MARGIN_SCALE)
     if mode == VALUE_MARGIN:
-        return margin
-    return 0.5 * (win + margin)
+        return squashed
+    return 0.5 * (payoff + squashed)
 
 
 @kernel(inline="always")
@@ -162,6 +182,7 @@ def init_node(nodes, stats, node, move, prior):
     nodes[node, COUNT] = 0
     nodes[node, CAPACITY] = 0
     nodes[node, MOVE] = move
+    nodes[node, PROVEN] = 0
     stats[node, :] = 0.0
     stats[node, PRIOR] = prior
 
@@ -202,15 +223,21 @@ def uct(value, visits, c, log_n):
 
 @kernel(inline="always")
 def puct_score(nodes, stats, child, c, sqrt_n, unvisited):
-    """``puct`` of a child by its ``CHOSEN_VALUE`` (``unvisited`` before the first visit)."""
+    """``puct`` of a child by its ``CHOSEN_VALUE`` (``unvisited`` before the first visit);
+    of a proven child, its value alone: there is nothing left to explore below it."""
     v = nodes[child, VISITS]
-    q = stats[child, CHOSEN_VALUE] if v > 0 else unvisited
-    return puct(q, stats[child, PRIOR], v, c, sqrt_n)
+    if v == 0:
+        return puct(unvisited, stats[child, PRIOR], v, c, sqrt_n)
+    if nodes[child, PROVEN] != 0:
+        return stats[child, CHOSEN_VALUE]
+    return puct(stats[child, CHOSEN_VALUE], stats[child, PRIOR], v, c, sqrt_n)
 
 
 @kernel(inline="always")
 def uct_score(nodes, stats, child, c, log_n):
-    """``uct`` of a visited child by its ``CHOSEN_VALUE``."""
+    """``uct`` of a visited child by its ``CHOSEN_VALUE``; of a proven child, its value alone."""
+    if nodes[child, PROVEN] != 0:
+        return stats[child, CHOSEN_VALUE]
     return uct(stats[child, CHOSEN_VALUE], nodes[child, VISITS], c, log_n)
 
 
@@ -575,7 +602,8 @@ def backup(nodes, stats, path, choosers, first, depth, counted, virtual, players
     """Every player's payoff and margin for each node of ``path[first:depth + 1]``, and a
     visit for each past the first ``counted``: MCTS counts those on the way down, with a
     ``virtual`` margin lost, which comes back here (``simulate``). Each node's
-    ``CHOSEN_VALUE`` follows, by ``mode``, for ``choosers[i]``, who chose ``path[i]``."""
+    ``CHOSEN_VALUE`` follows, by ``mode``, for ``choosers[i]``, who chose ``path[i]``, but for
+    a proven node's, which is exact (``prove_path``)."""
     for i in range(first, depth + 1):
         n = path[i]
         back = 0.0
@@ -586,7 +614,66 @@ def backup(nodes, stats, path, choosers, first, depth, counted, virtual, players
         for p in range(players):
             add_float(stats, (n, WIN + p), payoff[p])
             add_float(stats, (n, MARGIN + p), margin[p] + back)
-        keep_chosen_value(nodes, stats, n, choosers[i], mode)
+        if load_acquire(nodes, (n, PROVEN)) == 0:
+            keep_chosen_value(nodes, stats, n, choosers[i], mode)
+
+
+@kernel(inline="always")
+def follow_proven_line(nodes, stats, node, state):
+    """Play ``state``, the position of the proven ``node``, down its proven line to the end
+    of the game: at each node the child of the highest ``CHOSEN_VALUE``, the best for the
+    player to move (a proven node's children are all proven). False if the line leaves the
+    tree first (a compaction freed a proven node's children): ``state`` is then where it
+    left, its value unknown."""
+    while games.to_move(state) != TERMINAL:
+        first = load_acquire(nodes, (node, FIRST))
+        if first < 0:
+            return False
+        best = first
+        for child in range(first + 1, first + nodes[node, COUNT]):
+            if stats[child, CHOSEN_VALUE] > stats[best, CHOSEN_VALUE]:
+                best = child
+        games.apply_move(state, nodes[best, MOVE])
+        node = best
+    return True
+
+
+@kernel(inline="always")
+def replay(nodes, path, choosers, depth, root, state, chance_rng):
+    """``state``: the position of ``path[depth]``, replayed from ``root`` as the simulation
+    went down (chance's outcomes from their seeds)."""
+    copy_into(state, root)
+    for i in range(1, depth + 1):
+        if choosers[i] < 0:
+            reseed(chance_rng, nodes[path[i], MOVE])
+            games.resolve_chance(state, chance_rng)
+        else:
+            games.apply_move(state, nodes[path[i], MOVE])
+
+
+@kernel(inline="always")
+def prove_path(nodes, stats, path, choosers, depth, root, state, chance_rng, payoff, margin, score, mode):
+    """After a simulation that ended at the proven ``path[depth]``: prove its ancestors that
+    now can be, from the deepest up, and stop at the first that cannot. A player node is
+    proven when all its children are; its ``CHOSEN_VALUE`` becomes the exact value, for
+    the player who chose it, of the game its proven line ends in (``follow_proven_line``;
+    ``state``, ``payoff``, ``margin``, ``score``: room). A chance node is never proven: its
+    outcomes are samples of chance."""
+    for i in range(depth - 1, -1, -1):
+        node = path[i]
+        first = nodes[node, FIRST]
+        if choosers[i + 1] < 0 or first < 0 or load_acquire(nodes, (node, PROVEN)) != 0:
+            return
+        for child in range(first, first + nodes[node, COUNT]):
+            if load_acquire(nodes, (child, PROVEN)) == 0:
+                return
+        if node != 0:  # nobody chose the root: it has no chosen value
+            replay(nodes, path, choosers, i, root, state, chance_rng)
+            if not follow_proven_line(nodes, stats, node, state):
+                return
+            outcome(state, payoff, margin, score)
+            stats[node, CHOSEN_VALUE] = value_of(payoff[choosers[i]], margin[choosers[i]], mode)
+        store_release(nodes, (node, PROVEN), 1)
 
 
 @kernel
@@ -660,9 +747,14 @@ def simulate(
     path[0] = 0
     choosers[0] = -1
     width = prm.chance_width
+    ended = OPEN
     while True:
         who = games.to_move(state)
         if who == TERMINAL:
+            ended = AT_END
+            break
+        if node != 0 and load_acquire(nodes, (node, PROVEN)) != 0:
+            ended = AT_PROVEN
             break
         if who == CHANCE:
             child = chance_child(nodes, stats, size, node, width, rng)
@@ -696,10 +788,13 @@ def simulate(
         depth += 1
         path[depth] = node
         choosers[depth] = chooser
-    rollout(state, rng, moves, values)
-    scored_outcome(state, payoff, margin, score, model, features)
-    if ROLLOUT == "mixed":
-        mixed_outcome(state, rng, moves, values, payoff, margin, score, MIX, kept)
+    if ended == AT_PROVEN and follow_proven_line(nodes, stats, node, state):
+        outcome(state, payoff, margin, score)  # the proven line's game, over
+    else:
+        rollout(state, rng, moves, values)
+        scored_outcome(state, payoff, margin, score, model, features)
+        if ROLLOUT == "mixed":
+            mixed_outcome(state, rng, moves, values, payoff, margin, score, MIX, kept)
     backup(
         nodes, stats, path, choosers, 1 if local_root else 0, depth, depth, virtual, players, payoff, margin, prm.value
     )
@@ -709,6 +804,12 @@ def simulate(
         for p in range(players):
             root_sums[WIN + p] += payoff[p]
             root_sums[MARGIN + p] += margin[p]
+    if ended == AT_END:  # a finished game: its value is exact
+        if choosers[depth] >= 0:
+            stats[node, CHOSEN_VALUE] = value_of(payoff[choosers[depth]], margin[choosers[depth]], prm.value)
+        store_release(nodes, (node, PROVEN), 1)
+    if ended != OPEN:  # last: its replays take the simulation's state and outcome arrays
+        prove_path(nodes, stats, path, choosers, depth, root, state, chance_rng, payoff, margin, score, prm.value)
 
 
 @kernel(inline="always")

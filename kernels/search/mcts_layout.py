@@ -4,7 +4,7 @@
 the searches in Python (``tessera.search``), which never import the template itself.
 
 A tree is two preallocated arrays (``new_tree``): ``nodes`` (int64 columns ``VISITS``,
-``FIRST``, ``COUNT``, ``CAPACITY``, ``MOVE``) and ``stats`` (float64: ``PRIOR``, then
+``FIRST``, ``COUNT``, ``CAPACITY``, ``MOVE``, ``PROVEN``) and ``stats`` (float64: ``PRIOR``, then
 per-player payoff sums from ``WIN`` and margin sums from ``MARGIN``, then ``CHOSEN_VALUE``),
 plus ``size``, the tree's counters. The kernels read all of these as compile-time constants (numba freezes a
 module's integer globals, not a class's attributes). The search parameters are one named
@@ -31,7 +31,11 @@ FIRST = 1
 COUNT = 2
 CAPACITY = 3
 MOVE = 4  # the move from the parent; below a chance node, the outcome's seed
-NODE_COLUMNS = 5
+# 1 once the node's value is exact (the MCTS-solver of ``mcts.prove_path``): a finished
+# game, or a player node whose children are all proven; its sums are then its exact value
+# times its visits.
+PROVEN = 5
+NODE_COLUMNS = 6
 # stats[:, column]
 PRIOR = 0
 WIN = 1  # WIN + p: payoff sum of player p

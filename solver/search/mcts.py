@@ -15,13 +15,14 @@ from tessera.errors import OptionError, TesseraError
 from tessera.games import GAMES, get_game
 from tessera.games.spec import GENERAL_SEARCH
 from tessera.kernels import bind
+from tessera.kernels.constants import TERMINAL
 from tessera.kernels.rng import make_rng
 from tessera.kernels.search import mcts_layout as kernel  # the layout and parameters; the kernels per game: bind
 from tessera.kernels.search import tree as tree_kernels  # one compile for every game
 from tessera.kernels.search.clock import FOREVER
 from tessera.search.loading import kernel_loader
 from tessera.search.options import MODEL_BUILTIN, MODEL_NONE, default
-from tessera.search.result import Progress, SearchResult
+from tessera.search.result import ExactValue, Progress, SearchResult
 from tessera.search.searcher import TreeSearch, move_line, ranked
 from tessera.search.value_model import NO_MODEL, has_policy, model_for_position, model_weights
 
@@ -55,6 +56,11 @@ def search_kernels(state, rollout, reuse=True):
     if reuse:
         listed.append((tree_kernels.keep_subtree, (nodes, stats, size, 0)))
     listed.append((tree_kernels.principal_variation, (nodes, 0, np.zeros(PV_LENGTH, np.int64))))
+    # A result's proven moves: the scores and payoffs of the games their lines end in.
+    rules = bind.interface(state[0])
+    players = int(rules.players(state))
+    listed.append((rules.scores, (state, np.zeros(players, np.int64))))
+    listed.append((rules.payoffs, (state, np.zeros(players, np.float64))))
     return listed
 
 
@@ -499,22 +505,29 @@ class Mcts(TreeSearch):
         margins = stats[children, kernel.MARGIN + player].tolist()
         priors = stats[children, kernel.PRIOR].tolist() if self.options.select == "puct" else [None] * count
         expanded = (nodes[children, kernel.FIRST] != kernel.UNEXPANDED).tolist()
+        proven = (nodes[children, kernel.PROVEN] != 0).tolist()
         pv = np.zeros(PV_LENGTH, np.int64)
-        lines = ranked(
-            [
-                move_line(
-                    moves[i],
-                    visits[i],
-                    wins[i],
-                    margins[i],
-                    priors[i],
-                    pv[: tree_kernels.principal_variation(nodes, first + i, pv)].tolist()
-                    if expanded[i]
-                    else [moves[i]],
-                )
-                for i in range(count)
-            ]
-        )
+        lines = [
+            move_line(
+                moves[i],
+                visits[i],
+                wins[i],
+                margins[i],
+                priors[i],
+                pv[: tree_kernels.principal_variation(nodes, first + i, pv)].tolist() if expanded[i] else [moves[i]],
+            )
+            for i in range(count)
+        ]
+        for line, child, exact in zip(lines, range(first, first + count), proven):
+            if exact:
+                line.exact = self._proven_value(child, player)
+        root_proven = bool(nodes[0, kernel.PROVEN])
+        if root_proven:  # every move's value is exact: the best is known, whatever the visits
+            chosen_values = stats[children, kernel.CHOSEN_VALUE].tolist()
+            order = sorted(range(count), key=lambda i: (-chosen_values[i], -visits[i]))
+            lines = [lines[i] for i in order]
+        else:
+            lines = ranked(lines)
         root_visits = int(nodes[0, kernel.VISITS])
         tree_nodes = int(size[kernel.USED])
         return SearchResult(
@@ -531,4 +544,36 @@ class Mcts(TreeSearch):
             compactions=int(size[kernel.COMPACTIONS]),
             threads=self.options.threads,
             reused_visits=reused,
+            exact=lines[0].exact if root_proven else None,
         )
+
+    def _proven_value(self, child, player):
+        """The exact value for ``player`` of the proven root child ``child``: the result of
+        the game its proven line ends in (``kernels.search.mcts.follow_proven_line``), or
+        None if the line leaves the tree (a compaction freed part of it)."""
+        nodes, stats, _ = self.tree
+        state = self.root.copy()
+        node = child
+        self.rules.apply_move(state, int(nodes[node, kernel.MOVE]))
+        while self.rules.to_move(state) != TERMINAL:
+            first = int(nodes[node, kernel.FIRST])
+            if first < 0:
+                return None
+            values = stats[first : first + int(nodes[node, kernel.COUNT]), kernel.CHOSEN_VALUE]
+            node = first + int(np.argmax(values))  # the first of equals, as the kernel's
+            self.rules.apply_move(state, int(nodes[node, kernel.MOVE]))
+        return finished_game_value(self.rules, state, player)
+
+
+def finished_game_value(rules, state, player):
+    """``ExactValue`` of a finished game for ``player``: its score margin over the best other
+    player and its payoff (a shared win is a draw)."""
+    count = int(rules.players(state))
+    scores = np.zeros(count, np.int64)
+    payoffs = np.zeros(count, np.float64)
+    rules.scores(state, scores)
+    rules.payoffs(state, payoffs)
+    others = [int(scores[p]) for p in range(count) if p != player]
+    win_rate = float(payoffs[player])
+    result = "win" if win_rate == 1 else "loss" if win_rate == 0 else "draw"
+    return ExactValue(margin=float(scores[player] - max(others)), horizon="game", result=result, win_rate=win_rate)
