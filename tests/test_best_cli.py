@@ -395,9 +395,12 @@ def test_the_help_gives_the_mcts_defaults_the_search_uses():
     )
     assert set(LEARNED_VALUE) == {"azure"}
     assert set(LEARNED_EXPLORATION) == {"azul"}
+    azul = registered_games()["azul"].spec.search
     assert helps["exploration"].endswith(
         f"[default: Azul {default_exploration('azul')} ({default_exploration('azul', learned=True)}"
-        f" with a learned value at the round cut, and at 3 and 4 players with mixed rollouts too), Azure"
-        f" {default_exploration('azure')}, "
+        f" with a learned value at the round cut, and at 3 and 4 players with mixed rollouts too;"
+        f" 2-player mixed ones rise from {default_exploration('azul', learned=True)} at"
+        f" {azul.long_budget.seconds:g} s to {default_exploration('azul')} at {azul.full_budget.seconds:g} s),"
+        f" Azure {default_exploration('azure')}, "
         f"the others {DEFAULT_EXPLORATION}]"
     )

@@ -5,11 +5,15 @@ must be the exact solver's, move by move."""
 import numpy as np
 import pytest
 
+from tessera.games import get_game
 from tessera.kernels.search import mcts_layout as layout
 from tessera.position import Position
 from tessera.search.alphabeta import solve
 from tessera.search.mcts import Mcts, MctsOptions
 from tessera.strength.exact import select_positions
+from tests.test_best_cli import document, ok
+
+AZUL = get_game("azul")
 
 VISITS = 60_000
 
@@ -89,3 +93,16 @@ def test_positions_before_the_last_round_prove_nothing_at_the_root():
     result = Mcts(MctsOptions(iterations=2000, seed=0)).search(Position.new("azul", seed=4).state)
     assert result.exact is None and all(line.exact is None for line in result.moves)
     assert not np.isnan(result.value)
+
+
+def test_tessera_best_reports_what_mcts_proved(positions):
+    """`tessera best --json` (docs/best.schema.json) and its table carry the proven values."""
+    state = next(s for s in positions if Mcts(MctsOptions(iterations=VISITS, threads=1, seed=3)).search(s).exact)
+    text = AZUL.format_position(state)
+    report = document("best", text, "-n", VISITS, "--seed", 3, "--threads", 1)
+    assert report["proven"] and report["root"]["exact"] == report["moves"][0]["exact"]
+    exact = exact_margins(state)
+    assert {move["code"]: move["exact"]["margin"] for move in report["moves"]} == exact
+    assert all(move["exact"]["horizon"] == "game" for move in report["moves"])
+    table = ok("best", text, "-n", VISITS, "--seed", 3, "--threads", 1).stdout
+    assert "exact value: " in table

@@ -4,6 +4,7 @@ Pavilion and Azure search with the built-in model scoring round rollouts, Azul w
 ones from a long budget on, as the matches chose; every other game and player count with
 full greedy rollouts and no model; what a request names is what it gets."""
 
+import math
 from importlib import resources
 
 import numpy as np
@@ -322,6 +323,33 @@ def test_long_two_player_azul_searches_soften_the_policys_priors(time_limit, ite
     assert named.for_position(start(AZUL, 2)).policy_temperature == 1.0
     for time_limit in (SHORT, 10.0):  # Azure takes its priors as fitted at every budget
         assert MctsOptions(time_limit=time_limit).for_position(start(AZURE, 2)).policy_temperature == 1.0
+
+
+def test_two_player_azul_takes_its_long_settings_in_by_the_budget():
+    """From a long budget's start (0.035 s, 4,700 simulations) to a full one (0.2 s, 27,000)
+    2-player Azul's exploration goes from the learned 1.0 to Azul's own 2.0 and its priors'
+    temperature from 1 to 1.5, on a log scale of the budget; the rollout switches at once.
+    Switched at once, the two cost a step down in strength (results/strength/README.md,
+    "More time, never worse")."""
+    state = start(AZUL, 2)
+
+    def settings(**budget):
+        resolved = MctsOptions(**budget).for_position(state)
+        return resolved.rollout, resolved.exploration, resolved.policy_temperature
+
+    assert settings(time_limit=0.034) == ("round", 1.0, 1.0)
+    assert settings(time_limit=0.035) == ("mixed", 1.0, 1.0) == settings(iterations=4700)
+    assert settings(time_limit=0.2) == ("mixed", 2.0, 1.5) == settings(iterations=27_000)
+    assert settings(time_limit=5.0) == settings(iterations=10**7) == ("mixed", 2.0, 1.5)
+    _, exploration, temperature = settings(time_limit=math.sqrt(0.035 * 0.2))  # halfway in log time
+    assert exploration == pytest.approx(1.5) and temperature == pytest.approx(1.25)
+    assert settings(time_limit=0.2, iterations=4700) == ("mixed", 1.0, 1.0)  # the shorter limit decides
+    times = [0.035 * 1.1**k for k in range(25)]
+    explorations = [settings(time_limit=t)[1] for t in times]
+    temperatures = [settings(time_limit=t)[2] for t in times]
+    assert explorations == sorted(explorations) and temperatures == sorted(temperatures)
+    for players in (3, 4):  # their mixed rollouts explore as learned at every budget
+        assert MctsOptions(time_limit=0.1).for_position(start(AZUL, players)).exploration == 1.0
 
 
 @pytest.mark.long  # a search on every surface

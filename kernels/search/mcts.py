@@ -804,11 +804,17 @@ def simulate(
         for p in range(players):
             root_sums[WIN + p] += payoff[p]
             root_sums[MARGIN + p] += margin[p]
-    if ended == AT_END:  # a finished game: its value is exact
+    newly_proven = False
+    if ended == AT_END and load_acquire(nodes, (node, PROVEN)) == 0:  # a finished game, reached first
         if choosers[depth] >= 0:
             stats[node, CHOSEN_VALUE] = value_of(payoff[choosers[depth]], margin[choosers[depth]], prm.value)
         store_release(nodes, (node, PROVEN), 1)
-    if ended != OPEN:  # last: its replays take the simulation's state and outcome arrays
+        newly_proven = True
+    # A node proven now may prove its ancestors (last: the replays take the simulation's
+    # state and outcome arrays). Alone in the tree, every proof looks up from itself once,
+    # which is all it takes; with threads, two siblings proven at once may each see the
+    # other unproven, so a simulation that reaches a proven node looks again.
+    if newly_proven or (ended != OPEN and virtual != 0.0):
         prove_path(nodes, stats, path, choosers, depth, root, state, chance_rng, payoff, margin, score, prm.value)
 
 

@@ -41,6 +41,7 @@ SPEC = GameSpec(
         learned_mixed_players=(3, 4),
         long_rollout="mixed",
         long_budget=LongBudget(seconds=0.035, simulations=4700),
+        full_budget=LongBudget(seconds=0.2, simulations=27_000),
         long_policy_temperature=1.5,
         soft_policy_players=(2,),
     ),

@@ -78,6 +78,11 @@ class SearchDefaults:
     # speed of stopping at the cut, and "mixed" keeps the finished rollout beside it.
     long_rollout: str | None = None
     long_budget: LongBudget | None = None  # where a budget becomes long (``LongBudget``)
+    # Where a long budget's exploration and policy temperature (below) take full effect:
+    # from ``long_budget`` to here each moves from its short budget's value on a log scale
+    # of the budget (``tessera.search.mcts.long_share``); None: at ``long_budget`` at once.
+    # Switched at once, they cost a search a step down in strength with more time.
+    full_budget: LongBudget | None = None
     # The softmax temperature of a learned policy's priors from a long budget on, at the
     # player counts of ``soft_policy_players`` (elsewhere 1: the policy as fitted). A long
     # search can look past its priors, and priors fitted to whole games may all but rule

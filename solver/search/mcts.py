@@ -6,6 +6,7 @@ together (tree parallelism with virtual loss): two separate trees are worth litt
 than one, one tree with twice the simulations much more (docs/internals/mcts.md).
 """
 
+import math
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -342,12 +343,37 @@ def policy_temperature(
 
 def default_policy_temperature(game, players, time_limit, iterations):
     """The softmax temperature of a learned policy's priors in a search of ``game`` (a name)
-    with ``players`` players and this budget: the game's ``long_policy_temperature`` when
-    the budget is long at its ``soft_policy_players``, else ``AS_FITTED``."""
+    with ``players`` players and this budget: at its ``soft_policy_players``, from
+    ``AS_FITTED`` on a short budget to the game's ``long_policy_temperature`` on a full
+    one (``long_share``); elsewhere ``AS_FITTED``."""
     search = SEARCH_DEFAULTS.get(game, GENERAL_SEARCH)  # a test's toy game has no spec
-    if players in search.soft_policy_players and is_long_budget(search.long_budget, time_limit, iterations):
-        return search.long_policy_temperature
-    return AS_FITTED
+    if players not in search.soft_policy_players:
+        return AS_FITTED
+    share = long_share(search, time_limit, iterations)
+    return AS_FITTED + share * (search.long_policy_temperature - AS_FITTED)
+
+
+def long_share(search, time_limit, iterations):
+    """How far a search of this budget (seconds, simulations; None: no such limit) has gone
+    from short to full by the game's ``SearchDefaults`` ``search``: 0 on a short budget, 1
+    from its ``full_budget`` on (and on every long budget when it has none), between them
+    the budget's place on a log scale. A search ends at the first of its limits, so the
+    least share of its limits is the budget's. A game without a ``long_budget`` searches
+    alike at every budget: its share is 1."""
+    if search.long_budget is None:
+        return 1.0
+    if not is_long_budget(search.long_budget, time_limit, iterations):
+        return 0.0
+    full = search.full_budget
+    if full is None:
+        return 1.0
+    long = search.long_budget
+    shares = [1.0]
+    if time_limit is not None:
+        shares.append(math.log(time_limit / long.seconds) / math.log(full.seconds / long.seconds))
+    if iterations is not None:
+        shares.append(math.log(iterations / long.simulations) / math.log(full.simulations / long.simulations))
+    return min(shares)
 
 
 def is_long_budget(long_budget, time_limit, iterations):
@@ -375,8 +401,14 @@ def position_settings(
 
     rollout, model = position_defaults(state, rollout, model, time_limit, iterations)
     if exploration is None:
-        learned = explores_as_learned(bind.game_name(state[0]), rollout, model, games.players(state))
+        name = bind.game_name(state[0])
+        learned = explores_as_learned(name, rollout, model, games.players(state))
         exploration = default_exploration(state[0], learned)
+        if learned_search(rollout, model) and not learned:  # mixed rollouts that keep the game's own
+            # constant on a full budget, and start from the learned one on a short one
+            short = default_exploration(state[0], True)
+            share = long_share(SEARCH_DEFAULTS.get(name, GENERAL_SEARCH), time_limit, iterations)
+            exploration = short + share * (exploration - short)
     if value is None:
         value = default_value(state[0], learned_search(rollout, model))
     return rollout, model, exploration, value

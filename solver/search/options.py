@@ -166,7 +166,8 @@ OPTIONS = (
         float,
         "MCTS: the exploration constant [default: Azul 2.0 (1.0"
         " with a learned value at the round cut, and at 3 and 4 players with mixed"
-        " rollouts too), Azure 0.7, the others 1.4]",
+        " rollouts too; 2-player mixed ones rise from 1.0 at 0.035 s to 2.0 at 0.2 s),"
+        " Azure 0.7, the others 1.4]",
         default=GAMES_OWN,
         minimum=0,
         maximum=100,
@@ -206,8 +207,8 @@ OPTIONS = (
         "policy_temperature",
         float,
         "MCTS: the softmax temperature of a model's policy"
-        " priors; above 1 gives the less likely moves more [default: 1.5 for 2-player Azul"
-        " on a long budget, else 1: the policy as fitted]",
+        " priors; above 1 gives the less likely moves more [default: 2-player Azul from 1"
+        " at 0.035 s rising to 1.5 at 0.2 s, else 1: the policy as fitted]",
         default=GAMES_OWN,
         above=0,
         maximum=100,
