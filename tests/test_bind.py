@@ -107,12 +107,12 @@ def test_the_tree_kernels_of_mcts_are_one_for_every_game_and_rollout():
     run_trees = {kernels[0] for kernels in listed.values()}
     assert len(run_trees) == 4  # the simulations: one per game and rollout
     # the scores and payoffs of a proven move's game: the game's own, whatever the rollout
-    results = {name: tuple(kernels[-2:]) for (name, _), kernels in listed.items()}
+    results = {name: tuple(kernels[-3:-1]) for (name, _), kernels in listed.items()}
     assert len(set(results.values())) == 2
     assert all(
         kernel.py_func.__module__.startswith(f"tessera.kernels.{name}") for name in results for kernel in results[name]
     )
-    shared = {tuple(kernels[1:-2]) for kernels in listed.values()}
+    shared = {tuple(kernels[1:-3] + kernels[-1:]) for kernels in listed.values()}
     assert len(shared) == 1
     assert {k.py_func.__module__ for k in shared.pop()} == {"tessera.kernels.search.tree"}
 

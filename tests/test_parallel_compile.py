@@ -82,7 +82,7 @@ def test_every_kernel_a_helper_compiles_is_one_the_search_compiles_with_those_ty
     their helper's plan with the plan's argument types, so the helper never compiles for
     nothing."""
     lines = lone_cold_search[2:]
-    assert len(lines) == 9  # 4 kernels in MCTS's plan (no reuse), 5 in IS-MCTS's
+    assert len(lines) == 11  # 6 kernels in MCTS's plan (no reuse), 5 in IS-MCTS's
     assert all(line.endswith(" True") for line in lines), lines
 
 
@@ -110,7 +110,7 @@ def test_the_helper_skips_a_kernel_the_command_has_begun_and_caches_the_others(t
     """,
         tmp_path,
     )
-    assert json.loads(out) == [True, True, True, False]
+    assert json.loads(out) == [True, True, True, True, True, False]
     out = python(
         plan
         + """

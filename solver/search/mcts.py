@@ -46,7 +46,8 @@ def search_kernels(state, rollout, reuse=True):
     call, on any number of trees, in the order a search loads them: the simulations, the
     compaction, with ``reuse`` tree reuse's ``keep_subtree`` (a search loads that one when
     it first follows a move, in ``play``: a single search, ``tessera best``, never reuses),
-    and the result's lines. ``state`` may be any state of the game: only its type counts."""
+    and the result's: the finished games of its proven moves, and its lines. ``state`` may
+    be any state of the game: only its type counts."""
     kernels = bind.instance(state[0], "mcts", rollout)
     nodes, stats, size = kernel.new_tree(1)
     prm, root = MctsOptions().kernel_params(state[0]), state.copy()
@@ -56,12 +57,12 @@ def search_kernels(state, rollout, reuse=True):
     ]
     if reuse:
         listed.append((tree_kernels.keep_subtree, (nodes, stats, size, 0)))
-    listed.append((tree_kernels.principal_variation, (nodes, 0, np.zeros(PV_LENGTH, np.int64))))
     # A result's proven moves: the scores and payoffs of the games their lines end in.
     rules = bind.interface(state[0])
     players = int(rules.players(state))
     listed.append((rules.scores, (state, np.zeros(players, np.int64))))
     listed.append((rules.payoffs, (state, np.zeros(players, np.float64))))
+    listed.append((tree_kernels.principal_variation, (nodes, 0, np.zeros(PV_LENGTH, np.int64))))
     return listed
 
 
