@@ -12,6 +12,7 @@ from tessera.kernels.azul.features import FEATURE_NAMES, N_VALUE_FEATURES, value
 from tessera.kernels.azul.layout import P_LINES, W_ROUND, player_word
 from tessera.learning import dataset, fit
 from tessera.learning.model import ModelError, ValueModel, load_model, weights_hash
+from tessera.search.result import final_margins
 from tessera.selfplay.records import read_records
 from tessera.selfplay.rundir import load_plan
 from tests.cli_process import tessera as run_tessera
@@ -164,7 +165,7 @@ def test_the_split_keeps_each_game_on_one_side_and_follows_its_seed(tiny_run):
 
 
 def test_final_margins_are_over_the_best_other_player():
-    assert dataset.final_margins([30, 41, 12]).tolist() == [-11, 11, -29]
+    assert final_margins([30, 41, 12]).tolist() == [-11, 11, -29]
 
 
 # ---- the fits ---------------------------------------------------------------------------

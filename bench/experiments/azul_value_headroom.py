@@ -28,10 +28,11 @@ import sys
 import numpy as np
 import pyarrow.parquet as pq
 
-from tessera.learning.dataset import final_margins, held_games
+from tessera.learning.dataset import held_games
 from tessera.learning.features import features_of
 from tessera.learning.fit import ridge_regression
 from tessera.position import ChanceDraws, Position
+from tessera.search.result import final_margins
 
 VALIDATION, SPLIT_SEED, RIDGE = 0.2, 1, 1.0  # as `tessera train --seed 1`
 

@@ -26,6 +26,7 @@ import numpy as np
 from tessera.errors import TesseraError
 from tessera.learning.features import features_of
 from tessera.position import ChanceDraws, Position
+from tessera.search.result import final_margins
 from tessera.selfplay.records import read_records
 from tessera.selfplay.rundir import load_plan
 
@@ -85,15 +86,6 @@ def held_games(games, validation, seed):
     if held.all():
         raise TesseraError(f"{games} game(s) are too few to keep a validation share of {validation} apart")
     return held
-
-
-def final_margins(scores):
-    """Each player's final score less the best final score of the others."""
-    scores = np.asarray(scores, np.float64)
-    margins = np.empty_like(scores)
-    for p in range(len(scores)):
-        margins[p] = scores[p] - np.delete(scores, p).max()
-    return margins
 
 
 def boundary_positions(game_name, options, seed, moves):

@@ -23,7 +23,7 @@ from tessera.kernels.search import tree as tree_kernels  # one compile for every
 from tessera.kernels.search.clock import FOREVER
 from tessera.search.loading import kernel_loader
 from tessera.search.options import MODEL_BUILTIN, MODEL_NONE, default
-from tessera.search.result import ExactValue, Progress, SearchResult
+from tessera.search.result import ExactValue, Progress, SearchResult, final_margins
 from tessera.search.searcher import TreeSearch, move_line, ranked
 from tessera.search.value_model import NO_MODEL, has_policy, model_for_position, model_weights
 
@@ -606,7 +606,6 @@ def finished_game_value(rules, state, player):
     payoffs = np.zeros(count, np.float64)
     rules.scores(state, scores)
     rules.payoffs(state, payoffs)
-    others = [int(scores[p]) for p in range(count) if p != player]
     win_rate = float(payoffs[player])
     result = "win" if win_rate == 1 else "loss" if win_rate == 0 else "draw"
-    return ExactValue(margin=float(scores[player] - max(others)), horizon="game", result=result, win_rate=win_rate)
+    return ExactValue(margin=float(final_margins(scores)[player]), horizon="game", result=result, win_rate=win_rate)

@@ -8,9 +8,21 @@ view of the player to move at the root.
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 # What a search calls as it goes, if given: MCTS ``(done, total, seconds)`` per batch (total
 # None under a time limit alone), alpha-beta and solve ``(depth, nodes, seconds)`` per iteration.
 Progress = Callable[[int, int | None, float], object]
+
+
+def final_margins(scores):
+    """Each player's final score less the best final score of the others: the margin of
+    every value here, and of a model's training rows."""
+    scores = np.asarray(scores, np.float64)
+    margins = np.empty_like(scores)
+    for p in range(len(scores)):
+        margins[p] = scores[p] - np.delete(scores, p).max()
+    return margins
 
 
 @dataclass
