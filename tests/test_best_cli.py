@@ -271,8 +271,8 @@ def test_mcts_picks_a_move_the_solver_rates_optimal(seed):
     # The margins differ by a point at most, so PUCT needs some thousands of visits. Every
     # move wins, so only the margin tells them apart: Azul's default blend of win and
     # margin sees half the difference, and picked a move a point short (docs/search.md).
-    # One thread: with two, which thread reaches a node first decides the tree, and one run
-    # in several picked a move a point short.
+    # One thread: with two, which thread reaches a node first shapes the tree, so the pick
+    # may differ from run to run.
     report = document("best", LATE_POSITION, "-n", 40000, "--seed", seed, "--value", "margin", "--threads", 1)
     assert exact[report["moves"][0]["move"]] == best_margin
 
